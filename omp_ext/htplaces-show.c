@@ -1,0 +1,207 @@
+/*
+ * htplaces show / topo: pictures and summaries of the topology.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "htplaces.h"
+
+/* thread[i] = thread number placed on topology PU i, or -1. */
+static int *threads_by_pu(const omp_ext_topo_t *topo, const omp_ext_pu_t *order, unsigned n)
+{
+  unsigned npus = omp_ext_topo_npus(topo), i, t;
+  int *thread = malloc(npus * sizeof(*thread));
+  if (!thread)
+    return NULL;
+  for (i = 0; i < npus; i++) {
+    thread[i] = -1;
+    for (t = 0; t < n; t++)
+      if (order[t].os_index == omp_ext_topo_pu(topo, i)->os_index)
+        thread[i] = (int)t;
+  }
+  return thread;
+}
+
+static void print_core_line(const omp_ext_topo_t *topo, unsigned first, unsigned count,
+                            const int *thread)
+{
+  const omp_ext_pu_t *pu = omp_ext_topo_pu(topo, first);
+  unsigned i;
+  printf("    Core L#%-3u", pu->core);
+  if (omp_ext_topo_nkinds(topo) > 1)
+    printf(" kind %u", pu->kind);
+  for (i = first; i < first + count; i++) {
+    char tag[16];
+    if (thread[i] >= 0)
+      snprintf(tag, sizeof(tag), "t%d", thread[i]);
+    else
+      snprintf(tag, sizeof(tag), "-");
+    printf("  PU P#%-4u %-5s", omp_ext_topo_pu(topo, i)->os_index, tag);
+  }
+  putchar('\n');
+}
+
+/* Packages -> NUMA nodes -> cores -> PUs, in topology order. */
+static void print_picture(const omp_ext_topo_t *topo, const int *thread)
+{
+  unsigned npus = omp_ext_topo_npus(topo), i = 0;
+  long last_pkg = -1, last_numa = -2;
+  while (i < npus) {
+    const omp_ext_pu_t *pu = omp_ext_topo_pu(topo, i);
+    unsigned j = i + 1;
+    while (j < npus && omp_ext_topo_pu(topo, j)->core == pu->core &&
+           omp_ext_topo_pu(topo, j)->sibling > 0)
+      j++;
+    if ((long)pu->package != last_pkg) {
+      printf("Package L#%u\n", pu->package);
+      last_pkg = pu->package;
+      last_numa = -2;
+    }
+    if (pu->numa != last_numa) {
+      if (pu->numa >= 0)
+        printf("  NUMANode P#%d\n", pu->numa);
+      last_numa = pu->numa;
+    }
+    print_core_line(topo, i, j - i, thread);
+    i = j;
+  }
+}
+
+int htp_cmd_show(struct htp_ctx *ctx, int argc, char **argv)
+{
+  static const struct option longopts[] = {HTP_COMMON_LONGOPTS, {0}};
+  omp_ht_policy_t policy;
+  omp_ext_pu_t *order;
+  unsigned n;
+  int c, status, *thread;
+
+  optind = 0;
+  while ((c = getopt_long(argc, argv, ":" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1)
+    htp_common_option(ctx, c, optarg, optopt, argv);
+  if ((status = htp_no_format(ctx, "show")) != 0)
+    return status;
+  if ((status = htp_policy_order(ctx, argc - optind, argv + optind, &policy, &order, &n)) != 0)
+    return status;
+  thread = threads_by_pu(ctx->topo, order, n);
+  if (!thread) {
+    free(order);
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  }
+  printf("%s: %u threads on %u allowed PUs (%u cores) of %s\n", omp_ext_policy_name(policy), n,
+         omp_ext_topo_npus(ctx->topo), omp_ext_topo_ncores(ctx->topo),
+         omp_ext_topo_source(ctx->topo));
+  print_picture(ctx->topo, thread);
+  free(thread);
+  free(order);
+  return fflush(stdout) == 0 ? HTP_EXIT_OK : htp_error(HTP_EXIT_FAIL, "cannot write output");
+}
+
+/* "adjacent", "far +D" or "irregular": how a core's PUs are numbered. */
+static void sibling_numbering(const omp_ext_topo_t *topo, char *buf, size_t len)
+{
+  unsigned npus = omp_ext_topo_npus(topo), i;
+  long stride = 0;
+  int regular = 1;
+  if (omp_ext_topo_max_smt(topo) < 2) {
+    snprintf(buf, len, "none (one PU per core)");
+    return;
+  }
+  for (i = 1; i < npus; i++) {
+    const omp_ext_pu_t *pu = omp_ext_topo_pu(topo, i), *prev = omp_ext_topo_pu(topo, i - 1);
+    long d;
+    if (pu->sibling == 0)
+      continue;
+    d = (long)pu->os_index - (long)prev->os_index;
+    if (stride == 0)
+      stride = d;
+    else if (d != stride)
+      regular = 0;
+  }
+  if (!regular)
+    snprintf(buf, len, "irregular (the OS index distance between siblings varies)");
+  else if (stride == 1)
+    snprintf(buf, len, "adjacent (a core's PUs have consecutive OS indexes)");
+  else
+    snprintf(buf, len, "far +%ld (the siblings of PU n are n+%ld, n+%ld, ...)", stride, stride,
+             2 * stride);
+}
+
+/* Cores and PUs per core of each CPU kind, with hwloc's info on the kind. */
+static void print_kinds(const omp_ext_topo_t *topo)
+{
+  unsigned nkinds = omp_ext_topo_nkinds(topo), k, i;
+  hwloc_topology_t hw = omp_ext_topo_hwloc(topo);
+  for (k = 0; k < nkinds; k++) {
+    unsigned cores = 0, pus = 0, minsmt = ~0u, maxsmt = 0, run = 0;
+    const omp_ext_pu_t *any = NULL;
+    for (i = 0; i < omp_ext_topo_npus(topo); i++) {
+      const omp_ext_pu_t *pu = omp_ext_topo_pu(topo, i);
+      if (pu->kind != k)
+        continue;
+      any = any ? any : pu;
+      pus++;
+      if (pu->sibling == 0) {
+        cores++;
+        run = 0;
+      }
+      run++;
+      if (i + 1 == omp_ext_topo_npus(topo) || omp_ext_topo_pu(topo, i + 1)->sibling == 0) {
+        minsmt = run < minsmt ? run : minsmt;
+        maxsmt = run > maxsmt ? run : maxsmt;
+      }
+    }
+    printf("kind %u%s: %u cores, %u PUs, %u", k, k == 0 ? " (most performant)" : "", cores, pus,
+           minsmt);
+    if (maxsmt != minsmt)
+      printf("-%u", maxsmt);
+    printf(" PU(s) per core");
+    if (any) {
+      hwloc_obj_t obj = hwloc_get_pu_obj_by_os_index(hw, any->os_index);
+      int idx = obj ? hwloc_cpukinds_get_by_cpuset(hw, obj->cpuset, 0) : -1;
+      unsigned ninfos = 0, j;
+      struct hwloc_info_s *infos = NULL;
+      int eff = -1;
+      if (idx >= 0 && hwloc_cpukinds_get_info(hw, (unsigned)idx, NULL, &eff, &ninfos, &infos, 0) == 0)
+        for (j = 0; j < ninfos; j++)
+          printf(", %s=%s", infos[j].name, infos[j].value);
+    }
+    putchar('\n');
+  }
+}
+
+int htp_cmd_topo(struct htp_ctx *ctx, int argc, char **argv)
+{
+  static const struct option longopts[] = {HTP_COMMON_LONGOPTS, {0}};
+  omp_ext_topo_t *topo;
+  hwloc_topology_t hw;
+  char numbering[128], *allowed = NULL;
+  int c, status = HTP_EXIT_OK;
+
+  optind = 0;
+  while ((c = getopt_long(argc, argv, ":" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1)
+    htp_common_option(ctx, c, optarg, optopt, argv);
+  if ((status = htp_no_format(ctx, "topo")) != 0)
+    return status;
+  if (optind < argc)
+    return htp_error(HTP_EXIT_USAGE, "'topo' takes no argument, got '%s'", argv[optind]);
+  if (!(topo = htp_topo(ctx, &status)))
+    return status;
+  hw = omp_ext_topo_hwloc(topo);
+  sibling_numbering(topo, numbering, sizeof(numbering));
+  if (hwloc_bitmap_list_asprintf(&allowed, omp_ext_topo_allowed(topo)) < 0)
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  printf("topology:  %s\n", omp_ext_topo_source(topo));
+  printf("packages:  %u\nNUMA nodes: %u\ncores:     %u\n", omp_ext_topo_npackages(topo),
+         omp_ext_topo_nnuma(topo), omp_ext_topo_ncores(topo));
+  printf("PUs:       %u allowed of %d in the topology (%d incl. offline or disallowed)\n",
+         omp_ext_topo_npus(topo), hwloc_bitmap_weight(hwloc_topology_get_topology_cpuset(hw)),
+         hwloc_bitmap_weight(hwloc_topology_get_complete_cpuset(hw)));
+  printf("SMT:       up to %u PUs per core\n", omp_ext_topo_max_smt(topo));
+  printf("siblings:  %s\n", numbering);
+  printf("CPU kinds: %u\n", omp_ext_topo_nkinds(topo));
+  print_kinds(topo);
+  printf("allowed:   %s\n", allowed);
+  free(allowed);
+  return fflush(stdout) == 0 ? HTP_EXIT_OK : htp_error(HTP_EXIT_FAIL, "cannot write output");
+}

@@ -1,0 +1,308 @@
+/*
+ * htplaces: print SMT-aware OpenMP place lists.
+ *
+ *   htplaces [options] POLICY [N]       the place list (OMP_PLACES by default)
+ *   htplaces [options] show POLICY [N]  a picture of the machine with the order
+ *   htplaces [options] topo             a summary of the topology
+ *   htplaces list                       the policies
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "htplaces.h"
+
+static const struct htp_command commands[] = {
+  {"show", "show [options] POLICY [N]", "picture of packages, cores and PUs with thread numbers",
+   htp_cmd_show},
+  {"topo", "topo [options]", "summary: packages, NUMA nodes, cores, SMT, sibling numbering",
+   htp_cmd_topo},
+  {"list", "list", "the policies, one line each", htp_cmd_list},
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *out)
+{
+  unsigned i;
+  fprintf(out,
+          "Usage: htplaces [options] POLICY [N]\n"
+          "       htplaces COMMAND [options] ...\n"
+          "Print the first N PUs of a placement policy as an OpenMP place list:\n"
+          "  OMP_PLACES=$(htplaces spn 8) OMP_PROC_BIND=close OMP_NUM_THREADS=8 ./app\n"
+          "\nPolicies:\n");
+  for (i = 0; i < OMP_EXT_NPOLICIES; i++)
+    fprintf(out, "  %-9s %s\n", omp_ext_policy_name((omp_ht_policy_t)i),
+            omp_ext_policy_description((omp_ht_policy_t)i));
+  fprintf(out,
+          "N defaults to all allowed PUs.\n"
+          "\nOptions:\n"
+          "  -i, --input X        topology from an hwloc XML file or synthetic string\n"
+          "                       (e.g. \"pack:2 core:4 pu:2(indexes=core:pack)\")\n"
+          "  -r, --restrict LIST  use only these PUs (OS indexes, e.g. 0-3,8)\n"
+          "  -f, --format F       omp (OMP_PLACES, default), gomp (GOMP_CPU_AFFINITY),\n"
+          "                       kmp (KMP_AFFINITY), list (taskset -c), json\n"
+          "  -e, --export         print 'export OMP_PLACES=... OMP_PROC_BIND=close\n"
+          "                       OMP_NUM_THREADS=N' for eval\n"
+          "  -h, --help           this help\n"
+          "  -V, --version        the version\n"
+          "\nCommands:\n");
+  for (i = 0; i < NCOMMANDS; i++)
+    fprintf(out, "  %-28s %s\n", commands[i].synopsis, commands[i].summary);
+  fprintf(out, "\nExit status: 0 success, 1 failure (e.g. unreadable topology), 2 usage error.\n");
+}
+
+int htp_error(int status, const char *fmt, ...)
+{
+  va_list ap;
+  fputs("htplaces: ", stderr);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  return status;
+}
+
+int htp_common_option(struct htp_ctx *ctx, int c, const char *optarg_, int optopt_,
+                      char *const argv[])
+{
+  switch (c) {
+  case 'i': ctx->input = optarg_; return 1;
+  case 'r': ctx->restrict_list = optarg_; return 1;
+  case 'e': ctx->do_export = ctx->format_set = 1; return 1;
+  case 'f':
+    if (omp_ext_format_from_name(optarg_, &ctx->format) != 0)
+      exit(htp_error(HTP_EXIT_USAGE, "unknown format '%s'; allowed: omp, gomp, kmp, list, json",
+                     optarg_));
+    ctx->format_set = 1;
+    return 1;
+  case 'h': usage(stdout); exit(HTP_EXIT_OK);
+  case ':':
+    exit(htp_error(HTP_EXIT_USAGE, "option '%s' needs a value; see htplaces --help",
+                   argv[optind - 1]));
+  case '?':
+    if (optopt_ >= '0' && optopt_ <= '9')
+      exit(htp_error(HTP_EXIT_USAGE, "N must be a positive whole number, got a negative one"));
+    if (optopt_)
+      exit(htp_error(HTP_EXIT_USAGE, "unknown option '-%c'; see htplaces --help", optopt_));
+    exit(htp_error(HTP_EXIT_USAGE, "unknown option '%s'; see htplaces --help",
+                   argv[optind - 1]));
+  default: return 0;
+  }
+}
+
+int htp_no_format(const struct htp_ctx *ctx, const char *command)
+{
+  if (ctx->format_set)
+    return htp_error(HTP_EXIT_USAGE, "--format and --export apply to 'htplaces POLICY [N]', "
+                     "not to '%s'", command);
+  return HTP_EXIT_OK;
+}
+
+static int apply_restrict(omp_ext_topo_t *topo, const char *list)
+{
+  hwloc_bitmap_t set = hwloc_bitmap_alloc();
+  int err;
+  if (!set)
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  if (!*list || strspn(list, "0123456789,-") != strlen(list) ||
+      hwloc_bitmap_list_sscanf(set, list) < 0 || hwloc_bitmap_iszero(set)) {
+    hwloc_bitmap_free(set);
+    return htp_error(HTP_EXIT_USAGE, "invalid --restrict list '%s'; allowed: OS indexes and "
+                     "ranges such as 0-3,8", list);
+  }
+  err = omp_ext_topo_restrict(topo, set);
+  hwloc_bitmap_free(set);
+  if (err == OMP_EXT_ERR_EMPTY)
+    return htp_error(HTP_EXIT_USAGE, "--restrict %s leaves no allowed PU", list);
+  if (err)
+    return htp_error(HTP_EXIT_FAIL, "--restrict: %s", omp_ext_strerror(err));
+  return HTP_EXIT_OK;
+}
+
+omp_ext_topo_t *htp_topo(struct htp_ctx *ctx, int *status)
+{
+  int err;
+  if (ctx->topo)
+    return ctx->topo;
+  err = omp_ext_topo_load(&ctx->topo, ctx->input, 0);
+  if (err == OMP_EXT_ERR_TOPOLOGY) {
+    *status = htp_error(HTP_EXIT_FAIL, "cannot load topology '%s': not a readable hwloc XML "
+                        "file nor a valid hwloc synthetic string", ctx->input);
+    return NULL;
+  }
+  if (err) {
+    *status = htp_error(HTP_EXIT_FAIL, "cannot load topology '%s': %s",
+                        ctx->input ? ctx->input : "this machine", omp_ext_strerror(err));
+    return NULL;
+  }
+  if (ctx->restrict_list && (*status = apply_restrict(ctx->topo, ctx->restrict_list)) != 0) {
+    omp_ext_topo_destroy(ctx->topo);
+    ctx->topo = NULL;
+    return NULL;
+  }
+  return ctx->topo;
+}
+
+int htp_parse_policy(const char *text, omp_ht_policy_t *policy)
+{
+  if (omp_ext_policy_from_name(text, policy) == OMP_EXT_SUCCESS)
+    return HTP_EXIT_OK;
+  return htp_error(HTP_EXIT_USAGE, "unknown policy '%s'; allowed: os, speedup, spn, spread",
+                   text);
+}
+
+int htp_parse_count(const char *text, unsigned max, unsigned *n)
+{
+  char *end;
+  unsigned long v;
+  if (text[0] < '0' || text[0] > '9')
+    return htp_error(HTP_EXIT_USAGE, "N must be a positive whole number, got '%s'", text);
+  errno = 0;
+  v = strtoul(text, &end, 10);
+  if (*end || v == 0)
+    return htp_error(HTP_EXIT_USAGE, "N must be a positive whole number, got '%s'", text);
+  if (errno == ERANGE || v > max)
+    return htp_error(HTP_EXIT_USAGE, "N=%s is larger than the %u allowed PUs; allowed: 1..%u",
+                     text, max, max);
+  *n = (unsigned)v;
+  return HTP_EXIT_OK;
+}
+
+int htp_print(const char *text)
+{
+  if (fputs(text, stdout) == EOF || fputc('\n', stdout) == EOF || fflush(stdout) == EOF)
+    return htp_error(HTP_EXIT_FAIL, "cannot write to standard output");
+  return HTP_EXIT_OK;
+}
+
+/* Turn POLICY [N] into the order; shared by the places and show commands. */
+int htp_policy_order(struct htp_ctx *ctx, int argc, char **argv, omp_ht_policy_t *policy,
+                     omp_ext_pu_t **order, unsigned *n)
+{
+  omp_ext_topo_t *topo;
+  int status = HTP_EXIT_OK, err;
+  if (argc < 1)
+    return htp_error(HTP_EXIT_USAGE, "missing POLICY; allowed: os, speedup, spn, spread");
+  if (argc > 2)
+    return htp_error(HTP_EXIT_USAGE, "unexpected argument '%s'; usage: POLICY [N]", argv[2]);
+  if ((status = htp_parse_policy(argv[0], policy)) != 0)
+    return status;
+  if (!(topo = htp_topo(ctx, &status)))
+    return status;
+  *n = omp_ext_topo_npus(topo);
+  if (argc == 2 && (status = htp_parse_count(argv[1], omp_ext_topo_npus(topo), n)) != 0)
+    return status;
+  if (!(*order = malloc(*n * sizeof(**order))))
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  if ((err = omp_ext_order(topo, *policy, *n, *order)) != 0) {
+    free(*order);
+    return htp_error(HTP_EXIT_FAIL, "%s", omp_ext_strerror(err));
+  }
+  return HTP_EXIT_OK;
+}
+
+static int print_export(const omp_ext_pu_t *order, unsigned n)
+{
+  char *places, *line;
+  int status;
+  if (omp_ext_places_format(order, n, omp_ext_format_omp, &places) != 0)
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  if (asprintf(&line, "export OMP_PLACES='%s' OMP_PROC_BIND=close OMP_NUM_THREADS=%u", places,
+               n) < 0) {
+    free(places);
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  }
+  status = htp_print(line);
+  free(places);
+  free(line);
+  return status;
+}
+
+int htp_cmd_places(struct htp_ctx *ctx, int argc, char **argv)
+{
+  static const struct option longopts[] = {HTP_COMMON_LONGOPTS, {0}};
+  omp_ht_policy_t policy;
+  omp_ext_pu_t *order;
+  unsigned n;
+  int c, status;
+  char *text;
+
+  optind = 0;
+  while ((c = getopt_long(argc, argv, ":" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1)
+    htp_common_option(ctx, c, optarg, optopt, argv);
+  if ((status = htp_policy_order(ctx, argc - optind, argv + optind, &policy, &order, &n)) != 0)
+    return status;
+  if (ctx->do_export) {
+    status = print_export(order, n);
+  } else if (omp_ext_places_format(order, n, ctx->format, &text) == 0) {
+    status = htp_print(text);
+    free(text);
+  } else {
+    status = htp_error(HTP_EXIT_FAIL, "out of memory");
+  }
+  free(order);
+  return status;
+}
+
+int htp_cmd_list(struct htp_ctx *ctx, int argc, char **argv)
+{
+  unsigned i;
+  (void)ctx;
+  if (argc > 1)
+    return htp_error(HTP_EXIT_USAGE, "'list' takes no argument, got '%s'", argv[1]);
+  for (i = 0; i < OMP_EXT_NPOLICIES; i++)
+    printf("%-9s %s\n", omp_ext_policy_name((omp_ht_policy_t)i),
+           omp_ext_policy_description((omp_ht_policy_t)i));
+  return fflush(stdout) == 0 ? HTP_EXIT_OK : htp_error(HTP_EXIT_FAIL, "cannot write output");
+}
+
+static const struct htp_command *find_command(const char *name)
+{
+  unsigned i;
+  for (i = 0; i < NCOMMANDS; i++)
+    if (strcmp(name, commands[i].name) == 0)
+      return &commands[i];
+  return NULL;
+}
+
+int main(int argc, char **argv)
+{
+  static const struct option longopts[] = {
+    HTP_COMMON_LONGOPTS, {"version", no_argument, NULL, 'V'}, {0}};
+  struct htp_ctx ctx = {NULL, NULL, omp_ext_format_omp, 0, 0, NULL};
+  const struct htp_command *cmd;
+  omp_ht_policy_t policy;
+  int c, status;
+
+  /* Global options before the command; the rest is the command's. */
+  optind = 0;
+  while ((c = getopt_long(argc, argv, "+:" HTP_COMMON_SHORTOPTS "V", longopts, NULL)) != -1) {
+    if (htp_common_option(&ctx, c, optarg, optopt, argv))
+      continue;
+    if (c == 'V') {
+      printf("htplaces %s (hwloc %s)\n", OMP_EXT_VERSION, HWLOC_VERSION);
+      return HTP_EXIT_OK;
+    }
+  }
+  if (optind >= argc) {
+    if (argc > 1)
+      return htp_error(HTP_EXIT_USAGE, "missing POLICY; allowed: os, speedup, spn, spread");
+    usage(stderr);
+    return HTP_EXIT_USAGE;
+  }
+  argv += optind - 1;
+  argc -= optind - 1;
+  argv[0] = "htplaces";
+  if ((cmd = find_command(argv[1])) != NULL)
+    status = cmd->run(&ctx, argc - 1, argv + 1);
+  else if (omp_ext_policy_from_name(argv[1], &policy) == OMP_EXT_SUCCESS)
+    status = htp_cmd_places(&ctx, argc, argv);
+  else
+    status = htp_error(HTP_EXIT_USAGE, "unknown policy or command '%s'; policies: os, speedup, "
+                       "spn, spread; commands: show, topo, list (see htplaces --help)", argv[1]);
+  omp_ext_topo_destroy(ctx.topo);
+  return status;
+}

@@ -1,0 +1,79 @@
+/*
+ * htplaces: private declarations shared by the command's source files.
+ * The command is a thin client of libomp_ext; each subcommand lives in its
+ * own htplaces-NAME.c and parses its own options with getopt_long.
+ */
+#ifndef HTPLACES_H
+#define HTPLACES_H
+
+#include <getopt.h>
+
+#include "omp_ext.h"
+
+/* Exit statuses: 2 for usage errors (bad option, policy, N...), 1 for other
+ * failures (unreadable topology, OS errors). */
+#define HTP_EXIT_OK 0
+#define HTP_EXIT_FAIL 1
+#define HTP_EXIT_USAGE 2
+
+/* What every subcommand shares: the topology options and the topology. */
+struct htp_ctx {
+  const char *input;    /* -i: XML path or synthetic string; NULL = this machine */
+  const char *restrict_list; /* -r: OS index list to keep */
+  omp_ext_format_t format;   /* -f */
+  int format_set;            /* -f or -e was given */
+  int do_export;             /* -e */
+  omp_ext_topo_t *topo; /* loaded on demand by htp_topo() */
+};
+
+/* A subcommand: returns the exit status. argv[0] is its name. */
+struct htp_command {
+  const char *name;
+  const char *synopsis;
+  const char *summary;
+  int (*run)(struct htp_ctx *ctx, int argc, char **argv);
+};
+
+/* Long options every subcommand accepts; end of a table is {0}. */
+#define HTP_COMMON_LONGOPTS \
+  {"input", required_argument, NULL, 'i'}, {"restrict", required_argument, NULL, 'r'}, \
+  {"format", required_argument, NULL, 'f'}, {"export", no_argument, NULL, 'e'}, \
+  {"help", no_argument, NULL, 'h'}
+#define HTP_COMMON_SHORTOPTS "i:r:f:eh"
+
+/* Print "htplaces: MESSAGE" on stderr; returns \p status for `return htp_error(...)`. */
+int htp_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Handle -i/-r/-f/-e (returns 1), -h (prints help, exits 0) and getopt errors
+ * ('?', ':': message, exit 2).  Returns 0 for other option characters. */
+int htp_common_option(struct htp_ctx *ctx, int c, const char *optarg_, int optopt_,
+                      char *const argv[]);
+
+/* The topology, loaded on the first call; prints the error itself and
+ * returns NULL on failure (exit status then HTP_EXIT_FAIL or _USAGE in
+ * *status). */
+omp_ext_topo_t *htp_topo(struct htp_ctx *ctx, int *status);
+
+/* Fail with a usage error if -f/-e were given to a command without them. */
+int htp_no_format(const struct htp_ctx *ctx, const char *command);
+
+/* Turn POLICY [N] (argv[0], argv[1]) into a malloc'ed order; prints errors. */
+int htp_policy_order(struct htp_ctx *ctx, int argc, char **argv, omp_ht_policy_t *policy,
+                     omp_ext_pu_t **order, unsigned *n);
+
+/* Parse POLICY; prints the error (listing allowed names). */
+int htp_parse_policy(const char *text, omp_ht_policy_t *policy);
+
+/* Parse N as a whole number 1..max (max = allowed PUs); prints the error. */
+int htp_parse_count(const char *text, unsigned max, unsigned *n);
+
+/* Write \p text and a newline on stdout; 0 or HTP_EXIT_FAIL on write error. */
+int htp_print(const char *text);
+
+/* Subcommands. */
+int htp_cmd_places(struct htp_ctx *ctx, int argc, char **argv);
+int htp_cmd_show(struct htp_ctx *ctx, int argc, char **argv);
+int htp_cmd_topo(struct htp_ctx *ctx, int argc, char **argv);
+int htp_cmd_list(struct htp_ctx *ctx, int argc, char **argv);
+
+#endif /* HTPLACES_H */

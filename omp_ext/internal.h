@@ -1,0 +1,30 @@
+/*
+ * Private declarations shared by the omp_ext library sources.
+ */
+#ifndef OMP_EXT_INTERNAL_H
+#define OMP_EXT_INTERNAL_H
+
+#include "omp_ext.h"
+
+/** A core with at least one allowed PU: a slice of the PU table. */
+struct omp_ext_core {
+  unsigned first;   /**< index of its first PU in topo->pus */
+  unsigned npus;    /**< number of its allowed PUs (consecutive in topo->pus) */
+  unsigned package; /**< package logical index */
+  int numa;         /**< first local NUMA node's OS index, -1 if none */
+  unsigned kind;    /**< CPU-kind rank, 0 = most performant */
+};
+
+struct omp_ext_topo {
+  hwloc_topology_t hw;
+  hwloc_bitmap_t allowed;     /**< allowed PUs (OS indexes) */
+  char *source;               /**< "this machine", XML path or synthetic string */
+  int thissystem;
+  omp_ext_pu_t *pus;          /**< allowed PUs in hwloc logical order */
+  unsigned npus;
+  struct omp_ext_core *cores; /**< cores in hwloc logical order */
+  unsigned ncores;
+  unsigned npackages, nnuma, nkinds, max_smt;
+};
+
+#endif /* OMP_EXT_INTERNAL_H */

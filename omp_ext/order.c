@@ -1,0 +1,167 @@
+/*
+ * Order: turn a placement policy into the sequence of PUs that threads
+ * 0, 1, 2, ... receive (paper §3, strategies 1 and 2, plus spread and os).
+ *
+ * Every policy first orders the cores, then walks them:
+ *   spn              -> all PUs of a core, core after core;
+ *   speedup, spread  -> sibling rank 0 of every core, then rank 1, ...
+ * Cores of the most performant CPU kind always come first.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Sort keys of a core; compared lexicographically. */
+struct core_key {
+  unsigned idx;     /* index into topo->cores */
+  unsigned kind;    /* CPU-kind rank */
+  unsigned major;   /* policy-specific */
+  unsigned minor;   /* policy-specific */
+};
+
+static int cmp_key(const void *a, const void *b)
+{
+  const struct core_key *x = a, *y = b;
+  if (x->kind != y->kind)
+    return x->kind < y->kind ? -1 : 1;
+  if (x->major != y->major)
+    return x->major < y->major ? -1 : 1;
+  if (x->minor != y->minor)
+    return x->minor < y->minor ? -1 : 1;
+  return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Round-robin over groups, skipping exhausted ones, visits item i in round
+ * round[i] (its index within its group) and, inside a round, by the rank of
+ * its group in order of first appearance (grank[i]). */
+static void round_robin(const long *group, unsigned n, unsigned *round, unsigned *grank)
+{
+  unsigned i, j, ngroups = 0;
+  for (i = 0; i < n; i++) {
+    round[i] = 0;
+    for (j = 0; j < i && group[j] != group[i]; j++)
+      ;
+    if (j == i) {
+      grank[i] = ngroups++;
+      continue;
+    }
+    grank[i] = grank[j];
+    for (; j < i; j++)
+      round[i] += group[j] == group[i];
+  }
+}
+
+static long group_id(const struct omp_ext_core *c, int with_numa)
+{
+  return ((long)c->kind << 40) | ((long)c->package << 20) | (with_numa ? c->numa + 1 : 0);
+}
+
+/* spread: the cores of each package interleaved across its NUMA nodes, and
+ * those per-package sequences interleaved across packages. */
+static int spread_keys(const omp_ext_topo_t *t, struct core_key *keys)
+{
+  unsigned n = t->ncores, i, j;
+  long *group = malloc(n * sizeof(*group));
+  unsigned *round = malloc(n * sizeof(*round)), *grank = malloc(n * sizeof(*grank));
+  unsigned long *inner = malloc(n * sizeof(*inner));
+  int err = OMP_EXT_ERR_NOMEM;
+  if (group && round && grank && inner) {
+    for (i = 0; i < n; i++)
+      group[i] = group_id(&t->cores[i], 1);
+    round_robin(group, n, round, grank);
+    for (i = 0; i < n; i++)
+      inner[i] = ((unsigned long)round[i] << 32) | grank[i];
+    for (i = 0; i < n; i++) {
+      keys[i].major = 0; /* position in its package's sequence */
+      for (j = 0; j < n; j++)
+        if (group_id(&t->cores[j], 0) == group_id(&t->cores[i], 0) && inner[j] < inner[i])
+          keys[i].major++;
+      group[i] = group_id(&t->cores[i], 0);
+    }
+    round_robin(group, n, round, grank);
+    for (i = 0; i < n; i++)
+      keys[i].minor = grank[i]; /* package rank */
+    err = OMP_EXT_SUCCESS;
+  }
+  free(group);
+  free(round);
+  free(grank);
+  free(inner);
+  return err;
+}
+
+/* The cores in the order the policy visits them. */
+static int core_order(const omp_ext_topo_t *t, omp_ht_policy_t policy, unsigned *order)
+{
+  unsigned i;
+  struct core_key *keys = calloc(t->ncores, sizeof(*keys));
+  if (!keys)
+    return OMP_EXT_ERR_NOMEM;
+  for (i = 0; i < t->ncores; i++) {
+    keys[i].idx = i;
+    keys[i].kind = t->cores[i].kind;
+  }
+  if (policy == omp_ht_policy_spread && spread_keys(t, keys) != OMP_EXT_SUCCESS) {
+    free(keys);
+    return OMP_EXT_ERR_NOMEM;
+  }
+  qsort(keys, t->ncores, sizeof(*keys), cmp_key);
+  for (i = 0; i < t->ncores; i++)
+    order[i] = keys[i].idx;
+  free(keys);
+  return OMP_EXT_SUCCESS;
+}
+
+static int cmp_os(const void *a, const void *b)
+{
+  const omp_ext_pu_t *x = a, *y = b;
+  return x->os_index < y->os_index ? -1 : x->os_index > y->os_index;
+}
+
+static void walk_cores(const omp_ext_topo_t *t, omp_ht_policy_t policy, const unsigned *cores,
+                       omp_ext_pu_t *all)
+{
+  unsigned n = 0, i, r;
+  if (policy == omp_ht_policy_spn) {
+    for (i = 0; i < t->ncores; i++)
+      for (r = 0; r < t->cores[cores[i]].npus; r++)
+        all[n++] = t->pus[t->cores[cores[i]].first + r];
+    return;
+  }
+  for (r = 0; r < t->max_smt; r++)
+    for (i = 0; i < t->ncores; i++)
+      if (r < t->cores[cores[i]].npus)
+        all[n++] = t->pus[t->cores[cores[i]].first + r];
+}
+
+int omp_ext_order(const omp_ext_topo_t *topo, omp_ht_policy_t policy, unsigned n,
+                  omp_ext_pu_t *out)
+{
+  omp_ext_pu_t *all;
+  unsigned *cores;
+  int err = OMP_EXT_SUCCESS;
+  if (!topo || !out)
+    return OMP_EXT_ERR_INVALID;
+  if ((unsigned)policy >= OMP_EXT_NPOLICIES)
+    return OMP_EXT_ERR_POLICY;
+  if (n == 0 || n > topo->npus)
+    return OMP_EXT_ERR_RANGE;
+  all = malloc(topo->npus * sizeof(*all));
+  cores = malloc(topo->ncores * sizeof(*cores));
+  if (!all || !cores) {
+    err = OMP_EXT_ERR_NOMEM;
+  } else if (policy == omp_ht_policy_os) {
+    memcpy(all, topo->pus, topo->npus * sizeof(*all));
+    qsort(all, topo->npus, sizeof(*all), cmp_os);
+  } else {
+    err = core_order(topo, policy, cores);
+    if (!err)
+      walk_cores(topo, policy, cores, all);
+  }
+  if (!err)
+    memcpy(out, all, n * sizeof(*out));
+  free(all);
+  free(cores);
+  return err;
+}

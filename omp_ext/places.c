@@ -1,0 +1,109 @@
+/*
+ * Places: write an order as text for each consumer -- OMP_PLACES (OpenMP 5.2
+ * §6.5), GOMP_CPU_AFFINITY (libgomp), KMP_AFFINITY (libomp/libiomp5), a plain
+ * list (taskset -c, likwid-pin -c) or JSON.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "omp_ext.h"
+
+static const char *const format_names[OMP_EXT_NFORMATS] = {"omp", "gomp", "kmp", "list", "json"};
+
+int omp_ext_format_from_name(const char *name, omp_ext_format_t *format)
+{
+  unsigned i;
+  if (!name || !format)
+    return OMP_EXT_ERR_INVALID;
+  for (i = 0; i < OMP_EXT_NFORMATS; i++)
+    if (strcmp(name, format_names[i]) == 0) {
+      *format = (omp_ext_format_t)i;
+      return OMP_EXT_SUCCESS;
+    }
+  return OMP_EXT_ERR_FORMAT;
+}
+
+const char *omp_ext_format_name(omp_ext_format_t format)
+{
+  return (unsigned)format < OMP_EXT_NFORMATS ? format_names[format] : NULL;
+}
+
+/* A growing string; on allocation failure it stays NULL and further appends
+ * do nothing. */
+struct text {
+  char *buf;
+  size_t len, cap;
+  int failed;
+};
+
+static void append(struct text *t, const char *fmt, ...)
+{
+  va_list ap;
+  int need;
+  if (t->failed)
+    return;
+  va_start(ap, fmt);
+  need = vsnprintf(t->buf ? t->buf + t->len : NULL, t->buf ? t->cap - t->len : 0, fmt, ap);
+  va_end(ap);
+  if (need < 0) {
+    t->failed = 1;
+    return;
+  }
+  if (!t->buf || t->len + (size_t)need + 1 > t->cap) {
+    size_t cap = (t->cap + (size_t)need + 1) * 2;
+    char *p = realloc(t->buf, cap);
+    if (!p) {
+      t->failed = 1;
+      return;
+    }
+    t->buf = p;
+    t->cap = cap;
+    va_start(ap, fmt);
+    vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
+    va_end(ap);
+  }
+  t->len += (size_t)need;
+}
+
+static void append_json(struct text *t, const omp_ext_pu_t *pu, unsigned thread, int last)
+{
+  append(t, "{\"thread\":%u,\"pu\":%u,\"pu_logical\":%u,\"core\":%u,\"core_os\":%u,"
+            "\"package\":%u,", thread, pu->os_index, pu->logical_index, pu->core,
+         pu->core_os_index, pu->package);
+  if (pu->numa >= 0)
+    append(t, "\"numa\":%d,", pu->numa);
+  else
+    append(t, "\"numa\":null,");
+  append(t, "\"sibling\":%u,\"kind\":%u}%s", pu->sibling, pu->kind, last ? "" : ",");
+}
+
+int omp_ext_places_format(const omp_ext_pu_t *order, unsigned n, omp_ext_format_t format,
+                          char **text)
+{
+  struct text t = {NULL, 0, 0, 0};
+  unsigned i;
+  if (!order || !text || n == 0)
+    return OMP_EXT_ERR_INVALID;
+  if ((unsigned)format >= OMP_EXT_NFORMATS)
+    return OMP_EXT_ERR_FORMAT;
+  append(&t, "%s", format == omp_ext_format_kmp ? "explicit,proclist=[" :
+                   format == omp_ext_format_json ? "[" : "");
+  for (i = 0; i < n; i++) {
+    const char *sep = i + 1 < n ? (format == omp_ext_format_gomp ? " " : ",") : "";
+    if (format == omp_ext_format_omp)
+      append(&t, "{%u}%s", order[i].os_index, sep);
+    else if (format == omp_ext_format_json)
+      append_json(&t, &order[i], i, i + 1 == n);
+    else
+      append(&t, "%u%s", order[i].os_index, sep);
+  }
+  append(&t, "%s", format == omp_ext_format_kmp ? "]" : format == omp_ext_format_json ? "]" : "");
+  if (t.failed) {
+    free(t.buf);
+    return OMP_EXT_ERR_NOMEM;
+  }
+  *text = t.buf;
+  return OMP_EXT_SUCCESS;
+}

@@ -1,0 +1,276 @@
+/*
+ * Topology: load hwloc's view of a machine (this one, an XML export or a
+ * synthetic string) and build the table of allowed PUs grouped by core.
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "internal.h"
+
+/* Input is an XML file when it names a regular file (hwloc tools' rule). */
+static int is_regular_file(const char *path)
+{
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int set_source(hwloc_topology_t hw, const char *input)
+{
+  if (!input)
+    return 0;
+  if (is_regular_file(input))
+    return hwloc_topology_set_xml(hw, input);
+  return hwloc_topology_set_synthetic(hw, input);
+}
+
+/* Rank of each CPU kind: 0 for the highest hwloc efficiency.  hwloc lists
+ * kinds by increasing efficiency, so an unknown efficiency (-1) falls back
+ * to the reverse index. */
+static unsigned *kind_ranks(hwloc_topology_t hw, unsigned *nkinds)
+{
+  int nr = hwloc_cpukinds_get_nr(hw, 0);
+  unsigned n = nr > 0 ? (unsigned)nr : 0, i, j;
+  unsigned *rank = calloc(n ? n : 1, sizeof(*rank));
+  int *eff = calloc(n ? n : 1, sizeof(*eff));
+  if (!rank || !eff) {
+    free(rank);
+    free(eff);
+    return NULL;
+  }
+  for (i = 0; i < n; i++) {
+    if (hwloc_cpukinds_get_info(hw, i, NULL, &eff[i], NULL, NULL, 0) < 0 || eff[i] < 0)
+      eff[i] = (int)i;
+  }
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++)
+      if (eff[j] > eff[i] || (eff[j] == eff[i] && j > i))
+        rank[i]++;
+  free(eff);
+  *nkinds = n;
+  return rank;
+}
+
+static unsigned pu_kind(hwloc_topology_t hw, hwloc_obj_t pu, const unsigned *rank, unsigned n)
+{
+  int k = hwloc_cpukinds_get_by_cpuset(hw, pu->cpuset, 0);
+  return (k >= 0 && (unsigned)k < n) ? rank[k] : 0;
+}
+
+static int pu_numa(hwloc_topology_t hw, hwloc_obj_t pu)
+{
+  hwloc_obj_t node = NULL;
+  while ((node = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_NUMANODE, node)) != NULL)
+    if (node->cpuset && hwloc_bitmap_isset(node->cpuset, pu->os_index))
+      return (int)node->os_index;
+  return -1;
+}
+
+static void fill_pu(hwloc_topology_t hw, hwloc_obj_t pu, const unsigned *rank, unsigned nkinds,
+                    omp_ext_pu_t *out)
+{
+  hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(hw, HWLOC_OBJ_CORE, pu);
+  hwloc_obj_t pack = hwloc_get_ancestor_obj_by_type(hw, HWLOC_OBJ_PACKAGE, pu);
+  out->os_index = pu->os_index;
+  out->logical_index = pu->logical_index;
+  out->core = core ? core->logical_index : pu->logical_index;
+  out->core_os_index = core ? core->os_index : pu->os_index;
+  out->package = pack ? pack->logical_index : 0;
+  out->numa = pu_numa(hw, pu);
+  out->sibling = 0;
+  out->kind = pu_kind(hw, pu, rank, nkinds);
+}
+
+static unsigned count_distinct(const omp_ext_pu_t *pus, unsigned n, size_t offset)
+{
+  unsigned count = 0, i, j;
+  for (i = 0; i < n; i++) {
+    int v = *(const int *)((const char *)&pus[i] + offset);
+    for (j = 0; j < i; j++)
+      if (*(const int *)((const char *)&pus[j] + offset) == v)
+        break;
+    if (j == i && v >= 0)
+      count++;
+  }
+  return count;
+}
+
+/* Group the PU table into cores; PUs of a core are consecutive in logical
+ * order because hwloc numbers logical indexes depth-first. */
+static int build_cores(omp_ext_topo_t *t)
+{
+  unsigned i;
+  t->cores = calloc(t->npus, sizeof(*t->cores));
+  if (!t->cores)
+    return OMP_EXT_ERR_NOMEM;
+  t->ncores = 0;
+  t->max_smt = 0;
+  for (i = 0; i < t->npus; i++) {
+    struct omp_ext_core *c = t->ncores ? &t->cores[t->ncores - 1] : NULL;
+    if (!c || t->pus[c->first].core != t->pus[i].core) {
+      c = &t->cores[t->ncores++];
+      c->first = i;
+      c->npus = 0;
+      c->package = t->pus[i].package;
+      c->numa = t->pus[i].numa;
+      c->kind = t->pus[i].kind;
+    }
+    t->pus[i].sibling = c->npus++;
+    if (c->npus > t->max_smt)
+      t->max_smt = c->npus;
+  }
+  return OMP_EXT_SUCCESS;
+}
+
+/* (Re)build the PU and core tables from t->allowed. */
+static int build_tables(omp_ext_topo_t *t)
+{
+  unsigned nkinds = 0, n = 0;
+  unsigned *rank = kind_ranks(t->hw, &nkinds);
+  hwloc_obj_t pu = NULL;
+  int err;
+
+  free(t->pus);
+  free(t->cores);
+  t->pus = NULL;
+  t->cores = NULL;
+  t->npus = t->ncores = 0;
+  if (!rank)
+    return OMP_EXT_ERR_NOMEM;
+  t->pus = calloc((size_t)hwloc_bitmap_weight(t->allowed) + 1, sizeof(*t->pus));
+  if (!t->pus) {
+    free(rank);
+    return OMP_EXT_ERR_NOMEM;
+  }
+  while ((pu = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_PU, pu)) != NULL)
+    if (hwloc_bitmap_isset(t->allowed, pu->os_index))
+      fill_pu(t->hw, pu, rank, nkinds, &t->pus[n++]);
+  free(rank);
+  t->npus = n;
+  if (n == 0)
+    return OMP_EXT_ERR_EMPTY;
+  err = build_cores(t);
+  if (err)
+    return err;
+  t->npackages = count_distinct(t->pus, n, offsetof(omp_ext_pu_t, package));
+  t->nnuma = count_distinct(t->pus, n, offsetof(omp_ext_pu_t, numa));
+  t->nkinds = count_distinct(t->pus, n, offsetof(omp_ext_pu_t, kind));
+  return OMP_EXT_SUCCESS;
+}
+
+/* Allowed PUs: hwloc's allowed cpuset within the topology, and for this
+ * machine also the process binding (taskset). */
+static int compute_allowed(omp_ext_topo_t *t, unsigned long flags)
+{
+  t->allowed = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(t->hw));
+  if (!t->allowed)
+    return OMP_EXT_ERR_NOMEM;
+  hwloc_bitmap_and(t->allowed, t->allowed, hwloc_topology_get_topology_cpuset(t->hw));
+  if (t->thissystem && !(flags & OMP_EXT_TOPO_IGNORE_BINDING)) {
+    hwloc_bitmap_t bound = hwloc_bitmap_alloc();
+    if (!bound)
+      return OMP_EXT_ERR_NOMEM;
+    if (hwloc_get_cpubind(t->hw, bound, HWLOC_CPUBIND_PROCESS) == 0)
+      hwloc_bitmap_and(t->allowed, t->allowed, bound);
+    hwloc_bitmap_free(bound);
+  }
+  return OMP_EXT_SUCCESS;
+}
+
+static int load_hwloc(omp_ext_topo_t *t, const char *input)
+{
+  if (hwloc_topology_init(&t->hw) < 0)
+    return OMP_EXT_ERR_NOMEM;
+  if (set_source(t->hw, input) < 0)
+    return OMP_EXT_ERR_TOPOLOGY;
+  if (hwloc_topology_load(t->hw) < 0)
+    return OMP_EXT_ERR_TOPOLOGY;
+  t->thissystem = hwloc_topology_is_thissystem(t->hw);
+  t->source = strdup(input ? input : "this machine");
+  return t->source ? OMP_EXT_SUCCESS : OMP_EXT_ERR_NOMEM;
+}
+
+int omp_ext_topo_load(omp_ext_topo_t **topo, const char *input, unsigned long flags)
+{
+  omp_ext_topo_t *t;
+  int err;
+  if (!topo || (flags & ~(unsigned long)OMP_EXT_TOPO_IGNORE_BINDING))
+    return OMP_EXT_ERR_INVALID;
+  *topo = NULL;
+  t = calloc(1, sizeof(*t));
+  if (!t)
+    return OMP_EXT_ERR_NOMEM;
+  if (input && !*input)
+    input = NULL;
+  err = load_hwloc(t, input);
+  if (!err)
+    err = compute_allowed(t, flags);
+  if (!err)
+    err = build_tables(t);
+  if (err) {
+    omp_ext_topo_destroy(t);
+    return err;
+  }
+  *topo = t;
+  return OMP_EXT_SUCCESS;
+}
+
+void omp_ext_topo_destroy(omp_ext_topo_t *topo)
+{
+  if (!topo)
+    return;
+  if (topo->hw)
+    hwloc_topology_destroy(topo->hw);
+  hwloc_bitmap_free(topo->allowed);
+  free(topo->source);
+  free(topo->pus);
+  free(topo->cores);
+  free(topo);
+}
+
+int omp_ext_topo_restrict(omp_ext_topo_t *topo, hwloc_const_cpuset_t set)
+{
+  hwloc_bitmap_t old;
+  int err;
+  if (!topo || !set)
+    return OMP_EXT_ERR_INVALID;
+  if (!hwloc_bitmap_intersects(topo->allowed, set))
+    return OMP_EXT_ERR_EMPTY;
+  old = hwloc_bitmap_dup(topo->allowed);
+  if (!old)
+    return OMP_EXT_ERR_NOMEM;
+  hwloc_bitmap_and(topo->allowed, topo->allowed, set);
+  err = build_tables(topo);
+  if (err) {
+    hwloc_bitmap_copy(topo->allowed, old);
+    build_tables(topo);
+  }
+  hwloc_bitmap_free(old);
+  return err;
+}
+
+hwloc_topology_t omp_ext_topo_hwloc(const omp_ext_topo_t *topo) { return topo->hw; }
+hwloc_const_cpuset_t omp_ext_topo_allowed(const omp_ext_topo_t *topo) { return topo->allowed; }
+const char *omp_ext_topo_source(const omp_ext_topo_t *topo) { return topo->source; }
+int omp_ext_topo_is_thissystem(const omp_ext_topo_t *topo) { return topo->thissystem; }
+unsigned omp_ext_topo_npus(const omp_ext_topo_t *topo) { return topo->npus; }
+unsigned omp_ext_topo_ncores(const omp_ext_topo_t *topo) { return topo->ncores; }
+unsigned omp_ext_topo_npackages(const omp_ext_topo_t *topo) { return topo->npackages; }
+unsigned omp_ext_topo_nnuma(const omp_ext_topo_t *topo) { return topo->nnuma; }
+unsigned omp_ext_topo_nkinds(const omp_ext_topo_t *topo) { return topo->nkinds; }
+unsigned omp_ext_topo_max_smt(const omp_ext_topo_t *topo) { return topo->max_smt; }
+
+const omp_ext_pu_t *omp_ext_topo_pu(const omp_ext_topo_t *topo, unsigned i)
+{
+  return i < topo->npus ? &topo->pus[i] : NULL;
+}
+
+const omp_ext_pu_t *omp_ext_topo_pu_by_os(const omp_ext_topo_t *topo, unsigned os_index)
+{
+  unsigned i;
+  for (i = 0; i < topo->npus; i++)
+    if (topo->pus[i].os_index == os_index)
+      return &topo->pus[i];
+  return NULL;
+}
