@@ -146,12 +146,33 @@ omp_ext_topo_t *htp_topo(struct htp_ctx *ctx, int *status)
   return ctx->topo;
 }
 
+const char *htp_policy_names(void)
+{
+  static char names[256];
+  size_t len = 0;
+  unsigned i;
+  for (i = 0; i < OMP_EXT_NPOLICIES && len < sizeof(names); i++)
+    len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", i ? ", " : "",
+                            omp_ext_policy_name((omp_ht_policy_t)i));
+  return names;
+}
+
+static const char *command_names(void)
+{
+  static char names[256];
+  size_t len = 0;
+  unsigned i;
+  for (i = 0; i < NCOMMANDS && len < sizeof(names); i++)
+    len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", i ? ", " : "",
+                            commands[i].name);
+  return names;
+}
+
 int htp_parse_policy(const char *text, omp_ht_policy_t *policy)
 {
   if (omp_ext_policy_from_name(text, policy) == OMP_EXT_SUCCESS)
     return HTP_EXIT_OK;
-  return htp_error(HTP_EXIT_USAGE, "unknown policy '%s'; allowed: os, speedup, spn, spread",
-                   text);
+  return htp_error(HTP_EXIT_USAGE, "unknown policy '%s'; allowed: %s", text, htp_policy_names());
 }
 
 int htp_parse_count(const char *text, unsigned max, unsigned *n)
@@ -185,7 +206,7 @@ int htp_policy_order(struct htp_ctx *ctx, int argc, char **argv, omp_ht_policy_t
   omp_ext_topo_t *topo;
   int status = HTP_EXIT_OK, err;
   if (argc < 1)
-    return htp_error(HTP_EXIT_USAGE, "missing POLICY; allowed: os, speedup, spn, spread");
+    return htp_error(HTP_EXIT_USAGE, "missing POLICY; allowed: %s", htp_policy_names());
   if (argc > 2)
     return htp_error(HTP_EXIT_USAGE, "unexpected argument '%s'; usage: POLICY [N]", argv[2]);
   if ((status = htp_parse_policy(argv[0], policy)) != 0)
@@ -287,12 +308,9 @@ int main(int argc, char **argv)
       return HTP_EXIT_OK;
     }
   }
-  if (optind >= argc) {
-    if (argc > 1)
-      return htp_error(HTP_EXIT_USAGE, "missing POLICY; allowed: os, speedup, spn, spread");
-    usage(stderr);
-    return HTP_EXIT_USAGE;
-  }
+  if (optind >= argc)
+    return htp_error(HTP_EXIT_USAGE, "missing POLICY or command; policies: %s; commands: %s "
+                     "(see htplaces --help)", htp_policy_names(), command_names());
   argv += optind - 1;
   argc -= optind - 1;
   argv[0] = "htplaces";
@@ -301,8 +319,9 @@ int main(int argc, char **argv)
   else if (omp_ext_policy_from_name(argv[1], &policy) == OMP_EXT_SUCCESS)
     status = htp_cmd_places(&ctx, argc, argv);
   else
-    status = htp_error(HTP_EXIT_USAGE, "unknown policy or command '%s'; policies: os, speedup, "
-                       "spn, spread; commands: show, topo, list (see htplaces --help)", argv[1]);
+    status = htp_error(HTP_EXIT_USAGE, "unknown policy or command '%s'; policies: %s; "
+                       "commands: %s (see htplaces --help)", argv[1], htp_policy_names(),
+                       command_names());
   omp_ext_topo_destroy(ctx.topo);
   return status;
 }

@@ -61,6 +61,9 @@ int htp_no_format(const struct htp_ctx *ctx, const char *command);
 int htp_policy_order(struct htp_ctx *ctx, int argc, char **argv, omp_ht_policy_t *policy,
                      omp_ext_pu_t **order, unsigned *n);
 
+/* "os, speedup, spn, spread": the policy names, for messages (static buffer). */
+const char *htp_policy_names(void);
+
 /* Parse POLICY; prints the error (listing allowed names). */
 int htp_parse_policy(const char *text, omp_ht_policy_t *policy);
 

@@ -62,9 +62,9 @@ static long group_id(const struct omp_ext_core *c, int with_numa)
 static int spread_keys(const omp_ext_topo_t *t, struct core_key *keys)
 {
   unsigned n = t->ncores, i, j;
-  long *group = malloc(n * sizeof(*group));
-  unsigned *round = malloc(n * sizeof(*round)), *grank = malloc(n * sizeof(*grank));
-  unsigned long *inner = malloc(n * sizeof(*inner));
+  long *group = calloc(n, sizeof(*group));
+  unsigned *round = calloc(n, sizeof(*round)), *grank = calloc(n, sizeof(*grank));
+  unsigned long *inner = calloc(n, sizeof(*inner));
   int err = OMP_EXT_ERR_NOMEM;
   if (group && round && grank && inner) {
     for (i = 0; i < n; i++)
@@ -72,12 +72,12 @@ static int spread_keys(const omp_ext_topo_t *t, struct core_key *keys)
     round_robin(group, n, round, grank);
     for (i = 0; i < n; i++)
       inner[i] = ((unsigned long)round[i] << 32) | grank[i];
+    for (i = 0; i < n; i++)
+      group[i] = group_id(&t->cores[i], 0);
     for (i = 0; i < n; i++) {
       keys[i].major = 0; /* position in its package's sequence */
       for (j = 0; j < n; j++)
-        if (group_id(&t->cores[j], 0) == group_id(&t->cores[i], 0) && inner[j] < inner[i])
-          keys[i].major++;
-      group[i] = group_id(&t->cores[i], 0);
+        keys[i].major += group[j] == group[i] && inner[j] < inner[i];
     }
     round_robin(group, n, round, grank);
     for (i = 0; i < n; i++)

@@ -1,0 +1,200 @@
+/*
+ * htplaces, the command: outputs on the paper's machines (-i) and every bad
+ * input's one-line message, empty stdout and exit status.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cunit_main.h"
+#include "testutil.h"
+
+#define C6100 "pack:2 core:4 pu:2(indexes=core:pack)"
+
+/* Run htplaces with up to 8 arguments (NULL-terminated). */
+static struct run_result htplaces(const char *a0, ...)
+{
+  char *argv[16] = {HTPLACES_BIN};
+  struct run_result res;
+  va_list ap;
+  unsigned i = 1;
+  va_start(ap, a0);
+  for (const char *a = a0; a && i < 15; a = va_arg(ap, const char *))
+    argv[i++] = (char *)a;
+  va_end(ap);
+  argv[i] = NULL;
+  CU_ASSERT_EQUAL_FATAL(run_capture(argv, NULL, &res), 0);
+  return res;
+}
+
+#define ASSERT_OUT(expected, ...)                         \
+  do {                                                    \
+    struct run_result r_ = htplaces(__VA_ARGS__, NULL);   \
+    CU_ASSERT_EQUAL(r_.status, 0);                        \
+    CU_ASSERT_STRING_EQUAL(r_.out, expected);             \
+    CU_ASSERT_STRING_EQUAL(r_.err, "");                   \
+    run_free(&r_);                                        \
+  } while (0)
+
+/* A bad input: exit status, empty stdout, one stderr line starting
+ * "htplaces: " and containing `needle`. */
+#define ASSERT_BAD(status_, needle, ...)                          \
+  do {                                                            \
+    struct run_result r_ = htplaces(__VA_ARGS__, NULL);           \
+    CU_ASSERT_EQUAL(r_.status, status_);                          \
+    CU_ASSERT_STRING_EQUAL(r_.out, "");                           \
+    CU_ASSERT_EQUAL(strncmp(r_.err, "htplaces: ", 10), 0);        \
+    CU_ASSERT_EQUAL(count_lines(r_.err), 1);                      \
+    CU_ASSERT_PTR_NOT_NULL(strstr(r_.err, needle));               \
+    if (r_.status != status_ || !strstr(r_.err, needle))          \
+      fprintf(stderr, "\n  got %d: %s", r_.status, r_.err);       \
+    run_free(&r_);                                                \
+  } while (0)
+
+static void test_policies(void)
+{
+  ASSERT_OUT("{0},{8},{1},{9},{2},{10},{3},{11}\n", "-i", C6100, "spn", "8");
+  ASSERT_OUT("{0},{1},{2},{3},{4},{5},{6},{7}\n", "-i", C6100, "speedup", "8");
+  ASSERT_OUT("{0},{4},{1},{5},{2},{6},{3},{7}\n", "-i", C6100, "spread", "8");
+  ASSERT_OUT("{0},{1},{2}\n", "--input", C6100, "os", "3");
+  /* options after the policy, N defaulting to all allowed PUs */
+  ASSERT_OUT("0,8,1,9,2,10,3,11,4,12,5,13,6,14,7,15\n", "spn", "-i", C6100, "--format", "list");
+}
+
+static void test_formats(void)
+{
+  ASSERT_OUT("0 8 1 9\n", "-i", C6100, "-f", "gomp", "spn", "4");
+  ASSERT_OUT("explicit,proclist=[0,8,1,9]\n", "-i", C6100, "--format=kmp", "spn", "4");
+  ASSERT_OUT("0,8\n", "-i", C6100, "-f", "list", "spn", "2");
+  ASSERT_OUT("[{\"thread\":0,\"pu\":4,\"pu_logical\":8,\"core\":4,\"core_os\":4,\"package\":1,"
+             "\"numa\":0,\"sibling\":0,\"kind\":0}]\n",
+             "-i", C6100, "-r", "4-7", "-f", "json", "spread", "1");
+  ASSERT_OUT("export OMP_PLACES='{0},{8},{1},{9}' OMP_PROC_BIND=close OMP_NUM_THREADS=4\n",
+             "-i", C6100, "--export", "spn", "4");
+  ASSERT_OUT("{1},{9},{2},{10}\n", "-i", C6100, "--restrict", "1-2,9-10", "spn");
+}
+
+static void test_show_topo_list(void)
+{
+  struct run_result r = htplaces("-i", C6100, "show", "spn", "3", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "spn: 3 threads on 16 allowed PUs (8 cores)"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "Package L#1\n"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "Core L#0    PU P#0    t0     PU P#8    t1"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "Core L#1    PU P#1    t2     PU P#9    -"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "Core L#7    PU P#7    -      PU P#15   -"));
+  run_free(&r);
+
+  r = htplaces("-i", C6100, "topo", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "packages:  2\n"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "cores:     8\n"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "siblings:  far +8 "));
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "allowed:   0-15\n"));
+  run_free(&r);
+
+  r = htplaces("-i", "pack:2 core:4 pu:2", "topo", NULL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "siblings:  adjacent"));
+  run_free(&r);
+  r = htplaces("-i", "pack:1 core:4 pu:1", "topo", NULL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "siblings:  none"));
+  run_free(&r);
+  r = htplaces("-i", OMP_EXT_TEST_DIR "/topologies/intel-raptorlake-i7-1370p-hybrid-6p-smt2-8e.xml",
+               "topo", NULL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "CPU kinds: 2\nkind 0 (most performant): 6 cores, 12 PUs, 2 PU(s) per core"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "kind 1: 8 cores, 8 PUs, 1 PU(s) per core"));
+  run_free(&r);
+
+  r = htplaces("list", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_EQUAL(count_lines(r.out), 4);
+  CU_ASSERT_EQUAL(strncmp(r.out, "os ", 3), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\nspn "));
+  run_free(&r);
+
+  r = htplaces("--version", NULL);
+  CU_ASSERT_EQUAL(strncmp(r.out, "htplaces 0.1.0 (hwloc ", 22), 0);
+  run_free(&r);
+  r = htplaces("--help", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "Usage: htplaces [options] POLICY [N]"));
+  run_free(&r);
+}
+
+static void test_this_machine(void)
+{
+  /* N defaults to all allowed PUs; the default list has one place each. */
+  struct run_result r = htplaces("spn", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_EQUAL(r.out[0], '{');
+  CU_ASSERT_EQUAL(count_lines(r.out), 1);
+  run_free(&r);
+}
+
+static void test_bad_policy_and_n(void)
+{
+  ASSERT_BAD(2, "unknown policy or command 'banana'", "banana");
+  ASSERT_BAD(2, "unknown policy 'banana'; allowed: os, speedup, spn, spread", "show", "banana");
+  ASSERT_BAD(2, "missing POLICY", "-i", C6100);
+  ASSERT_BAD(2, "N must be a positive whole number, got '0'", "-i", C6100, "spn", "0");
+  ASSERT_BAD(2, "N must be a positive whole number, got 'abc'", "-i", C6100, "spn", "abc");
+  ASSERT_BAD(2, "N must be a positive whole number", "-i", C6100, "spn", "-3");
+  ASSERT_BAD(2, "N must be a positive whole number, got '3.5'", "-i", C6100, "spn", "3.5");
+  ASSERT_BAD(2, "N must be a positive whole number, got '+1'", "-i", C6100, "spn", "+1");
+  ASSERT_BAD(2, "N=17 is larger than the 16 allowed PUs; allowed: 1..16", "-i", C6100, "spn", "17");
+  ASSERT_BAD(2, "is larger than the 16 allowed PUs", "-i", C6100, "spn", "99999999999999999999999");
+  ASSERT_BAD(2, "unexpected argument '2'", "-i", C6100, "spn", "1", "2");
+}
+
+static void test_bad_topology(void)
+{
+  char path[] = "/tmp/omp_ext_bad_XXXXXX";
+  int fd = mkstemp(path);
+  CU_ASSERT_FATAL(fd >= 0);
+  CU_ASSERT_EQUAL(write(fd, "<topology version=\"2.0\"><object", 32), 32);
+  close(fd);
+  ASSERT_BAD(1, "cannot load topology '/no/such/file.xml'", "-i", "/no/such/file.xml", "spn");
+  ASSERT_BAD(1, "not a readable hwloc XML file nor a valid hwloc synthetic string", "-i", path,
+             "spn");
+  ASSERT_BAD(1, "cannot load topology 'pack:2 banana:4'", "-i", "pack:2 banana:4", "spn");
+  unlink(path);
+}
+
+static void test_bad_options(void)
+{
+  ASSERT_BAD(2, "unknown option '--bogus'", "--bogus", "spn");
+  ASSERT_BAD(2, "unknown option '-z'", "spn", "-z");
+  ASSERT_BAD(2, "unknown format 'xml'; allowed: omp, gomp, kmp, list, json", "spn", "-f", "xml");
+  ASSERT_BAD(2, "option '-i' needs a value", "spn", "-i");
+  ASSERT_BAD(2, "invalid --restrict list 'x'", "-r", "x", "spn");
+  ASSERT_BAD(2, "--restrict 100 leaves no allowed PU", "-i", C6100, "-r", "100", "spn");
+  ASSERT_BAD(2, "--format and --export apply to", "-f", "json", "show", "spn");
+  ASSERT_BAD(2, "'topo' takes no argument", "topo", "x");
+  ASSERT_BAD(2, "'list' takes no argument", "list", "x");
+  ASSERT_BAD(2, "missing POLICY or command", "-i", C6100);
+}
+
+static CU_TestInfo output_tests[] = {
+  {"policies on the C6100", test_policies},
+  {"formats, --export, --restrict", test_formats},
+  {"show, topo, list, --version, --help", test_show_topo_list},
+  {"this machine", test_this_machine},
+  CU_TEST_INFO_NULL,
+};
+
+static CU_TestInfo error_tests[] = {
+  {"bad policy and N", test_bad_policy_and_n},
+  {"bad topology", test_bad_topology},
+  {"bad options", test_bad_options},
+  CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+  {"htplaces output", NULL, NULL, NULL, NULL, output_tests},
+  {"htplaces errors", NULL, NULL, NULL, NULL, error_tests},
+  CU_SUITE_INFO_NULL,
+};
+
+OMP_EXT_CUNIT_MAIN(suites)
