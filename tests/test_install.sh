@@ -1,0 +1,27 @@
+#!/bin/sh
+# Install the build into a temporary prefix, then build and run a consumer
+# with find_package(omp_ext) and another with pkg-config; check the files.
+# Usage: test_install.sh BUILD_DIR SOURCE_DIR
+set -eu
+build=$1 src=$2
+prefix=$(mktemp -d) work=$(mktemp -d)
+trap 'rm -rf "$prefix" "$work"' EXIT
+cmake --install "$build" --prefix "$prefix" >/dev/null
+libdir=$(ls -d "$prefix"/lib*/ | head -n 1)
+for f in "$prefix/bin/htplaces" "$prefix/include/omp_ext.h" "$prefix/share/man/man1/htplaces.1" \
+         "$libdir/libomp_ext.a" "$libdir/pkgconfig/omp_ext.pc" "$libdir/cmake/omp_ext/omp_extConfig.cmake"; do
+  [ -e "$f" ] || { echo "missing after install: $f"; exit 1; }
+done
+ls "$libdir"/libomp_ext.so* >/dev/null
+want='{0},{8},{1},{9}'
+cmake -S "$src/tests/install" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$work/cmake" >/dev/null
+got=$(LD_LIBRARY_PATH="$libdir" "$work/cmake/consumer")
+[ "$got" = "$want" ] || { echo "find_package consumer printed '$got', want '$want'"; exit 1; }
+PKG_CONFIG_PATH="$libdir/pkgconfig" cc -o "$work/pc" "$src/tests/install/consumer.c" \
+  $(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --cflags --libs omp_ext)
+got=$(LD_LIBRARY_PATH="$libdir" "$work/pc")
+[ "$got" = "$want" ] || { echo "pkg-config consumer printed '$got', want '$want'"; exit 1; }
+got=$(LD_LIBRARY_PATH="$libdir" "$prefix/bin/htplaces" -i "pack:2 core:4 pu:2(indexes=core:pack)" spn 4)
+[ "$got" = "$want" ] || { echo "installed htplaces printed '$got'"; exit 1; }
+echo "install: 1 passed, 0 failed"
