@@ -37,7 +37,8 @@ static void print_core_line(const omp_ext_topo_t *topo, unsigned first, unsigned
       snprintf(tag, sizeof(tag), "t%d", thread[i]);
     else
       snprintf(tag, sizeof(tag), "-");
-    printf("  PU P#%-4u %-5s", omp_ext_topo_pu(topo, i)->os_index, tag);
+    printf("  PU P#%-4u %-*s", omp_ext_topo_pu(topo, i)->os_index, i + 1 < first + count ? 5 : 0,
+           tag);
   }
   putchar('\n');
 }
