@@ -270,6 +270,114 @@ const char *omp_ext_format_name(omp_ext_format_t format);
 int omp_ext_places_format(const omp_ext_pu_t *order, unsigned n, omp_ext_format_t format,
                           char **text);
 
+/* ------------------------------------------------------------------------ */
+/** \defgroup ranks MPI ranks: one domain of the node per rank               */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * Domain \p r of \p k: the allowed PUs cut into k disjoint domains of whole
+ * cores, one per MPI rank on the node (hybrid MPI + OpenMP).
+ *
+ * The allowed cores, in hwloc logical order, are cut into k consecutive
+ * ranges of floor(C/k) or ceil(C/k) cores each (C = omp_ext_topo_ncores()):
+ * balanced to within one core, always.  Among such cuttings the one whose
+ * cuts fall on the most package boundaries is taken, then the most NUMA-node
+ * boundaries, then CPU-kind boundaries.  So where the packages (NUMA nodes)
+ * have equal core counts and k is a multiple or a divisor of their number,
+ * every domain lies in one package (NUMA node) or is made of whole ones, as
+ * hwloc_distrib() (hwloc/helper.h) would split them; where alignment would
+ * break the balance (e.g. NUMA nodes of 4 and 2 allowed cores, k = 2), the
+ * balance wins.  Domain 0 is the first in logical order; when the sizes
+ * differ, lower ranks get the larger domains unless that would cost an
+ * aligned cut.  Apply a policy inside a domain with omp_ext_topo_restrict()
+ * then omp_ext_order().
+ *
+ * \param k    domains (ranks per node), 1 .. omp_ext_topo_ncores(topo).
+ * \param r    the domain wanted (local rank), 0 .. k - 1.
+ * \param out  receives the domain's PUs (OS indexes); allocated by the caller.
+ * \return 0; OMP_EXT_ERR_INVALID (NULL, k == 0 or r >= k);
+ *         OMP_EXT_ERR_RANGE (k above the allowed cores); OMP_EXT_ERR_NOMEM.
+ */
+int omp_ext_domain_split(const omp_ext_topo_t *topo, unsigned k, unsigned r, hwloc_cpuset_t out);
+
+/** What omp_ext_rank_restrict() did with the rank. */
+typedef enum omp_ext_rank_mode_t {
+  OMP_EXT_RANK_NONE = 0,  /**< no launcher variable: one process, whole allowed set */
+  OMP_EXT_RANK_SPLIT = 1, /**< restricted to the rank's domain (omp_ext_domain_split()) */
+  OMP_EXT_RANK_BOUND = 2  /**< the launcher bound the process already; its binding is used
+                           *   as it is, not split again */
+} omp_ext_rank_mode_t;
+
+/** This process's local rank as the launcher's environment tells it. */
+typedef struct omp_ext_rank {
+  unsigned rank;          /**< local rank on this node, 0 .. size - 1 (0 without launcher) */
+  unsigned size;          /**< ranks on this node, >= 1 (1 without launcher) */
+  const char *launcher;   /**< "Open MPI", "MPICH/Intel MPI", "PMIx", "Slurm"; NULL if none */
+  const char *rank_var;   /**< the variable the rank came from, or NULL */
+  const char *size_var;   /**< the variable the size came from, or NULL */
+  const char *bad_var;    /**< on error: the variable that is missing or wrong */
+  omp_ext_rank_mode_t mode; /**< set by omp_ext_rank_restrict() */
+} omp_ext_rank_t;
+
+/**
+ * The local rank and ranks per node from a launcher's environment.
+ *
+ * Checked in this order, the first launcher whose variables are present wins:
+ *   Open MPI: OMPI_COMM_WORLD_LOCAL_RANK, OMPI_COMM_WORLD_LOCAL_SIZE;
+ *   MPICH, Intel MPI (Hydra): MPI_LOCALRANKID, MPI_LOCALNRANKS;
+ *   PMIx: PMIX_LOCAL_RANK, PMIX_LOCAL_SIZE;
+ *   Slurm (srun tasks only: SLURM_STEP_ID or SLURM_STEP_TASKS_PER_NODE set;
+ *   a batch script is one process): SLURM_LOCALID, and the size from
+ *   SLURM_STEP_TASKS_PER_NODE, else SLURM_TASKS_PER_NODE, else
+ *   SLURM_NTASKS_PER_NODE, each a list such as "4(x2),3" indexed by
+ *   SLURM_NODEID (without SLURM_NODEID all entries must be equal).
+ * Values are whole decimal numbers, digits only.
+ *
+ * \param envp  a NULL-terminated "NAME=VALUE" array, or NULL for the process
+ *              environment (getenv()).
+ * \param info  receives the result; all pointers in it are static strings.
+ * \return 0 (info->launcher NULL when no launcher variable is set);
+ *         OMP_EXT_ERR_INVALID (info NULL);
+ *         OMP_EXT_ERR_PARSE (a variable missing or not a number, or a Slurm
+ *         list malformed or ambiguous: info->bad_var names it);
+ *         OMP_EXT_ERR_RANGE (size 0, rank >= size, SLURM_NODEID past the
+ *         list: info->bad_var names the variable).
+ */
+int omp_ext_rank_from_env(char *const *envp, omp_ext_rank_t *info);
+
+/**
+ * Whether the launcher (srun --cpu-bind, mpirun --bind-to, taskset) already
+ * bound this process to part of the machine: its binding
+ * (hwloc_get_cpubind(HWLOC_CPUBIND_PROCESS)) is a strict, non-empty subset of
+ * the machine's allowed PUs (hwloc_topology_get_allowed_cpuset()).
+ *
+ * \param topo     a topology of this machine (others are never bound).
+ * \param binding  NULL, or receives the binding within the allowed PUs.
+ * \return 1 if bound, 0 if not (or \p topo is not this machine);
+ *         OMP_EXT_ERR_INVALID (topo NULL); OMP_EXT_ERR_UNSUPPORTED (the OS
+ *         cannot tell the binding); OMP_EXT_ERR_NOMEM.
+ */
+int omp_ext_process_bound(const omp_ext_topo_t *topo, hwloc_cpuset_t binding);
+
+/**
+ * Restrict \p topo to this rank's share of the node: what htplaces, its exec
+ * wrapper and the in-code API do under mpirun or srun.
+ *
+ * Reads the rank with omp_ext_rank_from_env(envp).  Without a launcher
+ * nothing changes (info->mode OMP_EXT_RANK_NONE).  If the process is already
+ * bound (omp_ext_process_bound()), the topology, whose allowed PUs already
+ * are that binding, is left as it is (OMP_EXT_RANK_BOUND): several ranks bound
+ * to the same set (mpirun --bind-to socket) then share it.  Otherwise the
+ * topology is restricted to omp_ext_domain_split(topo, size, rank)
+ * (OMP_EXT_RANK_SPLIT).
+ *
+ * \return 0; the errors of omp_ext_rank_from_env() (info filled as there);
+ *         OMP_EXT_ERR_RANGE (more ranks than allowed cores);
+ *         OMP_EXT_ERR_INVALID (NULL); OMP_EXT_ERR_UNSUPPORTED;
+ *         OMP_EXT_ERR_NOMEM.
+ */
+int omp_ext_rank_restrict(omp_ext_topo_t *topo, char *const *envp, omp_ext_rank_t *info);
+
 #ifdef __cplusplus
 }
 #endif

@@ -24,7 +24,7 @@ static int *threads_by_pu(const omp_ext_topo_t *topo, const omp_ext_pu_t *order,
 }
 
 static void print_core_line(const omp_ext_topo_t *topo, unsigned first, unsigned count,
-                            const int *thread)
+                            const int *thread, const int *rank)
 {
   const omp_ext_pu_t *pu = omp_ext_topo_pu(topo, first);
   unsigned i;
@@ -33,18 +33,20 @@ static void print_core_line(const omp_ext_topo_t *topo, unsigned first, unsigned
     printf(" kind %u", pu->kind);
   for (i = first; i < first + count; i++) {
     char tag[16];
-    if (thread[i] >= 0)
+    if (thread[i] >= 0 && rank)
+      snprintf(tag, sizeof(tag), "r%d.t%d", rank[i], thread[i]);
+    else if (thread[i] >= 0)
       snprintf(tag, sizeof(tag), "t%d", thread[i]);
     else
       snprintf(tag, sizeof(tag), "-");
-    printf("  PU P#%-4u %-*s", omp_ext_topo_pu(topo, i)->os_index, i + 1 < first + count ? 5 : 0,
-           tag);
+    printf("  PU P#%-4u %-*s", omp_ext_topo_pu(topo, i)->os_index,
+           i + 1 < first + count ? (rank ? 8 : 5) : 0, tag);
   }
   putchar('\n');
 }
 
 /* Packages -> NUMA nodes -> cores -> PUs, in topology order. */
-static void print_picture(const omp_ext_topo_t *topo, const int *thread)
+void htp_show_picture(const omp_ext_topo_t *topo, const int *thread, const int *rank)
 {
   unsigned npus = omp_ext_topo_npus(topo), i = 0;
   long last_pkg = -1, last_numa = -2;
@@ -64,7 +66,7 @@ static void print_picture(const omp_ext_topo_t *topo, const int *thread)
         printf("  NUMANode P#%d\n", pu->numa);
       last_numa = pu->numa;
     }
-    print_core_line(topo, i, j - i, thread);
+    print_core_line(topo, i, j - i, thread, rank);
     i = j;
   }
 }
@@ -76,12 +78,15 @@ int htp_cmd_show(struct htp_ctx *ctx, int argc, char **argv)
   omp_ext_pu_t *order;
   unsigned n;
   int c, status, *thread;
+  char *rank_line;
 
   optind = 0;
   while ((c = getopt_long(argc, argv, ":" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1)
     htp_common_option(ctx, c, optarg, optopt, argv);
   if ((status = htp_no_format(ctx, "show")) != 0)
     return status;
+  if (ctx->ranks_opt && !ctx->rank_opt)
+    return htp_show_ranks(ctx, argc - optind, argv + optind);
   if ((status = htp_policy_order(ctx, argc - optind, argv + optind, &policy, &order, &n)) != 0)
     return status;
   thread = threads_by_pu(ctx->topo, order, n);
@@ -92,7 +97,10 @@ int htp_cmd_show(struct htp_ctx *ctx, int argc, char **argv)
   printf("%s: %u threads on %u allowed PUs (%u cores) of %s\n", omp_ext_policy_name(policy), n,
          omp_ext_topo_npus(ctx->topo), omp_ext_topo_ncores(ctx->topo),
          omp_ext_topo_source(ctx->topo));
-  print_picture(ctx->topo, thread);
+  if ((rank_line = htp_rank_summary(ctx)) != NULL && *rank_line)
+    printf("%s\n", rank_line);
+  free(rank_line);
+  htp_show_picture(ctx->topo, thread, NULL);
   free(thread);
   free(order);
   return fflush(stdout) == 0 ? HTP_EXIT_OK : htp_error(HTP_EXIT_FAIL, "cannot write output");

@@ -24,6 +24,8 @@ static const struct htp_command commands[] = {
   {"topo", "topo [options]", "summary: packages, NUMA nodes, cores, SMT, sibling numbering",
    htp_cmd_topo},
   {"list", "list", "the policies, one line each", htp_cmd_list},
+  {"exec", "exec [options] POLICY [N] -- PROG", "run PROG with OMP_PLACES, OMP_PROC_BIND, "
+   "OMP_NUM_THREADS set", htp_cmd_exec},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -49,6 +51,9 @@ static void usage(FILE *out)
           "                       kmp (KMP_AFFINITY), list (taskset -c), json\n"
           "  -e, --export         print 'export OMP_PLACES=... OMP_PROC_BIND=close\n"
           "                       OMP_NUM_THREADS=N' for eval\n"
+          "  --ranks-per-node K   MPI ranks on the node: use the PUs of rank R's share\n"
+          "  --local-rank R       (K disjoint domains of whole cores); without these, R and\n"
+          "                       K come from Open MPI, MPICH/Intel MPI, PMIx or srun\n"
           "  -h, --help           this help\n"
           "  -V, --version        the version\n"
           "\nCommands:\n");
@@ -75,6 +80,8 @@ int htp_common_option(struct htp_ctx *ctx, int c, const char *optarg_, int optop
   case 'i': ctx->input = optarg_; return 1;
   case 'r': ctx->restrict_list = optarg_; return 1;
   case 'e': ctx->do_export = ctx->format_set = 1; return 1;
+  case HTP_OPT_RANKS: ctx->ranks_opt = optarg_; return 1;
+  case HTP_OPT_LOCAL_RANK: ctx->rank_opt = optarg_; return 1;
   case 'f':
     if (omp_ext_format_from_name(optarg_, &ctx->format) != 0)
       exit(htp_error(HTP_EXIT_USAGE, "unknown format '%s'; allowed: omp, gomp, kmp, list, json",
@@ -142,6 +149,11 @@ omp_ext_topo_t *htp_topo(struct htp_ctx *ctx, int *status)
     return NULL;
   }
   if (ctx->restrict_list && (*status = apply_restrict(ctx->topo, ctx->restrict_list)) != 0) {
+    omp_ext_topo_destroy(ctx->topo);
+    ctx->topo = NULL;
+    return NULL;
+  }
+  if ((*status = htp_apply_rank(ctx)) != 0) {
     omp_ext_topo_destroy(ctx->topo);
     ctx->topo = NULL;
     return NULL;
@@ -296,7 +308,7 @@ int main(int argc, char **argv)
 {
   static const struct option longopts[] = {
     HTP_COMMON_LONGOPTS, {"version", no_argument, NULL, 'V'}, {0}};
-  struct htp_ctx ctx = {NULL, NULL, omp_ext_format_omp, 0, 0, NULL};
+  struct htp_ctx ctx = {.format = omp_ext_format_omp};
   const struct htp_command *cmd;
   omp_ht_policy_t policy;
   int c, status;

@@ -24,6 +24,10 @@ struct htp_ctx {
   int format_set;            /* -f or -e was given */
   int do_export;             /* -e */
   omp_ext_topo_t *topo; /* loaded on demand by htp_topo() */
+  const char *ranks_opt;     /* --ranks-per-node K, or NULL */
+  const char *rank_opt;      /* --local-rank R, or NULL */
+  int all_ranks;             /* show: draw every rank, do not restrict to one */
+  omp_ext_rank_t rank;       /* the rank htp_topo() applied (mode NONE: none) */
 };
 
 /* A subcommand: returns the exit status. argv[0] is its name. */
@@ -38,7 +42,11 @@ struct htp_command {
 #define HTP_COMMON_LONGOPTS \
   {"input", required_argument, NULL, 'i'}, {"restrict", required_argument, NULL, 'r'}, \
   {"format", required_argument, NULL, 'f'}, {"export", no_argument, NULL, 'e'}, \
-  {"help", no_argument, NULL, 'h'}
+  {"help", no_argument, NULL, 'h'}, \
+  {"ranks-per-node", required_argument, NULL, HTP_OPT_RANKS}, \
+  {"local-rank", required_argument, NULL, HTP_OPT_LOCAL_RANK}
+#define HTP_OPT_RANKS 0x101
+#define HTP_OPT_LOCAL_RANK 0x102
 #define HTP_COMMON_SHORTOPTS "i:r:f:eh"
 
 /* Print "htplaces: MESSAGE" on stderr; returns \p status for `return htp_error(...)`. */
@@ -73,10 +81,26 @@ int htp_parse_count(const char *text, unsigned max, unsigned *n);
 /* Write \p text and a newline on stdout; 0 or HTP_EXIT_FAIL on write error. */
 int htp_print(const char *text);
 
+/* Restrict ctx->topo to this rank's domain (--ranks-per-node/--local-rank,
+ * else the launcher's variables); fills ctx->rank; prints errors.  Called by
+ * htp_topo(), so every subcommand works inside the rank's domain. */
+int htp_apply_rank(struct htp_ctx *ctx);
+
+/* One line on the rank for show ("" if none); malloc'ed, NULL if no memory. */
+char *htp_rank_summary(const struct htp_ctx *ctx);
+
+/* show --ranks-per-node K without --local-rank: every rank's domain and order. */
+int htp_show_ranks(struct htp_ctx *ctx, int argc, char **argv);
+
+/* The picture of packages, cores and PUs; thread[i] (and rank[i] if not
+ * NULL) label topology PU i, -1 for none. */
+void htp_show_picture(const omp_ext_topo_t *topo, const int *thread, const int *rank);
+
 /* Subcommands. */
 int htp_cmd_places(struct htp_ctx *ctx, int argc, char **argv);
 int htp_cmd_show(struct htp_ctx *ctx, int argc, char **argv);
 int htp_cmd_topo(struct htp_ctx *ctx, int argc, char **argv);
 int htp_cmd_list(struct htp_ctx *ctx, int argc, char **argv);
+int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv);
 
 #endif /* HTPLACES_H */

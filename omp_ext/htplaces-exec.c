@@ -1,0 +1,71 @@
+/*
+ * htplaces exec POLICY [N] -- PROG [ARGS]: run PROG with OMP_PLACES,
+ * OMP_PROC_BIND=close and OMP_NUM_THREADS set to the policy's first N PUs
+ * (OpenMP 5.2 §6.5, §6.4, §6.2).  Under an MPI launcher the PUs are the
+ * rank's domain (htp_topo applies it); the process is then bound to that
+ * domain (hwloc_set_cpubind) so the MPI library's own threads stay in it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "htplaces.h"
+
+static int set_env(const omp_ext_pu_t *order, unsigned n)
+{
+  char *places, count[16];
+  int ok;
+  if (omp_ext_places_format(order, n, omp_ext_format_omp, &places) != 0)
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  snprintf(count, sizeof(count), "%u", n);
+  ok = setenv("OMP_PLACES", places, 1) == 0 && setenv("OMP_PROC_BIND", "close", 1) == 0 &&
+       setenv("OMP_NUM_THREADS", count, 1) == 0;
+  free(places);
+  return ok ? HTP_EXIT_OK : htp_error(HTP_EXIT_FAIL, "cannot set the environment");
+}
+
+/* Keep the whole process in the rank's domain. */
+static int bind_domain(const struct htp_ctx *ctx)
+{
+  if (ctx->rank.mode != OMP_EXT_RANK_SPLIT || !omp_ext_topo_is_thissystem(ctx->topo))
+    return HTP_EXIT_OK;
+  if (hwloc_set_cpubind(omp_ext_topo_hwloc(ctx->topo), omp_ext_topo_allowed(ctx->topo),
+                        HWLOC_CPUBIND_PROCESS) < 0)
+    return htp_error(HTP_EXIT_FAIL, "cannot bind to the rank's PUs: %s", strerror(errno));
+  return HTP_EXIT_OK;
+}
+
+int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv)
+{
+  static const struct option longopts[] = {HTP_COMMON_LONGOPTS, {0}};
+  omp_ht_policy_t policy;
+  omp_ext_pu_t *order;
+  unsigned n;
+  int c, status, sep;
+
+  optind = 0;
+  while ((c = getopt_long(argc, argv, "+:" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1)
+    htp_common_option(ctx, c, optarg, optopt, argv);
+  if ((status = htp_no_format(ctx, "exec")) != 0)
+    return status;
+  for (sep = optind; sep < argc && strcmp(argv[sep], "--") != 0; sep++)
+    ;
+  if (sep + 1 >= argc)
+    return htp_error(HTP_EXIT_USAGE, "missing '-- PROGRAM'; usage: htplaces exec POLICY [N] -- "
+                     "PROGRAM [ARGS]");
+  if ((status = htp_policy_order(ctx, sep - optind, argv + optind, &policy, &order, &n)) != 0)
+    return status;
+  status = set_env(order, n);
+  free(order);
+  if (!status)
+    status = bind_domain(ctx);
+  if (status)
+    return status;
+  fflush(stdout);
+  execvp(argv[sep + 1], argv + sep + 1);
+  return htp_error(errno == ENOENT ? 127 : 126, "cannot run '%s': %s", argv[sep + 1],
+                   strerror(errno));
+}
