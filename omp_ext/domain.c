@@ -37,7 +37,7 @@ static void fill_best(const omp_ext_topo_t *t, unsigned k, long long *best)
     for (p = r * q; p <= c && p <= r * (q + 1); p++)
       for (s = q; s <= q + 1; s++) {
         long long v;
-        if (p < s || BEST(r - 1, p - s) < 0)
+        if (p < s || BEST(r - 1, p - s) < 0 || (r < k && p == c))
           continue;
         v = BEST(r - 1, p - s) + (r < k ? cut_score(t, p, k) : 0);
         if (v > BEST(r, p))
