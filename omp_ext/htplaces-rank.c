@@ -136,24 +136,58 @@ int htp_apply_rank(struct htp_ctx *ctx)
   return split(ctx, k, (unsigned)r);
 }
 
+/* "package 0, NUMA node 1" or "packages 0-1, NUMA nodes 0-3": where the
+ * topology's allowed PUs lie (hwloc logical package, OS NUMA indexes). */
+static char *where(const omp_ext_topo_t *topo)
+{
+  hwloc_bitmap_t pkgs = hwloc_bitmap_alloc(), numas = hwloc_bitmap_alloc();
+  char *p = NULL, *n = NULL, *text = NULL;
+  unsigned i;
+  if (pkgs && numas) {
+    for (i = 0; i < omp_ext_topo_npus(topo); i++) {
+      const omp_ext_pu_t *pu = omp_ext_topo_pu(topo, i);
+      hwloc_bitmap_set(pkgs, pu->package);
+      if (pu->numa >= 0)
+        hwloc_bitmap_set(numas, (unsigned)pu->numa);
+    }
+    const char *ps = hwloc_bitmap_weight(pkgs) > 1 ? "s" : "";
+    const char *ns = hwloc_bitmap_weight(numas) > 1 ? "s" : "";
+    if (hwloc_bitmap_list_asprintf(&p, pkgs) < 0 || hwloc_bitmap_list_asprintf(&n, numas) < 0 ||
+        (hwloc_bitmap_iszero(numas) ? asprintf(&text, "package%s %s", ps, p)
+                                    : asprintf(&text, "package%s %s, NUMA node%s %s", ps, p, ns,
+                                               n)) < 0)
+      text = NULL;
+  }
+  free(p);
+  free(n);
+  hwloc_bitmap_free(pkgs);
+  hwloc_bitmap_free(numas);
+  return text;
+}
+
 char *htp_rank_summary(const struct htp_ctx *ctx)
 {
   const omp_ext_rank_t *i = &ctx->rank;
-  char *set = NULL, *line = NULL;
+  char *set = NULL, *line = NULL, *in;
   int n;
   if (i->mode == OMP_EXT_RANK_NONE)
     return strdup("");
-  if (hwloc_bitmap_list_asprintf(&set, omp_ext_topo_allowed(ctx->topo)) < 0)
+  if (!(in = where(ctx->topo)))
     return NULL;
+  if (hwloc_bitmap_list_asprintf(&set, omp_ext_topo_allowed(ctx->topo)) < 0) {
+    free(in);
+    return NULL;
+  }
   if (i->mode == OMP_EXT_RANK_BOUND)
     n = asprintf(&line, "rank %u of %u (%s %s, %s): already bound by the launcher to PUs %s; "
                  "working inside that set, not splitting it again", i->rank, i->size,
                  i->launcher, i->rank_var, i->size_var, set);
   else
-    n = asprintf(&line, "rank %u of %u (%s %s, %s): domain of %u cores, PUs %s", i->rank,
+    n = asprintf(&line, "rank %u of %u (%s %s, %s): domain of %u cores, PUs %s (%s)", i->rank,
                  i->size, i->launcher, i->rank_var, i->size_var,
-                 omp_ext_topo_ncores(ctx->topo), set);
+                 omp_ext_topo_ncores(ctx->topo), set, in);
   free(set);
+  free(in);
   return n < 0 ? NULL : line;
 }
 
@@ -173,7 +207,7 @@ static int one_rank(struct htp_ctx *ctx, int argc, char **argv, unsigned r, int 
                     int *rank, char **line)
 {
   struct htp_ctx sub = *ctx;
-  char rtext[16], *places = NULL, *set = NULL;
+  char rtext[16], *places = NULL, *set = NULL, *in = NULL;
   omp_ht_policy_t policy;
   omp_ext_pu_t *order;
   unsigned n, t;
@@ -194,13 +228,15 @@ static int one_rank(struct htp_ctx *ctx, int argc, char **argv, unsigned r, int 
   status = HTP_EXIT_FAIL;
   if (omp_ext_places_format(order, n, omp_ext_format_omp, &places) == 0 &&
       hwloc_bitmap_list_asprintf(&set, omp_ext_topo_allowed(sub.topo)) >= 0 &&
-      asprintf(line, "rank %u: %u threads, %u cores, PUs %s: OMP_PLACES=%s", r, n,
-               omp_ext_topo_ncores(sub.topo), set, places) >= 0)
+      (in = where(sub.topo)) != NULL &&
+      asprintf(line, "rank %u: %u threads, %u cores, PUs %s (%s): OMP_PLACES=%s", r, n,
+               omp_ext_topo_ncores(sub.topo), set, in, places) >= 0)
     status = HTP_EXIT_OK;
   else
     htp_error(HTP_EXIT_FAIL, "out of memory");
   free(places);
   free(set);
+  free(in);
   free(order);
   omp_ext_topo_destroy(sub.topo);
   return status;

@@ -24,8 +24,8 @@ static const struct htp_command commands[] = {
   {"topo", "topo [options]", "summary: packages, NUMA nodes, cores, SMT, sibling numbering",
    htp_cmd_topo},
   {"list", "list", "the policies, one line each", htp_cmd_list},
-  {"exec", "exec [options] POLICY [N] -- PROG", "run PROG with OMP_PLACES, OMP_PROC_BIND, "
-   "OMP_NUM_THREADS set", htp_cmd_exec},
+  {"exec", "exec POLICY [N] -- PROG ...", "run PROG with OMP_PLACES, OMP_PROC_BIND=close, "
+   "OMP_NUM_THREADS set (per MPI rank)", htp_cmd_exec},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

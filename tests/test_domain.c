@@ -540,14 +540,17 @@ static void test_cli_errors(void)
 
 static void test_cli_show(void)
 {
+  char *path;
   struct run_result r = run_htplaces(NULL, NULL, "-i", C6100, "show", "--ranks-per-node", "2",
                                      "spn", NULL);
   CU_ASSERT_EQUAL(r.status, 0);
   CU_ASSERT_STRING_EQUAL(r.err, "");
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "spn: 2 ranks per node on 16 allowed PUs (8 cores)"));
-  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "rank 0: 8 threads, 4 cores, PUs 0-3,8-11: "
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "rank 0: 8 threads, 4 cores, PUs 0-3,8-11 (package 0, "
+                                       "NUMA node 0): "
                                        "OMP_PLACES={0},{8},{1},{9},{2},{10},{3},{11}\n"));
-  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "rank 1: 8 threads, 4 cores, PUs 4-7,12-15: "
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "rank 1: 8 threads, 4 cores, PUs 4-7,12-15 (package 1, "
+                                       "NUMA node 0): "
                                        "OMP_PLACES={4},{12},{5},{13},{6},{14},{7},{15}\n"));
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "Core L#5    PU P#5    r1.t2     PU P#13   r1.t3"));
   CU_ASSERT_EQUAL(count_lines(r.out), 3 + 2 * 2 + 8);
@@ -556,10 +559,18 @@ static void test_cli_show(void)
   CU_ASSERT_EQUAL(r.status, 0);
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "rank 1 of 2 (Open MPI OMPI_COMM_WORLD_LOCAL_RANK, "
                                        "OMPI_COMM_WORLD_LOCAL_SIZE): domain of 4 cores, PUs "
-                                       "4-7,12-15\n"));
+                                       "4-7,12-15 (package 1, NUMA node 0)\n"));
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "Core L#4    PU P#4    t0     PU P#12   t1"));
   CU_ASSERT_PTR_NULL(strstr(r.out, "Core L#0"));
   run_free(&r);
+  /* NUMA nodes of 4 and 2 cores, 2 ranks: balanced, and show tells the span. */
+  path = fixture_path(OPTERON);
+  r = run_htplaces(NULL, NULL, "-i", path, "show", "--ranks-per-node", "2", "os", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "rank 1: 3 threads, 3 cores, PUs 3-5 (package 0, NUMA "
+                                       "nodes 0-1): OMP_PLACES={3},{4},{5}\n"));
+  run_free(&r);
+  free(path);
 }
 
 /* This machine: unbound, rank 1 of 2 gets the second half of the cores;
