@@ -58,6 +58,7 @@ int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv)
                      "PROGRAM [ARGS]");
   if ((status = htp_policy_order(ctx, sep - optind, argv + optind, &policy, &order, &n)) != 0)
     return status;
+  htp_rank_warn(ctx);
   status = set_env(order, n);
   free(order);
   if (!status)

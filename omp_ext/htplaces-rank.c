@@ -165,6 +165,34 @@ static char *where(const omp_ext_topo_t *topo)
   return text;
 }
 
+/* A bound rank whose binding cannot be its own: size ranks bound to this
+ * many PUs need more than the machine's allowed PUs (e.g. mpirun's default
+ * --bind-to socket with 2 ranks per socket).  0 if not sure. */
+int htp_rank_shared(const struct htp_ctx *ctx)
+{
+  hwloc_topology_t hw = omp_ext_topo_hwloc(ctx->topo);
+  hwloc_bitmap_t machine;
+  int shared;
+  if (ctx->rank.mode != OMP_EXT_RANK_BOUND || !(machine = hwloc_bitmap_alloc()))
+    return 0;
+  hwloc_bitmap_and(machine, hwloc_topology_get_allowed_cpuset(hw),
+                   hwloc_topology_get_topology_cpuset(hw));
+  shared = (unsigned long)omp_ext_topo_npus(ctx->topo) * ctx->rank.size >
+           (unsigned long)hwloc_bitmap_weight(machine);
+  hwloc_bitmap_free(machine);
+  return shared;
+}
+
+int htp_rank_warn(const struct htp_ctx *ctx)
+{
+  if (htp_rank_shared(ctx))
+    fprintf(stderr, "htplaces: warning: the launcher bound this rank to %u PUs; %u ranks on "
+            "this node cannot each have their own %u, so ranks share PUs (use mpirun --bind-to "
+            "none or core, srun --cpu-bind=none or cores)\n", omp_ext_topo_npus(ctx->topo),
+            ctx->rank.size, omp_ext_topo_npus(ctx->topo));
+  return HTP_EXIT_OK;
+}
+
 char *htp_rank_summary(const struct htp_ctx *ctx)
 {
   const omp_ext_rank_t *i = &ctx->rank;
@@ -180,8 +208,9 @@ char *htp_rank_summary(const struct htp_ctx *ctx)
   }
   if (i->mode == OMP_EXT_RANK_BOUND)
     n = asprintf(&line, "rank %u of %u (%s %s, %s): already bound by the launcher to PUs %s; "
-                 "working inside that set, not splitting it again", i->rank, i->size,
-                 i->launcher, i->rank_var, i->size_var, set);
+                 "working inside that set, not splitting it again%s", i->rank, i->size,
+                 i->launcher, i->rank_var, i->size_var, set,
+                 htp_rank_shared(ctx) ? " (shared: see the warning)" : "");
   else
     n = asprintf(&line, "rank %u of %u (%s %s, %s): domain of %u cores, PUs %s (%s)", i->rank,
                  i->size, i->launcher, i->rank_var, i->size_var,

@@ -97,6 +97,7 @@ int htp_cmd_show(struct htp_ctx *ctx, int argc, char **argv)
   printf("%s: %u threads on %u allowed PUs (%u cores) of %s\n", omp_ext_policy_name(policy), n,
          omp_ext_topo_npus(ctx->topo), omp_ext_topo_ncores(ctx->topo),
          omp_ext_topo_source(ctx->topo));
+  htp_rank_warn(ctx);
   if ((rank_line = htp_rank_summary(ctx)) != NULL && *rank_line)
     printf("%s\n", rank_line);
   free(rank_line);

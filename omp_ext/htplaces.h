@@ -89,6 +89,11 @@ int htp_apply_rank(struct htp_ctx *ctx);
 /* One line on the rank for show ("" if none); malloc'ed, NULL if no memory. */
 char *htp_rank_summary(const struct htp_ctx *ctx);
 
+/* A launcher-bound rank whose binding other ranks must share (more ranks x
+ * PUs than the node has); htp_rank_warn prints a warning line on stderr. */
+int htp_rank_shared(const struct htp_ctx *ctx);
+int htp_rank_warn(const struct htp_ctx *ctx);
+
 /* show --ranks-per-node K without --local-rank: every rank's domain and order. */
 int htp_show_ranks(struct htp_ctx *ctx, int argc, char **argv);
 

@@ -578,6 +578,7 @@ static void test_cli_show(void)
  * binding is used as it is and show says so. */
 static void test_cli_bound(void)
 {
+  char *const ompi_3[] = {"OMPI_COMM_WORLD_LOCAL_RANK=2", "OMPI_COMM_WORLD_LOCAL_SIZE=3", NULL};
   cpu_set_t set;
   struct run_result r;
   unsigned ncpus;
@@ -597,6 +598,15 @@ static void test_cli_bound(void)
                                        "OMPI_COMM_WORLD_LOCAL_SIZE): already bound by the "
                                        "launcher to PUs 0; working inside that set, not "
                                        "splitting it again\n"));
+  CU_ASSERT_STRING_EQUAL(r.err, "");
+  run_free(&r);
+  /* 3 ranks bound to 1 PU each on 2 PUs: some share, and htplaces warns. */
+  r = run_htplaces(ompi_3, "0", "exec", "spn", "--", "sh", "-c", "echo $OMP_PLACES", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_STRING_EQUAL(r.out, "{0}\n");
+  CU_ASSERT_EQUAL(count_lines(r.err), 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "htplaces: warning: the launcher bound this rank to 1 "
+                                       "PUs; 3 ranks on this node cannot each have their own 1"));
   run_free(&r);
   if (ncpus == 2) {
     /* The whole machine is allowed: the split applies. */
@@ -605,6 +615,37 @@ static void test_cli_bound(void)
     CU_ASSERT_STRING_EQUAL(r.out, "1\n");
     run_free(&r);
   }
+}
+
+/* exec: the rank's places in the environment, the process bound to its
+ * domain; bad uses. */
+static void test_cli_exec(void)
+{
+  struct run_result r;
+  cpu_set_t set;
+  CU_ASSERT_EQUAL_FATAL(sched_getaffinity(0, sizeof(set), &set), 0);
+  r = run_htplaces(NULL, NULL, "-i", C6100, "--ranks-per-node", "2", "--local-rank", "1", "exec",
+                   "spn", "3", "--", "sh", "-c", "echo $OMP_PLACES $OMP_PROC_BIND $OMP_NUM_THREADS",
+                   NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_STRING_EQUAL(r.out, "{4},{12},{5} close 3\n");
+  run_free(&r);
+  if (CPU_COUNT(&set) == 2 && CPU_ISSET(0, &set) && CPU_ISSET(1, &set)) {
+    r = run_htplaces(ompi_r1, NULL, "exec", "spn", "--", "sh", "-c",
+                     "echo $OMP_PLACES $OMP_NUM_THREADS; taskset -pc $$", NULL);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "{1} 1\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "current affinity list: 1\n"));
+    run_free(&r);
+  }
+  ASSERT_CLI_BAD(NULL, "missing '-- PROGRAM'", "-i", C6100, "exec", "spn");
+  ASSERT_CLI_BAD(NULL, "missing '-- PROGRAM'", "-i", C6100, "exec", "spn", "--");
+  ASSERT_CLI_BAD(ompi_r1, "unknown policy 'spm'", "-i", C6100, "exec", "spm", "--", "true");
+  r = run_htplaces(NULL, NULL, "exec", "spn", "--", "/nonexistent/program", NULL);
+  CU_ASSERT_EQUAL(r.status, 127);
+  CU_ASSERT_STRING_EQUAL(r.out, "");
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "htplaces: cannot run '/nonexistent/program'"));
+  run_free(&r);
 }
 
 static CU_TestInfo split_tests[] = {
@@ -630,6 +671,7 @@ static CU_TestInfo cli_tests[] = {
   {"bad input: one line, exit 2, empty stdout", test_cli_errors},
   {"show: every rank, and one rank", test_cli_show},
   {"this machine: bound ranks are not split", test_cli_bound},
+  {"exec: rank's places and binding; bad uses", test_cli_exec},
   CU_TEST_INFO_NULL,
 };
 
