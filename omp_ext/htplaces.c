@@ -24,6 +24,10 @@ static const struct htp_command commands[] = {
   {"topo", "topo [options]", "summary: packages, NUMA nodes, cores, SMT, sibling numbering",
    htp_cmd_topo},
   {"list", "list", "the policies, one line each", htp_cmd_list},
+  {"model", "model [options] [POLICY...]", "modelled power, speed-up, SPN, energy per N (paper §2)",
+   htp_cmd_model},
+  {"calibrate", "calibrate [options] [POLICY...]", "fit the power model from RAPL energy counters",
+   htp_cmd_calibrate},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -40,7 +44,7 @@ static void usage(FILE *out)
     fprintf(out, "  %-9s %s\n", omp_ext_policy_name((omp_ht_policy_t)i),
             omp_ext_policy_description((omp_ht_policy_t)i));
   fprintf(out,
-          "N defaults to all allowed PUs.\n"
+          "N defaults to all allowed PUs; for energy, to the modelled best N.\n"
           "\nOptions:\n"
           "  -i, --input X        topology from an hwloc XML file or synthetic string\n"
           "                       (e.g. \"pack:2 core:4 pu:2(indexes=core:pack)\")\n"
@@ -217,6 +221,8 @@ int htp_policy_order(struct htp_ctx *ctx, int argc, char **argv, omp_ht_policy_t
   if (!(topo = htp_topo(ctx, &status)))
     return status;
   *n = omp_ext_topo_npus(topo);
+  if (argc < 2 && *policy == omp_ht_policy_energy && (status = htp_energy_count(topo, n)) != 0)
+    return status;
   if (argc == 2 && (status = htp_parse_count(argv[1], omp_ext_topo_npus(topo), n)) != 0)
     return status;
   if (!(*order = malloc(*n * sizeof(**order))))

@@ -1,0 +1,140 @@
+/*
+ * htplaces calibrate: fit the paper's §2.1 power model (Pn, Ps, Pc, Pt) on
+ * this machine from RAPL package energy while busy loops run on growing
+ * prefixes of the policy orders.
+ *
+ *   htplaces calibrate [--powercap DIR] [--seconds T] [-r LIST] [POLICY...]
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "htplaces.h"
+
+enum { OPT_POWERCAP = 256, OPT_SECONDS };
+
+struct calib_opts {
+  const char *root;
+  double seconds;
+  omp_ht_policy_t policies[OMP_EXT_NPOLICIES];
+  unsigned npolicies;
+};
+
+static int calib_options(struct htp_ctx *ctx, int argc, char **argv, struct calib_opts *o)
+{
+  static const struct option longopts[] = {
+    HTP_COMMON_LONGOPTS, {"powercap", required_argument, NULL, OPT_POWERCAP},
+    {"seconds", required_argument, NULL, OPT_SECONDS}, {0}};
+  int c, i, status;
+  char *end;
+  o->root = NULL;
+  o->seconds = 1.0;
+  optind = 0;
+  while ((c = getopt_long(argc, argv, ":" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+    if (c == OPT_POWERCAP) {
+      o->root = optarg;
+    } else if (c == OPT_SECONDS) {
+      o->seconds = strtod(optarg, &end);
+      if (!*optarg || *end || !isfinite(o->seconds) || o->seconds <= 0 || o->seconds > 3600)
+        return htp_error(HTP_EXIT_USAGE, "invalid --seconds '%s'; allowed: a number of "
+                         "seconds per sample, > 0 and <= 3600", optarg);
+    } else {
+      htp_common_option(ctx, c, optarg, optopt, argv);
+    }
+  }
+  if ((status = htp_no_format(ctx, "calibrate")) != 0)
+    return status;
+  if (ctx->input)
+    return htp_error(HTP_EXIT_USAGE, "calibrate measures this machine; -i/--input is not "
+                     "allowed (use -r to restrict the PUs)");
+  if (argc - optind > OMP_EXT_NPOLICIES)
+    return htp_error(HTP_EXIT_USAGE, "too many policies: at most %d", OMP_EXT_NPOLICIES);
+  o->npolicies = 0;
+  for (i = optind; i < argc; i++) {
+    if ((status = htp_parse_policy(argv[i], &o->policies[o->npolicies])) != 0)
+      return status;
+    if (o->policies[o->npolicies] == omp_ht_policy_energy)
+      return htp_error(HTP_EXIT_USAGE, "calibrate runs base orders; allowed: os, speedup, spn, "
+                       "spread");
+    o->npolicies++;
+  }
+  if (o->npolicies == 0) {
+    o->policies[o->npolicies++] = omp_ht_policy_speedup;
+    o->policies[o->npolicies++] = omp_ht_policy_spn;
+  }
+  return HTP_EXIT_OK;
+}
+
+static void print_fit(const omp_ext_power_sample_t *s, unsigned n, const omp_ext_power_model_t *pm,
+                      unsigned determined)
+{
+  static const char *const names[4] = {"Pn", "Ps", "Pc", "Pt"};
+  static const char *const why[4] = {"", "no package was ever busy", "no core was ever busy",
+                                     "no sample had a busy SMT sibling (no SMT, or -r)"};
+  const double coef[4] = {pm->pn, pm->ps, pm->pc, pm->pt};
+  omp_ext_power_model_t check;
+  char text[128];
+  unsigned i;
+  printf("%-8s %4s %4s %5s %5s %10s %8s\n", "policy", "N", "pkgs", "cores", "extra",
+         "measured_W", "model_W");
+  for (i = 0; i < n; i++)
+    printf("%-8s %4u %4u %5u %5u %10.2f %8.2f\n",
+           s[i].usage.threads ? omp_ext_policy_name(s[i].policy) : "idle", s[i].usage.threads,
+           s[i].usage.packages, s[i].usage.cores, s[i].usage.extra, s[i].watts,
+           omp_ext_model_power(pm, &s[i].usage));
+  printf("\npower model (least squares, watts): Pn %.2f, Ps %.2f, Pc %.2f, Pt %.2f\n", pm->pn,
+         pm->ps, pm->pc, pm->pt);
+  for (i = 0; i < 4; i++)
+    if (!(determined & (1u << i)))
+      printf("%s not determined: %s; set to 0\n", names[i], why[i]);
+  printf("note: RAPL counts the packages (not the whole node): Pn is their idle draw\n");
+  snprintf(text, sizeof(text), "%.2f,%.2f,%.2f,%.2f", coef[0], coef[1], coef[2], coef[3]);
+  if (omp_ext_power_model_parse(text, &check) == 0)
+    printf("use: --power-model %s   (or OMP_EXT_POWER_MODEL=%s)\n", text, text);
+  else
+    printf("the fit has a negative or zero coefficient sum and is not a usable model; "
+           "measure longer (--seconds) on an idle machine\n");
+}
+
+int htp_cmd_calibrate(struct htp_ctx *ctx, int argc, char **argv)
+{
+  struct calib_opts o;
+  omp_ext_rapl_t *rapl = NULL;
+  omp_ext_topo_t *topo;
+  omp_ext_power_sample_t *samples = NULL;
+  omp_ext_power_model_t pm;
+  unsigned nsamples = 0, determined = 0;
+  char why[512] = "";
+  int status, err;
+
+  if ((status = calib_options(ctx, argc, argv, &o)) != 0)
+    return status;
+  if ((err = omp_ext_rapl_open(o.root, &rapl, why, sizeof(why))) != 0)
+    return htp_error(HTP_EXIT_FAIL, "calibrate: %s", why[0] ? why : omp_ext_strerror(err));
+  if (!(topo = htp_topo(ctx, &status))) {
+    omp_ext_rapl_close(rapl);
+    return status;
+  }
+  samples = malloc((1 + o.npolicies * omp_ext_topo_npus(topo)) * sizeof(*samples));
+  if (!samples) {
+    omp_ext_rapl_close(rapl);
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  }
+  err = omp_ext_calibrate(topo, o.policies, o.npolicies, o.seconds, omp_ext_rapl_source(rapl),
+                          samples, &nsamples);
+  omp_ext_rapl_close(rapl);
+  if (err == OMP_EXT_ERR_UNSUPPORTED)
+    status = htp_error(HTP_EXIT_FAIL, "calibrate: a RAPL counter became unreadable while "
+                       "measuring");
+  else if (err)
+    status = htp_error(HTP_EXIT_FAIL, "calibrate: %s", omp_ext_strerror(err));
+  else if ((err = omp_ext_power_fit(samples, nsamples, &pm, &determined)) != 0)
+    status = htp_error(HTP_EXIT_FAIL, "calibrate: the samples do not determine the model");
+  else {
+    print_fit(samples, nsamples, &pm, determined);
+    status = fflush(stdout) == 0 ? HTP_EXIT_OK : htp_error(HTP_EXIT_FAIL, "cannot write output");
+  }
+  free(samples);
+  return status;
+}
