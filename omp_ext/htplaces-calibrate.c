@@ -66,13 +66,19 @@ static int calib_options(struct htp_ctx *ctx, int argc, char **argv, struct cali
   return HTP_EXIT_OK;
 }
 
+/* No "-0.00" for a coefficient that is 0 up to rounding. */
+static double tidy(double v)
+{
+  return fabs(v) < 0.005 ? 0 : v;
+}
+
 static void print_fit(const omp_ext_power_sample_t *s, unsigned n, const omp_ext_power_model_t *pm,
                       unsigned determined)
 {
   static const char *const names[4] = {"Pn", "Ps", "Pc", "Pt"};
   static const char *const why[4] = {"", "no package was ever busy", "no core was ever busy",
                                      "no sample had a busy SMT sibling (no SMT, or -r)"};
-  const double coef[4] = {pm->pn, pm->ps, pm->pc, pm->pt};
+  const double coef[4] = {tidy(pm->pn), tidy(pm->ps), tidy(pm->pc), tidy(pm->pt)};
   omp_ext_power_model_t check;
   char text[128];
   unsigned i;
@@ -83,8 +89,8 @@ static void print_fit(const omp_ext_power_sample_t *s, unsigned n, const omp_ext
            s[i].usage.threads ? omp_ext_policy_name(s[i].policy) : "idle", s[i].usage.threads,
            s[i].usage.packages, s[i].usage.cores, s[i].usage.extra, s[i].watts,
            omp_ext_model_power(pm, &s[i].usage));
-  printf("\npower model (least squares, watts): Pn %.2f, Ps %.2f, Pc %.2f, Pt %.2f\n", pm->pn,
-         pm->ps, pm->pc, pm->pt);
+  printf("\npower model (least squares, watts): Pn %.2f, Ps %.2f, Pc %.2f, Pt %.2f\n", coef[0],
+         coef[1], coef[2], coef[3]);
   for (i = 0; i < 4; i++)
     if (!(determined & (1u << i)))
       printf("%s not determined: %s; set to 0\n", names[i], why[i]);
