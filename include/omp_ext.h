@@ -514,6 +514,37 @@ int omp_ext_rapl_read(omp_ext_rapl_t *rapl, double *joules);
 /** Close a reader; NULL is ignored. */
 void omp_ext_rapl_close(omp_ext_rapl_t *rapl);
 
+/** Where the perf power PMU is when neither an argument nor OMP_EXT_PERF_POWER_PMU says. */
+#define OMP_EXT_PERF_POWER_PMU "/sys/bus/event_source/devices/power"
+
+/** An open perf power/energy-pkg reader: the other RAPL source. */
+typedef struct omp_ext_perf_energy omp_ext_perf_energy_t;
+
+/**
+ * Open perf's package energy counters (perf stat -e power/energy-pkg/): one
+ * system-wide perf_event_open() counter per CPU of PMU/cpumask (one CPU per
+ * package), event and scale from PMU/type, PMU/events/energy-pkg and
+ * PMU/events/energy-pkg.scale.
+ *
+ * \param pmu  the PMU's sysfs folder; NULL for $OMP_EXT_PERF_POWER_PMU, else
+ *             OMP_EXT_PERF_POWER_PMU.
+ * \param why  as for omp_ext_rapl_open().
+ * eturn 0; OMP_EXT_ERR_INVALID (perf NULL); OMP_EXT_ERR_UNSUPPORTED (no
+ *         PMU, no energy-pkg event, or perf_event_open() refused: needs root,
+ *         CAP_PERFMON or kernel.perf_event_paranoid <= 0); OMP_EXT_ERR_NOMEM.
+ */
+int omp_ext_perf_energy_open(const char *pmu, omp_ext_perf_energy_t **perf, char *why,
+                             size_t whylen);
+
+/**
+ * Energy in joules counted by all packages since omp_ext_perf_energy_open().
+ * eturn 0; OMP_EXT_ERR_INVALID (NULL); OMP_EXT_ERR_UNSUPPORTED (read failed).
+ */
+int omp_ext_perf_energy_read(omp_ext_perf_energy_t *perf, double *joules);
+
+/** Close a perf reader; NULL is ignored. */
+void omp_ext_perf_energy_close(omp_ext_perf_energy_t *perf);
+
 /** A source of cumulative energy (joules) and time (seconds) to sample. */
 typedef struct omp_ext_energy_source {
   int (*read)(void *arg, double *joules); /**< cumulative joules; 0 or an error code */
@@ -523,6 +554,9 @@ typedef struct omp_ext_energy_source {
 
 /** A RAPL reader as an energy source. */
 omp_ext_energy_source_t omp_ext_rapl_source(omp_ext_rapl_t *rapl);
+
+/** A perf reader as an energy source. */
+omp_ext_energy_source_t omp_ext_perf_energy_source(omp_ext_perf_energy_t *perf);
 
 /** One calibration measurement: what was busy and the mean power drawn. */
 typedef struct omp_ext_power_sample {

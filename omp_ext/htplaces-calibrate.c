@@ -3,7 +3,10 @@
  * this machine from RAPL package energy while busy loops run on growing
  * prefixes of the policy orders.
  *
- *   htplaces calibrate [--powercap DIR] [--seconds T] [-r LIST] [POLICY...]
+ *   htplaces calibrate [--powercap DIR] [--perf-pmu DIR] [--seconds T] [-r LIST] [POLICY...]
+ *
+ * Energy comes from the powercap files if readable, else from perf's
+ * power/energy-pkg event; if neither works, both reasons are printed.
  */
 #include <math.h>
 #include <stdio.h>
@@ -12,10 +15,11 @@
 
 #include "htplaces.h"
 
-enum { OPT_POWERCAP = 256, OPT_SECONDS };
+enum { OPT_POWERCAP = 256, OPT_PERF, OPT_SECONDS };
 
 struct calib_opts {
   const char *root;
+  const char *pmu;
   double seconds;
   omp_ht_policy_t policies[OMP_EXT_NPOLICIES];
   unsigned npolicies;
@@ -25,15 +29,18 @@ static int calib_options(struct htp_ctx *ctx, int argc, char **argv, struct cali
 {
   static const struct option longopts[] = {
     HTP_COMMON_LONGOPTS, {"powercap", required_argument, NULL, OPT_POWERCAP},
-    {"seconds", required_argument, NULL, OPT_SECONDS}, {0}};
+    {"perf-pmu", required_argument, NULL, OPT_PERF}, {"seconds", required_argument, NULL, OPT_SECONDS},
+    {0}};
   int c, i, status;
   char *end;
-  o->root = NULL;
+  o->root = o->pmu = NULL;
   o->seconds = 1.0;
   optind = 0;
   while ((c = getopt_long(argc, argv, ":" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
     if (c == OPT_POWERCAP) {
       o->root = optarg;
+    } else if (c == OPT_PERF) {
+      o->pmu = optarg;
     } else if (c == OPT_SECONDS) {
       o->seconds = strtod(optarg, &end);
       if (!*optarg || *end || !isfinite(o->seconds) || o->seconds <= 0 || o->seconds > 3600)
@@ -103,35 +110,65 @@ static void print_fit(const omp_ext_power_sample_t *s, unsigned n, const omp_ext
            "measure longer (--seconds) on an idle machine\n");
 }
 
+/* The powercap files, else perf; prints both reasons if neither opens. */
+struct energy {
+  omp_ext_rapl_t *rapl;
+  omp_ext_perf_energy_t *perf;
+  omp_ext_energy_source_t src;
+};
+
+static int open_energy(const struct calib_opts *o, struct energy *e)
+{
+  char why_rapl[512] = "", why_perf[512] = "";
+  int err;
+  memset(e, 0, sizeof(*e));
+  if ((err = omp_ext_rapl_open(o->root, &e->rapl, why_rapl, sizeof(why_rapl))) == 0) {
+    e->src = omp_ext_rapl_source(e->rapl);
+    return HTP_EXIT_OK;
+  }
+  if (err == OMP_EXT_ERR_NOMEM)
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  if ((err = omp_ext_perf_energy_open(o->pmu, &e->perf, why_perf, sizeof(why_perf))) == 0) {
+    e->src = omp_ext_perf_energy_source(e->perf);
+    return HTP_EXIT_OK;
+  }
+  return htp_error(HTP_EXIT_FAIL, "calibrate: no readable energy source: %s; %s", why_rapl,
+                   why_perf[0] ? why_perf : omp_ext_strerror(err));
+}
+
+static void close_energy(struct energy *e)
+{
+  omp_ext_rapl_close(e->rapl);
+  omp_ext_perf_energy_close(e->perf);
+}
+
 int htp_cmd_calibrate(struct htp_ctx *ctx, int argc, char **argv)
 {
   struct calib_opts o;
-  omp_ext_rapl_t *rapl = NULL;
+  struct energy en;
   omp_ext_topo_t *topo;
   omp_ext_power_sample_t *samples = NULL;
   omp_ext_power_model_t pm;
   unsigned nsamples = 0, determined = 0;
-  char why[512] = "";
   int status, err;
 
   if ((status = calib_options(ctx, argc, argv, &o)) != 0)
     return status;
-  if ((err = omp_ext_rapl_open(o.root, &rapl, why, sizeof(why))) != 0)
-    return htp_error(HTP_EXIT_FAIL, "calibrate: %s", why[0] ? why : omp_ext_strerror(err));
+  if ((status = open_energy(&o, &en)) != 0)
+    return status;
   if (!(topo = htp_topo(ctx, &status))) {
-    omp_ext_rapl_close(rapl);
+    close_energy(&en);
     return status;
   }
   samples = malloc((1 + o.npolicies * omp_ext_topo_npus(topo)) * sizeof(*samples));
   if (!samples) {
-    omp_ext_rapl_close(rapl);
+    close_energy(&en);
     return htp_error(HTP_EXIT_FAIL, "out of memory");
   }
-  err = omp_ext_calibrate(topo, o.policies, o.npolicies, o.seconds, omp_ext_rapl_source(rapl),
-                          samples, &nsamples);
-  omp_ext_rapl_close(rapl);
+  err = omp_ext_calibrate(topo, o.policies, o.npolicies, o.seconds, en.src, samples, &nsamples);
+  close_energy(&en);
   if (err == OMP_EXT_ERR_UNSUPPORTED)
-    status = htp_error(HTP_EXIT_FAIL, "calibrate: a RAPL counter became unreadable while "
+    status = htp_error(HTP_EXIT_FAIL, "calibrate: an energy counter became unreadable while "
                        "measuring");
   else if (err)
     status = htp_error(HTP_EXIT_FAIL, "calibrate: %s", omp_ext_strerror(err));

@@ -58,6 +58,12 @@ static void usage(FILE *out)
           "\nCommands:\n");
   for (i = 0; i < NCOMMANDS; i++)
     fprintf(out, "  %-28s %s\n", commands[i].synopsis, commands[i].summary);
+  fprintf(out,
+          "\nmodel options: --serial-fraction s (default 0) | --speedup N:S (Karp-Flatt),\n"
+          "  --sigma x (SMT sibling's worth, default 0.3), --power-model c6100|dl380p|Pn,Ps,Pc,Pt\n"
+          "  (watts; default $OMP_EXT_POWER_MODEL or c6100), --format table|csv|json\n"
+          "calibrate options: --powercap DIR (default /sys/class/powercap),\n"
+          "  --perf-pmu DIR (default /sys/bus/event_source/devices/power), --seconds T (1)\n");
   fprintf(out, "\nExit status: 0 success, 1 failure (e.g. unreadable topology), 2 usage error.\n");
 }
 

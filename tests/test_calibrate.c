@@ -456,10 +456,36 @@ static void expect_error(const char *const *args, char *const *env, int status,
   run_free(&r);
 }
 
+/* ---- perf power/energy-pkg ------------------------------------------------ */
+
+static void test_perf_unavailable(void)
+{
+  char *pmu = fake_root(), why[512];
+  omp_ext_perf_energy_t *p = NULL;
+  CU_ASSERT_EQUAL(omp_ext_perf_energy_open("/nonexistent/pmu", &p, why, sizeof(why)),
+                  OMP_EXT_ERR_UNSUPPORTED);
+  CU_ASSERT_PTR_NOT_NULL(strstr(why, "no power PMU at /nonexistent/pmu"));
+  /* A PMU without the event (as on machines without package RAPL). */
+  write_file(pmu, ".", "type", "4242");
+  write_file(pmu, ".", "cpumask", "0");
+  CU_ASSERT_EQUAL(omp_ext_perf_energy_open(pmu, &p, why, sizeof(why)), OMP_EXT_ERR_UNSUPPORTED);
+  CU_ASSERT_PTR_NOT_NULL(strstr(why, "no energy-pkg event"));
+  /* The event is listed but the kernel has no such PMU type: the open fails. */
+  write_file(pmu, "events", "energy-pkg", "event=0x02");
+  write_file(pmu, "events", "energy-pkg.scale", "2.3283064365386962890625e-10");
+  CU_ASSERT_EQUAL(omp_ext_perf_energy_open(pmu, &p, why, sizeof(why)), OMP_EXT_ERR_UNSUPPORTED);
+  CU_ASSERT_PTR_NOT_NULL(strstr(why, "perf_event_open(power/energy-pkg, cpu 0)"));
+  CU_ASSERT_PTR_NULL(p);
+  CU_ASSERT_EQUAL(omp_ext_perf_energy_open(pmu, NULL, why, sizeof(why)), OMP_EXT_ERR_INVALID);
+  remove_tree(pmu);
+}
+
 static void test_cli_no_source(void)
 {
   static char *env_missing[] = {"OMP_EXT_POWERCAP_ROOT=/nonexistent/powercap", NULL};
   char *root = fake_root();
+  /* Keep the real perf PMU out of it: these runs must find no source. */
+  setenv("OMP_EXT_PERF_POWER_PMU", "/nonexistent/pmu", 1);
   expect_error((const char *const[]){"calibrate", "--powercap", "/nonexistent/pc", NULL}, NULL, 1,
                "cannot open /nonexistent/pc");
   expect_error((const char *const[]){"calibrate", NULL}, env_missing, 1, "no RAPL");
@@ -469,6 +495,9 @@ static void test_cli_no_source(void)
   break_energy(root, "intel-rapl:0");
   expect_error((const char *const[]){"calibrate", "--powercap", root, NULL}, NULL, 1,
                "energy_uj");
+  expect_error((const char *const[]){"calibrate", "--powercap", root, "--perf-pmu", "/no/pmu",
+                                     NULL}, NULL, 1, "no power PMU at /no/pmu");
+  unsetenv("OMP_EXT_PERF_POWER_PMU");
   remove_tree(root);
 }
 
@@ -513,6 +542,7 @@ static CU_TestInfo reader_tests[] = {
   {"unreadable files", test_rapl_unreadable},
   {"no package zone, no tree", test_rapl_missing},
   {"OMP_EXT_POWERCAP_ROOT", test_rapl_env_root},
+  {"perf power PMU unavailable", test_perf_unavailable},
   CU_TEST_INFO_NULL,
 };
 
