@@ -26,7 +26,7 @@ static const struct htp_command commands[] = {
   {"list", "list", "the policies, one line each", htp_cmd_list},
   {"model", "model [options] [POLICY...]", "modelled power, speed-up, SPN, energy per N (paper §2)",
    htp_cmd_model},
-  {"calibrate", "calibrate [options] [POLICY...]", "fit the power model from RAPL energy counters",
+  {"calibrate", "calibrate [opts] [POLICY...]", "fit the power model from RAPL energy counters",
    htp_cmd_calibrate},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
