@@ -507,7 +507,8 @@ unsigned omp_ext_rapl_nzones(const omp_ext_rapl_t *rapl);
  * counter passed max_energy_range_uj).  Call it at least once per wrap period
  * (minutes on current parts).
  * \return 0; OMP_EXT_ERR_INVALID (NULL); OMP_EXT_ERR_UNSUPPORTED (a counter
- *         could not be read, or is above its max_energy_range_uj).
+ *         could not be read, or is above its max_energy_range_uj; the reader
+ *         is then unchanged); OMP_EXT_ERR_NOMEM.
  */
 int omp_ext_rapl_read(omp_ext_rapl_t *rapl, double *joules);
 
@@ -529,7 +530,8 @@ typedef struct omp_ext_perf_energy omp_ext_perf_energy_t;
  * \param pmu  the PMU's sysfs folder; NULL for $OMP_EXT_PERF_POWER_PMU, else
  *             OMP_EXT_PERF_POWER_PMU.
  * \param why  as for omp_ext_rapl_open().
- * eturn 0; OMP_EXT_ERR_INVALID (perf NULL); OMP_EXT_ERR_UNSUPPORTED (no
+ * 
+eturn 0; OMP_EXT_ERR_INVALID (perf NULL); OMP_EXT_ERR_UNSUPPORTED (no
  *         PMU, no energy-pkg event, or perf_event_open() refused: needs root,
  *         CAP_PERFMON or kernel.perf_event_paranoid <= 0); OMP_EXT_ERR_NOMEM.
  */
@@ -538,7 +540,8 @@ int omp_ext_perf_energy_open(const char *pmu, omp_ext_perf_energy_t **perf, char
 
 /**
  * Energy in joules counted by all packages since omp_ext_perf_energy_open().
- * eturn 0; OMP_EXT_ERR_INVALID (NULL); OMP_EXT_ERR_UNSUPPORTED (read failed).
+ * 
+eturn 0; OMP_EXT_ERR_INVALID (NULL); OMP_EXT_ERR_UNSUPPORTED (read failed).
  */
 int omp_ext_perf_energy_read(omp_ext_perf_energy_t *perf, double *joules);
 

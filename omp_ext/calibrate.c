@@ -165,20 +165,27 @@ unsigned omp_ext_rapl_nzones(const omp_ext_rapl_t *rapl)
 
 int omp_ext_rapl_read(omp_ext_rapl_t *rapl, double *joules)
 {
+  unsigned long long *now, delta = 0;
   unsigned i;
-  unsigned long long now, delta = 0;
+  int err = OMP_EXT_SUCCESS;
   if (!rapl || !joules)
     return OMP_EXT_ERR_INVALID;
-  for (i = 0; i < rapl->nzones; i++) {
+  if (!(now = malloc(rapl->nzones * sizeof(*now))))
+    return OMP_EXT_ERR_NOMEM;
+  for (i = 0; !err && i < rapl->nzones; i++) {
     struct rapl_zone *z = &rapl->zones[i];
-    if (read_counter(z->path, "energy_uj", &now) != 0 || now > z->max_uj)
-      return OMP_EXT_ERR_UNSUPPORTED;
+    if (read_counter(z->path, "energy_uj", &now[i]) != 0 || now[i] > z->max_uj)
+      err = OMP_EXT_ERR_UNSUPPORTED;
     /* Below the last value: the counter passed max_energy_range_uj. */
-    delta += now >= z->last_uj ? now - z->last_uj : z->max_uj - z->last_uj + now;
+    else
+      delta += now[i] >= z->last_uj ? now[i] - z->last_uj : z->max_uj - z->last_uj + now[i];
   }
   /* Commit only when every zone was read. */
-  for (i = 0; i < rapl->nzones; i++)
-    read_counter(rapl->zones[i].path, "energy_uj", &rapl->zones[i].last_uj);
+  for (i = 0; !err && i < rapl->nzones; i++)
+    rapl->zones[i].last_uj = now[i];
+  free(now);
+  if (err)
+    return err;
   rapl->total_uj += delta;
   *joules = (double)rapl->total_uj / 1e6;
   return OMP_EXT_SUCCESS;

@@ -29,8 +29,8 @@ static int calib_options(struct htp_ctx *ctx, int argc, char **argv, struct cali
 {
   static const struct option longopts[] = {
     HTP_COMMON_LONGOPTS, {"powercap", required_argument, NULL, OPT_POWERCAP},
-    {"perf-pmu", required_argument, NULL, OPT_PERF}, {"seconds", required_argument, NULL, OPT_SECONDS},
-    {0}};
+    {"perf-pmu", required_argument, NULL, OPT_PERF},
+    {"seconds", required_argument, NULL, OPT_SECONDS}, {0}};
   int c, i, status;
   char *end;
   o->root = o->pmu = NULL;

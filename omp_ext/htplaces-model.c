@@ -133,7 +133,8 @@ static int model_options(struct htp_ctx *ctx, int argc, char **argv, struct mode
 {
   static const struct option longopts[] = {
     HTP_COMMON_LONGOPTS, {"serial-fraction", required_argument, NULL, OPT_SERIAL},
-    {"speedup", required_argument, NULL, OPT_SPEEDUP}, {"sigma", required_argument, NULL, OPT_SIGMA},
+    {"speedup", required_argument, NULL, OPT_SPEEDUP},
+    {"sigma", required_argument, NULL, OPT_SIGMA},
     {"power-model", required_argument, NULL, OPT_POWER}, {0}};
   const char *serial = NULL, *speedup = NULL, *sigma = NULL, *power = NULL, *env;
   int c, status;

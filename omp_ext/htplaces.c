@@ -24,8 +24,8 @@ static const struct htp_command commands[] = {
   {"topo", "topo [options]", "summary: packages, NUMA nodes, cores, SMT, sibling numbering",
    htp_cmd_topo},
   {"list", "list", "the policies, one line each", htp_cmd_list},
-  {"model", "model [options] [POLICY...]", "modelled power, speed-up, SPN, energy per N (paper §2)",
-   htp_cmd_model},
+  {"model", "model [options] [POLICY...]",
+   "modelled power, speed-up, SPN, energy per N (paper §2)", htp_cmd_model},
   {"calibrate", "calibrate [opts] [POLICY...]", "fit the power model from RAPL energy counters",
    htp_cmd_calibrate},
 };
