@@ -361,10 +361,11 @@ typedef struct omp_ext_usage {
  */
 int omp_ext_usage_of(const omp_ext_pu_t *order, unsigned n, omp_ext_usage_t *u);
 
-/** Modelled power in watts of a usage (paper §2.1); no check of \p pm. */
+/** Modelled power in watts of a usage (paper §2.1); 0 if an argument is
+ *  NULL.  The model's domains are not checked (see omp_ext_model_check()). */
 double omp_ext_model_power(const omp_ext_power_model_t *pm, const omp_ext_usage_t *u);
 
-/** Capacity in cores' worth: cores + sigma * extra (0 when idle). */
+/** Capacity in cores' worth: cores + sigma * extra (0 when idle or u NULL). */
 double omp_ext_model_capacity(const omp_ext_usage_t *u, double sigma);
 
 /**

@@ -227,7 +227,8 @@ int htp_policy_order(struct htp_ctx *ctx, int argc, char **argv, omp_ht_policy_t
   if (!(topo = htp_topo(ctx, &status)))
     return status;
   *n = omp_ext_topo_npus(topo);
-  if (argc < 2 && *policy == omp_ht_policy_energy && (status = htp_energy_count(topo, n)) != 0)
+  /* energy: N defaults to the modelled best; a bad model is a usage error. */
+  if (*policy == omp_ht_policy_energy && (status = htp_energy_count(topo, n)) != 0)
     return status;
   if (argc == 2 && (status = htp_parse_count(argv[1], omp_ext_topo_npus(topo), n)) != 0)
     return status;

@@ -156,11 +156,15 @@ int omp_ext_usage_of(const omp_ext_pu_t *order, unsigned n, omp_ext_usage_t *u)
 
 double omp_ext_model_power(const omp_ext_power_model_t *pm, const omp_ext_usage_t *u)
 {
+  if (!pm || !u)
+    return 0;
   return pm->pn + pm->ps * u->packages + pm->pc * u->cores + pm->pt * u->extra;
 }
 
 double omp_ext_model_capacity(const omp_ext_usage_t *u, double sigma)
 {
+  if (!u)
+    return 0;
   return u->cores + sigma * u->extra;
 }
 

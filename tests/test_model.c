@@ -427,6 +427,8 @@ static void test_cli_bad_input(void)
   expect_usage_error(ARGS("spn"), bad_sigma, "OMP_EXT_SIGMA");
   expect_usage_error((const char *const[]){"-i", C6100, "energy", NULL}, bad_env,
                      "OMP_EXT_POWER_MODEL");
+  expect_usage_error((const char *const[]){"-i", C6100, "energy", "3", NULL}, bad_sigma,
+                     "OMP_EXT_SIGMA");
 }
 
 /* The CSV line of policy at N, or NULL. */
