@@ -15,6 +15,8 @@
 #ifndef OMP_EXT_H
 #define OMP_EXT_H
 
+#include <stddef.h>
+
 #include <hwloc.h>
 
 #ifdef __cplusplus
@@ -83,14 +85,21 @@ typedef enum omp_ht_policy_t {
   /** First PU of each core, round-robin across packages and, inside a
    *  package, across NUMA nodes; then the siblings in the same way.  For
    *  memory-bandwidth-bound loops. */
-  omp_ht_policy_spread = 3
+  omp_ht_policy_spread = 3,
+  /** The order of whichever of speedup, spn, spread (in that order of
+   *  preference on ties) reaches the lowest modelled energy to solution at
+   *  its best thread count, under the default model (see
+   *  omp_ext_model_default() and omp_ext_energy_choice(), paper §2).  The
+   *  recommended thread count comes from omp_ext_energy_choice(). */
+  omp_ht_policy_energy = 4
 } omp_ht_policy_t;
 
 /** Number of policies: valid values are 0 .. OMP_EXT_NPOLICIES - 1. */
-#define OMP_EXT_NPOLICIES 4
+#define OMP_EXT_NPOLICIES 5
 
 /**
- * Policy from its name ("os", "speedup", "spn", "spread"; case-sensitive).
+ * Policy from its name ("os", "speedup", "spn", "spread", "energy";
+ * case-sensitive).
  *
  * \param name    the name, NUL-terminated.
  * \param policy  receives the policy on success.
@@ -221,7 +230,9 @@ const omp_ext_pu_t *omp_ext_topo_pu_by_os(const omp_ext_topo_t *topo, unsigned o
  * \param out     an array of at least \p n elements.
  * \return 0; OMP_EXT_ERR_INVALID (NULL pointer); OMP_EXT_ERR_POLICY (not a
  *         policy); OMP_EXT_ERR_RANGE (n is 0 or above the allowed PUs);
- *         OMP_EXT_ERR_NOMEM.
+ *         OMP_EXT_ERR_NOMEM; for omp_ht_policy_energy also OMP_EXT_ERR_PARSE
+ *         (OMP_EXT_POWER_MODEL, OMP_EXT_SIGMA or OMP_EXT_SERIAL_FRACTION is
+ *         set to an invalid value, see omp_ext_model_default()).
  */
 int omp_ext_order(const omp_ext_topo_t *topo, omp_ht_policy_t policy, unsigned n,
                   omp_ext_pu_t *out);
@@ -377,6 +388,331 @@ int omp_ext_process_bound(const omp_ext_topo_t *topo, hwloc_cpuset_t binding);
  *         OMP_EXT_ERR_NOMEM.
  */
 int omp_ext_rank_restrict(omp_ext_topo_t *topo, char *const *envp, omp_ext_rank_t *info);
+
+/** \defgroup model Energy model (paper §2)                                  */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * Linear power model of a node (paper §2.1), in watts:
+ *
+ *     P = Pn + Ps * (packages with a busy PU) + Pc * (busy cores)
+ *            + Pt * (busy PUs beyond the first of their core)
+ *
+ * The paper measured these at the wall socket; omp_ext_calibrate() fits them
+ * from RAPL, which sees the packages only (Pn is then the packages' idle draw).
+ */
+typedef struct omp_ext_power_model {
+  double pn; /**< W drawn by the node whatever runs (paper Pn) */
+  double ps; /**< W per package with at least one busy PU (Ps) */
+  double pc; /**< W per busy core (Pc) */
+  double pt; /**< W per busy PU beyond the first of its core: SMT sibling (Pt) */
+} omp_ext_power_model_t;
+
+/**
+ * Power model from text: a preset name, "c6100" (Dell C6100, 2x Xeon L5520:
+ * Pn 76.11, Ps 25.19, Pc 9.68, Pt 2.61) or "dl380p" (HP DL380p Gen8:
+ * Pn 106.41, Ps 39.74, Pc 11.13, Pt 2.83), the paper's measured coefficients;
+ * or four comma-separated watts "Pn,Ps,Pc,Pt", each finite and >= 0, with
+ * Pn + Ps + Pc > 0 (a one-thread run must draw power).
+ *
+ * \return 0; OMP_EXT_ERR_INVALID (NULL); OMP_EXT_ERR_PARSE (anything else).
+ */
+int omp_ext_power_model_parse(const char *text, omp_ext_power_model_t *pm);
+
+/** Default capacity of a busy SMT sibling relative to a core (paper: 0.3). */
+#define OMP_EXT_MODEL_SIGMA 0.3
+/** Default serial fraction: 0, Amdahl's ideal; give yours for real programs. */
+#define OMP_EXT_MODEL_SERIAL 0.0
+/** Power model preset used when OMP_EXT_POWER_MODEL is not set. */
+#define OMP_EXT_MODEL_PRESET "c6100"
+
+/** The whole model: power, SMT capacity and the program's serial fraction. */
+typedef struct omp_ext_model {
+  omp_ext_power_model_t power; /**< watts */
+  double sigma;  /**< capacity added by each busy PU beyond the first of its
+                      core, in (0, 1]; a busy core counts 1 */
+  double serial; /**< serial fraction s of Amdahl's law, in [0, 1) */
+} omp_ext_model_t;
+
+/**
+ * The default model, from the environment: OMP_EXT_POWER_MODEL (as
+ * omp_ext_power_model_parse(); unset or empty: OMP_EXT_MODEL_PRESET),
+ * OMP_EXT_SIGMA (unset: OMP_EXT_MODEL_SIGMA) and OMP_EXT_SERIAL_FRACTION
+ * (unset: OMP_EXT_MODEL_SERIAL).
+ *
+ * \return 0; OMP_EXT_ERR_INVALID (NULL); OMP_EXT_ERR_PARSE (a variable is set
+ *         to a value outside its domain; \p m is then unchanged).
+ */
+int omp_ext_model_default(omp_ext_model_t *m);
+
+/**
+ * Check a model's domains: watts finite and >= 0 with Pn + Ps + Pc > 0,
+ * sigma in (0, 1], serial in [0, 1).
+ * \return 0 or OMP_EXT_ERR_INVALID.
+ */
+int omp_ext_model_check(const omp_ext_model_t *m);
+
+/** What a placement keeps busy. */
+typedef struct omp_ext_usage {
+  unsigned threads;  /**< busy PUs (one thread each) */
+  unsigned packages; /**< packages with at least one busy PU */
+  unsigned cores;    /**< cores with at least one busy PU */
+  unsigned extra;    /**< busy PUs beyond the first of their core (threads - cores) */
+} omp_ext_usage_t;
+
+/**
+ * Usage of the first \p n PUs of an order (from omp_ext_order()); n may be 0
+ * (idle).  Cores and packages are told apart by their hwloc logical index.
+ * \return 0; OMP_EXT_ERR_INVALID (order NULL with n > 0, or u NULL; a PU
+ *         listed twice); OMP_EXT_ERR_NOMEM.
+ */
+int omp_ext_usage_of(const omp_ext_pu_t *order, unsigned n, omp_ext_usage_t *u);
+
+/** Modelled power in watts of a usage (paper §2.1); 0 if an argument is
+ *  NULL.  The model's domains are not checked (see omp_ext_model_check()). */
+double omp_ext_model_power(const omp_ext_power_model_t *pm, const omp_ext_usage_t *u);
+
+/** Capacity in cores' worth: cores + sigma * extra (0 when idle or u NULL). */
+double omp_ext_model_capacity(const omp_ext_usage_t *u, double sigma);
+
+/**
+ * Amdahl speed-up over one thread: S = 1 / (s + (1 - s) / C).
+ * \param serial    serial fraction s in [0, 1).
+ * \param capacity  C > 0 (omp_ext_model_capacity()).
+ * \return S, or 0 if an argument is outside its domain.
+ */
+double omp_ext_model_speedup(double serial, double capacity);
+
+/**
+ * Karp-Flatt metric: the experimentally determined serial fraction
+ *     e = (1/S - 1/n) / (1 - 1/n)
+ * of a measured speed-up S on n processors (equal to the paper's
+ * (n - S) / (S (n - 1))).  Give n full cores (one thread per core) so that
+ * capacity = n; e then serves as omp_ext_model_t.serial.
+ *
+ * \param n        processors, > 1.
+ * \param speedup  measured speed-up, 1 < speedup <= n (S <= 1 gives e >= 1,
+ *                 outside the model's [0, 1)).
+ * \param serial   receives e, in [0, 1).
+ * \return 0; OMP_EXT_ERR_INVALID (NULL, n <= 1, S outside (1, n], not finite).
+ */
+int omp_ext_karp_flatt(double n, double speedup, double *serial);
+
+/**
+ * SPN, speed-up per power per physical core (paper §2.2):
+ *     SPN = 1000 * S / (P * busy cores)
+ * \return SPN (1 / (kW core)), or 0 if power <= 0 or cores == 0.
+ */
+double omp_ext_model_spn(double speedup, double power, unsigned cores);
+
+/**
+ * The paper's §2.3 rule: going from configuration 0 (time t0 seconds, power
+ * p0 watts) to configuration 1 (one more unit: t1, p1) saves energy iff
+ *     t1 / t0 < p0 / p1     (i.e. p1 * t1 < p0 * t0).
+ * \return 1 (worth it), 0 (not worth it), OMP_EXT_ERR_INVALID (an argument is
+ *         not finite and > 0).
+ */
+int omp_ext_energy_worth(double t0, double p0, double t1, double p1);
+
+/** Modelled figures of one placement. */
+typedef struct omp_ext_estimate {
+  omp_ext_usage_t usage; /**< what it keeps busy */
+  double capacity;       /**< cores' worth (omp_ext_model_capacity()) */
+  double speedup;        /**< modelled speed-up S over one thread */
+  double power;          /**< modelled power P, watts */
+  double spn;            /**< 1000 S / (P cores), paper §2.2 */
+  double energy;         /**< energy to solution relative to one thread on one
+                              core: (P / S) / P(1 thread); time T = T1 / S */
+} omp_ext_estimate_t;
+
+/**
+ * Model the first \p n PUs (n >= 1) of an order.
+ * \return 0; OMP_EXT_ERR_INVALID (NULL, n == 0, model outside its domains,
+ *         a PU listed twice); OMP_EXT_ERR_NOMEM.
+ */
+int omp_ext_model_eval(const omp_ext_model_t *m, const omp_ext_pu_t *order, unsigned n,
+                       omp_ext_estimate_t *e);
+
+/** What omp_ext_model_best() optimises. */
+typedef enum omp_ext_objective_t {
+  omp_ext_objective_speed = 0,  /**< highest speed-up; ties: lower energy, fewer threads */
+  omp_ext_objective_spn = 1,    /**< highest SPN; ties: higher speed-up, fewer threads */
+  omp_ext_objective_energy = 2  /**< lowest energy; ties: higher SPN, fewer threads */
+} omp_ext_objective_t;
+
+/**
+ * The policy and thread count (1 .. allowed PUs) that best meet an objective
+ * under a model.  Remaining ties go to the policy listed first.
+ * omp_ht_policy_energy in \p policies stands for its base order under \p m.
+ *
+ * \param policies   \p npolicies policies to consider, npolicies >= 1.
+ * \param policy, n  receive the choice; \p est (may be NULL) its figures.
+ * \return 0; OMP_EXT_ERR_INVALID (NULL, npolicies == 0, bad model);
+ *         OMP_EXT_ERR_POLICY; OMP_EXT_ERR_NOMEM.
+ */
+int omp_ext_model_best(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
+                       const omp_ht_policy_t *policies, unsigned npolicies,
+                       omp_ext_objective_t objective, omp_ht_policy_t *policy, unsigned *n,
+                       omp_ext_estimate_t *est);
+
+/**
+ * The §2.3 bound of a policy: the largest N reached by adding threads one at
+ * a time in the policy's order while each addition is worth it for energy
+ * (omp_ext_energy_worth() with T = 1 / S); 1 if even the second thread is not.
+ * \return 0; OMP_EXT_ERR_INVALID; OMP_EXT_ERR_POLICY; OMP_EXT_ERR_NOMEM.
+ */
+int omp_ext_model_bound(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
+                        omp_ht_policy_t policy, unsigned *n);
+
+/**
+ * What omp_ht_policy_energy means on \p topo: among speedup, spn and spread
+ * (preferred in that order on ties) and N = 1 .. allowed PUs, the pair with
+ * the lowest modelled energy to solution, ties to the higher SPN then fewer
+ * threads (omp_ext_model_best() with omp_ext_objective_energy).
+ *
+ * \param m     the model; NULL for omp_ext_model_default().
+ * \param base  receives speedup, spn or spread: the order energy uses.
+ * \param n     receives the recommended number of threads.
+ * \return 0; OMP_EXT_ERR_INVALID (NULL topo/base/n, bad model);
+ *         OMP_EXT_ERR_PARSE (m NULL and the environment is invalid);
+ *         OMP_EXT_ERR_NOMEM.
+ */
+int omp_ext_energy_choice(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
+                          omp_ht_policy_t *base, unsigned *n);
+
+/* ------------------------------------------------------------------------ */
+/** \defgroup calibrate Power model calibration from RAPL                     */
+/* ------------------------------------------------------------------------ */
+
+/** Where the powercap tree is when neither an argument nor OMP_EXT_POWERCAP_ROOT says. */
+#define OMP_EXT_POWERCAP_ROOT "/sys/class/powercap"
+
+/** An open RAPL energy reader over the package zones of a powercap tree. */
+typedef struct omp_ext_rapl omp_ext_rapl_t;
+
+/**
+ * Open the package energy counters of a Linux powercap tree: every folder
+ * ROOT/intel-rapl:N (one colon: a package zone, not a subzone) whose "name"
+ * starts with "package-", reading energy_uj (microjoules) and
+ * max_energy_range_uj (where energy_uj wraps to 0).
+ *
+ * \param root  the tree; NULL for $OMP_EXT_POWERCAP_ROOT, else
+ *              OMP_EXT_POWERCAP_ROOT.
+ * \param why   if not NULL, receives on failure a one-line reason (what was
+ *              missing or unreadable), NUL-terminated, at most \p whylen bytes.
+ * \return 0; OMP_EXT_ERR_INVALID (rapl NULL); OMP_EXT_ERR_UNSUPPORTED (no
+ *         package zone, or one is unreadable: energy_uj needs root on Linux
+ *         >= 5.10); OMP_EXT_ERR_NOMEM.
+ */
+int omp_ext_rapl_open(const char *root, omp_ext_rapl_t **rapl, char *why, size_t whylen);
+
+/** Number of package zones read (>= 1). */
+unsigned omp_ext_rapl_nzones(const omp_ext_rapl_t *rapl);
+
+/**
+ * Energy in joules used by all package zones since omp_ext_rapl_open(),
+ * counting each counter wrap (a value below the previous one means the
+ * counter passed max_energy_range_uj).  Call it at least once per wrap period
+ * (minutes on current parts).
+ * \return 0; OMP_EXT_ERR_INVALID (NULL); OMP_EXT_ERR_UNSUPPORTED (a counter
+ *         could not be read, or is above its max_energy_range_uj; the reader
+ *         is then unchanged); OMP_EXT_ERR_NOMEM.
+ */
+int omp_ext_rapl_read(omp_ext_rapl_t *rapl, double *joules);
+
+/** Close a reader; NULL is ignored. */
+void omp_ext_rapl_close(omp_ext_rapl_t *rapl);
+
+/** Where the perf power PMU is when neither an argument nor OMP_EXT_PERF_POWER_PMU says. */
+#define OMP_EXT_PERF_POWER_PMU "/sys/bus/event_source/devices/power"
+
+/** An open perf power/energy-pkg reader: the other RAPL source. */
+typedef struct omp_ext_perf_energy omp_ext_perf_energy_t;
+
+/**
+ * Open perf's package energy counters (perf stat -e power/energy-pkg/): one
+ * system-wide perf_event_open() counter per CPU of PMU/cpumask (one CPU per
+ * package), event and scale from PMU/type, PMU/events/energy-pkg and
+ * PMU/events/energy-pkg.scale.
+ *
+ * \param pmu  the PMU's sysfs folder; NULL for $OMP_EXT_PERF_POWER_PMU, else
+ *             OMP_EXT_PERF_POWER_PMU.
+ * \param why  as for omp_ext_rapl_open().
+ * 
+eturn 0; OMP_EXT_ERR_INVALID (perf NULL); OMP_EXT_ERR_UNSUPPORTED (no
+ *         PMU, no energy-pkg event, or perf_event_open() refused: needs root,
+ *         CAP_PERFMON or kernel.perf_event_paranoid <= 0); OMP_EXT_ERR_NOMEM.
+ */
+int omp_ext_perf_energy_open(const char *pmu, omp_ext_perf_energy_t **perf, char *why,
+                             size_t whylen);
+
+/**
+ * Energy in joules counted by all packages since omp_ext_perf_energy_open().
+ * 
+eturn 0; OMP_EXT_ERR_INVALID (NULL); OMP_EXT_ERR_UNSUPPORTED (read failed).
+ */
+int omp_ext_perf_energy_read(omp_ext_perf_energy_t *perf, double *joules);
+
+/** Close a perf reader; NULL is ignored. */
+void omp_ext_perf_energy_close(omp_ext_perf_energy_t *perf);
+
+/** A source of cumulative energy (joules) and time (seconds) to sample. */
+typedef struct omp_ext_energy_source {
+  int (*read)(void *arg, double *joules); /**< cumulative joules; 0 or an error code */
+  double (*now)(void *arg); /**< seconds; NULL for CLOCK_MONOTONIC */
+  void *arg;
+} omp_ext_energy_source_t;
+
+/** A RAPL reader as an energy source. */
+omp_ext_energy_source_t omp_ext_rapl_source(omp_ext_rapl_t *rapl);
+
+/** A perf reader as an energy source. */
+omp_ext_energy_source_t omp_ext_perf_energy_source(omp_ext_perf_energy_t *perf);
+
+/** One calibration measurement: what was busy and the mean power drawn. */
+typedef struct omp_ext_power_sample {
+  omp_ext_usage_t usage; /**< busy set */
+  double watts;          /**< mean power over the sample */
+  omp_ht_policy_t policy; /**< order the busy set was taken from */
+} omp_ext_power_sample_t;
+
+/** Bits of omp_ext_power_fit()'s \p determined: which coefficients the samples fix. */
+enum omp_ext_fit_flags_e {
+  OMP_EXT_FIT_PN = 1, OMP_EXT_FIT_PS = 2, OMP_EXT_FIT_PC = 4, OMP_EXT_FIT_PT = 8
+};
+
+/**
+ * Least-squares fit of the §2.1 model to samples (a pure function).  A
+ * coefficient whose count is 0 in every sample (e.g. Pt without SMT) cannot
+ * be determined: it is set to 0 and its bit left clear in \p determined.
+ * Fitted values are not clamped (noise may make one slightly negative).
+ *
+ * \param determined  if not NULL, receives OMP_EXT_FIT_* bits.
+ * \return 0; OMP_EXT_ERR_INVALID (NULL, n == 0, a non-finite watt value, or
+ *         the samples do not separate the coefficients, e.g. no idle sample
+ *         when every busy sample uses the same packages).
+ */
+int omp_ext_power_fit(const omp_ext_power_sample_t *samples, unsigned n,
+                      omp_ext_power_model_t *pm, unsigned *determined);
+
+/**
+ * Measure power on this machine: an idle sample (nothing busy), then for
+ * each policy and N = 1 .. allowed PUs, N busy-loop threads bound one per PU
+ * to the policy's first N PUs (hwloc_set_thread_cpubind), each held
+ * \p seconds; power = energy difference / time difference from \p src.
+ * Samples go out in that order: 1 + npolicies * allowed PUs of them.
+ *
+ * \param seconds   length of each sample, > 0.
+ * \param samples   an array of at least 1 + npolicies * omp_ext_topo_npus().
+ * \param nsamples  receives the number written.
+ * \return 0; OMP_EXT_ERR_INVALID (NULL, npolicies == 0, seconds <= 0,
+ *         omp_ht_policy_energy listed); OMP_EXT_ERR_UNSUPPORTED (topo is not
+ *         this machine); OMP_EXT_ERR_BIND; OMP_EXT_ERR_POLICY;
+ *         OMP_EXT_ERR_NOMEM; or the source's error.
+ */
+int omp_ext_calibrate(const omp_ext_topo_t *topo, const omp_ht_policy_t *policies,
+                      unsigned npolicies, double seconds, omp_ext_energy_source_t src,
+                      omp_ext_power_sample_t *samples, unsigned *nsamples);
 
 #ifdef __cplusplus
 }

@@ -26,6 +26,10 @@ static const struct htp_command commands[] = {
   {"list", "list", "the policies, one line each", htp_cmd_list},
   {"exec", "exec POLICY [N] -- PROG ...", "run PROG with OMP_PLACES, OMP_PROC_BIND=close, "
    "OMP_NUM_THREADS set (per MPI rank)", htp_cmd_exec},
+  {"model", "model [options] [POLICY...]",
+   "modelled power, speed-up, SPN, energy per N (paper §2)", htp_cmd_model},
+  {"calibrate", "calibrate [opts] [POLICY...]", "fit the power model from RAPL energy counters",
+   htp_cmd_calibrate},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -42,7 +46,7 @@ static void usage(FILE *out)
     fprintf(out, "  %-9s %s\n", omp_ext_policy_name((omp_ht_policy_t)i),
             omp_ext_policy_description((omp_ht_policy_t)i));
   fprintf(out,
-          "N defaults to all allowed PUs.\n"
+          "N defaults to all allowed PUs; for energy, to the modelled best N.\n"
           "\nOptions:\n"
           "  -i, --input X        topology from an hwloc XML file or synthetic string\n"
           "                       (e.g. \"pack:2 core:4 pu:2(indexes=core:pack)\")\n"
@@ -59,6 +63,12 @@ static void usage(FILE *out)
           "\nCommands:\n");
   for (i = 0; i < NCOMMANDS; i++)
     fprintf(out, "  %-28s %s\n", commands[i].synopsis, commands[i].summary);
+  fprintf(out,
+          "\nmodel options: --serial-fraction s (default 0) | --speedup N:S (Karp-Flatt),\n"
+          "  --sigma x (SMT sibling's worth, default 0.3), --power-model c6100|dl380p|Pn,Ps,Pc,Pt\n"
+          "  (watts; default $OMP_EXT_POWER_MODEL or c6100), --format table|csv|json\n"
+          "calibrate options: --powercap DIR (default /sys/class/powercap),\n"
+          "  --perf-pmu DIR (default /sys/bus/event_source/devices/power), --seconds T (1)\n");
   fprintf(out, "\nExit status: 0 success, 1 failure (e.g. unreadable topology), 2 usage error.\n");
 }
 
@@ -229,6 +239,9 @@ int htp_policy_order(struct htp_ctx *ctx, int argc, char **argv, omp_ht_policy_t
   if (!(topo = htp_topo(ctx, &status)))
     return status;
   *n = omp_ext_topo_npus(topo);
+  /* energy: N defaults to the modelled best; a bad model is a usage error. */
+  if (*policy == omp_ht_policy_energy && (status = htp_energy_count(topo, n)) != 0)
+    return status;
   if (argc == 2 && (status = htp_parse_count(argv[1], omp_ext_topo_npus(topo), n)) != 0)
     return status;
   if (!(*order = malloc(*n * sizeof(**order))))

@@ -107,5 +107,14 @@ int htp_cmd_show(struct htp_ctx *ctx, int argc, char **argv);
 int htp_cmd_topo(struct htp_ctx *ctx, int argc, char **argv);
 int htp_cmd_list(struct htp_ctx *ctx, int argc, char **argv);
 int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv);
+int htp_cmd_model(struct htp_ctx *ctx, int argc, char **argv);
+int htp_cmd_calibrate(struct htp_ctx *ctx, int argc, char **argv);
+
+/* The energy model from OMP_EXT_POWER_MODEL, OMP_EXT_SIGMA and
+ * OMP_EXT_SERIAL_FRACTION; prints which variable is invalid (exit 2). */
+int htp_default_model(omp_ext_model_t *m);
+
+/* The thread count the energy policy recommends on topo (default model). */
+int htp_energy_count(const omp_ext_topo_t *topo, unsigned *n);
 
 #endif /* HTPLACES_H */

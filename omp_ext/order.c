@@ -2,6 +2,9 @@
  * Order: turn a placement policy into the sequence of PUs that threads
  * 0, 1, 2, ... receive (paper §3, strategies 1 and 2, plus spread and os).
  *
+ * energy takes the order of speedup, spn or spread: whichever the default
+ * energy model (model.c, omp_ext_energy_choice()) picks.
+ *
  * Every policy first orders the cores, then walks them:
  *   spn              -> all PUs of a core, core after core;
  *   speedup, spread  -> sibling rank 0 of every core, then rank 1, ...
@@ -147,6 +150,12 @@ int omp_ext_order(const omp_ext_topo_t *topo, omp_ht_policy_t policy, unsigned n
     return OMP_EXT_ERR_POLICY;
   if (n == 0 || n > topo->npus)
     return OMP_EXT_ERR_RANGE;
+  /* energy: the order of the base policy the default model picks (model.c). */
+  if (policy == omp_ht_policy_energy) {
+    unsigned best_n;
+    if ((err = omp_ext_energy_choice(topo, NULL, &policy, &best_n)) != 0)
+      return err;
+  }
   all = malloc(topo->npus * sizeof(*all));
   cores = malloc(topo->ncores * sizeof(*cores));
   if (!all || !cores) {

@@ -16,6 +16,8 @@ static const struct {
                                 "per watt per core (paper strategy 2)"},
   [omp_ht_policy_spread] = {"spread", "one PU per core, round-robin across packages and NUMA "
                                       "nodes, then siblings: memory-bandwidth-bound loops"},
+  [omp_ht_policy_energy] = {"energy", "the order and N with the least modelled energy to "
+                                      "solution (paper §2; htplaces model)"},
 };
 
 int omp_ext_policy_from_name(const char *name, omp_ht_policy_t *policy)

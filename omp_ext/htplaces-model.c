@@ -1,0 +1,410 @@
+/*
+ * htplaces model: the paper's §2 model over N = 1 .. allowed PUs, a row per
+ * N per policy (power, capacity, speed-up, SPN, energy, the §2.3 rule), with
+ * the best N and policy for speed, SPN and energy marked.
+ *
+ *   htplaces model [--serial-fraction s | --speedup N:S] [--sigma x]
+ *                  [--power-model c6100|dl380p|Pn,Ps,Pc,Pt] [--format table|csv|json]
+ *                  [POLICY...]
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "htplaces.h"
+
+enum model_format { FMT_TABLE, FMT_CSV, FMT_JSON };
+
+enum { OPT_SERIAL = 256, OPT_SPEEDUP, OPT_SIGMA, OPT_POWER };
+
+#define NOBJ 3
+static const char *const objective_names[NOBJ] = {"speed", "spn", "energy"};
+
+/* One policy's rows: estimates for N = 1 .. npus. */
+struct model_rows {
+  omp_ht_policy_t policy;
+  omp_ext_estimate_t *est;
+  unsigned bound; /* §2.3 */
+};
+
+struct model_opts {
+  omp_ext_model_t m;
+  const char *power_text; /* the --power-model or OMP_EXT_POWER_MODEL text */
+  const char *serial_from; /* "--speedup 4:3.2" etc. or NULL */
+  enum model_format format;
+};
+
+/* A whole finite number. */
+static int number(const char *text, double *v)
+{
+  char *end;
+  if (!*text)
+    return -1;
+  *v = strtod(text, &end);
+  return *end || !isfinite(*v) ? -1 : 0;
+}
+
+/* Why a power model text is wrong, for the error line. */
+static int power_model_error(const char *what, const char *text)
+{
+  unsigned fields = 1;
+  const char *p;
+  for (p = text; *p; p++)
+    fields += *p == ',';
+  if (fields == 1)
+    return htp_error(HTP_EXIT_USAGE, "invalid %s '%s'; allowed: c6100, dl380p, or four watts "
+                     "Pn,Ps,Pc,Pt", what, text);
+  if (fields != 4)
+    return htp_error(HTP_EXIT_USAGE, "invalid %s '%s': %u numbers; allowed: four watts "
+                     "Pn,Ps,Pc,Pt, each >= 0", what, text, fields);
+  return htp_error(HTP_EXIT_USAGE, "invalid %s '%s'; allowed: four finite watts Pn,Ps,Pc,Pt, "
+                   "each >= 0, with Pn+Ps+Pc > 0", what, text);
+}
+
+int htp_default_model(omp_ext_model_t *m)
+{
+  const char *pm = getenv("OMP_EXT_POWER_MODEL"), *sigma = getenv("OMP_EXT_SIGMA"),
+             *serial = getenv("OMP_EXT_SERIAL_FRACTION");
+  double v;
+  if (omp_ext_model_default(m) == OMP_EXT_SUCCESS)
+    return HTP_EXIT_OK;
+  if (pm && *pm && omp_ext_power_model_parse(pm, &m->power) != 0)
+    return power_model_error("OMP_EXT_POWER_MODEL", pm);
+  if (sigma && *sigma && (number(sigma, &v) != 0 || !(v > 0 && v <= 1)))
+    return htp_error(HTP_EXIT_USAGE, "invalid OMP_EXT_SIGMA '%s'; allowed: a number in (0, 1]",
+                     sigma);
+  return htp_error(HTP_EXIT_USAGE, "invalid OMP_EXT_SERIAL_FRACTION '%s'; allowed: a number "
+                   "in [0, 1)", serial ? serial : "");
+}
+
+int htp_energy_count(const omp_ext_topo_t *topo, unsigned *n)
+{
+  omp_ext_model_t m;
+  omp_ht_policy_t base;
+  int status, err;
+  if ((status = htp_default_model(&m)) != 0)
+    return status;
+  if ((err = omp_ext_energy_choice(topo, &m, &base, n)) != 0)
+    return htp_error(HTP_EXIT_FAIL, "energy policy: %s", omp_ext_strerror(err));
+  return HTP_EXIT_OK;
+}
+
+/* --speedup N:S -> serial fraction by Karp-Flatt. */
+static int parse_speedup(const char *text, double *serial)
+{
+  const char *colon = strchr(text, ':');
+  char nbuf[32];
+  double n, s;
+  if (!colon || (size_t)(colon - text) >= sizeof(nbuf))
+    return htp_error(HTP_EXIT_USAGE, "invalid --speedup '%s'; allowed: N:S, a speed-up S "
+                     "measured with N threads on N cores, 1 < S <= N", text);
+  memcpy(nbuf, text, (size_t)(colon - text));
+  nbuf[colon - text] = '\0';
+  if (number(nbuf, &n) != 0 || n < 2 || n > 1e9 || n != (double)(long)n)
+    return htp_error(HTP_EXIT_USAGE, "invalid --speedup '%s': N must be a whole number >= 2",
+                     text);
+  if (number(colon + 1, &s) != 0 || s <= 0)
+    return htp_error(HTP_EXIT_USAGE, "invalid --speedup '%s': S must be a number > 0", text);
+  if (s > n)
+    return htp_error(HTP_EXIT_USAGE, "invalid --speedup '%s': S above N (super-linear) is "
+                     "outside the model; allowed: 1 < S <= N", text);
+  if (omp_ext_karp_flatt(n, s, serial) != 0)
+    return htp_error(HTP_EXIT_USAGE, "invalid --speedup '%s': S <= 1 means a serial fraction "
+                     ">= 1; allowed: 1 < S <= N", text);
+  return HTP_EXIT_OK;
+}
+
+static int parse_format(const char *text, enum model_format *f)
+{
+  static const char *const names[] = {"table", "csv", "json"};
+  unsigned i;
+  for (i = 0; i < 3; i++)
+    if (strcmp(text, names[i]) == 0) {
+      *f = (enum model_format)i;
+      return HTP_EXIT_OK;
+    }
+  return htp_error(HTP_EXIT_USAGE, "unknown format '%s' for 'model'; allowed: table, csv, json",
+                   text);
+}
+
+/* Options of model; command-line values override the environment's. */
+static int model_options(struct htp_ctx *ctx, int argc, char **argv, struct model_opts *o)
+{
+  static const struct option longopts[] = {
+    HTP_COMMON_LONGOPTS, {"serial-fraction", required_argument, NULL, OPT_SERIAL},
+    {"speedup", required_argument, NULL, OPT_SPEEDUP},
+    {"sigma", required_argument, NULL, OPT_SIGMA},
+    {"power-model", required_argument, NULL, OPT_POWER}, {0}};
+  const char *serial = NULL, *speedup = NULL, *sigma = NULL, *power = NULL, *env;
+  int c, status;
+  double v;
+
+  o->format = FMT_TABLE;
+  if (ctx->do_export)
+    return htp_error(HTP_EXIT_USAGE, "--export applies to 'htplaces POLICY [N]', not to 'model'");
+  if (ctx->format_set && ctx->format != omp_ext_format_json)
+    return htp_error(HTP_EXIT_USAGE, "for 'model', --format is table, csv or json");
+  if (ctx->format_set)
+    o->format = FMT_JSON;
+  optind = 0;
+  while ((c = getopt_long(argc, argv, ":" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+    switch (c) {
+    case 'f': if ((status = parse_format(optarg, &o->format)) != 0) return status; break;
+    case 'e': return htp_error(HTP_EXIT_USAGE, "--export applies to 'htplaces POLICY [N]', "
+                               "not to 'model'");
+    case OPT_SERIAL: serial = optarg; break;
+    case OPT_SPEEDUP: speedup = optarg; break;
+    case OPT_SIGMA: sigma = optarg; break;
+    case OPT_POWER: power = optarg; break;
+    default: htp_common_option(ctx, c, optarg, optopt, argv);
+    }
+  }
+  if (serial && speedup)
+    return htp_error(HTP_EXIT_USAGE, "give --serial-fraction or --speedup, not both");
+  /* Each command-line value replaces its variable before the defaults are read. */
+  if (power && omp_ext_power_model_parse(power, &o->m.power) != 0)
+    return power_model_error("--power-model", power);
+  if (sigma && (number(sigma, &v) != 0 || !(v > 0 && v <= 1)))
+    return htp_error(HTP_EXIT_USAGE, "invalid --sigma '%s'; allowed: a number in (0, 1]", sigma);
+  if (serial && (number(serial, &v) != 0 || !(v >= 0 && v < 1)))
+    return htp_error(HTP_EXIT_USAGE, "invalid --serial-fraction '%s'; allowed: a number in "
+                     "[0, 1)", serial);
+  if (power)
+    setenv("OMP_EXT_POWER_MODEL", power, 1);
+  if (sigma)
+    setenv("OMP_EXT_SIGMA", sigma, 1);
+  if (serial)
+    setenv("OMP_EXT_SERIAL_FRACTION", serial, 1);
+  if (speedup) {
+    if ((status = parse_speedup(speedup, &v)) != 0)
+      return status;
+    unsetenv("OMP_EXT_SERIAL_FRACTION");
+  }
+  if ((status = htp_default_model(&o->m)) != 0)
+    return status;
+  if (speedup)
+    o->m.serial = v;
+  env = getenv("OMP_EXT_POWER_MODEL");
+  o->power_text = env && *env ? env : OMP_EXT_MODEL_PRESET;
+  o->serial_from = speedup;
+  return HTP_EXIT_OK;
+}
+
+/* Policies from the arguments; default: speedup, spn, spread, os (ties go
+ * to the first listed, so the paper's strategies come first). */
+static int model_policies(int argc, char **argv, omp_ht_policy_t **pols, unsigned *n)
+{
+  static const omp_ht_policy_t defaults[] = {omp_ht_policy_speedup, omp_ht_policy_spn,
+                                             omp_ht_policy_spread, omp_ht_policy_os};
+  int i, status;
+  *n = argc > 0 ? (unsigned)argc : sizeof(defaults) / sizeof(defaults[0]);
+  if (!(*pols = malloc(*n * sizeof(**pols))))
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  for (i = 0; i < (int)*n; i++) {
+    if (argc == 0)
+      (*pols)[i] = defaults[i];
+    else if ((status = htp_parse_policy(argv[i], &(*pols)[i])) != 0) {
+      free(*pols);
+      return status;
+    }
+  }
+  return HTP_EXIT_OK;
+}
+
+static int fill_rows(const omp_ext_topo_t *topo, const omp_ext_model_t *m, struct model_rows *r)
+{
+  unsigned npus = omp_ext_topo_npus(topo), k, best_n;
+  omp_ht_policy_t base = r->policy;
+  omp_ext_pu_t *order = malloc(npus * sizeof(*order));
+  int err = OMP_EXT_ERR_NOMEM;
+  r->est = malloc(npus * sizeof(*r->est));
+  if (order && r->est) {
+    err = base == omp_ht_policy_energy ? omp_ext_energy_choice(topo, m, &base, &best_n) : 0;
+    if (!err)
+      err = omp_ext_order(topo, base, npus, order);
+    for (k = 0; !err && k < npus; k++)
+      err = omp_ext_model_eval(m, order, k + 1, &r->est[k]);
+    if (!err)
+      err = omp_ext_model_bound(topo, m, r->policy, &r->bound);
+  }
+  free(order);
+  return err;
+}
+
+/* "yes"/"no" for the §2.3 step into row k (k >= 1), "-" for k == 0. */
+static const char *worth(const omp_ext_estimate_t *e, unsigned k)
+{
+  if (k == 0)
+    return "-";
+  return omp_ext_energy_worth(1 / e[k - 1].speedup, e[k - 1].power, 1 / e[k].speedup,
+                              e[k].power) == 1 ? "yes" : "no";
+}
+
+/* "speed,energy"-style marks of a row, "" if none. */
+static void marks(const omp_ht_policy_t *bp, const unsigned *bn, omp_ht_policy_t p, unsigned n,
+                  const char *sep, char *buf, size_t len)
+{
+  unsigned o;
+  buf[0] = '\0';
+  for (o = 0; o < NOBJ; o++)
+    if (bp[o] == p && bn[o] == n)
+      snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? sep : "",
+               objective_names[o]);
+}
+
+static void json_string(const char *s)
+{
+  putchar('"');
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\')
+      printf("\\%c", *s);
+    else if ((unsigned char)*s < 0x20)
+      printf("\\u%04x", (unsigned)(unsigned char)*s);
+    else
+      putchar(*s);
+  }
+  putchar('"');
+}
+
+struct model_out {
+  const omp_ext_topo_t *topo;
+  const struct model_opts *o;
+  const struct model_rows *rows;
+  unsigned nrows, npus;
+  omp_ht_policy_t bp[NOBJ];
+  unsigned bn[NOBJ];
+};
+
+static void print_table(const struct model_out *t)
+{
+  const omp_ext_power_model_t *pm = &t->o->m.power;
+  unsigned i, k, o;
+  char mk[32];
+  printf("power model: %s (Pn %.2f W, Ps %.2f W, Pc %.2f W, Pt %.2f W)\n", t->o->power_text,
+         pm->pn, pm->ps, pm->pc, pm->pt);
+  printf("sigma %.3g, serial fraction %.4g%s%s%s\n", t->o->m.sigma, t->o->m.serial,
+         t->o->serial_from ? " (Karp-Flatt from --speedup " : "",
+         t->o->serial_from ? t->o->serial_from : "", t->o->serial_from ? ")" : "");
+  printf("topology: %s, %u allowed PUs on %u cores\n\n", omp_ext_topo_source(t->topo), t->npus,
+         omp_ext_topo_ncores(t->topo));
+  printf("%-8s %4s %4s %5s %5s %8s %8s %8s %7s %7s %5s  %s\n", "policy", "N", "pkgs", "cores",
+         "extra", "capacity", "speedup", "power_W", "SPN", "energy", "worth", "best");
+  for (i = 0; i < t->nrows; i++)
+    for (k = 0; k < t->npus; k++) {
+      const omp_ext_estimate_t *e = &t->rows[i].est[k];
+      marks(t->bp, t->bn, t->rows[i].policy, k + 1, ",", mk, sizeof(mk));
+      printf("%-8s %4u %4u %5u %5u %8.2f %8.3f %8.2f %7.3f %7.4f %5s%s%s\n",
+             omp_ext_policy_name(t->rows[i].policy), k + 1, e->usage.packages, e->usage.cores,
+             e->usage.extra, e->capacity, e->speedup, e->power, e->spn, e->energy,
+             worth(t->rows[i].est, k), mk[0] ? "  " : "", mk);
+    }
+  putchar('\n');
+  for (o = 0; o < NOBJ; o++) {
+    const omp_ext_estimate_t *e = NULL;
+    for (i = 0; i < t->nrows && !e; i++)
+      if (t->rows[i].policy == t->bp[o])
+        e = &t->rows[i].est[t->bn[o] - 1];
+    printf("best %-7s %s N=%u: speed-up %.3f, %.2f W, SPN %.3f, energy %.4f\n",
+           objective_names[o], omp_ext_policy_name(t->bp[o]), t->bn[o], e->speedup, e->power,
+           e->spn, e->energy);
+  }
+  printf("§2.3 bound (largest N while each added thread saves energy):");
+  for (i = 0; i < t->nrows; i++)
+    printf(" %s %u%s", omp_ext_policy_name(t->rows[i].policy), t->rows[i].bound,
+           i + 1 < t->nrows ? "," : "\n");
+}
+
+static void print_csv(const struct model_out *t)
+{
+  unsigned i, k;
+  char mk[32];
+  printf("policy,n,packages,cores,extra,capacity,speedup,power_w,spn,energy,worth,best\n");
+  for (i = 0; i < t->nrows; i++)
+    for (k = 0; k < t->npus; k++) {
+      const omp_ext_estimate_t *e = &t->rows[i].est[k];
+      marks(t->bp, t->bn, t->rows[i].policy, k + 1, ";", mk, sizeof(mk));
+      printf("%s,%u,%u,%u,%u,%.10g,%.10g,%.10g,%.10g,%.10g,%s,%s\n",
+             omp_ext_policy_name(t->rows[i].policy), k + 1, e->usage.packages, e->usage.cores,
+             e->usage.extra, e->capacity, e->speedup, e->power, e->spn, e->energy,
+             k ? worth(t->rows[i].est, k) : "", mk);
+    }
+}
+
+static void print_json(const struct model_out *t)
+{
+  const omp_ext_model_t *m = &t->o->m;
+  unsigned i, k, o;
+  printf("{\"model\":{\"pn\":%.10g,\"ps\":%.10g,\"pc\":%.10g,\"pt\":%.10g,\"sigma\":%.10g,"
+         "\"serial\":%.10g},\"topology\":", m->power.pn, m->power.ps, m->power.pc, m->power.pt,
+         m->sigma, m->serial);
+  json_string(omp_ext_topo_source(t->topo));
+  printf(",\"rows\":[");
+  for (i = 0; i < t->nrows; i++)
+    for (k = 0; k < t->npus; k++) {
+      const omp_ext_estimate_t *e = &t->rows[i].est[k];
+      printf("%s{\"policy\":\"%s\",\"n\":%u,\"packages\":%u,\"cores\":%u,\"extra\":%u,"
+             "\"capacity\":%.10g,\"speedup\":%.10g,\"power_w\":%.10g,\"spn\":%.10g,"
+             "\"energy\":%.10g,\"worth\":%s}", i || k ? "," : "",
+             omp_ext_policy_name(t->rows[i].policy), k + 1, e->usage.packages, e->usage.cores,
+             e->usage.extra, e->capacity, e->speedup, e->power, e->spn, e->energy,
+             k == 0 ? "null" : strcmp(worth(t->rows[i].est, k), "yes") == 0 ? "true" : "false");
+    }
+  printf("],\"best\":{");
+  for (o = 0; o < NOBJ; o++)
+    printf("%s\"%s\":{\"policy\":\"%s\",\"n\":%u}", o ? "," : "", objective_names[o],
+           omp_ext_policy_name(t->bp[o]), t->bn[o]);
+  printf("},\"bound\":{");
+  for (i = 0; i < t->nrows; i++)
+    printf("%s\"%s\":%u", i ? "," : "", omp_ext_policy_name(t->rows[i].policy), t->rows[i].bound);
+  printf("}}\n");
+}
+
+int htp_cmd_model(struct htp_ctx *ctx, int argc, char **argv)
+{
+  struct model_opts o;
+  struct model_out t;
+  struct model_rows *rows = NULL;
+  omp_ht_policy_t *pols;
+  unsigned npols, i, obj;
+  int status, err = 0;
+
+  memset(&o, 0, sizeof(o));
+  if ((status = model_options(ctx, argc, argv, &o)) != 0)
+    return status;
+  if ((status = model_policies(argc - optind, argv + optind, &pols, &npols)) != 0)
+    return status;
+  if (!(t.topo = htp_topo(ctx, &status))) {
+    free(pols);
+    return status;
+  }
+  if (!(rows = calloc(npols, sizeof(*rows))))
+    err = OMP_EXT_ERR_NOMEM;
+  for (i = 0; !err && i < npols; i++) {
+    rows[i].policy = pols[i];
+    err = fill_rows(t.topo, &o.m, &rows[i]);
+  }
+  for (obj = 0; !err && obj < NOBJ; obj++)
+    err = omp_ext_model_best(t.topo, &o.m, pols, npols, (omp_ext_objective_t)obj, &t.bp[obj],
+                             &t.bn[obj], NULL);
+  if (!err) {
+    t.o = &o;
+    t.rows = rows;
+    t.nrows = npols;
+    t.npus = omp_ext_topo_npus(t.topo);
+    if (o.format == FMT_TABLE)
+      print_table(&t);
+    else if (o.format == FMT_CSV)
+      print_csv(&t);
+    else
+      print_json(&t);
+    status = fflush(stdout) == 0 ? HTP_EXIT_OK : htp_error(HTP_EXIT_FAIL, "cannot write output");
+  } else {
+    status = htp_error(HTP_EXIT_FAIL, "model: %s", omp_ext_strerror(err));
+  }
+  for (i = 0; rows && i < npols; i++)
+    free(rows[i].est);
+  free(rows);
+  free(pols);
+  return status;
+}

@@ -1,0 +1,339 @@
+/*
+ * Model: the paper's quantitative side (§2).  Power of a placement (§2.1),
+ * capacity with SMT siblings worth sigma of a core, Amdahl speed-up, SPN
+ * (§2.2), energy to solution, the Karp-Flatt serial fraction and the §2.3
+ * rule "one more unit is worth it iff T1/T0 < P0/P1".
+ *
+ * Everything here is a pure function of an order prefix and a model, except
+ * omp_ext_model_default(), which reads the environment.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "omp_ext.h"
+
+static const struct {
+  const char *name;
+  omp_ext_power_model_t pm;
+} presets[] = {
+  /* Paper §2.1, table of measured coefficients. */
+  {"c6100", {76.11, 25.19, 9.68, 2.61}},
+  {"dl380p", {106.41, 39.74, 11.13, 2.83}},
+};
+
+static double absd(double x)
+{
+  return x < 0 ? -x : x;
+}
+
+/* Equal up to rounding: the figures compared come from the same formulas. */
+static int same(double x, double y)
+{
+  double scale = absd(x) > absd(y) ? absd(x) : absd(y);
+  return absd(x - y) <= 1e-9 * (scale > 1 ? scale : 1);
+}
+
+/* A whole finite number from text[0..len), strtod syntax. */
+static int parse_double(const char *text, size_t len, double *v)
+{
+  char buf[64], *end;
+  if (len == 0 || len >= sizeof(buf))
+    return OMP_EXT_ERR_PARSE;
+  memcpy(buf, text, len);
+  buf[len] = '\0';
+  *v = strtod(buf, &end);
+  if (*end || end == buf || !isfinite(*v))
+    return OMP_EXT_ERR_PARSE;
+  return OMP_EXT_SUCCESS;
+}
+
+static int power_ok(const omp_ext_power_model_t *pm)
+{
+  return isfinite(pm->pn) && isfinite(pm->ps) && isfinite(pm->pc) && isfinite(pm->pt) &&
+         pm->pn >= 0 && pm->ps >= 0 && pm->pc >= 0 && pm->pt >= 0 &&
+         pm->pn + pm->ps + pm->pc > 0;
+}
+
+int omp_ext_power_model_parse(const char *text, omp_ext_power_model_t *pm)
+{
+  double v[4];
+  unsigned i;
+  const char *p;
+  omp_ext_power_model_t out;
+  if (!text || !pm)
+    return OMP_EXT_ERR_INVALID;
+  for (i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
+    if (strcmp(text, presets[i].name) == 0) {
+      *pm = presets[i].pm;
+      return OMP_EXT_SUCCESS;
+    }
+  for (i = 0, p = text; i < 4; i++) {
+    size_t len = strcspn(p, ",");
+    if (parse_double(p, len, &v[i]) != 0)
+      return OMP_EXT_ERR_PARSE;
+    p += len;
+    if (i < 3 && *p++ != ',')
+      return OMP_EXT_ERR_PARSE; /* fewer than four numbers */
+  }
+  if (*p)
+    return OMP_EXT_ERR_PARSE; /* more than four */
+  out = (omp_ext_power_model_t){v[0], v[1], v[2], v[3]};
+  if (!power_ok(&out))
+    return OMP_EXT_ERR_PARSE;
+  *pm = out;
+  return OMP_EXT_SUCCESS;
+}
+
+int omp_ext_model_check(const omp_ext_model_t *m)
+{
+  if (!m || !power_ok(&m->power) || !(m->sigma > 0 && m->sigma <= 1) ||
+      !(m->serial >= 0 && m->serial < 1))
+    return OMP_EXT_ERR_INVALID;
+  return OMP_EXT_SUCCESS;
+}
+
+/* A number from the environment variable \p name, in [lo, hi] with the
+ * ends open as asked; unset or empty leaves *v alone. */
+static int env_number(const char *name, double lo, int lo_open, double hi, int hi_open, double *v)
+{
+  const char *text = getenv(name);
+  double x;
+  if (!text || !*text)
+    return OMP_EXT_SUCCESS;
+  if (parse_double(text, strlen(text), &x) != 0 || x < lo || (lo_open && x == lo) || x > hi ||
+      (hi_open && x == hi))
+    return OMP_EXT_ERR_PARSE;
+  *v = x;
+  return OMP_EXT_SUCCESS;
+}
+
+int omp_ext_model_default(omp_ext_model_t *m)
+{
+  omp_ext_model_t out = {{0, 0, 0, 0}, OMP_EXT_MODEL_SIGMA, OMP_EXT_MODEL_SERIAL};
+  const char *pm = getenv("OMP_EXT_POWER_MODEL");
+  if (!m)
+    return OMP_EXT_ERR_INVALID;
+  if (omp_ext_power_model_parse(pm && *pm ? pm : OMP_EXT_MODEL_PRESET, &out.power) != 0 ||
+      env_number("OMP_EXT_SIGMA", 0, 1, 1, 0, &out.sigma) != 0 ||
+      env_number("OMP_EXT_SERIAL_FRACTION", 0, 0, 1, 1, &out.serial) != 0)
+    return OMP_EXT_ERR_PARSE;
+  *m = out;
+  return OMP_EXT_SUCCESS;
+}
+
+int omp_ext_usage_of(const omp_ext_pu_t *order, unsigned n, omp_ext_usage_t *u)
+{
+  hwloc_bitmap_t pus, cores, packages;
+  unsigned i;
+  int err = OMP_EXT_SUCCESS;
+  if (!u || (n > 0 && !order))
+    return OMP_EXT_ERR_INVALID;
+  pus = hwloc_bitmap_alloc();
+  cores = hwloc_bitmap_alloc();
+  packages = hwloc_bitmap_alloc();
+  if (!pus || !cores || !packages)
+    err = OMP_EXT_ERR_NOMEM;
+  for (i = 0; !err && i < n; i++) {
+    if (hwloc_bitmap_isset(pus, order[i].os_index))
+      err = OMP_EXT_ERR_INVALID;
+    else if (hwloc_bitmap_set(pus, order[i].os_index) < 0 ||
+             hwloc_bitmap_set(cores, order[i].core) < 0 ||
+             hwloc_bitmap_set(packages, order[i].package) < 0)
+      err = OMP_EXT_ERR_NOMEM;
+  }
+  if (!err) {
+    u->threads = n;
+    u->cores = n ? (unsigned)hwloc_bitmap_weight(cores) : 0;
+    u->packages = n ? (unsigned)hwloc_bitmap_weight(packages) : 0;
+    u->extra = n - u->cores;
+  }
+  hwloc_bitmap_free(pus);
+  hwloc_bitmap_free(cores);
+  hwloc_bitmap_free(packages);
+  return err;
+}
+
+double omp_ext_model_power(const omp_ext_power_model_t *pm, const omp_ext_usage_t *u)
+{
+  if (!pm || !u)
+    return 0;
+  return pm->pn + pm->ps * u->packages + pm->pc * u->cores + pm->pt * u->extra;
+}
+
+double omp_ext_model_capacity(const omp_ext_usage_t *u, double sigma)
+{
+  if (!u)
+    return 0;
+  return u->cores + sigma * u->extra;
+}
+
+double omp_ext_model_speedup(double serial, double capacity)
+{
+  if (!(serial >= 0 && serial < 1) || !(capacity > 0) || !isfinite(capacity))
+    return 0;
+  return 1 / (serial + (1 - serial) / capacity);
+}
+
+int omp_ext_karp_flatt(double n, double speedup, double *serial)
+{
+  if (!serial || !isfinite(n) || !isfinite(speedup) || !(n > 1) || !(speedup > 1) ||
+      speedup > n)
+    return OMP_EXT_ERR_INVALID;
+  *serial = (1 / speedup - 1 / n) / (1 - 1 / n);
+  return OMP_EXT_SUCCESS;
+}
+
+double omp_ext_model_spn(double speedup, double power, unsigned cores)
+{
+  if (!(power > 0) || cores == 0)
+    return 0;
+  return 1000 * speedup / (power * cores);
+}
+
+int omp_ext_energy_worth(double t0, double p0, double t1, double p1)
+{
+  if (!isfinite(t0) || !isfinite(p0) || !isfinite(t1) || !isfinite(p1) || !(t0 > 0) ||
+      !(p0 > 0) || !(t1 > 0) || !(p1 > 0))
+    return OMP_EXT_ERR_INVALID;
+  return t1 / t0 < p0 / p1;
+}
+
+int omp_ext_model_eval(const omp_ext_model_t *m, const omp_ext_pu_t *order, unsigned n,
+                       omp_ext_estimate_t *e)
+{
+  omp_ext_estimate_t out;
+  double p1;
+  int err;
+  if (!order || !e || n == 0 || omp_ext_model_check(m) != 0)
+    return OMP_EXT_ERR_INVALID;
+  if ((err = omp_ext_usage_of(order, n, &out.usage)) != 0)
+    return err;
+  p1 = m->power.pn + m->power.ps + m->power.pc;
+  out.capacity = omp_ext_model_capacity(&out.usage, m->sigma);
+  out.speedup = omp_ext_model_speedup(m->serial, out.capacity);
+  out.power = omp_ext_model_power(&m->power, &out.usage);
+  out.spn = omp_ext_model_spn(out.speedup, out.power, out.usage.cores);
+  out.energy = out.power / out.speedup / p1;
+  *e = out;
+  return OMP_EXT_SUCCESS;
+}
+
+/* Is candidate a strictly better than b for obj?  Last tie-break: fewer threads. */
+static int better(omp_ext_objective_t obj, const omp_ext_estimate_t *a,
+                  const omp_ext_estimate_t *b)
+{
+  double x[2], y[2]; /* primary, secondary: larger is better */
+  unsigned k;
+  switch (obj) {
+  case omp_ext_objective_speed:
+    x[0] = a->speedup, y[0] = b->speedup, x[1] = -a->energy, y[1] = -b->energy;
+    break;
+  case omp_ext_objective_spn:
+    x[0] = a->spn, y[0] = b->spn, x[1] = a->speedup, y[1] = b->speedup;
+    break;
+  default:
+    x[0] = -a->energy, y[0] = -b->energy, x[1] = a->spn, y[1] = b->spn;
+    break;
+  }
+  for (k = 0; k < 2; k++)
+    if (!same(x[k], y[k]))
+      return x[k] > y[k];
+  return a->usage.threads < b->usage.threads;
+}
+
+/* The full order of a policy, omp_ht_policy_energy resolved under m. */
+static int model_order(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
+                       omp_ht_policy_t policy, omp_ext_pu_t **order)
+{
+  unsigned npus = omp_ext_topo_npus(topo), n;
+  int err;
+  if ((unsigned)policy >= OMP_EXT_NPOLICIES)
+    return OMP_EXT_ERR_POLICY;
+  if (policy == omp_ht_policy_energy && (err = omp_ext_energy_choice(topo, m, &policy, &n)) != 0)
+    return err;
+  if (!(*order = malloc(npus * sizeof(**order))))
+    return OMP_EXT_ERR_NOMEM;
+  if ((err = omp_ext_order(topo, policy, npus, *order)) != 0) {
+    free(*order);
+    *order = NULL;
+  }
+  return err;
+}
+
+int omp_ext_model_best(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
+                       const omp_ht_policy_t *policies, unsigned npolicies,
+                       omp_ext_objective_t objective, omp_ht_policy_t *policy, unsigned *n,
+                       omp_ext_estimate_t *est)
+{
+  omp_ext_estimate_t best, e;
+  omp_ext_pu_t *order;
+  unsigned i, k;
+  int err, found = 0;
+  if (!topo || !policies || !npolicies || !policy || !n || omp_ext_model_check(m) != 0)
+    return OMP_EXT_ERR_INVALID;
+  for (i = 0; i < npolicies; i++) {
+    if ((err = model_order(topo, m, policies[i], &order)) != 0)
+      return err;
+    for (k = 1; k <= omp_ext_topo_npus(topo); k++) {
+      if ((err = omp_ext_model_eval(m, order, k, &e)) != 0) {
+        free(order);
+        return err;
+      }
+      if (!found || better(objective, &e, &best)) {
+        best = e;
+        *policy = policies[i];
+        *n = k;
+        found = 1;
+      }
+    }
+    free(order);
+  }
+  if (est)
+    *est = best;
+  return OMP_EXT_SUCCESS;
+}
+
+int omp_ext_model_bound(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
+                        omp_ht_policy_t policy, unsigned *n)
+{
+  omp_ext_estimate_t prev, cur;
+  omp_ext_pu_t *order;
+  unsigned k, npus;
+  int err;
+  if (!topo || !n || omp_ext_model_check(m) != 0)
+    return OMP_EXT_ERR_INVALID;
+  if ((err = model_order(topo, m, policy, &order)) != 0)
+    return err;
+  npus = omp_ext_topo_npus(topo);
+  err = omp_ext_model_eval(m, order, 1, &prev);
+  for (k = 2; !err && k <= npus; k++) {
+    if ((err = omp_ext_model_eval(m, order, k, &cur)) != 0)
+      break;
+    if (omp_ext_energy_worth(1 / prev.speedup, prev.power, 1 / cur.speedup, cur.power) != 1)
+      break;
+    prev = cur;
+  }
+  if (!err)
+    *n = k - 1;
+  free(order);
+  return err;
+}
+
+int omp_ext_energy_choice(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
+                          omp_ht_policy_t *base, unsigned *n)
+{
+  static const omp_ht_policy_t bases[] = {omp_ht_policy_speedup, omp_ht_policy_spn,
+                                          omp_ht_policy_spread};
+  omp_ext_model_t def;
+  int err;
+  if (!topo || !base || !n)
+    return OMP_EXT_ERR_INVALID;
+  if (!m) {
+    if ((err = omp_ext_model_default(&def)) != 0)
+      return err;
+    m = &def;
+  }
+  return omp_ext_model_best(topo, m, bases, sizeof(bases) / sizeof(bases[0]),
+                            omp_ext_objective_energy, base, n, NULL);
+}
