@@ -714,6 +714,119 @@ int omp_ext_calibrate(const omp_ext_topo_t *topo, const omp_ht_policy_t *policie
                       unsigned npolicies, double seconds, omp_ext_energy_source_t src,
                       omp_ext_power_sample_t *samples, unsigned *nsamples);
 
+/* ------------------------------------------------------------------------ */
+/** \defgroup ht_api In-code policy (OpenMP-style API)                       */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The program chooses the policy between parallel regions; from then on,
+ * thread t of every level-1 team runs on PU order[t % P], order being the
+ * policy's order (omp_ext_order()) over the P allowed PUs of this machine.
+ * The same libomp_ext works under libgomp (GCC), libomp (Clang) and libiomp5:
+ * it links no OpenMP runtime and finds the program's at run time (dlsym).
+ *
+ * How the binding is kept (details and limits: README, "In-code policy"):
+ * - omp_set_ht_policy() binds a team of the next region's size at once,
+ *   from inside a region it runs (GOMP_parallel, which libgomp, libomp and
+ *   libiomp5 all export);
+ * - then a hook re-binds, at the start of each region, every thread whose
+ *   number changed or that is new (a team that grows): an OMPT tool under
+ *   libomp/libiomp5 (ompt_callback_implicit_task), wrappers of GOMP_parallel
+ *   and GOMP_parallel_loop_* / _sections under libgomp (effective when
+ *   libomp_ext comes before the runtime in the link order, as with
+ *   `cc ... -lomp_ext -fopenmp`);
+ * - each thread binds itself with kmp_set_affinity() where the runtime has
+ *   it (keeps libomp's own place bookkeeping right), else
+ *   hwloc_set_cpubind(HWLOC_CPUBIND_THREAD).
+ * Nested regions (omp_get_level() > 1) are not bound: an inner team's
+ * primary keeps its outer PU; its other threads keep the mask they were
+ * created with (both runtimes: the creator's, so the outer thread's PU).
+ * Nothing is ever bound outside the allowed PUs, read once, at first use
+ * (hwloc allowed cpuset and the process binding, as omp_ext_topo_load()).
+ *
+ * Environment: OMP_EXT_HT_POLICY=POLICY[:N] (e.g. "spn:8") acts as
+ * omp_set_ht_policy_num_threads(POLICY, N) before the first region (N
+ * optional); an invalid value is reported on stderr and ignored.
+ */
+
+/** Bits of omp_ext_ht_hooks(). */
+enum omp_ext_hook_e {
+  OMP_EXT_HOOK_OMPT_READY = 1 << 0, /**< the runtime started omp_ext's OMPT tool */
+  OMP_EXT_HOOK_OMPT = 1 << 1,       /**< the OMPT hook ran in a region with a policy */
+  OMP_EXT_HOOK_GOMP = 1 << 2        /**< a GOMP_parallel* wrapper ran with a policy */
+};
+
+/**
+ * Set the placement policy of the following parallel regions.
+ *
+ * Binds a team of omp_get_max_threads() threads at once (runs one empty
+ * region); later teams are bound by the hooks.  A team larger than the
+ * allowed PUs wraps around (thread t on order[t % P]); omp_ext says so once
+ * on stderr.  omp_ht_policy_os unbinds: every thread gets the whole allowed
+ * set back.  Thread-safe (one process-wide policy, guarded by a mutex);
+ * callable from the initial thread of any contention group.
+ *
+ * \param policy  an omp_ht_policy_t.
+ * \return 0; OMP_EXT_ERR_POLICY (not a policy); OMP_EXT_ERR_IN_PARALLEL
+ *         (called inside a parallel region, active or not: omp_get_level()
+ *         > 0; nothing changed); OMP_EXT_ERR_RUNTIME (no OpenMP runtime in
+ *         the process); OMP_EXT_ERR_TOPOLOGY, OMP_EXT_ERR_EMPTY,
+ *         OMP_EXT_ERR_NOMEM (as omp_ext_topo_load()); OMP_EXT_ERR_BIND (the
+ *         OS refused a binding: the policy is set, some thread is not bound).
+ * Source: paper §3 (application layer); OpenMP 5.2 §18.2 (omp_get_level),
+ * §19 (OMPT); hwloc_set_cpubind().
+ */
+int omp_set_ht_policy(omp_ht_policy_t policy);
+
+/**
+ * omp_set_num_threads(\p num_threads), then omp_set_ht_policy(\p policy),
+ * binding a team of \p num_threads threads at once.
+ *
+ * \param num_threads  team size of the following regions, >= 1 (may exceed
+ *                     the allowed PUs: wrap-around).
+ * \return as omp_set_ht_policy(); OMP_EXT_ERR_RANGE if num_threads < 1.
+ */
+int omp_set_ht_policy_num_threads(omp_ht_policy_t policy, int num_threads);
+
+/** The current policy; omp_ht_policy_os until one is set. */
+omp_ht_policy_t omp_get_ht_policy(void);
+
+/**
+ * The PU that thread \p thread_num of a level-1 team gets under the current
+ * policy: its OS index (what sched_getcpu() reports there).
+ *
+ * \return the OS index (>= 0); OMP_EXT_ERR_INVALID (thread_num < 0);
+ *         OMP_EXT_ERR_UNSUPPORTED (policy os: no single PU, see
+ *         omp_get_ht_cpuset()); errors of omp_ext_topo_load().
+ */
+int omp_get_ht_pu(int thread_num);
+
+/**
+ * The cpuset (OS indexes) that thread \p thread_num of a level-1 team gets
+ * under the current policy: one PU, or every allowed PU for
+ * omp_ht_policy_os.
+ *
+ * \param set  an allocated hwloc bitmap; overwritten.
+ * \return 0; OMP_EXT_ERR_INVALID (thread_num < 0 or set NULL); errors of
+ *         omp_ext_topo_load().
+ */
+int omp_get_ht_cpuset(int thread_num, hwloc_bitmap_t set);
+
+/**
+ * Bind the calling thread as the policy says, if it is not already: for a
+ * region that no hook sees (see above), call it first thing in the region.
+ * Does nothing outside level-1 regions or while no policy was set.
+ *
+ * \return 0; OMP_EXT_ERR_RUNTIME; OMP_EXT_ERR_BIND; OMP_EXT_ERR_NOMEM.
+ */
+int omp_ht_rebind(void);
+
+/**
+ * Which hooks are live in this process: OMP_EXT_HOOK_* bits (diagnostics:
+ * which path keeps the binding under the runtime the program uses).
+ */
+int omp_ext_ht_hooks(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,334 @@
+/*
+ * The in-code policy API: omp_set_ht_policy() and friends.
+ *
+ * State (one policy for the process, as OpenMP ICVs of the binding kind are
+ * process-wide in practice) lives here, guarded by one mutex; the hooks read
+ * a generation number without the lock and take it only when the calling
+ * thread must be (re)bound.  The topology of this machine and the allowed
+ * PUs are loaded once, at the first use, before anything is bound.
+ *
+ * Binding happens inside parallel regions, by each thread for itself:
+ * kmp_set_affinity() where the runtime has it (libomp, libiomp5: it also
+ * resets the runtime's place bookkeeping for that thread), else
+ * hwloc_set_cpubind(HWLOC_CPUBIND_THREAD).  See docs for the paths.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime.h"
+#include "omp_ext.h"
+
+static pthread_mutex_t bind_lock = PTHREAD_MUTEX_INITIALIZER;
+static omp_ext_topo_t *topo;                    /* this machine; set once */
+static unsigned npus;                           /* allowed PUs of topo */
+static unsigned *orders[OMP_EXT_NPOLICIES];     /* OS indexes, npus each */
+static int cur_policy = omp_ht_policy_os;       /* atomic */
+static unsigned generation;                     /* atomic; 0 = never set */
+static int always_rebind;                       /* runtime re-pins threads */
+static int pending_threads;                     /* OMP_EXT_HT_POLICY's N */
+static int warned_wrap, warned_bind, hooks_seen;
+
+/* What the calling thread was last bound for. */
+static __thread unsigned tl_gen, tl_index;
+
+/* The topology and the policy's order; call with bind_lock held. */
+static int prepare_locked(omp_ht_policy_t policy)
+{
+  omp_ext_pu_t *order;
+  unsigned i;
+  int err;
+  if (!topo) {
+    if ((err = omp_ext_topo_load(&topo, NULL, 0)) != 0)
+      return err;
+    npus = omp_ext_topo_npus(topo);
+  }
+  if (policy == omp_ht_policy_os || orders[policy])
+    return OMP_EXT_SUCCESS;
+  if (!(order = malloc(npus * sizeof(*order))) ||
+      !(orders[policy] = malloc(npus * sizeof(**orders)))) {
+    free(order);
+    return OMP_EXT_ERR_NOMEM;
+  }
+  if ((err = omp_ext_order(topo, policy, npus, order)) != 0) {
+    free(orders[policy]);
+    orders[policy] = NULL;
+  } else {
+    for (i = 0; i < npus; i++)
+      orders[policy][i] = order[i].os_index;
+  }
+  free(order);
+  return err;
+}
+
+/* The PUs of thread \p index under \p policy; call with bind_lock held. */
+static void cpuset_locked(omp_ht_policy_t policy, unsigned index, hwloc_bitmap_t set)
+{
+  if (policy == omp_ht_policy_os)
+    hwloc_bitmap_copy(set, omp_ext_topo_allowed(topo));
+  else
+    hwloc_bitmap_only(set, orders[policy][index % npus]);
+}
+
+/* Bind the calling thread to \p set (a subset of the allowed PUs). */
+static int bind_thread(hwloc_const_bitmap_t set)
+{
+  const struct omp_ext_runtime *rt = omp_ext_runtime();
+  if (rt && rt->kmp_set_affinity) {
+    void *mask = NULL;
+    int ok = 1, i;
+    rt->kmp_create_mask(&mask);
+    hwloc_bitmap_foreach_begin(i, set)
+      if (rt->kmp_set_mask_proc(i, &mask) != 0)
+        ok = 0;
+    hwloc_bitmap_foreach_end();
+    ok = ok && rt->kmp_set_affinity(&mask) == 0;
+    rt->kmp_destroy_mask(&mask);
+    if (ok)
+      return OMP_EXT_SUCCESS;
+  }
+  if (hwloc_set_cpubind(omp_ext_topo_hwloc(topo), set, HWLOC_CPUBIND_THREAD) != 0)
+    return OMP_EXT_ERR_BIND;
+  return OMP_EXT_SUCCESS;
+}
+
+static void warn_once(int *flag, const char *fmt, unsigned a, unsigned b)
+{
+  if (!__atomic_exchange_n(flag, 1, __ATOMIC_RELAXED)) {
+    fputs("omp_ext: ", stderr);
+    fprintf(stderr, fmt, a, b);
+    fputc('\n', stderr);
+  }
+}
+
+/* Bind the calling thread, number \p index of a level-1 team, unless it is
+ * already bound for the current policy. */
+static int bind_self(unsigned index)
+{
+  unsigned gen = __atomic_load_n(&generation, __ATOMIC_ACQUIRE);
+  hwloc_bitmap_t set;
+  omp_ht_policy_t policy;
+  int err;
+  if (gen == 0 || (tl_gen == gen && tl_index == index &&
+                   !__atomic_load_n(&always_rebind, __ATOMIC_RELAXED)))
+    return OMP_EXT_SUCCESS;
+  if (!(set = hwloc_bitmap_alloc()))
+    return OMP_EXT_ERR_NOMEM;
+  pthread_mutex_lock(&bind_lock);
+  gen = generation;
+  policy = (omp_ht_policy_t)cur_policy;
+  cpuset_locked(policy, index, set);
+  pthread_mutex_unlock(&bind_lock);
+  if (index >= npus && policy != omp_ht_policy_os)
+    warn_once(&warned_wrap, "a team of more than %u threads on %u allowed PUs: threads wrap "
+              "around and share PUs", npus, npus);
+  if ((err = bind_thread(set)) == 0) {
+    tl_gen = gen;
+    tl_index = index;
+  } else {
+    warn_once(&warned_bind, "the OS refused to bind thread %u (allowed PUs: %u)", index, npus);
+  }
+  hwloc_bitmap_free(set);
+  return err;
+}
+
+void omp_ext_bind_hook(unsigned index)
+{
+  bind_self(index);
+}
+
+unsigned omp_ext_bind_generation(void)
+{
+  return __atomic_load_n(&generation, __ATOMIC_RELAXED);
+}
+
+int omp_ext_bind_take_pending_threads(void)
+{
+  if (!__atomic_load_n(&pending_threads, __ATOMIC_RELAXED))
+    return 0;
+  return __atomic_exchange_n(&pending_threads, 0, __ATOMIC_RELAXED);
+}
+
+void omp_ext_hooks_mark(int bit)
+{
+  if (!(__atomic_load_n(&hooks_seen, __ATOMIC_RELAXED) & bit))
+    __atomic_fetch_or(&hooks_seen, bit, __ATOMIC_RELAXED);
+}
+
+int omp_ext_ht_hooks(void)
+{
+  return __atomic_load_n(&hooks_seen, __ATOMIC_RELAXED);
+}
+
+/* Publish \p policy; call with bind_lock held. */
+static void publish_locked(omp_ht_policy_t policy)
+{
+  const struct omp_ext_runtime *rt = omp_ext_runtime();
+  int (*get_proc_bind)(void) = NULL;
+  /* A runtime with OMP_PROC_BIND active may re-pin threads at each fork. */
+  if (rt)
+    *(void **)&get_proc_bind = omp_ext_runtime_sym("omp_get_proc_bind");
+  __atomic_store_n(&always_rebind, get_proc_bind && get_proc_bind() != 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&cur_policy, (int)policy, __ATOMIC_RELAXED);
+  __atomic_store_n(&generation, generation + 1 ? generation + 1 : 1, __ATOMIC_RELEASE);
+}
+
+struct apply {
+  const struct omp_ext_runtime *rt;
+  int err;
+};
+
+static void apply_thread(void *arg)
+{
+  struct apply *a = arg;
+  int err;
+  if (a->rt->get_level() == 1 && (err = bind_self((unsigned)a->rt->get_thread_num())) != 0)
+    __atomic_store_n(&a->err, err, __ATOMIC_RELAXED);
+}
+
+/* Set the policy and bind a team of \p nthreads now (0: the default size). */
+static int set_policy(omp_ht_policy_t policy, int nthreads)
+{
+  const struct omp_ext_runtime *rt;
+  struct apply a;
+  int err;
+  if ((int)policy < 0 || (int)policy >= OMP_EXT_NPOLICIES)
+    return OMP_EXT_ERR_POLICY;
+  if (!(rt = omp_ext_runtime()))
+    return OMP_EXT_ERR_RUNTIME;
+  if (rt->get_level() > 0)
+    return OMP_EXT_ERR_IN_PARALLEL;
+  pthread_mutex_lock(&bind_lock);
+  if ((err = prepare_locked(policy)) == 0)
+    publish_locked(policy);
+  pthread_mutex_unlock(&bind_lock);
+  if (err)
+    return err;
+  if (nthreads > 0)
+    rt->set_num_threads(nthreads);
+  if (!rt->parallel) /* no way to run a team: the hooks bind at the next region */
+    return OMP_EXT_SUCCESS;
+  a.rt = rt;
+  a.err = OMP_EXT_SUCCESS;
+  rt->parallel(apply_thread, &a, nthreads > 0 ? (unsigned)nthreads : 0, 0);
+  return a.err;
+}
+
+int omp_set_ht_policy(omp_ht_policy_t policy)
+{
+  return set_policy(policy, 0);
+}
+
+int omp_set_ht_policy_num_threads(omp_ht_policy_t policy, int num_threads)
+{
+  if (num_threads < 1)
+    return OMP_EXT_ERR_RANGE;
+  return set_policy(policy, num_threads);
+}
+
+omp_ht_policy_t omp_get_ht_policy(void)
+{
+  return (omp_ht_policy_t)__atomic_load_n(&cur_policy, __ATOMIC_RELAXED);
+}
+
+int omp_get_ht_cpuset(int thread_num, hwloc_bitmap_t set)
+{
+  omp_ht_policy_t policy;
+  int err;
+  if (thread_num < 0 || !set)
+    return OMP_EXT_ERR_INVALID;
+  pthread_mutex_lock(&bind_lock);
+  policy = (omp_ht_policy_t)cur_policy;
+  if ((err = prepare_locked(policy)) == 0)
+    cpuset_locked(policy, (unsigned)thread_num, set);
+  pthread_mutex_unlock(&bind_lock);
+  return err;
+}
+
+int omp_get_ht_pu(int thread_num)
+{
+  int err, pu;
+  hwloc_bitmap_t set;
+  if (thread_num < 0)
+    return OMP_EXT_ERR_INVALID;
+  if (omp_get_ht_policy() == omp_ht_policy_os)
+    return OMP_EXT_ERR_UNSUPPORTED;
+  if (!(set = hwloc_bitmap_alloc()))
+    return OMP_EXT_ERR_NOMEM;
+  err = omp_get_ht_cpuset(thread_num, set);
+  pu = err ? err : hwloc_bitmap_weight(set) == 1 ? hwloc_bitmap_first(set) : OMP_EXT_ERR_UNSUPPORTED;
+  hwloc_bitmap_free(set);
+  return pu;
+}
+
+int omp_ht_rebind(void)
+{
+  const struct omp_ext_runtime *rt = omp_ext_runtime();
+  if (!rt)
+    return OMP_EXT_ERR_RUNTIME;
+  if (rt->get_level() != 1)
+    return OMP_EXT_SUCCESS;
+  return bind_self((unsigned)rt->get_thread_num());
+}
+
+/*
+ * OMP_EXT_HT_POLICY=POLICY[:N]: as if omp_set_ht_policy_num_threads() ran
+ * before the first region.  Read when the library is loaded; the binding
+ * itself is done by the hooks in the first region.
+ */
+static int parse_env(const char *text, omp_ht_policy_t *policy, int *n)
+{
+  char name[16], *end;
+  const char *colon = strchr(text, ':');
+  size_t len = colon ? (size_t)(colon - text) : strlen(text);
+  long v;
+  if (len >= sizeof(name))
+    return -1;
+  memcpy(name, text, len);
+  name[len] = '\0';
+  if (omp_ext_policy_from_name(name, policy) != 0)
+    return -1;
+  *n = 0;
+  if (!colon)
+    return 0;
+  if (colon[1] < '0' || colon[1] > '9')
+    return -1;
+  v = strtol(colon + 1, &end, 10);
+  if (*end || v < 1 || v > 1 << 20)
+    return -1;
+  *n = (int)v;
+  return 0;
+}
+
+__attribute__((constructor)) static void omp_ext_env_init(void)
+{
+  const char *text = getenv("OMP_EXT_HT_POLICY");
+  omp_ht_policy_t policy;
+  int n, err;
+  if (!text || !*text)
+    return;
+  if (parse_env(text, &policy, &n) != 0) {
+    fprintf(stderr, "omp_ext: ignoring OMP_EXT_HT_POLICY='%s': expected POLICY[:N], POLICY "
+            "one of os, speedup, spn, spread, N a positive whole number\n", text);
+    return;
+  }
+  pthread_mutex_lock(&bind_lock);
+  err = prepare_locked(policy);
+  if (!err) {
+    __atomic_store_n(&cur_policy, (int)policy, __ATOMIC_RELAXED);
+    __atomic_store_n(&generation, 1, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&bind_lock);
+  if (err) {
+    fprintf(stderr, "omp_ext: ignoring OMP_EXT_HT_POLICY='%s': %s\n", text, omp_ext_strerror(err));
+    return;
+  }
+  if (n > 0) {
+    char num[16];
+    snprintf(num, sizeof(num), "%d", n);
+    setenv("OMP_NUM_THREADS", num, 1); /* runtimes that read it lazily (libomp) */
+    __atomic_store_n(&pending_threads, n, __ATOMIC_RELAXED); /* libgomp: by the hook */
+  }
+}

@@ -1,0 +1,66 @@
+/*
+ * Runtime detection: which OpenMP runtime the program uses (libgomp, LLVM
+ * libomp, Intel libiomp5), found with dlsym at run time.  See runtime.h.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stddef.h>
+
+#include "runtime.h"
+
+static pthread_mutex_t rt_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct omp_ext_runtime rt;
+static void *rt_handle;
+static int rt_found; /* written once under rt_lock, then read-only */
+
+/* Function pointer from dlsym without a pedantic object-to-function cast. */
+#define LOOKUP(handle, field, name) (*(void **)&(field) = dlsym((handle), (name)))
+
+static int detect(void)
+{
+  void *probe = dlsym(RTLD_DEFAULT, "omp_get_thread_num");
+  Dl_info info;
+  if (!probe || !dladdr(probe, &info) || !info.dli_fname)
+    return 0;
+  /* The object that holds omp_get_thread_num: every symbol comes from it. */
+  rt_handle = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+  if (!rt_handle)
+    rt_handle = RTLD_DEFAULT; /* runtime linked into the executable */
+  rt.path = info.dli_fname;
+  LOOKUP(rt_handle, rt.get_thread_num, "omp_get_thread_num");
+  LOOKUP(rt_handle, rt.get_level, "omp_get_level");
+  LOOKUP(rt_handle, rt.get_max_threads, "omp_get_max_threads");
+  LOOKUP(rt_handle, rt.set_num_threads, "omp_set_num_threads");
+  LOOKUP(rt_handle, rt.parallel, "GOMP_parallel");
+  LOOKUP(rt_handle, rt.kmp_create_mask, "kmp_create_affinity_mask");
+  LOOKUP(rt_handle, rt.kmp_destroy_mask, "kmp_destroy_affinity_mask");
+  LOOKUP(rt_handle, rt.kmp_set_mask_proc, "kmp_set_affinity_mask_proc");
+  LOOKUP(rt_handle, rt.kmp_set_affinity, "kmp_set_affinity");
+  if (!rt.get_thread_num || !rt.get_level || !rt.get_max_threads || !rt.set_num_threads)
+    return 0;
+  if (!rt.kmp_create_mask || !rt.kmp_destroy_mask || !rt.kmp_set_mask_proc ||
+      !rt.kmp_set_affinity)
+    rt.kmp_create_mask = NULL, rt.kmp_destroy_mask = NULL, rt.kmp_set_mask_proc = NULL,
+    rt.kmp_set_affinity = NULL;
+  return 1;
+}
+
+const struct omp_ext_runtime *omp_ext_runtime(void)
+{
+  int found = __atomic_load_n(&rt_found, __ATOMIC_ACQUIRE);
+  if (found)
+    return &rt;
+  /* Not cached while absent: a runtime may be dlopen'ed later. */
+  pthread_mutex_lock(&rt_lock);
+  if (!rt_found && detect())
+    __atomic_store_n(&rt_found, 1, __ATOMIC_RELEASE);
+  found = rt_found;
+  pthread_mutex_unlock(&rt_lock);
+  return found ? &rt : NULL;
+}
+
+void *omp_ext_runtime_sym(const char *name)
+{
+  return omp_ext_runtime() ? dlsym(rt_handle, name) : NULL;
+}

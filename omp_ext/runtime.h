@@ -1,0 +1,54 @@
+/*
+ * Private: the OpenMP runtime the program runs with, found at run time.
+ *
+ * libomp_ext links no OpenMP runtime (a second one would be loaded next to
+ * the program's).  The entry points below are looked up, on first use, in
+ * the shared object that provides the program's omp_get_thread_num
+ * (dlsym(RTLD_DEFAULT) then dladdr + dlopen(RTLD_NOLOAD)), so that every
+ * pointer comes from the same runtime even when several are loaded (e.g.
+ * libiomp5 preloaded into a gcc-compiled program that also needs libgomp).
+ */
+#ifndef OMP_EXT_RUNTIME_H
+#define OMP_EXT_RUNTIME_H
+
+/** Entry points of the runtime; the kmp_* ones are NULL under libgomp. */
+struct omp_ext_runtime {
+  const char *path; /**< file of the runtime (dladdr), e.g. ".../libgomp.so.1" */
+  int (*get_thread_num)(void);
+  int (*get_level)(void);
+  int (*get_max_threads)(void);
+  void (*set_num_threads)(int);
+  /** GOMP_parallel (OpenMP team from a plain function): libgomp's own, or
+   *  the GOMP compatibility layer of libomp / libiomp5.  NULL if missing. */
+  void (*parallel)(void (*fn)(void *), void *data, unsigned nthreads, unsigned flags);
+  /** libomp / libiomp5 only (kmp_affinity_mask_t is a void *). */
+  void (*kmp_create_mask)(void **mask);
+  void (*kmp_destroy_mask)(void **mask);
+  int (*kmp_set_mask_proc)(int proc, void **mask);
+  int (*kmp_set_affinity)(void **mask);
+};
+
+/** The runtime, or NULL when the process has no OpenMP runtime (yet). */
+const struct omp_ext_runtime *omp_ext_runtime(void);
+
+/** The runtime's entry point \p name (same object as omp_ext_runtime()). */
+void *omp_ext_runtime_sym(const char *name);
+
+/* Called by the hooks (hooks.c) at the start of every implicit task of a
+ * parallel region: binds the calling thread, number \p index of its team,
+ * if the policy changed since it was last bound.  Level-1 regions only. */
+void omp_ext_bind_hook(unsigned index);
+
+/* Generation of the policy: 0 until a policy is set; read without a lock
+ * by the hooks to skip everything when no policy was ever set. */
+unsigned omp_ext_bind_generation(void);
+
+/* Team size from OMP_EXT_HT_POLICY=POLICY:N still to be applied by the
+ * first region (libgomp: reads OMP_NUM_THREADS before omp_ext is loaded);
+ * 0 when none.  Returns it once, then 0. */
+int omp_ext_bind_take_pending_threads(void);
+
+/* Hooks that have run: OMP_EXT_HOOK_* bits. */
+void omp_ext_hooks_mark(int bit);
+
+#endif /* OMP_EXT_RUNTIME_H */

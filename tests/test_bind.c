@@ -1,0 +1,405 @@
+/*
+ * omp_set_ht_policy() and friends on this machine's real PUs: after each
+ * call, every thread's OS affinity (sched_getaffinity) in several following
+ * regions must be exactly what the policy gives its thread number.  Built
+ * with the build's compiler and runtime (gcc -> libgomp, clang -> libomp);
+ * ctest also runs the gcc build against libiomp5 (LD_PRELOAD) when present.
+ * Never assumes more than the allowed PUs nor SMT: expected values come from
+ * omp_ext_order() on the allowed PUs read before anything is bound.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <omp.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cunit_main.h"
+#include "omp_ext.h"
+#include "testutil.h"
+
+#define MAXT 64
+#define REGIONS 3
+
+static cpu_set_t allowed;   /* the process's affinity before any binding */
+static unsigned npus;
+static unsigned order[OMP_EXT_NPOLICIES][MAXT]; /* OS indexes, npus each */
+
+/* Once per process, before anything is bound. */
+static int suite_init(void)
+{
+  omp_ext_topo_t *topo;
+  omp_ext_pu_t pus[MAXT];
+  unsigned p, i;
+  if (npus)
+    return 0;
+  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0 ||
+      omp_ext_topo_load(&topo, NULL, 0) != 0)
+    return 1;
+  npus = omp_ext_topo_npus(topo);
+  for (p = 0; p < OMP_EXT_NPOLICIES && npus <= MAXT; p++) {
+    if (omp_ext_order(topo, (omp_ht_policy_t)p, npus, pus) != 0)
+      return 1;
+    for (i = 0; i < npus; i++)
+      order[p][i] = pus[i].os_index;
+  }
+  omp_ext_topo_destroy(topo);
+  return npus > MAXT || (unsigned)CPU_COUNT(&allowed) != npus;
+}
+
+/* What thread t must have under policy p. */
+static void expected(omp_ht_policy_t p, unsigned t, cpu_set_t *set)
+{
+  if (p == omp_ht_policy_os) {
+    *set = allowed;
+    return;
+  }
+  CPU_ZERO(set);
+  CPU_SET(order[p][t % npus], set);
+}
+
+/* Run REGIONS regions of \p nthreads threads (0: no clause) and check each
+ * thread's affinity against policy \p p. */
+static void check_regions(omp_ht_policy_t p, int nthreads, int want_team)
+{
+  static cpu_set_t got[REGIONS][MAXT];
+  int team[REGIONS], r, t;
+  for (r = 0; r < REGIONS; r++) {
+#pragma omp parallel num_threads(nthreads > 0 ? nthreads : omp_get_max_threads())
+    {
+      int me = omp_get_thread_num();
+      if (me == 0)
+        team[r] = omp_get_num_threads();
+      if (me < MAXT && sched_getaffinity(0, sizeof(got[r][me]), &got[r][me]) != 0)
+        CPU_ZERO(&got[r][me]);
+    }
+  }
+  for (r = 0; r < REGIONS; r++) {
+    CU_ASSERT_EQUAL(team[r], want_team);
+    for (t = 0; t < team[r] && t < MAXT; t++) {
+      cpu_set_t want;
+      expected(p, (unsigned)t, &want);
+      if (!CPU_EQUAL(&want, &got[r][t]))
+        fprintf(stderr, "\n  policy %s region %d thread %d: %d CPUs, first wanted %u\n",
+                omp_ext_policy_name(p), r, t, CPU_COUNT(&got[r][t]), order[p][t % npus]);
+      CU_ASSERT(CPU_EQUAL(&want, &got[r][t]));
+    }
+  }
+}
+
+static void test_each_policy_binds(void)
+{
+  unsigned p;
+  for (p = 1; p < OMP_EXT_NPOLICIES; p++) {
+    CU_ASSERT_EQUAL(omp_set_ht_policy((omp_ht_policy_t)p), 0);
+    CU_ASSERT_EQUAL(omp_get_ht_policy(), (omp_ht_policy_t)p);
+    check_regions((omp_ht_policy_t)p, 0, omp_get_max_threads());
+  }
+}
+
+static void test_switch_then_os(void)
+{
+  cpu_set_t self;
+  CU_ASSERT_EQUAL(omp_set_ht_policy(omp_ht_policy_spn), 0);
+  check_regions(omp_ht_policy_spn, 0, omp_get_max_threads());
+  CU_ASSERT_EQUAL(omp_set_ht_policy(omp_ht_policy_spread), 0);
+  check_regions(omp_ht_policy_spread, 0, omp_get_max_threads());
+  CU_ASSERT_EQUAL(omp_set_ht_policy(omp_ht_policy_os), 0);
+  CU_ASSERT_EQUAL(omp_get_ht_policy(), omp_ht_policy_os);
+  check_regions(omp_ht_policy_os, 0, omp_get_max_threads());
+  /* The primary thread, between regions, has the whole set again too. */
+  CU_ASSERT_EQUAL_FATAL(sched_getaffinity(0, sizeof(self), &self), 0);
+  CU_ASSERT(CPU_EQUAL(&self, &allowed));
+}
+
+/* A team that grows after the call: threads the runtime creates later (from
+ * a primary bound to one PU) must get their own PU, wrapping beyond npus. */
+static void test_larger_team(void)
+{
+  int n = (int)npus;
+  CU_ASSERT_EQUAL(omp_set_ht_policy_num_threads(omp_ht_policy_spn, 1), 0);
+  CU_ASSERT_EQUAL(omp_get_max_threads(), 1);
+  check_regions(omp_ht_policy_spn, 0, 1);
+  check_regions(omp_ht_policy_spn, 2 * n + 1, 2 * n + 1);
+  check_regions(omp_ht_policy_spn, 3 * n + 2, 3 * n + 2);
+  check_regions(omp_ht_policy_spn, n, n);
+  /* A switch with the larger team already there. */
+  CU_ASSERT_EQUAL(omp_set_ht_policy_num_threads(omp_ht_policy_speedup, 3 * n + 2), 0);
+  check_regions(omp_ht_policy_speedup, 0, 3 * n + 2);
+  CU_ASSERT_EQUAL(omp_set_ht_policy_num_threads(omp_ht_policy_os, n), 0);
+  check_regions(omp_ht_policy_os, 3 * n + 2, 3 * n + 2);
+}
+
+/* Documented: nested regions are not bound; the inner primary keeps its
+ * outer PU, every inner thread stays inside the allowed set; the next
+ * level-1 region is bound exactly again. */
+static void test_nested(void)
+{
+  static cpu_set_t got[4][4];
+  int outer_n = 2, inner_n = 2, o, i;
+  int saved = omp_get_max_active_levels();
+  memset(got, 0, sizeof(got));
+  omp_set_max_active_levels(2);
+  CU_ASSERT_EQUAL(omp_set_ht_policy_num_threads(omp_ht_policy_spn, outer_n), 0);
+#pragma omp parallel num_threads(outer_n)
+  {
+    int outer = omp_get_thread_num();
+#pragma omp parallel num_threads(inner_n)
+    {
+      int inner = omp_get_thread_num();
+      if (omp_get_level() == 2 && omp_get_num_threads() == inner_n)
+        sched_getaffinity(0, sizeof(got[outer][inner]), &got[outer][inner]);
+      /* Not allowed in a (nested) region: error, nothing changed. */
+      if (omp_set_ht_policy(omp_ht_policy_os) != OMP_EXT_ERR_IN_PARALLEL)
+        CPU_ZERO(&got[outer][inner]);
+    }
+  }
+  for (o = 0; o < outer_n; o++) {
+    cpu_set_t want, both;
+    expected(omp_ht_policy_spn, (unsigned)o, &want);
+    CU_ASSERT(CPU_EQUAL(&got[o][0], &want));
+    for (i = 0; i < inner_n; i++) {
+      CPU_AND(&both, &got[o][i], &allowed);
+      CU_ASSERT(CPU_COUNT(&got[o][i]) > 0 && CPU_EQUAL(&both, &got[o][i]));
+    }
+  }
+  omp_set_max_active_levels(saved);
+  CU_ASSERT_EQUAL(omp_get_ht_policy(), omp_ht_policy_spn);
+  check_regions(omp_ht_policy_spn, outer_n, outer_n);
+}
+
+static void test_in_parallel_refused(void)
+{
+  int errs[2] = {0, 0};
+  CU_ASSERT_EQUAL(omp_set_ht_policy(omp_ht_policy_speedup), 0);
+#pragma omp parallel
+  {
+#pragma omp single
+    errs[0] = omp_set_ht_policy(omp_ht_policy_os);
+  }
+#pragma omp parallel num_threads(1)
+  errs[1] = omp_set_ht_policy_num_threads(omp_ht_policy_spn, 1);
+  CU_ASSERT_EQUAL(errs[0], OMP_EXT_ERR_IN_PARALLEL);
+  CU_ASSERT_EQUAL(errs[1], OMP_EXT_ERR_IN_PARALLEL);
+  CU_ASSERT_EQUAL(omp_get_ht_policy(), omp_ht_policy_speedup);
+  check_regions(omp_ht_policy_speedup, 0, omp_get_max_threads());
+}
+
+static void test_invalid_policy(void)
+{
+  CU_ASSERT_EQUAL(omp_set_ht_policy(omp_ht_policy_spn), 0);
+  CU_ASSERT_EQUAL(omp_set_ht_policy((omp_ht_policy_t)-1), OMP_EXT_ERR_POLICY);
+  CU_ASSERT_EQUAL(omp_set_ht_policy((omp_ht_policy_t)OMP_EXT_NPOLICIES), OMP_EXT_ERR_POLICY);
+  CU_ASSERT_EQUAL(omp_set_ht_policy_num_threads((omp_ht_policy_t)99, 2), OMP_EXT_ERR_POLICY);
+  CU_ASSERT_EQUAL(omp_set_ht_policy_num_threads(omp_ht_policy_os, 0), OMP_EXT_ERR_RANGE);
+  CU_ASSERT_EQUAL(omp_get_ht_policy(), omp_ht_policy_spn);
+  check_regions(omp_ht_policy_spn, 0, omp_get_max_threads());
+}
+
+static void test_query(void)
+{
+  hwloc_bitmap_t set = hwloc_bitmap_alloc();
+  unsigned t;
+  CU_ASSERT_FATAL(set != NULL);
+  CU_ASSERT_EQUAL(omp_set_ht_policy(omp_ht_policy_spread), 0);
+  for (t = 0; t < 2 * npus + 1; t++) {
+    CU_ASSERT_EQUAL(omp_get_ht_pu((int)t), (int)order[omp_ht_policy_spread][t % npus]);
+    CU_ASSERT_EQUAL(omp_get_ht_cpuset((int)t, set), 0);
+    CU_ASSERT(hwloc_bitmap_weight(set) == 1 &&
+              hwloc_bitmap_first(set) == (int)order[omp_ht_policy_spread][t % npus]);
+  }
+  CU_ASSERT_EQUAL(omp_get_ht_pu(-1), OMP_EXT_ERR_INVALID);
+  CU_ASSERT_EQUAL(omp_get_ht_cpuset(-1, set), OMP_EXT_ERR_INVALID);
+  CU_ASSERT_EQUAL(omp_get_ht_cpuset(0, NULL), OMP_EXT_ERR_INVALID);
+  CU_ASSERT_EQUAL(omp_set_ht_policy(omp_ht_policy_os), 0);
+  CU_ASSERT_EQUAL(omp_get_ht_pu(0), OMP_EXT_ERR_UNSUPPORTED);
+  CU_ASSERT_EQUAL(omp_get_ht_cpuset(1, set), 0);
+  CU_ASSERT_EQUAL((unsigned)hwloc_bitmap_weight(set), npus);
+  for (t = 0; t < npus; t++)
+    CU_ASSERT(hwloc_bitmap_isset(set, order[omp_ht_policy_os][t]));
+  hwloc_bitmap_free(set);
+}
+
+/* Several pthreads, each the initial thread of its own contention group,
+ * set policies and run regions at the same time. */
+static int concurrent_failures;
+
+static void *contender(void *arg)
+{
+  unsigned seed = (unsigned)(size_t)arg, i;
+  for (i = 0; i < 100; i++) {
+    omp_ht_policy_t p = (omp_ht_policy_t)(rand_r(&seed) % OMP_EXT_NPOLICIES);
+    if (omp_set_ht_policy(p) != 0)
+      __atomic_fetch_add(&concurrent_failures, 1, __ATOMIC_RELAXED);
+#pragma omp parallel num_threads(2)
+    {
+      cpu_set_t got, both;
+      int ok = sched_getaffinity(0, sizeof(got), &got) == 0;
+      CPU_AND(&both, &got, &allowed);
+      ok = ok && CPU_EQUAL(&both, &got) &&
+           (CPU_COUNT(&got) == 1 || CPU_EQUAL(&got, &allowed));
+      if (!ok)
+        __atomic_fetch_add(&concurrent_failures, 1, __ATOMIC_RELAXED);
+    }
+    if ((int)omp_get_ht_policy() < 0 || omp_get_ht_policy() >= OMP_EXT_NPOLICIES)
+      __atomic_fetch_add(&concurrent_failures, 1, __ATOMIC_RELAXED);
+  }
+  return NULL;
+}
+
+static void test_concurrent_contention_groups(void)
+{
+  pthread_t th[4];
+  size_t i;
+  for (i = 0; i < 4; i++)
+    CU_ASSERT_EQUAL_FATAL(pthread_create(&th[i], NULL, contender, (void *)(i + 1)), 0);
+  for (i = 0; i < 4; i++)
+    pthread_join(th[i], NULL);
+  CU_ASSERT_EQUAL(concurrent_failures, 0);
+  /* State intact: one more call binds exactly. */
+  CU_ASSERT_EQUAL(omp_set_ht_policy_num_threads(omp_ht_policy_spn, (int)npus), 0);
+  check_regions(omp_ht_policy_spn, 0, (int)npus);
+}
+
+/* The hook that keeps the binding is live: OMPT where the runtime has the
+ * kmp_* API (libomp, libiomp5), the GOMP_parallel wrapper otherwise. */
+static void test_hook_path(void)
+{
+  int hooks;
+  CU_ASSERT_EQUAL(omp_set_ht_policy(omp_ht_policy_spn), 0);
+  check_regions(omp_ht_policy_spn, 0, omp_get_max_threads());
+  hooks = omp_ext_ht_hooks();
+  if (dlsym(RTLD_DEFAULT, "kmp_set_affinity")) {
+    CU_ASSERT((hooks & OMP_EXT_HOOK_OMPT_READY) && (hooks & OMP_EXT_HOOK_OMPT));
+  } else {
+    CU_ASSERT(hooks & OMP_EXT_HOOK_GOMP);
+  }
+}
+
+/* ------------------------------------------------ separate processes --- */
+
+static struct run_result probe(const char *taskset, const char *policy, const char *n,
+                               char *const env[])
+{
+  char *argv[8];
+  unsigned i = 0;
+  struct run_result r;
+  if (taskset) {
+    argv[i++] = "taskset";
+    argv[i++] = "-c";
+    argv[i++] = (char *)taskset;
+  }
+  argv[i++] = HT_PROBE_BIN;
+  if (policy)
+    argv[i++] = (char *)policy;
+  if (n)
+    argv[i++] = (char *)n;
+  argv[i] = NULL;
+  CU_ASSERT_EQUAL_FATAL(run_capture(argv, env, &r), 0);
+  return r;
+}
+
+/* Each "REGION THREAD LIST" line has LIST == want(THREAD); returns lines. */
+static unsigned check_probe_lines(const char *out, omp_ht_policy_t p, const char *only)
+{
+  const char *line = out;
+  unsigned lines = 0;
+  int r, t, used;
+  char list[256];
+  while (sscanf(line, "%d %d %255s%n", &r, &t, list, &used) == 3) {
+    char want[32];
+    if (only)
+      snprintf(want, sizeof(want), "%s", only);
+    else
+      snprintf(want, sizeof(want), "%u", order[p][(unsigned)t % npus]);
+    if (strcmp(list, want) != 0)
+      fprintf(stderr, "\n  region %d thread %d: %s, wanted %s\n", r, t, list, want);
+    CU_ASSERT_STRING_EQUAL(list, want);
+    lines++;
+    line += used;
+    line += strspn(line, "\n");
+  }
+  CU_ASSERT_EQUAL(*line, '\0');
+  return lines;
+}
+
+static void test_taskset_one_pu(void)
+{
+  struct run_result r;
+  if (!CPU_ISSET(1, &allowed)) {
+    fprintf(stderr, "\n  PU 1 not allowed here: taskset -c 1 not tested\n");
+    return;
+  }
+  r = probe("1", "spn", "3", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_EQUAL(check_probe_lines(r.out, omp_ht_policy_spn, "1"), 3 * 3);
+  /* Three threads on one PU: the wrap-around warning, once. */
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "wrap around"));
+  CU_ASSERT_EQUAL(count_lines(r.err), 1);
+  run_free(&r);
+  r = probe("1", "os", NULL, NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT(check_probe_lines(r.out, omp_ht_policy_os, "1") >= 3);
+  run_free(&r);
+}
+
+static void test_env_policy(void)
+{
+  static char unset_n[] = "OMP_NUM_THREADS="; /* run_capture writes into it */
+  char *env_spn[] = {"OMP_EXT_HT_POLICY=spn:3", unset_n, NULL};
+  char *env_bad[] = {"OMP_EXT_HT_POLICY=fastest", NULL};
+  char *env_badn[] = {"OMP_EXT_HT_POLICY=spn:0", NULL};
+  struct run_result r = probe(NULL, NULL, NULL, env_spn);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_EQUAL(check_probe_lines(r.out, omp_ht_policy_spn, NULL), 3 * 3);
+  if (npus < 3)
+    CU_ASSERT_EQUAL(count_lines(r.err), 1);
+  run_free(&r);
+  r = probe(NULL, NULL, NULL, env_bad);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "omp_ext: ignoring OMP_EXT_HT_POLICY='fastest'"));
+  CU_ASSERT_EQUAL(count_lines(r.err), 1);
+  run_free(&r);
+  r = probe(NULL, NULL, NULL, env_badn);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "omp_ext: ignoring OMP_EXT_HT_POLICY='spn:0'"));
+  run_free(&r);
+}
+
+/* Children inherit the primary thread's mask: give it the whole set back. */
+static int process_suite_init(void)
+{
+  cpu_set_t self;
+  if (suite_init() != 0 || omp_set_ht_policy(omp_ht_policy_os) != 0 ||
+      sched_getaffinity(0, sizeof(self), &self) != 0)
+    return 1;
+  return !CPU_EQUAL(&self, &allowed);
+}
+
+static CU_TestInfo bind_tests[] = {
+  {"every policy binds each thread to its PU, in every region", test_each_policy_binds},
+  {"switch policies, then os gives the whole allowed set back", test_switch_then_os},
+  {"a later, larger team is bound too (wrap-around)", test_larger_team},
+  {"nested regions: inner primary keeps its PU, all inside allowed", test_nested},
+  {"inside a parallel region: error, nothing changed", test_in_parallel_refused},
+  {"invalid policy or team size: error, nothing changed", test_invalid_policy},
+  {"omp_get_ht_pu / omp_get_ht_cpuset", test_query},
+  {"concurrent calls from 4 contention groups", test_concurrent_contention_groups},
+  {"the runtime's hook path is live", test_hook_path},
+  CU_TEST_INFO_NULL,
+};
+
+static CU_TestInfo process_tests[] = {
+  {"taskset -c 1: only PU 1 is ever used", test_taskset_one_pu},
+  {"OMP_EXT_HT_POLICY=spn:3 and invalid values", test_env_policy},
+  CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+  {"in-code policy (" OMP_RUNTIME_NAME ")", suite_init, NULL, NULL, NULL, bind_tests},
+  {"probe processes (" OMP_RUNTIME_NAME ")", process_suite_init, NULL, NULL, NULL, process_tests},
+  CU_SUITE_INFO_NULL,
+};
+
+OMP_EXT_CUNIT_MAIN(suites)
