@@ -14,6 +14,20 @@
 
 #include "htplaces.h"
 
+/* Variables that would override or fight the places under some runtime. */
+static const char *const conflicting[] = {"KMP_AFFINITY", "GOMP_CPU_AFFINITY",
+                                          "OMP_EXT_HT_POLICY"};
+
+static int check_env(void)
+{
+  unsigned i;
+  for (i = 0; i < sizeof(conflicting) / sizeof(conflicting[0]); i++)
+    if (getenv(conflicting[i]))
+      return htp_error(HTP_EXIT_USAGE, "%s is set and would override the places; unset it to "
+                       "use 'htplaces exec'", conflicting[i]);
+  return HTP_EXIT_OK;
+}
+
 static int set_env(const omp_ext_pu_t *order, unsigned n)
 {
   char *places, count[16];
@@ -49,10 +63,15 @@ int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv)
   optind = 0;
   while ((c = getopt_long(argc, argv, "+:" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1)
     htp_common_option(ctx, c, optarg, optopt, argv);
-  if ((status = htp_no_format(ctx, "exec")) != 0)
+  if ((status = htp_no_format(ctx, "exec")) != 0 || (status = check_env()) != 0)
     return status;
-  for (sep = optind; sep < argc && strcmp(argv[sep], "--") != 0; sep++)
-    ;
+  if (ctx->input)
+    return htp_error(HTP_EXIT_USAGE, "'exec' runs on this machine; --input is not allowed");
+  if (optind > 1 && strcmp(argv[optind - 1], "--") == 0)
+    sep = --optind; /* getopt took the "--": no POLICY before it */
+  else
+    for (sep = optind; sep < argc && strcmp(argv[sep], "--") != 0; sep++)
+      ;
   if (sep + 1 >= argc)
     return htp_error(HTP_EXIT_USAGE, "missing '-- PROGRAM'; usage: htplaces exec POLICY [N] -- "
                      "PROGRAM [ARGS]");

@@ -1,0 +1,164 @@
+/*
+ * htplaces exec POLICY [N] -- PROGRAM: the OpenMP probe of this build's
+ * compiler (gcc -> libgomp, clang -> libomp; libiomp5 by LD_PRELOAD in
+ * ctest's test_exec_iomp5) must see each thread on its policy PU, and every
+ * bad use must fail with one "htplaces: " line and nothing on stdout (exit 2;
+ * 127 for a program that does not exist, as env(1)).
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cunit_main.h"
+#include "omp_ext.h"
+#include "testutil.h"
+
+#define MAXPU 64
+
+static unsigned npus;
+static unsigned order[OMP_EXT_NPOLICIES][MAXPU];
+
+static int suite_init(void)
+{
+  omp_ext_topo_t *topo;
+  omp_ext_pu_t pus[MAXPU];
+  unsigned p, i;
+  if (omp_ext_topo_load(&topo, NULL, 0) != 0)
+    return 1;
+  npus = omp_ext_topo_npus(topo);
+  for (p = 0; p < OMP_EXT_NPOLICIES && npus <= MAXPU; p++) {
+    if (omp_ext_order(topo, (omp_ht_policy_t)p, npus, pus) != 0)
+      return 1;
+    for (i = 0; i < npus; i++)
+      order[p][i] = pus[i].os_index;
+  }
+  omp_ext_topo_destroy(topo);
+  return npus > MAXPU;
+}
+
+static struct run_result run_exec(const char *taskset, char *const args[], char *const env[])
+{
+  char *argv[16];
+  unsigned i = 0;
+  struct run_result r;
+  if (taskset) {
+    argv[i++] = "taskset";
+    argv[i++] = "-c";
+    argv[i++] = (char *)taskset;
+  }
+  argv[i++] = HTPLACES_BIN;
+  argv[i++] = "exec";
+  while (*args && i < 15)
+    argv[i++] = *args++;
+  argv[i] = NULL;
+  CU_ASSERT_EQUAL_FATAL(run_capture(argv, env, &r), 0);
+  return r;
+}
+
+/* "THREAD LIST" lines of the probe: n threads, thread t on want(t). */
+static void check_probe(const char *out, omp_ht_policy_t p, unsigned n, const char *only)
+{
+  const char *line = out;
+  unsigned lines = 0;
+  int t, used;
+  char list[1024], want[1024];
+  while (sscanf(line, "%d %1023s%n", &t, list, &used) == 2) {
+    if (only)
+      snprintf(want, sizeof(want), "%s", only);
+    else
+      snprintf(want, sizeof(want), "%u", order[p][(unsigned)t]);
+    CU_ASSERT_EQUAL(t, (int)lines);
+    CU_ASSERT_STRING_EQUAL(list, want);
+    lines++;
+    line += used;
+    line += strspn(line, "\n");
+  }
+  CU_ASSERT_EQUAL(lines, n);
+}
+
+static void test_each_policy(void)
+{
+  static const char *names[] = {"os", "speedup", "spn", "spread"};
+  unsigned p, n;
+  for (p = 0; p < sizeof(names) / sizeof(names[0]); p++)
+    for (n = 1; n <= npus; n++) {
+      char count[16];
+      char *args[] = {(char *)names[p], count, "--", PROBE_BIN, NULL};
+      struct run_result r;
+      snprintf(count, sizeof(count), "%u", n);
+      r = run_exec(NULL, args, NULL);
+      CU_ASSERT_EQUAL(r.status, 0);
+      CU_ASSERT_STRING_EQUAL(r.err, "");
+      check_probe(r.out, (omp_ht_policy_t)p, n, NULL);
+      run_free(&r);
+    }
+}
+
+static void test_default_n_and_taskset(void)
+{
+  char *args[] = {"spn", "--", PROBE_BIN, NULL};
+  struct run_result r = run_exec(NULL, args, NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  check_probe(r.out, omp_ht_policy_spn, npus, NULL);
+  run_free(&r);
+  if (npus < 2)
+    return;
+  r = run_exec("1", args, NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  check_probe(r.out, omp_ht_policy_spn, 1, "1");
+  run_free(&r);
+}
+
+static void expect_usage(char *const args[], char *const env[], int status, const char *what)
+{
+  struct run_result r = run_exec(NULL, args, env);
+  CU_ASSERT_EQUAL(r.status, status);
+  CU_ASSERT_STRING_EQUAL(r.out, "");
+  CU_ASSERT_EQUAL(strncmp(r.err, "htplaces: ", 10), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, what));
+  CU_ASSERT_EQUAL(count_lines(r.err), 1);
+  run_free(&r);
+}
+
+static void test_bad_uses(void)
+{
+  static char kmp[] = "KMP_AFFINITY=compact", gomp[] = "GOMP_CPU_AFFINITY=0", ht[] =
+    "OMP_EXT_HT_POLICY=spn";
+  char *no_sep[] = {"spn", PROBE_BIN, NULL};
+  char *no_prog[] = {"spn", "--", NULL};
+  char *no_policy[] = {"--", PROBE_BIN, NULL};
+  char *bad_policy[] = {"fastest", "--", PROBE_BIN, NULL};
+  char *too_many[] = {"spn", "100000", "--", PROBE_BIN, NULL};
+  char *extra[] = {"spn", "1", "2", "--", PROBE_BIN, NULL};
+  char *missing[] = {"spn", "--", "/nonexistent/program", NULL};
+  char *input[] = {"-i", "pack:1 core:2 pu:1", "spn", "--", PROBE_BIN, NULL};
+  char *good[] = {"spn", "--", PROBE_BIN, NULL};
+  char *env_kmp[] = {kmp, NULL}, *env_gomp[] = {gomp, NULL}, *env_ht[] = {ht, NULL};
+  expect_usage(no_sep, NULL, 2, "missing '-- PROGRAM'");
+  expect_usage(no_prog, NULL, 2, "missing '-- PROGRAM'");
+  expect_usage(no_policy, NULL, 2, "missing POLICY");
+  expect_usage(bad_policy, NULL, 2, "unknown policy 'fastest'");
+  expect_usage(too_many, NULL, 2, "larger than the");
+  expect_usage(extra, NULL, 2, "unexpected argument '2'");
+  expect_usage(missing, NULL, 127, "cannot run '/nonexistent/program'");
+  expect_usage(input, NULL, 2, "--input is not allowed");
+  expect_usage(good, env_kmp, 2, "KMP_AFFINITY is set");
+  expect_usage(good, env_gomp, 2, "GOMP_CPU_AFFINITY is set");
+  expect_usage(good, env_ht, 2, "OMP_EXT_HT_POLICY is set");
+}
+
+static CU_TestInfo exec_tests[] = {
+  {"every policy and N: each thread on its PU", test_each_policy},
+  {"N defaults to all allowed PUs; taskset -c 1", test_default_n_and_taskset},
+  {"bad uses: one error line, exit 2 or 127", test_bad_uses},
+  CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+  {"htplaces exec (" OMP_RUNTIME_NAME ")", suite_init, NULL, NULL, NULL, exec_tests},
+  CU_SUITE_INFO_NULL,
+};
+
+OMP_EXT_CUNIT_MAIN(suites)
