@@ -13,10 +13,13 @@
  * hwloc_set_cpubind(HWLOC_CPUBIND_THREAD).  See docs for the paths.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "runtime.h"
 #include "omp_ext.h"
@@ -30,9 +33,60 @@ static unsigned generation;                     /* atomic; 0 = never set */
 static int always_rebind;                       /* runtime re-pins threads */
 static int pending_threads;                     /* OMP_EXT_HT_POLICY's N */
 static int warned_wrap, warned_bind, hooks_seen;
+/* The initial thread's affinity when the library was loaded: before a
+ * lazily initialised runtime (libomp) pins it for OMP_PROC_BIND. */
+static cpu_set_t load_affinity;
+static int load_affinity_ok;
 
 /* What the calling thread was last bound for. */
 static __thread unsigned tl_gen, tl_index;
+
+/* This machine, allowed PUs = hwloc's allowed set and the affinity the
+ * process had when omp_ext was loaded (as omp_ext_topo_load(), which reads
+ * the binding now, when a runtime may already have pinned the thread). */
+static int load_topology(omp_ext_topo_t **out)
+{
+  hwloc_bitmap_t set;
+  int err, cpu;
+  if (!load_affinity_ok)
+    return omp_ext_topo_load(out, NULL, 0);
+  if ((err = omp_ext_topo_load(out, NULL, OMP_EXT_TOPO_IGNORE_BINDING)) != 0)
+    return err;
+  if (!(set = hwloc_bitmap_alloc())) {
+    err = OMP_EXT_ERR_NOMEM;
+  } else {
+    for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+      if (CPU_ISSET(cpu, &load_affinity))
+        hwloc_bitmap_set(set, (unsigned)cpu);
+    err = omp_ext_topo_restrict(*out, set);
+    hwloc_bitmap_free(set);
+  }
+  if (err) {
+    omp_ext_topo_destroy(*out);
+    *out = NULL;
+  }
+  return err;
+}
+
+/* libgomp applies OMP_PLACES / OMP_PROC_BIND / GOMP_CPU_AFFINITY to the
+ * initial thread in its constructor, which runs before omp_ext's: then the
+ * "allowed" PUs are that one place.  Say so instead of failing silently. */
+static void warn_gomp_pinned(void)
+{
+  const char *bind = getenv("OMP_PROC_BIND");
+  void *gomp = dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD); /* loaded at all? */
+  char *list;
+  if (gomp)
+    dlclose(gomp);
+  if (!gomp || !(getenv("OMP_PLACES") || getenv("GOMP_CPU_AFFINITY") ||
+        (bind && strncasecmp(bind, "false", 5) != 0)))
+    return;
+  if (hwloc_bitmap_list_asprintf(&list, omp_ext_topo_allowed(topo)) < 0)
+    return;
+  fprintf(stderr, "omp_ext: OMP_PLACES, OMP_PROC_BIND or GOMP_CPU_AFFINITY is set: libgomp "
+          "pinned the initial thread first; omp_ext binds within PUs %s only\n", list);
+  free(list);
+}
 
 /* The topology and the policy's order; call with bind_lock held. */
 static int prepare_locked(omp_ht_policy_t policy)
@@ -41,9 +95,10 @@ static int prepare_locked(omp_ht_policy_t policy)
   unsigned i;
   int err;
   if (!topo) {
-    if ((err = omp_ext_topo_load(&topo, NULL, 0)) != 0)
+    if ((err = load_topology(&topo)) != 0)
       return err;
     npus = omp_ext_topo_npus(topo);
+    warn_gomp_pinned();
   }
   if (policy == omp_ht_policy_os || orders[policy])
     return OMP_EXT_SUCCESS;
@@ -76,7 +131,10 @@ static void cpuset_locked(omp_ht_policy_t policy, unsigned index, hwloc_bitmap_t
 static int bind_thread(hwloc_const_bitmap_t set)
 {
   const struct omp_ext_runtime *rt = omp_ext_runtime();
-  if (rt && rt->kmp_set_affinity) {
+  /* kmp_set_affinity() marks the thread's place undefined; with
+   * OMP_PROC_BIND active libomp then fails an assertion at the next fork
+   * (seen with libomp 14), so it is used only while binding is off. */
+  if (rt && rt->kmp_set_affinity && !__atomic_load_n(&always_rebind, __ATOMIC_RELAXED)) {
     void *mask = NULL;
     int ok = 1, i;
     rt->kmp_create_mask(&mask);
@@ -307,6 +365,7 @@ __attribute__((constructor)) static void omp_ext_env_init(void)
   const char *text = getenv("OMP_EXT_HT_POLICY");
   omp_ht_policy_t policy;
   int n, err;
+  load_affinity_ok = sched_getaffinity(0, sizeof(load_affinity), &load_affinity) == 0;
   if (!text || !*text)
     return;
   if (parse_env(text, &policy, &n) != 0) {

@@ -367,6 +367,33 @@ static void test_env_policy(void)
   run_free(&r);
 }
 
+/* The user's OMP_PROC_BIND / OMP_PLACES as documented: libomp and libiomp5
+ * start late enough, the policy wins (and libomp must not trip over
+ * kmp_set_affinity); libgomp, when loaded at all (also a gcc program run
+ * with libiomp5 preloaded), pins the initial thread before omp_ext loads,
+ * which omp_ext reports, then uses that place only. */
+static void test_user_proc_bind(void)
+{
+  static char bind_true[] = "OMP_PROC_BIND=true", places[] = "OMP_PLACES=threads";
+  char *env[] = {bind_true, places, NULL};
+  struct run_result r = probe(NULL, "spn", "2", env);
+  void *gomp = dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD);
+  CU_ASSERT_EQUAL(r.status, 0);
+  if (gomp)
+    dlclose(gomp);
+  if (!gomp) {
+    CU_ASSERT_EQUAL(check_probe_lines(r.out, omp_ht_policy_spn, NULL), 3 * 2);
+    if (npus >= 2)
+      CU_ASSERT_STRING_EQUAL(r.err, "");
+  } else {
+    char first[16];
+    snprintf(first, sizeof(first), "%u", order[omp_ht_policy_os][0]);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "libgomp pinned the initial thread first"));
+    CU_ASSERT_EQUAL(check_probe_lines(r.out, omp_ht_policy_spn, first), 3 * 2);
+  }
+  run_free(&r);
+}
+
 /* Children inherit the primary thread's mask: give it the whole set back. */
 static int process_suite_init(void)
 {
@@ -393,6 +420,7 @@ static CU_TestInfo bind_tests[] = {
 static CU_TestInfo process_tests[] = {
   {"taskset -c 1: only PU 1 is ever used", test_taskset_one_pu},
   {"OMP_EXT_HT_POLICY=spn:3 and invalid values", test_env_policy},
+  {"user OMP_PROC_BIND=true OMP_PLACES=threads", test_user_proc_bind},
   CU_TEST_INFO_NULL,
 };
 
