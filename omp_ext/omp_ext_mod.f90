@@ -1,0 +1,105 @@
+! omp_ext: the in-code policy API for Fortran (ISO_C_BINDING).
+!
+!   use omp_ext
+!   ierr = omp_set_ht_policy(omp_ht_policy_spn)
+!   if (ierr /= OMP_EXT_SUCCESS) print *, omp_ext_strerror(ierr)
+!
+! Same functions, values and semantics as include/omp_ext.h, section
+! "In-code policy (OpenMP-style API)"; thread numbers as omp_get_thread_num().
+module omp_ext
+  use, intrinsic :: iso_c_binding, only: c_int, c_ptr, c_char, c_size_t, c_f_pointer, &
+                                         c_associated
+  implicit none
+  private
+
+  ! omp_ht_policy_t
+  integer(c_int), parameter, public :: omp_ht_policy_os = 0
+  integer(c_int), parameter, public :: omp_ht_policy_speedup = 1
+  integer(c_int), parameter, public :: omp_ht_policy_spn = 2
+  integer(c_int), parameter, public :: omp_ht_policy_spread = 3
+  integer(c_int), parameter, public :: OMP_EXT_NPOLICIES = 4
+
+  ! omp_ext_error_t
+  integer(c_int), parameter, public :: OMP_EXT_SUCCESS = 0
+  integer(c_int), parameter, public :: OMP_EXT_ERR_INVALID = -1
+  integer(c_int), parameter, public :: OMP_EXT_ERR_NOMEM = -2
+  integer(c_int), parameter, public :: OMP_EXT_ERR_TOPOLOGY = -3
+  integer(c_int), parameter, public :: OMP_EXT_ERR_RANGE = -4
+  integer(c_int), parameter, public :: OMP_EXT_ERR_EMPTY = -5
+  integer(c_int), parameter, public :: OMP_EXT_ERR_POLICY = -6
+  integer(c_int), parameter, public :: OMP_EXT_ERR_FORMAT = -7
+  integer(c_int), parameter, public :: OMP_EXT_ERR_IN_PARALLEL = -8
+  integer(c_int), parameter, public :: OMP_EXT_ERR_BIND = -9
+  integer(c_int), parameter, public :: OMP_EXT_ERR_RUNTIME = -10
+  integer(c_int), parameter, public :: OMP_EXT_ERR_PARSE = -11
+  integer(c_int), parameter, public :: OMP_EXT_ERR_UNSUPPORTED = -12
+
+  public :: omp_set_ht_policy, omp_set_ht_policy_num_threads, omp_get_ht_policy
+  public :: omp_get_ht_pu, omp_ht_rebind, omp_ext_strerror
+
+  interface
+    function omp_set_ht_policy(policy) bind(C, name="omp_set_ht_policy")
+      import :: c_int
+      integer(c_int), value :: policy
+      integer(c_int) :: omp_set_ht_policy
+    end function omp_set_ht_policy
+
+    function omp_set_ht_policy_num_threads(policy, num_threads) &
+        bind(C, name="omp_set_ht_policy_num_threads")
+      import :: c_int
+      integer(c_int), value :: policy, num_threads
+      integer(c_int) :: omp_set_ht_policy_num_threads
+    end function omp_set_ht_policy_num_threads
+
+    function omp_get_ht_policy() bind(C, name="omp_get_ht_policy")
+      import :: c_int
+      integer(c_int) :: omp_get_ht_policy
+    end function omp_get_ht_policy
+
+    function omp_get_ht_pu(thread_num) bind(C, name="omp_get_ht_pu")
+      import :: c_int
+      integer(c_int), value :: thread_num
+      integer(c_int) :: omp_get_ht_pu
+    end function omp_get_ht_pu
+
+    function omp_ht_rebind() bind(C, name="omp_ht_rebind")
+      import :: c_int
+      integer(c_int) :: omp_ht_rebind
+    end function omp_ht_rebind
+
+    function c_strerror(err) bind(C, name="omp_ext_strerror")
+      import :: c_int, c_ptr
+      integer(c_int), value :: err
+      type(c_ptr) :: c_strerror
+    end function c_strerror
+
+    function c_strlen(s) bind(C, name="strlen")
+      import :: c_ptr, c_size_t
+      type(c_ptr), value :: s
+      integer(c_size_t) :: c_strlen
+    end function c_strlen
+  end interface
+
+contains
+
+  !> One-line explanation of an omp_ext return code (omp_ext_strerror()).
+  function omp_ext_strerror(err) result(msg)
+    integer(c_int), intent(in) :: err
+    character(len=:), allocatable :: msg
+    type(c_ptr) :: p
+    character(kind=c_char), pointer :: chars(:)
+    integer :: i, n
+    p = c_strerror(err)
+    if (.not. c_associated(p)) then
+      msg = ""
+      return
+    end if
+    n = int(c_strlen(p))
+    call c_f_pointer(p, chars, [n])
+    allocate(character(len=n) :: msg)
+    do i = 1, n
+      msg(i:i) = chars(i)
+    end do
+  end function omp_ext_strerror
+
+end module omp_ext
