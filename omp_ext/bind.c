@@ -39,7 +39,8 @@ static cpu_set_t load_affinity;
 static int load_affinity_ok;
 
 /* What the calling thread was last bound for. */
-static __thread unsigned tl_gen, tl_index;
+static __thread unsigned tl_gen __attribute__((tls_model("initial-exec")));
+static __thread unsigned tl_index __attribute__((tls_model("initial-exec")));
 
 /* This machine, allowed PUs = hwloc's allowed set and the affinity the
  * process had when omp_ext was loaded (as omp_ext_topo_load(), which reads

@@ -25,13 +25,6 @@
 #include "omp_ext.h"
 #include "runtime.h"
 
-/* Only level-1 regions are bound (nested teams: see omp_ext.h). */
-static void hook(const struct omp_ext_runtime *rt, unsigned index, int bit)
-{
-  omp_ext_hooks_mark(bit);
-  if (rt->get_level() == 1)
-    omp_ext_bind_hook(index);
-}
 
 /* ---------------------------------------------------------------- OMPT --- */
 
@@ -67,7 +60,9 @@ static void on_implicit_task(int endpoint, ompt_data_t *parallel_data, ompt_data
   if (endpoint != OMPT_SCOPE_BEGIN || !(flags & OMPT_TASK_IMPLICIT) ||
       omp_ext_bind_generation() == 0 || !(rt = omp_ext_runtime()))
     return;
-  hook(rt, index, OMP_EXT_HOOK_OMPT);
+  omp_ext_hooks_mark(OMP_EXT_HOOK_OMPT);
+  if (rt->get_level() == 1) /* nested teams are not bound: see omp_ext.h */
+    omp_ext_bind_hook(index);
 }
 
 static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num,
@@ -110,10 +105,13 @@ struct tramp {
   const struct omp_ext_runtime *rt;
 };
 
+/* Runs in every thread of a level-1 region (the wrapper checked the level
+ * once, in the encountering thread). */
 static void trampoline(void *arg)
 {
   const struct tramp *t = arg;
-  hook(t->rt, (unsigned)t->rt->get_thread_num(), OMP_EXT_HOOK_GOMP);
+  omp_ext_hooks_mark(OMP_EXT_HOOK_GOMP);
+  omp_ext_bind_hook((unsigned)t->rt->get_thread_num());
   t->fn(t->data);
 }
 
@@ -141,7 +139,9 @@ static int wrap(struct tramp *t, void (**fn)(void *), void **data)
   int n;
   if (omp_ext_bind_generation() == 0 || !(rt = omp_ext_runtime()))
     return 0;
-  if ((n = omp_ext_bind_take_pending_threads()) > 0 && rt->get_level() == 0)
+  if (rt->get_level() != 0) /* a nested region: not bound */
+    return 0;
+  if ((n = omp_ext_bind_take_pending_threads()) > 0)
     rt->set_num_threads(n);
   t->fn = *fn, t->data = *data, t->rt = rt;
   *fn = trampoline, *data = t;

@@ -11,6 +11,9 @@
 #ifndef OMP_EXT_RUNTIME_H
 #define OMP_EXT_RUNTIME_H
 
+/* Private to the library: no PLT indirection, not exported. */
+#define OMP_EXT_HIDDEN __attribute__((visibility("hidden")))
+
 /** Entry points of the runtime; the kmp_* ones are NULL under libgomp. */
 struct omp_ext_runtime {
   const char *path; /**< file of the runtime (dladdr), e.g. ".../libgomp.so.1" */
@@ -29,26 +32,26 @@ struct omp_ext_runtime {
 };
 
 /** The runtime, or NULL when the process has no OpenMP runtime (yet). */
-const struct omp_ext_runtime *omp_ext_runtime(void);
+OMP_EXT_HIDDEN const struct omp_ext_runtime *omp_ext_runtime(void);
 
 /** The runtime's entry point \p name (same object as omp_ext_runtime()). */
-void *omp_ext_runtime_sym(const char *name);
+OMP_EXT_HIDDEN void *omp_ext_runtime_sym(const char *name);
 
 /* Called by the hooks (hooks.c) at the start of every implicit task of a
  * parallel region: binds the calling thread, number \p index of its team,
  * if the policy changed since it was last bound.  Level-1 regions only. */
-void omp_ext_bind_hook(unsigned index);
+OMP_EXT_HIDDEN void omp_ext_bind_hook(unsigned index);
 
 /* Generation of the policy: 0 until a policy is set; read without a lock
  * by the hooks to skip everything when no policy was ever set. */
-unsigned omp_ext_bind_generation(void);
+OMP_EXT_HIDDEN unsigned omp_ext_bind_generation(void);
 
 /* Team size from OMP_EXT_HT_POLICY=POLICY:N still to be applied by the
  * first region (libgomp: reads OMP_NUM_THREADS before omp_ext is loaded);
  * 0 when none.  Returns it once, then 0. */
-int omp_ext_bind_take_pending_threads(void);
+OMP_EXT_HIDDEN int omp_ext_bind_take_pending_threads(void);
 
 /* Hooks that have run: OMP_EXT_HOOK_* bits. */
-void omp_ext_hooks_mark(int bit);
+OMP_EXT_HIDDEN void omp_ext_hooks_mark(int bit);
 
 #endif /* OMP_EXT_RUNTIME_H */
