@@ -72,15 +72,14 @@ static int load_topology(omp_ext_topo_t **out)
 /* libgomp applies OMP_PLACES / OMP_PROC_BIND / GOMP_CPU_AFFINITY to the
  * initial thread in its constructor, which runs before omp_ext's: then the
  * "allowed" PUs are that one place.  Say so instead of failing silently. */
+static int user_binding_env(void);
 static void warn_gomp_pinned(void)
 {
-  const char *bind = getenv("OMP_PROC_BIND");
   void *gomp = dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD); /* loaded at all? */
   char *list;
   if (gomp)
     dlclose(gomp);
-  if (!gomp || !(getenv("OMP_PLACES") || getenv("GOMP_CPU_AFFINITY") ||
-        (bind && strncasecmp(bind, "false", 5) != 0)))
+  if (!gomp || !user_binding_env())
     return;
   if (hwloc_bitmap_list_asprintf(&list, omp_ext_topo_allowed(topo)) < 0)
     return;
@@ -221,6 +220,14 @@ int omp_ext_ht_hooks(void)
   return __atomic_load_n(&hooks_seen, __ATOMIC_RELAXED);
 }
 
+/* Non-zero when the environment asks the runtime to bind threads itself. */
+static int user_binding_env(void)
+{
+  const char *bind = getenv("OMP_PROC_BIND");
+  return (bind && strncasecmp(bind, "false", 5) != 0) || getenv("OMP_PLACES") ||
+         getenv("KMP_AFFINITY") || getenv("GOMP_CPU_AFFINITY");
+}
+
 /* Publish \p policy; call with bind_lock held. */
 static void publish_locked(omp_ht_policy_t policy)
 {
@@ -229,7 +236,8 @@ static void publish_locked(omp_ht_policy_t policy)
   /* A runtime with OMP_PROC_BIND active may re-pin threads at each fork. */
   if (rt)
     *(void **)&get_proc_bind = omp_ext_runtime_sym("omp_get_proc_bind");
-  __atomic_store_n(&always_rebind, get_proc_bind && get_proc_bind() != 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&always_rebind,
+                   user_binding_env() || (get_proc_bind && get_proc_bind() != 0), __ATOMIC_RELAXED);
   __atomic_store_n(&cur_policy, (int)policy, __ATOMIC_RELAXED);
   __atomic_store_n(&generation, generation + 1 ? generation + 1 : 1, __ATOMIC_RELEASE);
 }
@@ -377,6 +385,8 @@ __attribute__((constructor)) static void omp_ext_env_init(void)
   pthread_mutex_lock(&bind_lock);
   err = prepare_locked(policy);
   if (!err) {
+    /* No runtime call in a constructor: the environment tells if it binds. */
+    __atomic_store_n(&always_rebind, user_binding_env(), __ATOMIC_RELAXED);
     __atomic_store_n(&cur_policy, (int)policy, __ATOMIC_RELAXED);
     __atomic_store_n(&generation, 1, __ATOMIC_RELEASE);
   }

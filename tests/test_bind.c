@@ -374,34 +374,37 @@ static void test_env_policy(void)
  * which omp_ext reports, then uses that place only. */
 static void test_user_proc_bind(void)
 {
-  static char bind_true[] = "OMP_PROC_BIND=true";
-  static char places[64 * 8 + 16];
-  char *env[] = {bind_true, places, NULL};
-  struct run_result r;
+  static char bind_true[] = "OMP_PROC_BIND=true", by_env[] = "OMP_EXT_HT_POLICY=spn:2";
+  static char places[MAXT * 8 + 16];
+  char *env_call[] = {bind_true, places, NULL}, *env_var[] = {bind_true, places, by_env, NULL};
   void *gomp = dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD);
+  struct run_result r;
   size_t used;
   unsigned i;
+  int how;
+  if (gomp)
+    dlclose(gomp);
   /* The allowed PUs in reverse: unlike every policy's order on a machine
    * without SMT, so the test sees who won. */
   used = (size_t)snprintf(places, sizeof(places), "OMP_PLACES=");
   for (i = npus; i-- > 0;)
     used += (size_t)snprintf(places + used, sizeof(places) - used, "%s{%u}",
                              i + 1 < npus ? "," : "", order[omp_ht_policy_os][i]);
-  r = probe(NULL, "spn", "2", env);
-  CU_ASSERT_EQUAL(r.status, 0);
-  if (gomp)
-    dlclose(gomp);
-  if (!gomp) {
-    CU_ASSERT_EQUAL(check_probe_lines(r.out, omp_ht_policy_spn, NULL), 3 * 2);
-    if (npus >= 2)
-      CU_ASSERT_STRING_EQUAL(r.err, "");
-  } else {
-    char first[16];
-    snprintf(first, sizeof(first), "%u", order[omp_ht_policy_os][npus - 1]);
-    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "libgomp pinned the initial thread first"));
-    CU_ASSERT_EQUAL(check_probe_lines(r.out, omp_ht_policy_spn, first), 3 * 2);
+  for (how = 0; how < 2; how++) { /* the API call, then OMP_EXT_HT_POLICY */
+    r = how == 0 ? probe(NULL, "spn", "2", env_call) : probe(NULL, NULL, NULL, env_var);
+    CU_ASSERT_EQUAL(r.status, 0);
+    if (!gomp) {
+      CU_ASSERT_EQUAL(check_probe_lines(r.out, omp_ht_policy_spn, NULL), 3 * 2);
+      if (npus >= 2)
+        CU_ASSERT_STRING_EQUAL(r.err, "");
+    } else {
+      char first[16];
+      snprintf(first, sizeof(first), "%u", order[omp_ht_policy_os][npus - 1]);
+      CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "libgomp pinned the initial thread first"));
+      CU_ASSERT_EQUAL(check_probe_lines(r.out, omp_ht_policy_spn, first), 3 * 2);
+    }
+    run_free(&r);
   }
-  run_free(&r);
 }
 
 /* Children inherit the primary thread's mask: give it the whole set back. */
@@ -430,7 +433,7 @@ static CU_TestInfo bind_tests[] = {
 static CU_TestInfo process_tests[] = {
   {"taskset -c 1: only PU 1 is ever used", test_taskset_one_pu},
   {"OMP_EXT_HT_POLICY=spn:3 and invalid values", test_env_policy},
-  {"user OMP_PROC_BIND=true, OMP_PLACES reversed", test_user_proc_bind},
+  {"user OMP_PROC_BIND=true, OMP_PLACES reversed (call and env)", test_user_proc_bind},
   CU_TEST_INFO_NULL,
 };
 
