@@ -32,7 +32,7 @@ static int cur_policy = omp_ht_policy_os;       /* atomic */
 static unsigned generation;                     /* atomic; 0 = never set */
 static int always_rebind;                       /* runtime re-pins threads */
 static int pending_threads;                     /* OMP_EXT_HT_POLICY's N */
-static int warned_wrap, warned_bind, hooks_seen;
+static int warned_wrap, warned_bind;
 /* The initial thread's affinity when the library was loaded: before a
  * lazily initialised runtime (libomp) pins it for OMP_PROC_BIND. */
 static cpu_set_t load_affinity;
@@ -209,17 +209,6 @@ int omp_ext_bind_take_pending_threads(void)
   return __atomic_exchange_n(&pending_threads, 0, __ATOMIC_RELAXED);
 }
 
-void omp_ext_hooks_mark(int bit)
-{
-  if (!(__atomic_load_n(&hooks_seen, __ATOMIC_RELAXED) & bit))
-    __atomic_fetch_or(&hooks_seen, bit, __ATOMIC_RELAXED);
-}
-
-int omp_ext_ht_hooks(void)
-{
-  return __atomic_load_n(&hooks_seen, __ATOMIC_RELAXED);
-}
-
 /* Non-zero when the environment asks the runtime to bind threads itself. */
 static int user_binding_env(void)
 {
@@ -280,6 +269,7 @@ static int set_policy(omp_ht_policy_t policy, int nthreads)
   a.rt = rt;
   a.err = OMP_EXT_SUCCESS;
   rt->parallel(apply_thread, &a, nthreads > 0 ? (unsigned)nthreads : 0, 0);
+  omp_ext_hooks_check(rt);
   return a.err;
 }
 

@@ -17,7 +17,9 @@
  * ever set, and a thread-local compare afterwards.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -25,6 +27,23 @@
 #include "omp_ext.h"
 #include "runtime.h"
 
+#ifndef OMP_EXT_STATIC_LIB
+#define OMP_EXT_STATIC_LIB 0
+#endif
+
+
+static int hooks_seen; /* OMP_EXT_HOOK_* bits */
+
+void omp_ext_hooks_mark(int bit)
+{
+  if (!(__atomic_load_n(&hooks_seen, __ATOMIC_RELAXED) & bit))
+    __atomic_fetch_or(&hooks_seen, bit, __ATOMIC_RELAXED);
+}
+
+int omp_ext_ht_hooks(void)
+{
+  return __atomic_load_n(&hooks_seen, __ATOMIC_RELAXED);
+}
 
 /* ---------------------------------------------------------------- OMPT --- */
 
@@ -149,6 +168,36 @@ static int wrap(struct tramp *t, void (**fn)(void *), void **data)
 }
 
 typedef void (*gomp_fn)(void *);
+
+void GOMP_parallel(gomp_fn fn, void *data, unsigned num_threads, unsigned flags);
+/* This library's own GOMP_parallel: taking &GOMP_parallel here would give
+ * whichever definition wins symbol interposition. */
+extern __typeof__(GOMP_parallel) gomp_parallel_self
+  __attribute__((alias("GOMP_parallel"), visibility("hidden")));
+
+/* Will a hook see the program's regions?  libomp/libiomp5: the runtime must
+ * have started the OMPT tool.  libgomp: the program's GOMP_parallel must be
+ * this library's (libomp_ext before libgomp in the link order, or linked
+ * statically into the executable). */
+void omp_ext_hooks_check(const struct omp_ext_runtime *rt)
+{
+  static int checked;
+  const char *why = NULL;
+  if (__atomic_exchange_n(&checked, 1, __ATOMIC_RELAXED))
+    return;
+  if (rt->kmp_set_affinity) {
+    if (!(omp_ext_ht_hooks() & OMP_EXT_HOOK_OMPT_READY))
+      why = "the runtime did not start omp_ext's OMPT tool (OMP_TOOL=disabled or "
+            "OMP_TOOL_LIBRARIES set)";
+  } else if (!OMP_EXT_STATIC_LIB &&
+             dlsym(RTLD_DEFAULT, "GOMP_parallel") != (void *)(uintptr_t)gomp_parallel_self) {
+    /* (Linked statically, the executable's own definitions always win.) */
+    why = "libgomp comes before libomp_ext in the link order (link -lomp_ext before -fopenmp)";
+  }
+  if (why)
+    fprintf(stderr, "omp_ext: %s: threads that a team adds later are not bound; call "
+            "omp_ht_rebind() first in such regions\n", why);
+}
 
 void GOMP_parallel(gomp_fn fn, void *data, unsigned num_threads, unsigned flags);
 void GOMP_parallel(gomp_fn fn, void *data, unsigned num_threads, unsigned flags)

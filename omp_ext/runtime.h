@@ -54,4 +54,8 @@ OMP_EXT_HIDDEN int omp_ext_bind_take_pending_threads(void);
 /* Hooks that have run: OMP_EXT_HOOK_* bits. */
 OMP_EXT_HIDDEN void omp_ext_hooks_mark(int bit);
 
+/* After the first policy is applied: say once on stderr when no hook will
+ * see the program's regions (see hooks.c), instead of failing silently. */
+OMP_EXT_HIDDEN void omp_ext_hooks_check(const struct omp_ext_runtime *rt);
+
 #endif /* OMP_EXT_RUNTIME_H */

@@ -407,6 +407,26 @@ static void test_user_proc_bind(void)
   }
 }
 
+/* libgomp linked before libomp_ext: no hook sees the program's regions;
+ * omp_ext says so, and the team bound by the call itself stays bound.
+ * (With libiomp5 preloaded the OMPT hook applies: no message.) */
+static void test_gomp_link_order(void)
+{
+#ifdef HT_PROBE_GOMP_FIRST_BIN
+  char *argv[] = {HT_PROBE_GOMP_FIRST_BIN, "spn", NULL};
+  struct run_result r;
+  CU_ASSERT_EQUAL_FATAL(run_capture(argv, NULL, &r), 0);
+  CU_ASSERT_EQUAL(r.status, 0);
+  if (dlsym(RTLD_DEFAULT, "kmp_set_affinity")) { /* libiomp5 preloaded: OMPT hook */
+    CU_ASSERT_STRING_EQUAL(r.err, "");
+  } else {
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "libgomp comes before libomp_ext in the link order"));
+  }
+  CU_ASSERT_EQUAL(check_probe_lines(r.out, omp_ht_policy_spn, NULL), 3 * npus);
+  run_free(&r);
+#endif
+}
+
 /* Children inherit the primary thread's mask: give it the whole set back. */
 static int process_suite_init(void)
 {
@@ -434,6 +454,7 @@ static CU_TestInfo process_tests[] = {
   {"taskset -c 1: only PU 1 is ever used", test_taskset_one_pu},
   {"OMP_EXT_HT_POLICY=spn:3 and invalid values", test_env_policy},
   {"user OMP_PROC_BIND=true, OMP_PLACES reversed (call and env)", test_user_proc_bind},
+  {"gcc: libgomp linked first is reported; called team stays bound", test_gomp_link_order},
   CU_TEST_INFO_NULL,
 };
 
