@@ -771,8 +771,12 @@ enum omp_ext_hook_e {
  *         (called inside a parallel region, active or not: omp_get_level()
  *         > 0; nothing changed); OMP_EXT_ERR_RUNTIME (no OpenMP runtime in
  *         the process); OMP_EXT_ERR_TOPOLOGY, OMP_EXT_ERR_EMPTY,
- *         OMP_EXT_ERR_NOMEM (as omp_ext_topo_load()); OMP_EXT_ERR_BIND (the
- *         OS refused a binding: the policy is set, some thread is not bound).
+ *         OMP_EXT_ERR_NOMEM (as omp_ext_topo_load()); OMP_EXT_ERR_PARSE
+ *         (omp_ht_policy_energy with an invalid model environment, as
+ *         omp_ext_order()); OMP_EXT_ERR_BIND (the OS refused a binding: the
+ *         policy is set, some thread is not bound).
+ * omp_ht_policy_energy binds in its base order (omp_ext_order()); the team
+ * size stays the caller's: omp_ext_energy_choice() recommends one.
  * Source: paper §3 (application layer); OpenMP 5.2 §18.2 (omp_get_level),
  * §19 (OMPT); hwloc_set_cpubind().
  */

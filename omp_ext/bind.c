@@ -368,8 +368,12 @@ __attribute__((constructor)) static void omp_ext_env_init(void)
   if (!text || !*text)
     return;
   if (parse_env(text, &policy, &n) != 0) {
-    fprintf(stderr, "omp_ext: ignoring OMP_EXT_HT_POLICY='%s': expected POLICY[:N], POLICY "
-            "one of os, speedup, spn, spread, N a positive whole number\n", text);
+    unsigned i;
+    fprintf(stderr, "omp_ext: ignoring OMP_EXT_HT_POLICY='%s': expected POLICY[:N], POLICY one "
+            "of", text);
+    for (i = 0; i < OMP_EXT_NPOLICIES; i++)
+      fprintf(stderr, "%s %s", i ? "," : "", omp_ext_policy_name((omp_ht_policy_t)i));
+    fprintf(stderr, ", N a positive whole number\n");
     return;
   }
   pthread_mutex_lock(&bind_lock);

@@ -17,7 +17,8 @@ module omp_ext
   integer(c_int), parameter, public :: omp_ht_policy_speedup = 1
   integer(c_int), parameter, public :: omp_ht_policy_spn = 2
   integer(c_int), parameter, public :: omp_ht_policy_spread = 3
-  integer(c_int), parameter, public :: OMP_EXT_NPOLICIES = 4
+  integer(c_int), parameter, public :: omp_ht_policy_energy = 4
+  integer(c_int), parameter, public :: OMP_EXT_NPOLICIES = 5
 
   ! omp_ext_error_t
   integer(c_int), parameter, public :: OMP_EXT_SUCCESS = 0

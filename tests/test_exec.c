@@ -133,7 +133,6 @@ static void test_bad_uses(void)
   char *too_many[] = {"spn", "100000", "--", PROBE_BIN, NULL};
   char *extra[] = {"spn", "1", "2", "--", PROBE_BIN, NULL};
   char *missing[] = {"spn", "--", "/nonexistent/program", NULL};
-  char *input[] = {"-i", "pack:1 core:2 pu:1", "spn", "--", PROBE_BIN, NULL};
   char *good[] = {"spn", "--", PROBE_BIN, NULL};
   char *env_kmp[] = {kmp, NULL}, *env_gomp[] = {gomp, NULL}, *env_ht[] = {ht, NULL};
   expect_usage(no_sep, NULL, 2, "missing '-- PROGRAM'");
@@ -143,7 +142,6 @@ static void test_bad_uses(void)
   expect_usage(too_many, NULL, 2, "larger than the");
   expect_usage(extra, NULL, 2, "unexpected argument '2'");
   expect_usage(missing, NULL, 127, "cannot run '/nonexistent/program'");
-  expect_usage(input, NULL, 2, "--input is not allowed");
   expect_usage(good, env_kmp, 2, "KMP_AFFINITY is set");
   expect_usage(good, env_gomp, 2, "GOMP_CPU_AFFINITY is set");
   expect_usage(good, env_ht, 2, "OMP_EXT_HT_POLICY is set");
