@@ -31,7 +31,6 @@
 #define OMP_EXT_STATIC_LIB 0
 #endif
 
-
 static int hooks_seen; /* OMP_EXT_HOOK_* bits */
 
 void omp_ext_hooks_mark(int bit)
