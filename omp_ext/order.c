@@ -62,7 +62,7 @@ static long group_id(const struct omp_ext_core *c, int with_numa)
 static int spread_keys(const omp_ext_topo_t *t, struct core_key *keys)
 {
   unsigned n = t->ncores, i, j;
-  long *group = malloc(n * sizeof(*group));
+  long *group = calloc(n ? n : 1, sizeof(*group));
   unsigned *round = malloc(n * sizeof(*round)), *grank = malloc(n * sizeof(*grank));
   unsigned long *inner = malloc(n * sizeof(*inner));
   int err = OMP_EXT_ERR_NOMEM;
