@@ -21,6 +21,8 @@ static const struct htp_command commands[] = {
   {"topo", "topo [options]", "summary: packages, NUMA nodes, cores, SMT, sibling numbering",
    htp_cmd_topo},
   {"list", "list", "the policies, one line each", htp_cmd_list},
+  {"check", "check [--as omp|gomp|kmp] [--expand] PLACES",
+   "parse and check an OMP_PLACES value (exit 0 clean, 1 problems, 2 unparsable)", htp_cmd_check},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

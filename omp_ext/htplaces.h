@@ -75,5 +75,6 @@ int htp_cmd_places(struct htp_ctx *ctx, int argc, char **argv);
 int htp_cmd_show(struct htp_ctx *ctx, int argc, char **argv);
 int htp_cmd_topo(struct htp_ctx *ctx, int argc, char **argv);
 int htp_cmd_list(struct htp_ctx *ctx, int argc, char **argv);
+int htp_cmd_check(struct htp_ctx *ctx, int argc, char **argv);
 
 #endif /* HTPLACES_H */
