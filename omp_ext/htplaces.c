@@ -23,6 +23,9 @@ static const struct htp_command commands[] = {
   {"list", "list", "the policies, one line each", htp_cmd_list},
   {"check", "check [--as omp|gomp|kmp] [--expand] PLACES",
    "parse and check an OMP_PLACES value (exit 0 clean, 1 problems, 2 unparsable)", htp_cmd_check},
+  {"doctor", "doctor [--sysfs D] [--cgroup D] [POLICY [N]]",
+   "what limits parallel execution here: SMT, CPUs, cpuset, quota, variables, saturation",
+   htp_cmd_doctor},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

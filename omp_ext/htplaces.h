@@ -7,6 +7,7 @@
 #define HTPLACES_H
 
 #include <getopt.h>
+#include <stdio.h>
 
 #include "omp_ext.h"
 
@@ -76,5 +77,11 @@ int htp_cmd_show(struct htp_ctx *ctx, int argc, char **argv);
 int htp_cmd_topo(struct htp_ctx *ctx, int argc, char **argv);
 int htp_cmd_list(struct htp_ctx *ctx, int argc, char **argv);
 int htp_cmd_check(struct htp_ctx *ctx, int argc, char **argv);
+int htp_cmd_doctor(struct htp_ctx *ctx, int argc, char **argv);
+int htp_cmd_verify(struct htp_ctx *ctx, int argc, char **argv);
+
+/* doctor: list the OMP_* / KMP_* / GOMP_* variables of envp on \p out and
+ * their conflicts (libgomp and libomp rules); returns the conflict count. */
+unsigned htp_env_check(FILE *out, char *const envp[], const omp_ext_topo_t *topo);
 
 #endif /* HTPLACES_H */
