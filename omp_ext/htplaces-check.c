@@ -143,7 +143,7 @@ static void report_runtime_out_of_range(struct report *r, hwloc_const_bitmap_t b
     else
       problem(r, "libgomp: removes those CPUs from their places and drops places left empty: "
               "%u of %u places remain", left, l->nplaces);
-    problem(r, "libomp: ignores those CPUs (\"OMP: Warning: ... ignoring invalid OS proc ID\"), "
+    problem(r, "libomp: ignores those CPUs (\"OMP: Warning #124: Ignoring invalid OS proc ID N\"), "
             "stops a {n:len:stride} interval at its first invalid CPU, and drops places left "
             "empty");
   } else if (l->syntax == omp_ext_syntax_gomp) {
@@ -152,7 +152,7 @@ static void report_runtime_out_of_range(struct report *r, hwloc_const_bitmap_t b
     problem(r, "libomp (GOMP_CPU_AFFINITY read as an explicit proclist): ignores those CPUs "
             "with a warning");
   } else {
-    problem(r, "libomp: ignores those CPUs with a warning (\"ignoring invalid OS proc ID\") "
+    problem(r, "libomp: ignores those CPUs with a warning (\"Ignoring invalid OS proc ID\") "
             "and drops places left empty: %u of %u places remain", left, l->nplaces);
   }
 }

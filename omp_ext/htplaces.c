@@ -26,6 +26,8 @@ static const struct htp_command commands[] = {
   {"doctor", "doctor [--sysfs D] [--cgroup D] [POLICY [N]]",
    "what limits parallel execution here: SMT, CPUs, cpuset, quota, variables, saturation",
    htp_cmd_doctor},
+  {"verify", "verify [POLICY [N]] -- PROGRAM [ARGS]",
+   "run an OpenMP program and compare each thread's affinity with its place", htp_cmd_verify},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -307,7 +309,7 @@ int main(int argc, char **argv)
     status = htp_cmd_places(&ctx, argc, argv);
   else
     status = htp_error(HTP_EXIT_USAGE, "unknown policy or command '%s'; policies: os, speedup, "
-                       "spn, spread; commands: show, topo, list (see htplaces --help)", argv[1]);
+                       "spn, spread; commands: show, topo, list, check, doctor, verify (see htplaces --help)", argv[1]);
   omp_ext_topo_destroy(ctx.topo);
   return status;
 }
