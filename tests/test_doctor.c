@@ -282,6 +282,23 @@ static void test_saturation_report(void)
   run_free(&r);
 }
 
+static void test_real_roots(void)
+{
+  /* This machine's /sys and /proc/self/cgroup: only the report's shape. */
+  char *argv[] = {HTPLACES_BIN, "doctor", "--no-saturation", NULL};
+  char unset_sys[] = "HTPLACES_SYSFS=", unset_cg[] = "HTPLACES_CGROUP=";
+  struct run_result r;
+  char *envs[3] = {unset_sys, unset_cg, NULL};
+  CU_ASSERT_FATAL(run_capture(argv, envs, &r) == 0);
+  CU_ASSERT(r.status == 0 || r.status == 1);
+  CONTAINS(r.out, "SMT:        control=");
+  CONTAINS(r.out, "(/sys/devices/system/cpu/smt)");
+  CONTAINS(r.out, "CPU quota:  ");
+  CONTAINS(r.out, "allowed:    process affinity ");
+  CU_ASSERT_STRING_EQUAL(r.err, "");
+  run_free(&r);
+}
+
 static void test_usage(void)
 {
   struct run_result r = doctor("sys-plain", "cg1none", clean_env, "--duration", "0", NULL);
@@ -309,6 +326,7 @@ static CU_TestInfo doctor_tests[] = {
   {"variable conflicts", test_env_conflicts},
   {"hybrid fixture", test_hybrid_fixture},
   {"saturation report", test_saturation_report},
+  {"this machine's own sysfs and cgroup", test_real_roots},
   {"usage errors", test_usage},
   CU_TEST_INFO_NULL,
 };
