@@ -21,13 +21,14 @@ static const struct htp_command commands[] = {
   {"topo", "topo [options]", "summary: packages, NUMA nodes, cores, SMT, sibling numbering",
    htp_cmd_topo},
   {"list", "list", "the policies, one line each", htp_cmd_list},
-  {"check", "check [--as omp|gomp|kmp] [--expand] PLACES",
-   "parse and check an OMP_PLACES value (exit 0 clean, 1 problems, 2 unparsable)", htp_cmd_check},
-  {"doctor", "doctor [--sysfs D] [--cgroup D] [POLICY [N]]",
-   "what limits parallel execution here: SMT, CPUs, cpuset, quota, variables, saturation",
+  {"check", "check [--expand] PLACES",
+   "parse and check an OMP_PLACES value (--as gomp|kmp: GOMP_CPU_AFFINITY, KMP proclist)",
+   htp_cmd_check},
+  {"doctor", "doctor [POLICY [N]]",
+   "what limits parallel execution here (--sysfs D, --cgroup D, --no-saturation)",
    htp_cmd_doctor},
-  {"verify", "verify [POLICY [N]] -- PROGRAM [ARGS]",
-   "run an OpenMP program and compare each thread's affinity with its place", htp_cmd_verify},
+  {"verify", "verify [POLICY [N]] -- PROG",
+   "run an OpenMP program, compare each thread's affinity with its place", htp_cmd_verify},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -59,6 +60,7 @@ static void usage(FILE *out)
   for (i = 0; i < NCOMMANDS; i++)
     fprintf(out, "  %-28s %s\n", commands[i].synopsis, commands[i].summary);
   fprintf(out, "\nExit status: 0 success, 1 failure (e.g. unreadable topology), 2 usage error.\n");
+  fprintf(out, "check, doctor, verify: 1 when they find a problem; check: 2 when unparsable.\n");
 }
 
 int htp_error(int status, const char *fmt, ...)
@@ -309,7 +311,8 @@ int main(int argc, char **argv)
     status = htp_cmd_places(&ctx, argc, argv);
   else
     status = htp_error(HTP_EXIT_USAGE, "unknown policy or command '%s'; policies: os, speedup, "
-                       "spn, spread; commands: show, topo, list, check, doctor, verify (see htplaces --help)", argv[1]);
+                       "spn, spread; commands: show, topo, list, check, doctor, verify (see "
+                       "htplaces --help)", argv[1]);
   omp_ext_topo_destroy(ctx.topo);
   return status;
 }
