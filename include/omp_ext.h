@@ -399,7 +399,7 @@ typedef struct omp_ext_parse_error {
  *         abstract name with topo NULL); OMP_EXT_ERR_PARSE (the text does not
  *         follow the syntax, a number is above OMP_EXT_PLACES_MAX_CPU, an
  *         interval leaves 0..OMP_EXT_PLACES_MAX_CPU, or the list expands to
- *         more than OMP_EXT_PLACES_MAX_PLACES places or about 4 million
+ *         more than OMP_EXT_PLACES_MAX_PLACES places or about a million
  *         numbers); OMP_EXT_ERR_NOMEM.
  */
 int omp_ext_places_parse(const omp_ext_topo_t *topo, const char *text, omp_ext_syntax_t syntax,

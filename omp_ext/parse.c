@@ -16,7 +16,7 @@
 #include "internal.h"
 
 /* Budget of numbers set while expanding: bounds time and memory. */
-#define WORK_MAX (1UL << 22)
+#define WORK_MAX (1UL << 20)
 
 struct parser {
   const char *s;
@@ -141,7 +141,7 @@ static int spend(struct parser *p, unsigned long n, size_t pos)
 {
   p->work += n;
   if (p->work > WORK_MAX)
-    return fail(p, pos, "the list expands to too many numbers (more than 4 million)");
+    return fail(p, pos, "the list expands to too many numbers (more than a million)");
   return OMP_EXT_SUCCESS;
 }
 
