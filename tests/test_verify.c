@@ -79,6 +79,23 @@ static void test_user_places(void)
   run_free(&r);
 }
 
+static void test_more_threads_than_places(void)
+{
+  /* close with T > P: consecutive threads share a place (OpenMP 5.2 §10.1.3). */
+  char *argv[] = {HTPLACES_BIN, "verify", "--", OMP_PROG, NULL};
+  char e1[] = "OMP_PLACES={0},{1}", e2[] = "OMP_NUM_THREADS=4", e3[] = "KMP_AFFINITY=";
+  char *env[] = {e1, e2, e3, NULL};
+  struct run_result r;
+  if (!two_pus())
+    return;
+  CU_ASSERT_FATAL(run_capture(argv, env, &r) == 0);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CONTAINS(r.out, "     1  0               0                ok\n");
+  CONTAINS(r.out, "     2  1               1                ok\n");
+  CONTAINS(r.out, "     3  1               1                ok\n");
+  run_free(&r);
+}
+
 static void test_mismatch(void)
 {
   /* A CPU the machine does not have: libgomp drops the place (or, beyond
@@ -142,6 +159,7 @@ static void test_usage(void)
 static CU_TestInfo verify_tests[] = {
   {"policy os 2: every thread ok", test_policy_ok},
   {"user OMP_PLACES", test_user_places},
+  {"4 threads on 2 places", test_more_threads_than_places},
   {"mismatch: a CPU the machine lacks", test_mismatch},
   {"program exit status, no region, not found", test_program_failures},
   {"usage errors", test_usage},
