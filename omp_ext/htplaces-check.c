@@ -466,6 +466,7 @@ int htp_cmd_check(struct htp_ctx *ctx, int argc, char **argv)
   omp_ext_parse_error_t perr = {0, NULL};
   omp_ext_topo_t *topo;
   int c, status = HTP_EXIT_OK, expand = 0, err;
+  const char *value;
   char *text;
 
   optind = 0;
@@ -479,18 +480,21 @@ int htp_cmd_check(struct htp_ctx *ctx, int argc, char **argv)
   }
   if ((status = htp_no_format(ctx, "check")) != 0)
     return status;
-  if (optind >= argc)
-    return htp_error(HTP_EXIT_USAGE, "missing PLACES; usage: htplaces check [--as omp|gomp|kmp] "
-                     "[--expand] PLACES, e.g. '{0:4},{4:4}' or 'cores(4)'");
   if (optind + 1 < argc)
     return htp_error(HTP_EXIT_USAGE, "unexpected argument '%s'; quote the value: "
                      "htplaces check '%s'", argv[optind + 1], argv[optind]);
+  /* No PLACES: the variable's value in the environment. */
+  value = optind < argc ? argv[optind] : getenv(syntax_var[syntax]);
+  if (!value)
+    return htp_error(HTP_EXIT_USAGE, "missing PLACES and %s is not set; usage: htplaces check "
+                     "[--as omp|gomp|kmp] [--expand] [PLACES], e.g. '{0:4},{4:4}' or 'cores(4)'",
+                     syntax_var[syntax]);
   if (!(topo = htp_topo(ctx, &status)))
     return status;
-  err = omp_ext_places_parse(topo, argv[optind], syntax, &list, &perr);
+  err = omp_ext_places_parse(topo, value, syntax, &list, &perr);
   if (err == OMP_EXT_ERR_PARSE)
     return htp_error(HTP_EXIT_USAGE, "cannot parse %s value '%s' at character %zu: %s",
-                     syntax_var[syntax], argv[optind], perr.pos + 1, perr.what);
+                     syntax_var[syntax], value, perr.pos + 1, perr.what);
   if (err)
     return htp_error(HTP_EXIT_FAIL, "%s", omp_ext_strerror(err));
   if (expand) {
@@ -501,7 +505,7 @@ int htp_cmd_check(struct htp_ctx *ctx, int argc, char **argv)
       free(text);
     }
   } else {
-    status = full_report(topo, list, argv[optind]);
+    status = full_report(topo, list, value);
   }
   omp_ext_placelist_destroy(list);
   return status;

@@ -21,7 +21,7 @@ static const struct htp_command commands[] = {
   {"topo", "topo [options]", "summary: packages, NUMA nodes, cores, SMT, sibling numbering",
    htp_cmd_topo},
   {"list", "list", "the policies, one line each", htp_cmd_list},
-  {"check", "check [--expand] PLACES",
+  {"check", "check [--expand] [PLACES]",
    "parse and check an OMP_PLACES value (--as gomp|kmp: GOMP_CPU_AFFINITY, KMP proclist)",
    htp_cmd_check},
   {"doctor", "doctor [POLICY [N]]",

@@ -79,10 +79,25 @@ static void test_exit_codes(void)
   CONTAINS(r.err, "at character 1: unknown abstract name");
   run_free(&r);
 
-  r = run("-i", C6100, "check", NULL);
-  CU_ASSERT_EQUAL(r.status, 2);
-  CONTAINS(r.err, "htplaces: missing PLACES");
-  run_free(&r);
+  {
+    char *argv[] = {HTPLACES_BIN, "-i", C6100, "check", NULL};
+    char unset[] = "OMP_PLACES=", set[] = "OMP_PLACES={0},{8}", kmp[] = "KMP_AFFINITY=";
+    char *env_unset[] = {unset, NULL}, *env_set[] = {set, NULL}, *env_kmp[] = {kmp, NULL};
+    char *argv_kmp[] = {HTPLACES_BIN, "-i", C6100, "check", "--as", "kmp", NULL};
+    CU_ASSERT_FATAL(run_capture(argv, env_unset, &r) == 0);
+    CU_ASSERT_EQUAL(r.status, 2);
+    CONTAINS(r.err, "htplaces: missing PLACES and OMP_PLACES is not set");
+    run_free(&r);
+    /* PLACES defaults to $OMP_PLACES ({0},{8}: siblings first). */
+    CU_ASSERT_FATAL(run_capture(argv, env_set, &r) == 0);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CONTAINS(r.out, "OMP_PLACES={0},{8}\n2 places on");
+    run_free(&r);
+    CU_ASSERT_FATAL(run_capture(argv_kmp, env_kmp, &r) == 0);
+    CU_ASSERT_EQUAL(r.status, 2);
+    CONTAINS(r.err, "KMP_AFFINITY is not set");
+    run_free(&r);
+  }
 
   r = run("-i", C6100, "check", "--as", "intel", "0", NULL);
   CU_ASSERT_EQUAL(r.status, 2);
