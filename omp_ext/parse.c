@@ -166,7 +166,8 @@ static int add_place(struct parser *p, hwloc_bitmap_t set, size_t pos)
 {
   omp_ext_placelist_t *l = p->l;
   int last = hwloc_bitmap_last(set);
-  int err = spend(p, 1 + (last > 0 ? (unsigned long)last / 64 : 0), pos);
+  /* A place costs its bitmap too: one unit per 4 words (256 CPUs). */
+  int err = spend(p, 1 + (last > 0 ? (unsigned long)last / 256 : 0), pos);
   if (!err && l->nplaces >= OMP_EXT_PLACES_MAX_PLACES)
     err = fail(p, pos, "more than 65536 places");
   if (!err && l->nplaces == p->cap) {
