@@ -256,7 +256,7 @@ static void section_quota(struct doctor *d, hwloc_const_bitmap_t usable)
           best >= 1 ? (int)best : 1, best >= 1 ? (int)best : 1);
 }
 
-static void section_topology(struct doctor *d, const omp_ext_topo_t *topo)
+static void section_topology(const omp_ext_topo_t *topo)
 {
   printf("topology:   %s: %u packages, %u cores, %u allowed PUs, up to %u PUs per core, "
          "%u CPU kind%s\n", omp_ext_topo_source(topo), omp_ext_topo_npackages(topo),
@@ -270,7 +270,6 @@ static void section_topology(struct doctor *d, const omp_ext_topo_t *topo)
            "others finish later and hold back every barrier (the policies place threads on "
            "kind 0 first)\n", fast, omp_ext_topo_npus(topo));
   }
-  (void)d;
 }
 
 /* ---- saturation test ---- */
@@ -503,7 +502,7 @@ int htp_cmd_doctor(struct htp_ctx *ctx, int argc, char **argv)
   online = section_cpus(&d);
   section_allowed(&d, online, &usable);
   section_quota(&d, usable);
-  section_topology(&d, topo);
+  section_topology(topo);
   d.limits += htp_env_check(stdout, environ, topo);
   section_saturation(&d, topo, policy, order, n);
   if (d.limits)
