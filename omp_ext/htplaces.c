@@ -30,6 +30,14 @@ static const struct htp_command commands[] = {
    "modelled power, speed-up, SPN, energy per N (paper §2)", htp_cmd_model},
   {"calibrate", "calibrate [opts] [POLICY...]", "fit the power model from RAPL energy counters",
    htp_cmd_calibrate},
+  {"check", "check [--expand] [PLACES]",
+   "parse and check an OMP_PLACES value (--as gomp|kmp: GOMP_CPU_AFFINITY, KMP proclist)",
+   htp_cmd_check},
+  {"doctor", "doctor [POLICY [N]]",
+   "what limits parallel execution here (--sysfs D, --cgroup D, --no-saturation)",
+   htp_cmd_doctor},
+  {"verify", "verify [POLICY [N]] -- PROG",
+   "run an OpenMP program, compare each thread's affinity with its place", htp_cmd_verify},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -70,6 +78,7 @@ static void usage(FILE *out)
           "calibrate options: --powercap DIR (default /sys/class/powercap),\n"
           "  --perf-pmu DIR (default /sys/bus/event_source/devices/power), --seconds T (1)\n");
   fprintf(out, "\nExit status: 0 success, 1 failure (e.g. unreadable topology), 2 usage error.\n");
+  fprintf(out, "check, doctor, verify: 1 when they find a problem; check: 2 when unparsable.\n");
 }
 
 int htp_error(int status, const char *fmt, ...)

@@ -7,6 +7,7 @@
 #define HTPLACES_H
 
 #include <getopt.h>
+#include <stdio.h>
 
 #include "omp_ext.h"
 
@@ -45,8 +46,10 @@ struct htp_command {
   {"help", no_argument, NULL, 'h'}, \
   {"ranks-per-node", required_argument, NULL, HTP_OPT_RANKS}, \
   {"local-rank", required_argument, NULL, HTP_OPT_LOCAL_RANK}
-#define HTP_OPT_RANKS 0x101
-#define HTP_OPT_LOCAL_RANK 0x102
+/* Long-only common options use values from 0x1000 up; a subcommand's own
+ * long-only options use 256 .. 0xfff. */
+#define HTP_OPT_RANKS 0x1001
+#define HTP_OPT_LOCAL_RANK 0x1002
 #define HTP_COMMON_SHORTOPTS "i:r:f:eh"
 
 /* Print "htplaces: MESSAGE" on stderr; returns \p status for `return htp_error(...)`. */
@@ -116,5 +119,13 @@ int htp_default_model(omp_ext_model_t *m);
 
 /* The thread count the energy policy recommends on topo (default model). */
 int htp_energy_count(const omp_ext_topo_t *topo, unsigned *n);
+
+int htp_cmd_check(struct htp_ctx *ctx, int argc, char **argv);
+int htp_cmd_doctor(struct htp_ctx *ctx, int argc, char **argv);
+int htp_cmd_verify(struct htp_ctx *ctx, int argc, char **argv);
+
+/* doctor: list the OMP_* / KMP_* / GOMP_* variables of envp on \p out and
+ * their conflicts (libgomp and libomp rules); returns the conflict count. */
+unsigned htp_env_check(FILE *out, char *const envp[], const omp_ext_topo_t *topo);
 
 #endif /* HTPLACES_H */

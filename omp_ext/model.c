@@ -48,10 +48,16 @@ static int parse_double(const char *text, size_t len, double *v)
   return OMP_EXT_SUCCESS;
 }
 
+static int watts_ok(double w)
+{
+  return isfinite(w) && w >= 0 && w <= OMP_EXT_MODEL_MAX_WATTS;
+}
+
+/* Bounded watts keep every modelled power finite (found by fuzz_model:
+ * "1e308,1e308,1e308,1e308" made P overflow to infinity). */
 static int power_ok(const omp_ext_power_model_t *pm)
 {
-  return isfinite(pm->pn) && isfinite(pm->ps) && isfinite(pm->pc) && isfinite(pm->pt) &&
-         pm->pn >= 0 && pm->ps >= 0 && pm->pc >= 0 && pm->pt >= 0 &&
+  return watts_ok(pm->pn) && watts_ok(pm->ps) && watts_ok(pm->pc) && watts_ok(pm->pt) &&
          pm->pn + pm->ps + pm->pc > 0;
 }
 

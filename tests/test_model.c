@@ -253,6 +253,9 @@ static void test_parse_and_default(void)
   CU_ASSERT_EQUAL(omp_ext_power_model_parse("1,2,3,4,", &pm), OMP_EXT_ERR_PARSE);
   CU_ASSERT_EQUAL(omp_ext_power_model_parse("nan,2,3,4", &pm), OMP_EXT_ERR_PARSE);
   CU_ASSERT_EQUAL(omp_ext_power_model_parse("inf,2,3,4", &pm), OMP_EXT_ERR_PARSE);
+  CU_ASSERT_EQUAL(omp_ext_power_model_parse("1e308,1e308,1e308,1e308", &pm), OMP_EXT_ERR_PARSE);
+  CU_ASSERT_EQUAL(omp_ext_power_model_parse("1000000,0,0,0", &pm), 0);
+  CU_ASSERT_EQUAL(omp_ext_power_model_parse("1000001,0,0,0", &pm), OMP_EXT_ERR_PARSE);
   CU_ASSERT_EQUAL(omp_ext_power_model_parse("C6100", &pm), OMP_EXT_ERR_PARSE);
   CU_ASSERT_EQUAL(omp_ext_power_model_parse(NULL, &pm), OMP_EXT_ERR_INVALID);
 

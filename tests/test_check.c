@@ -1,0 +1,287 @@
+/*
+ * htplaces check: expansions, exit codes and each reported problem, on the
+ * paper's C6100 string and the real-machine fixtures.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cunit_main.h"
+#include "testutil.h"
+
+#define C6100 "pack:2 core:4 pu:2(indexes=core:pack)"
+#define FIXTURE(name) OMP_EXT_TEST_DIR "/topologies/" name
+
+/* Run htplaces with the NULL-terminated arguments. */
+static struct run_result run(const char *first, ...)
+{
+  char *argv[32];
+  struct run_result r = {NULL, NULL, -1};
+  unsigned n = 0;
+  va_list ap;
+  argv[n++] = HTPLACES_BIN;
+  argv[n++] = (char *)first;
+  va_start(ap, first);
+  while (n < 31 && (argv[n] = va_arg(ap, char *)) != NULL)
+    n++;
+  va_end(ap);
+  argv[n] = NULL;
+  CU_ASSERT_FATAL(run_capture(argv, NULL, &r) == 0);
+  return r;
+}
+
+#define CONTAINS(hay, needle)                                      \
+  do {                                                             \
+    CU_ASSERT_PTR_NOT_NULL(strstr(hay, needle));                   \
+    if (!strstr(hay, needle))                                      \
+      fprintf(stderr, "\nmissing '%s' in:\n%s\n", needle, hay);    \
+  } while (0)
+#define LACKS(hay, needle) CU_ASSERT_PTR_NULL(strstr(hay, needle))
+
+static void test_expand(void)
+{
+  struct run_result r = run("-i", C6100, "check", "--expand", "{0:2:8}:4", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_STRING_EQUAL(r.out, "{0,8},{1,9},{2,10},{3,11}\n");
+  CU_ASSERT_STRING_EQUAL(r.err, "");
+  run_free(&r);
+  r = run("-i", C6100, "check", "--expand", "threads(4)", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_STRING_EQUAL(r.out, "{0},{8},{1},{9}\n");
+  run_free(&r);
+  r = run("-i", C6100, "check", "--as", "gomp", "--expand", "0 3 1-2", NULL);
+  CU_ASSERT_STRING_EQUAL(r.out, "{0},{3},{1},{2}\n");
+  run_free(&r);
+  r = run("-i", C6100, "check", "--as", "kmp", "--expand", "explicit,proclist=[0,{1,9}]", NULL);
+  CU_ASSERT_STRING_EQUAL(r.out, "{0},{1,9}\n");
+  run_free(&r);
+}
+
+static void test_exit_codes(void)
+{
+  struct run_result r = run("-i", C6100, "check", "{0},{1},{2},{3}", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CONTAINS(r.out, "no problems found");
+  CONTAINS(r.out, "matches 'htplaces speedup 4'");
+  run_free(&r);
+
+  r = run("-i", C6100, "check", "{0,1},{2,3", NULL);
+  CU_ASSERT_EQUAL(r.status, 2);
+  CU_ASSERT_STRING_EQUAL(r.out, "");
+  CONTAINS(r.err, "htplaces: cannot parse OMP_PLACES value '{0,1},{2,3' at character 11: "
+                  "expected ',' or '}'");
+  CU_ASSERT_EQUAL(count_lines(r.err), 1);
+  run_free(&r);
+
+  r = run("-i", C6100, "check", "bogus(3)", NULL);
+  CU_ASSERT_EQUAL(r.status, 2);
+  CONTAINS(r.err, "at character 1: unknown abstract name");
+  run_free(&r);
+
+  {
+    char *argv[] = {HTPLACES_BIN, "-i", C6100, "check", NULL};
+    char unset[] = "OMP_PLACES=", set[] = "OMP_PLACES={0},{8}", kmp[] = "KMP_AFFINITY=";
+    char *env_unset[] = {unset, NULL}, *env_set[] = {set, NULL}, *env_kmp[] = {kmp, NULL};
+    char *argv_kmp[] = {HTPLACES_BIN, "-i", C6100, "check", "--as", "kmp", NULL};
+    CU_ASSERT_FATAL(run_capture(argv, env_unset, &r) == 0);
+    CU_ASSERT_EQUAL(r.status, 2);
+    CONTAINS(r.err, "htplaces: missing PLACES and OMP_PLACES is not set");
+    run_free(&r);
+    /* PLACES defaults to $OMP_PLACES ({0},{8}: siblings first). */
+    CU_ASSERT_FATAL(run_capture(argv, env_set, &r) == 0);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CONTAINS(r.out, "OMP_PLACES={0},{8}\n2 places on");
+    run_free(&r);
+    CU_ASSERT_FATAL(run_capture(argv_kmp, env_kmp, &r) == 0);
+    CU_ASSERT_EQUAL(r.status, 2);
+    CONTAINS(r.err, "KMP_AFFINITY is not set");
+    run_free(&r);
+  }
+
+  r = run("-i", C6100, "check", "--as", "intel", "0", NULL);
+  CU_ASSERT_EQUAL(r.status, 2);
+  CONTAINS(r.err, "unknown --as 'intel'");
+  CU_ASSERT_STRING_EQUAL(r.out, "");
+  run_free(&r);
+
+  r = run("-i", C6100, "check", "-f", "gomp", "0", NULL);
+  CU_ASSERT_EQUAL(r.status, 2);
+  run_free(&r);
+}
+
+static void test_outside_machine(void)
+{
+  /* 70 >= libgomp's 64-CPU cpuset: the whole variable is rejected. */
+  struct run_result r = run("-i", C6100, "check", "{0},{70}", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.out, "CPU 70 is outside the machine (its CPUs: 0-15)");
+  CONTAINS(r.out, "libgomp: CPU 70 is beyond its 64-CPU cpuset: it rejects the whole OMP_PLACES");
+  CONTAINS(r.out, "libomp: ignores those CPUs");
+  run_free(&r);
+
+  /* 20 < 64: libgomp drops it and the place left empty. */
+  r = run("-i", C6100, "check", "{0},{20}", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.out, "libgomp: removes those CPUs from their places and drops places left empty: "
+                  "1 of 2 places remain");
+  run_free(&r);
+
+  /* GOMP_CPU_AFFINITY: libgomp skips CPUs beyond its cpuset silently. */
+  r = run("-i", C6100, "check", "--as", "gomp", "0 100", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.out, "libgomp: skips CPUs from 64 up (beyond its cpuset) without a message");
+  run_free(&r);
+}
+
+static void test_restricted(void)
+{
+  /* -r: a restricted cpuset. */
+  struct run_result r = run("-i", C6100, "-r", "0-3", "check", "{0},{8}", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.out, "CPU 8 is not in the allowed set 0-3");
+  CONTAINS(r.out, "1 of 2 places remain");
+  LACKS(r.out, "outside the machine");
+  run_free(&r);
+
+  /* A cgroup v2 fixture: PUs 0-5 of 32 allowed. */
+  r = run("-i", FIXTURE("amd-opteron-6134-4s-8c-nosmt-cgroup2-disallowed.xml"), "check",
+          "{0},{6},{31}", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.out, "CPUs 6,31 are not in the allowed set 0-5");
+  run_free(&r);
+
+  /* SMT siblings offline (Broadwell fixture): 36-71 exist but are not allowed. */
+  r = run("-i", FIXTURE("intel-xeon-e5-2695v4-broadwell-2s-18c-smt-offlined.xml"), "check",
+          "{0,36}", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.out, "CPU 36 is not in the allowed set 0-35");
+  run_free(&r);
+}
+
+static void test_exclusion_differences(void)
+{
+  struct run_result r = run("-i", C6100, "check", "{0:4,!2}", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.out, "'!' before a number inside braces (character 6)");
+  CONTAINS(r.out, "libomp rejects the whole OMP_PLACES value as a syntax error, warns and falls "
+                  "back to OMP_PLACES=cores");
+  run_free(&r);
+
+  r = run("-i", C6100, "check", "{0},{1},!{1}", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.out, "libomp instead makes a place of every other CPU");
+  run_free(&r);
+
+  r = run("-i", C6100, "check", "{0},!{5}", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.out, "Trying to remove a non-existing place");
+  run_free(&r);
+
+  r = run("-i", C6100, "check", "{0:2,!7}", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.out, "Logical CPU 7 to be removed is not in the set");
+  run_free(&r);
+
+  r = run("-i", C6100, "check", "--as", "gomp", "010", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.out, "libgomp reads it as 8");
+  run_free(&r);
+}
+
+static void test_duplicates_spans(void)
+{
+  struct run_result r = run("-i", C6100, "check", "{0},{1},{0}", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.out, "PU 0 is in several places (0, 2)");
+  run_free(&r);
+
+  /* C6100 siblings are +8: {0,1} is two cores, {0,4} two packages. */
+  r = run("-i", C6100, "check", "{0,1}", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.out, "place 0 {0-1} spans 2 cores");
+  run_free(&r);
+  r = run("-i", C6100, "check", "{0,4}", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.out, "place 0 {0,4} spans packages");
+  run_free(&r);
+  r = run("-i", C6100, "check", "{0,8},{1,9}", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  run_free(&r);
+
+  /* Adjacent siblings (Itanium fixture): {0,1} is one core. */
+  r = run("-i", FIXTURE("intel-itanium2-montecito-2s-2c-smt2-adjacent.xml"), "check", "{0,1},{2,3}",
+          NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CONTAINS(r.out, "no problems found");
+  run_free(&r);
+
+  /* Hybrid Raptor Lake: P-core PU 0 and E-core PU 12 in one place. */
+  r = run("-i", FIXTURE("intel-raptorlake-i7-1370p-hybrid-6p-smt2-8e.xml"), "check", "{0,12}",
+          NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.out, "place 0 {0,12} mixes CPU kinds");
+  run_free(&r);
+}
+
+static void test_siblings_first(void)
+{
+  /* 9 is core 1's second PU while cores 2-7 are idle. */
+  struct run_result r = run("-i", C6100, "check", "{0},{1},{9}", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.out, "place 2 (PU 9) is an SMT sibling of an earlier place while 6 of 8 cores have "
+                  "no thread yet");
+  CONTAINS(r.out, "omp_ext policy: none matches");
+  run_free(&r);
+
+  /* The spn policy does it by design: a note, not a problem. */
+  r = run("-i", C6100, "check", "{0},{8},{1},{9}", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CONTAINS(r.out, "note: place 1 uses a second PU of a busy core");
+  CONTAINS(r.out, "omp_ext policy: matches 'htplaces spn 4'");
+  run_free(&r);
+
+  /* On the Nehalem fixture threads(2) is {0},{8}: siblings first. */
+  r = run("-i", FIXTURE("intel-xeon-x5550-nehalem-2s-4c-smt2-far8.xml"), "check",
+          "{0},{8},{4}", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.out, "place 1 (PU 8) is an SMT sibling");
+  run_free(&r);
+}
+
+static void test_policy_match(void)
+{
+  struct run_result r = run("-i", C6100, "check", "{0},{4},{1},{5},{2},{6},{3},{7}", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CONTAINS(r.out, "omp_ext policy: matches 'htplaces spread 8'");
+  LACKS(r.out, "'htplaces speedup 8'");
+  run_free(&r);
+  r = run("-i", C6100, "check", "cores", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CONTAINS(r.out, "8 places on");
+  CONTAINS(r.out, "omp_ext policy: none matches");
+  run_free(&r);
+  r = run("-i", C6100, "check", "cores(20)", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.out, "cores(20) asks for more places than the 8 this topology has");
+  run_free(&r);
+}
+
+static CU_TestInfo check_tests[] = {
+  {"--expand is canonical", test_expand},
+  {"exit 0 / 1 / 2 and error positions", test_exit_codes},
+  {"numbers outside the machine: libgomp vs libomp", test_outside_machine},
+  {"restricted cpuset, cgroup fixture, SMT offline", test_restricted},
+  {"'!' and radix: libgomp vs libomp", test_exclusion_differences},
+  {"duplicates, spans, hybrid kinds", test_duplicates_spans},
+  {"siblings before every core has a thread", test_siblings_first},
+  {"policy match", test_policy_match},
+  CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+  {"htplaces check", NULL, NULL, NULL, NULL, check_tests},
+  CU_SUITE_INFO_NULL,
+};
+
+OMP_EXT_CUNIT_MAIN(suites)

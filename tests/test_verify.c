@@ -1,0 +1,174 @@
+/*
+ * htplaces verify with a real OpenMP program (tests/omp_affinity_prog.c,
+ * built by the CMake compiler: libgomp with gcc, libomp with clang) on the
+ * machine's real PUs.  Uses at most 2 PUs.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cunit_main.h"
+#include "testutil.h"
+
+#ifndef OMP_PROG
+#error "OMP_PROG (the OpenMP test program) must be defined"
+#endif
+
+static struct run_result verify(const char *places, const char *first, ...)
+{
+  char *argv[32], envbuf[3][128];
+  char *env[4];
+  struct run_result r = {NULL, NULL, -1};
+  unsigned n = 0;
+  va_list ap;
+  argv[n++] = HTPLACES_BIN;
+  argv[n++] = "verify";
+  argv[n++] = (char *)first;
+  va_start(ap, first);
+  while (n < 31 && (argv[n] = va_arg(ap, char *)) != NULL)
+    n++;
+  va_end(ap);
+  argv[n] = NULL;
+  snprintf(envbuf[0], sizeof(envbuf[0]), "OMP_PLACES=%s", places ? places : "");
+  snprintf(envbuf[1], sizeof(envbuf[1]), "OMP_NUM_THREADS=");
+  snprintf(envbuf[2], sizeof(envbuf[2]), "KMP_AFFINITY=");
+  env[0] = envbuf[0];
+  env[1] = envbuf[1];
+  env[2] = envbuf[2];
+  env[3] = NULL;
+  CU_ASSERT_FATAL(run_capture(argv, env, &r) == 0);
+  return r;
+}
+
+#define CONTAINS(hay, needle)                                      \
+  do {                                                             \
+    CU_ASSERT_PTR_NOT_NULL(strstr(hay, needle));                   \
+    if (!strstr(hay, needle))                                      \
+      fprintf(stderr, "\nmissing '%s' in:\n%s\n", needle, hay);    \
+  } while (0)
+
+static int two_pus(void) { return sysconf(_SC_NPROCESSORS_ONLN) >= 2; }
+
+static void test_policy_ok(void)
+{
+  struct run_result r;
+  if (!two_pus())
+    return;
+  r = verify(NULL, "os", "2", "--", OMP_PROG, NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CONTAINS(r.out, "verify: OMP_PLACES={0},{1} OMP_PROC_BIND=close OMP_NUM_THREADS=2");
+  CONTAINS(r.out, "     0  0               0                ok\n");
+  CONTAINS(r.out, "     1  1               1                ok\n");
+  CONTAINS(r.out, "verify: every thread is where intended");
+  CONTAINS(r.out, "omp_affinity_prog: max threads 2");   /* program output passes through */
+  run_free(&r);
+}
+
+static void test_user_places(void)
+{
+  struct run_result r;
+  if (!two_pus())
+    return;
+  r = verify("{1},{0}", "--", OMP_PROG, NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CONTAINS(r.out, "     0  1               1                ok\n");
+  CONTAINS(r.out, "     1  0               0                ok\n");
+  run_free(&r);
+}
+
+static void test_more_threads_than_places(void)
+{
+  /* close with T > P: consecutive threads share a place (OpenMP 5.2 §10.1.3). */
+  char *argv[] = {HTPLACES_BIN, "verify", "--", OMP_PROG, NULL};
+  char e1[] = "OMP_PLACES={0},{1}", e2[] = "OMP_NUM_THREADS=4", e3[] = "KMP_AFFINITY=";
+  char *env[] = {e1, e2, e3, NULL};
+  struct run_result r;
+  if (!two_pus())
+    return;
+  CU_ASSERT_FATAL(run_capture(argv, env, &r) == 0);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CONTAINS(r.out, "     1  0               0                ok\n");
+  CONTAINS(r.out, "     2  1               1                ok\n");
+  CONTAINS(r.out, "     3  1               1                ok\n");
+  run_free(&r);
+}
+
+static void test_mismatch(void)
+{
+  /* A CPU the machine does not have: libgomp drops the place (or, beyond
+   * its cpuset, the whole variable), libomp ignores the number; either way
+   * thread 1 is not on it. */
+  char places[64];
+  struct run_result r;
+  snprintf(places, sizeof(places), "{0},{%ld}", sysconf(_SC_NPROCESSORS_CONF));
+  r = verify(places, "--", OMP_PROG, NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.out, "MISMATCH");
+  CONTAINS(r.out, "verify: MISMATCH");
+  run_free(&r);
+}
+
+static void test_program_failures(void)
+{
+  struct run_result r;
+  if (!two_pus())
+    return;
+  r = verify(NULL, "os", "2", "--", OMP_PROG, "fail", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.out, "the program exited with status 3");
+  run_free(&r);
+  r = verify(NULL, "os", "2", "--", OMP_PROG, "serial", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.out, "no thread reported its affinity");
+  run_free(&r);
+  r = verify(NULL, "os", "1", "--", "/nonexistent/program", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.err, "htplaces: cannot run '/nonexistent/program'");
+  CU_ASSERT_STRING_EQUAL(r.out, "");
+  run_free(&r);
+}
+
+static void test_usage(void)
+{
+  struct run_result r = verify(NULL, "os", "1", NULL);
+  CU_ASSERT_EQUAL(r.status, 2);
+  CONTAINS(r.err, "missing '-- PROGRAM'");
+  CU_ASSERT_STRING_EQUAL(r.out, "");
+  run_free(&r);
+  r = verify(NULL, "--", OMP_PROG, NULL);
+  CU_ASSERT_EQUAL(r.status, 2);
+  CONTAINS(r.err, "give POLICY [N] or set OMP_PLACES");
+  run_free(&r);
+  r = verify("{0", "--", OMP_PROG, NULL);
+  CU_ASSERT_EQUAL(r.status, 2);
+  CONTAINS(r.err, "cannot parse OMP_PLACES '{0' at character 3");
+  run_free(&r);
+  r = verify(NULL, "-i", "pack:2 core:4 pu:2", "os", "2", "--", OMP_PROG, NULL);
+  CU_ASSERT_EQUAL(r.status, 2);
+  CONTAINS(r.err, "-i does not apply");
+  run_free(&r);
+  r = verify(NULL, "fastest", "--", OMP_PROG, NULL);
+  CU_ASSERT_EQUAL(r.status, 2);
+  CU_ASSERT_STRING_EQUAL(r.out, "");
+  run_free(&r);
+}
+
+static CU_TestInfo verify_tests[] = {
+  {"policy os 2: every thread ok", test_policy_ok},
+  {"user OMP_PLACES", test_user_places},
+  {"4 threads on 2 places", test_more_threads_than_places},
+  {"mismatch: a CPU the machine lacks", test_mismatch},
+  {"program exit status, no region, not found", test_program_failures},
+  {"usage errors", test_usage},
+  CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+  {"htplaces verify", NULL, NULL, NULL, NULL, verify_tests},
+  CU_SUITE_INFO_NULL,
+};
+
+OMP_EXT_CUNIT_MAIN(suites)
