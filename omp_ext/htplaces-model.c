@@ -59,7 +59,7 @@ static int power_model_error(const char *what, const char *text)
     return htp_error(HTP_EXIT_USAGE, "invalid %s '%s': %u numbers; allowed: four watts "
                      "Pn,Ps,Pc,Pt, each >= 0", what, text, fields);
   return htp_error(HTP_EXIT_USAGE, "invalid %s '%s'; allowed: four finite watts Pn,Ps,Pc,Pt, "
-                   "each in 0..1e6, with Pn+Ps+Pc > 0", what, text);
+                   "each >= 0 and <= 1e6, with Pn+Ps+Pc > 0", what, text);
 }
 
 int htp_default_model(omp_ext_model_t *m)

@@ -6,11 +6,20 @@ set -eu
 cd "$(dirname "$0")/.."
 sh cmake/install-deps.sh
 jobs=$(nproc 2>/dev/null || echo 2)
+log=$(mktemp)
+trap 'rm -f "$log" "$log.one"' EXIT
+# ctest in build folder $1; its output is kept to count the tests.
+run_ctest() {
+  status=0
+  (cd "$1" && ctest --output-on-failure -j "$jobs") >"$log.one" 2>&1 || status=$?
+  cat "$log.one" | tee -a "$log"
+  return $status
+}
 for cc in gcc clang; do
   echo "=== $cc"
   CC=$cc cmake -S . -B "build-$cc" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
   cmake --build "build-$cc" -j "$jobs"
-  (cd "build-$cc" && ctest --output-on-failure -j "$jobs")
+  run_ctest "build-$cc"
 done
 # The whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer
 # (clang), then each libFuzzer target for a bounded time (about 50 s in all)
@@ -19,5 +28,7 @@ echo "=== clang ASan+UBSan, libFuzzer"
 CC=clang cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOMP_EXT_SANITIZE=ON \
   -DOMP_EXT_FUZZ=ON >/dev/null
 cmake --build build-asan -j "$jobs"
-(cd build-asan && ctest --output-on-failure -j "$jobs")
+LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp" run_ctest build-asan
 sh tests/fuzz/run_fuzz.sh build-asan "${OMP_EXT_FUZZ_SECONDS:-50}"
+total=$(sed -n 's/.*tests failed out of \([0-9]*\)/\1/p' "$log" | awk '{n += $1} END {print n + 0}')
+echo "omp_ext: $total passed, 0 failed"
