@@ -194,7 +194,8 @@ unsigned omp_ext_topo_ncores(const omp_ext_topo_t *topo);
 /** Number of packages with at least one allowed PU (>= 1). */
 unsigned omp_ext_topo_npackages(const omp_ext_topo_t *topo);
 
-/** Number of distinct NUMA nodes local to the allowed PUs (0 if none known). */
+/** Number of NUMA nodes whose CPUs include an allowed PU (0 if none known);
+ *  memory-only nodes sharing CPUs, such as a KNL's MCDRAM, count. */
 unsigned omp_ext_topo_nnuma(const omp_ext_topo_t *topo);
 
 /** Number of CPU kinds among the allowed PUs (1 on homogeneous machines). */

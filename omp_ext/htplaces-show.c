@@ -62,7 +62,7 @@ void htp_show_picture(const omp_ext_topo_t *topo, const int *thread, const int *
       last_numa = -2;
     }
     if (pu->numa != last_numa) {
-      if (pu->numa >= 0)
+      if (pu->numa >= 0 && omp_ext_topo_nnuma(topo) > 1)
         printf("  NUMANode P#%d\n", pu->numa);
       last_numa = pu->numa;
     }

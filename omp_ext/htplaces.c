@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "htplaces.h"
 
@@ -83,12 +84,17 @@ static void usage(FILE *out)
 
 int htp_error(int status, const char *fmt, ...)
 {
+  char msg[1024];
+  size_t i;
   va_list ap;
-  fputs("htplaces: ", stderr);
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  vsnprintf(msg, sizeof(msg), fmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
+  /* One line, whatever the user typed: control characters become '?'. */
+  for (i = 0; msg[i]; i++)
+    if ((unsigned char)msg[i] < 0x20 || msg[i] == 0x7f)
+      msg[i] = '?';
+  fprintf(stderr, "htplaces: %s\n", msg);
   return status;
 }
 
@@ -96,8 +102,19 @@ int htp_common_option(struct htp_ctx *ctx, int c, const char *optarg_, int optop
                       char *const argv[])
 {
   switch (c) {
-  case 'i': ctx->input = optarg_; return 1;
-  case 'r': ctx->restrict_list = optarg_; return 1;
+  case 'i':
+    if (ctx->input)
+      exit(htp_error(HTP_EXIT_USAGE, "--input given twice; give one topology"));
+    if (!*optarg_)
+      exit(htp_error(HTP_EXIT_USAGE, "empty --input; give an hwloc XML file or synthetic "
+                     "string, or leave -i out for this machine"));
+    ctx->input = optarg_;
+    return 1;
+  case 'r':
+    if (ctx->restrict_list)
+      exit(htp_error(HTP_EXIT_USAGE, "--restrict given twice; give one list of PUs"));
+    ctx->restrict_list = optarg_;
+    return 1;
   case 'e': ctx->do_export = ctx->format_set = 1; return 1;
   case HTP_OPT_RANKS: ctx->ranks_opt = optarg_; return 1;
   case HTP_OPT_LOCAL_RANK: ctx->rank_opt = optarg_; return 1;
@@ -113,7 +130,8 @@ int htp_common_option(struct htp_ctx *ctx, int c, const char *optarg_, int optop
                    argv[optind - 1]));
   case '?':
     if (optopt_ >= '0' && optopt_ <= '9')
-      exit(htp_error(HTP_EXIT_USAGE, "N must be a positive whole number, got a negative one"));
+      exit(htp_error(HTP_EXIT_USAGE, "N must be a positive whole number, got one with a minus "
+                     "sign"));
     if (optopt_)
       exit(htp_error(HTP_EXIT_USAGE, "unknown option '-%c'; see htplaces --help", optopt_));
     exit(htp_error(HTP_EXIT_USAGE, "unknown option '%s'; see htplaces --help",
@@ -130,25 +148,67 @@ int htp_no_format(const struct htp_ctx *ctx, const char *command)
   return HTP_EXIT_OK;
 }
 
+/* hwloc's list syntax, strictly: "N", "N-M" or "N-" items separated by
+ * single commas. */
+static int valid_list(const char *s)
+{
+  for (;;) {
+    if (*s < '0' || *s > '9')
+      return 0;
+    s += strspn(s, "0123456789");
+    if (*s == '-')
+      s += 1 + strspn(s + 1, "0123456789");
+    if (*s == '\0')
+      return 1;
+    if (*s++ != ',')
+      return 0;
+  }
+}
+
 static int apply_restrict(omp_ext_topo_t *topo, const char *list)
 {
   hwloc_bitmap_t set = hwloc_bitmap_alloc();
+  char *allowed = NULL;
   int err;
   if (!set)
     return htp_error(HTP_EXIT_FAIL, "out of memory");
-  if (!*list || strspn(list, "0123456789,-") != strlen(list) ||
-      hwloc_bitmap_list_sscanf(set, list) < 0 || hwloc_bitmap_iszero(set)) {
+  if (!valid_list(list) || hwloc_bitmap_list_sscanf(set, list) < 0 || hwloc_bitmap_iszero(set)) {
     hwloc_bitmap_free(set);
     return htp_error(HTP_EXIT_USAGE, "invalid --restrict list '%s'; allowed: OS indexes and "
                      "ranges such as 0-3,8", list);
   }
   err = omp_ext_topo_restrict(topo, set);
   hwloc_bitmap_free(set);
-  if (err == OMP_EXT_ERR_EMPTY)
-    return htp_error(HTP_EXIT_USAGE, "--restrict %s leaves no allowed PU", list);
+  if (err == OMP_EXT_ERR_EMPTY) {
+    hwloc_bitmap_list_asprintf(&allowed, omp_ext_topo_allowed(topo));
+    err = htp_error(HTP_EXIT_USAGE, "--restrict %s leaves no allowed PU; allowed PUs: %s", list,
+                    allowed ? allowed : "?");
+    free(allowed);
+    return err;
+  }
   if (err)
     return htp_error(HTP_EXIT_FAIL, "--restrict: %s", omp_ext_strerror(err));
   return HTP_EXIT_OK;
+}
+
+/* Why -i X could not be loaded, as precisely as the file system tells. */
+static int topology_error(const char *input)
+{
+  struct stat st;
+  if (stat(input, &st) == 0) {
+    if (S_ISDIR(st.st_mode))
+      return htp_error(HTP_EXIT_FAIL, "cannot load topology '%s': it is a directory; give an "
+                       "hwloc XML file (lstopo --of xml) or a synthetic string", input);
+    if (S_ISREG(st.st_mode))
+      return htp_error(HTP_EXIT_FAIL, "cannot load topology '%s': not a valid hwloc XML file "
+                       "(make one with lstopo --of xml)", input);
+    return htp_error(HTP_EXIT_FAIL, "cannot load topology '%s': not a regular file; give an "
+                     "hwloc XML file or a synthetic string", input);
+  }
+  if (strchr(input, '/') || strstr(input, ".xml"))
+    return htp_error(HTP_EXIT_FAIL, "cannot load topology '%s': %s", input, strerror(errno));
+  return htp_error(HTP_EXIT_FAIL, "cannot load topology '%s': not an existing file nor a valid "
+                   "hwloc synthetic string such as \"pack:2 core:4 pu:2\"", input);
 }
 
 omp_ext_topo_t *htp_topo(struct htp_ctx *ctx, int *status)
@@ -158,8 +218,7 @@ omp_ext_topo_t *htp_topo(struct htp_ctx *ctx, int *status)
     return ctx->topo;
   err = omp_ext_topo_load(&ctx->topo, ctx->input, 0);
   if (err == OMP_EXT_ERR_TOPOLOGY) {
-    *status = htp_error(HTP_EXIT_FAIL, "cannot load topology '%s': not a readable hwloc XML "
-                        "file nor a valid hwloc synthetic string", ctx->input);
+    *status = topology_error(ctx->input);
     return NULL;
   }
   if (err) {
@@ -262,14 +321,25 @@ int htp_policy_order(struct htp_ctx *ctx, int argc, char **argv, omp_ht_policy_t
   return HTP_EXIT_OK;
 }
 
-static int print_export(const omp_ext_pu_t *order, unsigned n)
+/* "export ..." for eval: OMP_PLACES (omp, the default), GOMP_CPU_AFFINITY
+ * (gomp) or KMP_AFFINITY (kmp), with OMP_NUM_THREADS. */
+static int print_export(const omp_ext_pu_t *order, unsigned n, omp_ext_format_t format)
 {
   char *places, *line;
-  int status;
-  if (omp_ext_places_format(order, n, omp_ext_format_omp, &places) != 0)
+  int status, len;
+  if (format != omp_ext_format_omp && format != omp_ext_format_gomp &&
+      format != omp_ext_format_kmp)
+    return htp_error(HTP_EXIT_USAGE, "--export writes variables: use it with --format omp, "
+                     "gomp or kmp, not %s", omp_ext_format_name(format));
+  if (omp_ext_places_format(order, n, format, &places) != 0)
     return htp_error(HTP_EXIT_FAIL, "out of memory");
-  if (asprintf(&line, "export OMP_PLACES='%s' OMP_PROC_BIND=close OMP_NUM_THREADS=%u", places,
-               n) < 0) {
+  if (format == omp_ext_format_omp)
+    len = asprintf(&line, "export OMP_PLACES='%s' OMP_PROC_BIND=close OMP_NUM_THREADS=%u",
+                   places, n);
+  else
+    len = asprintf(&line, "export %s='%s' OMP_NUM_THREADS=%u",
+                   format == omp_ext_format_gomp ? "GOMP_CPU_AFFINITY" : "KMP_AFFINITY", places, n);
+  if (len < 0) {
     free(places);
     return htp_error(HTP_EXIT_FAIL, "out of memory");
   }
@@ -294,7 +364,7 @@ int htp_cmd_places(struct htp_ctx *ctx, int argc, char **argv)
   if ((status = htp_policy_order(ctx, argc - optind, argv + optind, &policy, &order, &n)) != 0)
     return status;
   if (ctx->do_export) {
-    status = print_export(order, n);
+    status = print_export(order, n, ctx->format);
   } else if (omp_ext_places_format(order, n, ctx->format, &text) == 0) {
     status = htp_print(text);
     free(text);

@@ -96,6 +96,23 @@ static unsigned count_distinct(const omp_ext_pu_t *pus, unsigned n, size_t offse
   return count;
 }
 
+/* NUMA nodes local to the allowed set: those whose CPUs, or for CPU-less
+ * nodes (a KNL's MCDRAM) the CPUs of their nearest ancestor with CPUs, meet
+ * it. */
+static unsigned count_numa(hwloc_topology_t hw, hwloc_const_cpuset_t allowed)
+{
+  hwloc_obj_t node = NULL;
+  unsigned n = 0;
+  while ((node = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_NUMANODE, node)) != NULL) {
+    hwloc_obj_t obj = node;
+    /* CPU-less even counting offline or disallowed PUs: look up */
+    while (obj && (!obj->complete_cpuset || hwloc_bitmap_iszero(obj->complete_cpuset)))
+      obj = obj->parent;
+    n += obj && hwloc_bitmap_intersects(obj->cpuset, allowed);
+  }
+  return n;
+}
+
 /* Group the PU table into cores; PUs of a core are consecutive in logical
  * order because hwloc numbers logical indexes depth-first. */
 static int build_cores(omp_ext_topo_t *t)
@@ -154,7 +171,7 @@ static int build_tables(omp_ext_topo_t *t)
   if (err)
     return err;
   t->npackages = count_distinct(t->pus, n, offsetof(omp_ext_pu_t, package));
-  t->nnuma = count_distinct(t->pus, n, offsetof(omp_ext_pu_t, numa));
+  t->nnuma = count_numa(t->hw, t->allowed);
   t->nkinds = count_distinct(t->pus, n, offsetof(omp_ext_pu_t, kind));
   return OMP_EXT_SUCCESS;
 }

@@ -74,6 +74,11 @@ static void test_formats(void)
   ASSERT_OUT("export OMP_PLACES='{0},{8},{1},{9}' OMP_PROC_BIND=close OMP_NUM_THREADS=4\n",
              "-i", C6100, "--export", "spn", "4");
   ASSERT_OUT("{1},{9},{2},{10}\n", "-i", C6100, "--restrict", "1-2,9-10", "spn");
+  ASSERT_OUT("{12},{13},{14},{15}\n", "-i", C6100, "--restrict", "12-", "os");
+  ASSERT_OUT("export KMP_AFFINITY='explicit,proclist=[0,8,1,9]' OMP_NUM_THREADS=4\n",
+             "-i", C6100, "-e", "-f", "kmp", "spn", "4");
+  ASSERT_OUT("export GOMP_CPU_AFFINITY='0 1 2 3' OMP_NUM_THREADS=4\n",
+             "-i", C6100, "-e", "-f", "gomp", "speedup", "4");
 }
 
 static void test_show_topo_list(void)
@@ -82,6 +87,7 @@ static void test_show_topo_list(void)
   CU_ASSERT_EQUAL(r.status, 0);
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "spn: 3 threads on 16 allowed PUs (8 cores)"));
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "Package L#1\n"));
+  CU_ASSERT_PTR_NULL(strstr(r.out, "NUMANode")); /* one NUMA node: no NUMA lines */
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "Core L#0    PU P#0    t0     PU P#8    t1"));
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "Core L#1    PU P#1    t2     PU P#9    -"));
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "Core L#7    PU P#7    -      PU P#15   -"));
@@ -156,9 +162,13 @@ static void test_bad_topology(void)
   CU_ASSERT_EQUAL(write(fd, "<topology version=\"2.0\"><object", 32), 32);
   close(fd);
   ASSERT_BAD(1, "cannot load topology '/no/such/file.xml'", "-i", "/no/such/file.xml", "spn");
-  ASSERT_BAD(1, "not a readable hwloc XML file nor a valid hwloc synthetic string", "-i", path,
-             "spn");
-  ASSERT_BAD(1, "cannot load topology 'pack:2 banana:4'", "-i", "pack:2 banana:4", "spn");
+  ASSERT_BAD(1, "not a valid hwloc XML file", "-i", path, "spn");
+  ASSERT_BAD(1, "cannot load topology 'pack:2 banana:4': not an existing file nor a valid hwloc "
+             "synthetic string", "-i", "pack:2 banana:4", "spn");
+  ASSERT_BAD(1, "cannot load topology '/no/such/file.xml': No such file or directory", "-i",
+             "/no/such/file.xml", "spn");
+  ASSERT_BAD(1, "it is a directory", "-i", OMP_EXT_TEST_DIR, "spn");
+  ASSERT_BAD(1, "not a regular file", "-i", "/dev/null", "spn");
   unlink(path);
 }
 
@@ -169,7 +179,17 @@ static void test_bad_options(void)
   ASSERT_BAD(2, "unknown format 'xml'; allowed: omp, gomp, kmp, list, json", "spn", "-f", "xml");
   ASSERT_BAD(2, "option '-i' needs a value", "spn", "-i");
   ASSERT_BAD(2, "invalid --restrict list 'x'", "-r", "x", "spn");
-  ASSERT_BAD(2, "--restrict 100 leaves no allowed PU", "-i", C6100, "-r", "100", "spn");
+  ASSERT_BAD(2, "invalid --restrict list '0-3,,8'", "-r", "0-3,,8", "spn");
+  ASSERT_BAD(2, "invalid --restrict list '-1'", "-r", "-1", "spn");
+  ASSERT_BAD(2, "--restrict 100 leaves no allowed PU; allowed PUs: 0-15", "-i", C6100, "-r",
+             "100", "spn");
+  ASSERT_BAD(2, "--restrict given twice", "-r", "0", "-r", "1", "spn");
+  ASSERT_BAD(2, "empty --input", "-i", "", "spn");
+  ASSERT_BAD(2, "--input given twice", "-i", C6100, "spn", "-i", C6100);
+  ASSERT_BAD(2, "use it with --format omp, gomp or kmp, not list", "-e", "-f", "list", "spn");
+  /* user text with a newline still gives one line */
+  ASSERT_BAD(2, "got '2?x'", "-i", C6100, "spn", "2\nx");
+  ASSERT_BAD(2, "minus sign", "-i", C6100, "spn", "-0");
   ASSERT_BAD(2, "--format and --export apply to", "-f", "json", "show", "spn");
   ASSERT_BAD(2, "'topo' takes no argument", "topo", "x");
   ASSERT_BAD(2, "'list' takes no argument", "list", "x");

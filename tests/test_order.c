@@ -370,6 +370,20 @@ static void test_allowed_cgroup(void)
   omp_ext_topo_destroy(topo);
 }
 
+static void test_numa_count(void)
+{
+  /* DDR + CPU-less MCDRAM (flat mode): both NUMA nodes are local */
+  omp_ext_topo_t *topo = load_fixture("intel-xeonphi-7250-knl-68c-smt4-far68-flat.xml");
+  CU_ASSERT_EQUAL(omp_ext_topo_nnuma(topo), 2);
+  omp_ext_topo_destroy(topo);
+  topo = load_fixture("amd-epyc-7742-rome-2s-64c-smt2-far128-nps4.xml");
+  CU_ASSERT_EQUAL(omp_ext_topo_nnuma(topo), 8);
+  omp_ext_topo_destroy(topo);
+  topo = load_fixture("amd-opteron-6134-4s-8c-nosmt-cgroup2-disallowed.xml");
+  CU_ASSERT_EQUAL(omp_ext_topo_nnuma(topo), 2); /* PUs 0-5 of nodes 0 and 1 */
+  omp_ext_topo_destroy(topo);
+}
+
 static void test_allowed_offline(void)
 {
   omp_ext_topo_t *topo = load_fixture("intel-xeon-e5-2695v4-broadwell-2s-18c-smt-offlined.xml");
@@ -459,6 +473,7 @@ static CU_TestInfo property_tests[] = {
 static CU_TestInfo allowed_tests[] = {
   {"cgroup-restricted machines", test_allowed_cgroup},
   {"offline SMT siblings", test_allowed_offline},
+  {"NUMA nodes, CPU-less ones too", test_numa_count},
   {"restrict to a cpuset", test_restrict},
   {"error codes", test_errors},
   CU_TEST_INFO_NULL,
