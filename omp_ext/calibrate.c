@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "omp_ext.h"
+#include "internal.h"
 
 /* ---- reader ------------------------------------------------------------ */
 
@@ -35,44 +35,11 @@ struct omp_ext_rapl {
   unsigned long long total_uj; /* energy since open, all zones */
 };
 
-static void say(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void say(char *why, size_t len, const char *fmt, ...)
-{
-  va_list ap;
-  if (!why || !len)
-    return;
-  va_start(ap, fmt);
-  vsnprintf(why, len, fmt, ap);
-  va_end(ap);
-}
-
-/* First line of DIR/FILE into buf (newline removed); -1 with errno set. */
-static int read_line(const char *dir, const char *file, char *buf, size_t len)
-{
-  char path[4096];
-  FILE *f;
-  size_t n;
-  snprintf(path, sizeof(path), "%s/%s", dir, file);
-  if (!(f = fopen(path, "r")))
-    return -1;
-  n = fread(buf, 1, len - 1, f);
-  if (ferror(f)) {
-    int e = errno ? errno : EIO;
-    fclose(f);
-    errno = e;
-    return -1;
-  }
-  fclose(f);
-  buf[n] = '\0';
-  buf[strcspn(buf, "\n")] = '\0';
-  return 0;
-}
-
 /* An unsigned decimal counter from DIR/FILE; errno EINVAL if not a number. */
 static int read_counter(const char *dir, const char *file, unsigned long long *v)
 {
   char buf[64], *end;
-  if (read_line(dir, file, buf, sizeof(buf)) != 0)
+  if (omp_ext_read_line(dir, file, buf, sizeof(buf)) != 0)
     return -1;
   errno = 0;
   *v = strtoull(buf, &end, 10);
@@ -100,14 +67,14 @@ static int add_zone(omp_ext_rapl_t *r, const char *root, const char *name, char 
   char label[64];
   if (asprintf(&z.path, "%s/%s", root, name) < 0)
     return OMP_EXT_ERR_NOMEM;
-  if (read_line(z.path, "name", label, sizeof(label)) != 0 ||
+  if (omp_ext_read_line(z.path, "name", label, sizeof(label)) != 0 ||
       strncmp(label, "package-", 8) != 0) {
     free(z.path); /* psys, dram at top level, or no name: not a package */
     return OMP_EXT_SUCCESS;
   }
   if (read_counter(z.path, "max_energy_range_uj", &z.max_uj) != 0 ||
       read_counter(z.path, "energy_uj", &z.last_uj) != 0) {
-    say(why, whylen, "cannot read the RAPL counters of %s (energy_uj, max_energy_range_uj): %s%s",
+    omp_ext_say(why, whylen, "cannot read the RAPL counters of %s (energy_uj, max_energy_range_uj): %s%s",
         z.path, strerror(errno), errno == EACCES ? " (root is needed since Linux 5.10)" : "");
     free(z.path);
     return OMP_EXT_ERR_UNSUPPORTED;
@@ -134,7 +101,7 @@ int omp_ext_rapl_open(const char *root, omp_ext_rapl_t **rapl, char *why, size_t
   if (!root || !*root)
     root = OMP_EXT_POWERCAP_ROOT;
   if (!(dir = opendir(root))) {
-    say(why, whylen, "no RAPL energy counters: cannot open %s: %s", root, strerror(errno));
+    omp_ext_say(why, whylen, "no RAPL energy counters: cannot open %s: %s", root, strerror(errno));
     return OMP_EXT_ERR_UNSUPPORTED;
   }
   if (!(r = calloc(1, sizeof(*r)))) {
@@ -146,7 +113,7 @@ int omp_ext_rapl_open(const char *root, omp_ext_rapl_t **rapl, char *why, size_t
       err = add_zone(r, root, d->d_name, why, whylen);
   closedir(dir);
   if (!err && r->nzones == 0) {
-    say(why, whylen, "no RAPL package zone under %s (expected intel-rapl:N folders named "
+    omp_ext_say(why, whylen, "no RAPL package zone under %s (expected intel-rapl:N folders named "
         "package-N: needs the intel_rapl_common driver and an Intel or AMD CPU)", root);
     err = OMP_EXT_ERR_UNSUPPORTED;
   }

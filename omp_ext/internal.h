@@ -27,4 +27,11 @@ struct omp_ext_topo {
   unsigned npackages, nnuma, nkinds, max_smt;
 };
 
+/* sysfs.c: write a reason into why[len] (nothing if why is NULL). */
+void omp_ext_say(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* sysfs.c: the first line of DIR/FILE into buf[len], newline removed; -1
+ * with errno set if unreadable or empty (ENODATA). */
+int omp_ext_read_line(const char *dir, const char *file, char *buf, size_t len);
+
 #endif /* OMP_EXT_INTERNAL_H */

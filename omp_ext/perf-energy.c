@@ -15,40 +15,13 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "omp_ext.h"
+#include "internal.h"
 
 struct omp_ext_perf_energy {
   int *fds;
   unsigned nfds;
   double scale; /* joules per count */
 };
-
-static void say(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void say(char *why, size_t len, const char *fmt, ...)
-{
-  va_list ap;
-  if (!why || !len)
-    return;
-  va_start(ap, fmt);
-  vsnprintf(why, len, fmt, ap);
-  va_end(ap);
-}
-
-/* DIR/FILE's first line into buf; -1 if unreadable. */
-static int slurp(const char *dir, const char *file, char *buf, size_t len)
-{
-  char path[4096];
-  FILE *f;
-  size_t n;
-  snprintf(path, sizeof(path), "%s/%s", dir, file);
-  if (!(f = fopen(path, "r")))
-    return -1;
-  n = fread(buf, 1, len - 1, f);
-  fclose(f);
-  buf[n] = '\0';
-  buf[strcspn(buf, "\n")] = '\0';
-  return n ? 0 : -1;
-}
 
 /* "event=0x02" (perhaps with more terms) -> 0x02. */
 static int event_config(const char *text, unsigned long long *config)
@@ -64,7 +37,7 @@ static int event_config(const char *text, unsigned long long *config)
 static int paranoid(void)
 {
   char buf[16];
-  return slurp("/proc/sys/kernel", "perf_event_paranoid", buf, sizeof(buf)) == 0 ? atoi(buf) : 99;
+  return omp_ext_read_line("/proc/sys/kernel", "perf_event_paranoid", buf, sizeof(buf)) == 0 ? atoi(buf) : 99;
 }
 
 /* Open one counter per CPU of the PMU's cpumask. */
@@ -77,9 +50,9 @@ static int open_counters(omp_ext_perf_energy_t *p, const char *dir, unsigned typ
   int cpu;
   if (!cpus)
     return OMP_EXT_ERR_NOMEM;
-  if (slurp(dir, "cpumask", mask, sizeof(mask)) != 0 || hwloc_bitmap_list_sscanf(cpus, mask) < 0 ||
+  if (omp_ext_read_line(dir, "cpumask", mask, sizeof(mask)) != 0 || hwloc_bitmap_list_sscanf(cpus, mask) < 0 ||
       hwloc_bitmap_iszero(cpus) || !(p->fds = malloc(hwloc_bitmap_weight(cpus) * sizeof(int)))) {
-    say(why, whylen, "no perf package energy: cannot read %s/cpumask", dir);
+    omp_ext_say(why, whylen, "no perf package energy: cannot read %s/cpumask", dir);
     hwloc_bitmap_free(cpus);
     return OMP_EXT_ERR_UNSUPPORTED;
   }
@@ -91,7 +64,7 @@ static int open_counters(omp_ext_perf_energy_t *p, const char *dir, unsigned typ
     long fd = syscall(SYS_perf_event_open, &attr, -1, cpu, -1, 0UL);
     if (fd < 0) {
       int e = errno;
-      say(why, whylen, "no perf package energy: perf_event_open(power/energy-pkg, cpu %d): %s "
+      omp_ext_say(why, whylen, "no perf package energy: perf_event_open(power/energy-pkg, cpu %d): %s "
           "(perf_event_paranoid is %d; needs root, CAP_PERFMON or a value <= 0)",
           cpu, strerror(e), paranoid());
       hwloc_bitmap_free(cpus);
@@ -118,19 +91,19 @@ int omp_ext_perf_energy_open(const char *pmu, omp_ext_perf_energy_t **perf, char
     pmu = getenv("OMP_EXT_PERF_POWER_PMU");
   if (!pmu || !*pmu)
     pmu = OMP_EXT_PERF_POWER_PMU;
-  if (slurp(pmu, "type", buf, sizeof(buf)) != 0 || (type = strtoul(buf, &end, 10), *end)) {
-    say(why, whylen, "no perf package energy: no power PMU at %s (no readable type file)", pmu);
+  if (omp_ext_read_line(pmu, "type", buf, sizeof(buf)) != 0 || (type = strtoul(buf, &end, 10), *end)) {
+    omp_ext_say(why, whylen, "no perf package energy: no power PMU at %s (no readable type file)", pmu);
     return OMP_EXT_ERR_UNSUPPORTED;
   }
-  if (slurp(pmu, "events/energy-pkg", buf, sizeof(buf)) != 0 || event_config(buf, &config) != 0) {
-    say(why, whylen, "no perf package energy: the power PMU at %s has no energy-pkg event "
+  if (omp_ext_read_line(pmu, "events/energy-pkg", buf, sizeof(buf)) != 0 || event_config(buf, &config) != 0) {
+    omp_ext_say(why, whylen, "no perf package energy: the power PMU at %s has no energy-pkg event "
         "(the CPU or kernel exposes no package RAPL)", pmu);
     return OMP_EXT_ERR_UNSUPPORTED;
   }
   if (!(p = calloc(1, sizeof(*p))))
     return OMP_EXT_ERR_NOMEM;
   p->scale = 1;
-  if (slurp(pmu, "events/energy-pkg.scale", buf, sizeof(buf)) == 0)
+  if (omp_ext_read_line(pmu, "events/energy-pkg.scale", buf, sizeof(buf)) == 0)
     p->scale = strtod(buf, NULL);
   if ((err = open_counters(p, pmu, (unsigned)type, config, why, whylen)) != 0) {
     omp_ext_perf_energy_close(p);

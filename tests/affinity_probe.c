@@ -11,20 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void cpus_of_thread(char *buf, size_t len)
-{
-  cpu_set_t set;
-  size_t used = 0;
-  int cpu;
-  buf[0] = '\0';
-  if (sched_getaffinity(0, sizeof(set), &set) != 0) {
-    snprintf(buf, len, "error");
-    return;
-  }
-  for (cpu = 0; cpu < CPU_SETSIZE && used < len; cpu++)
-    if (CPU_ISSET(cpu, &set))
-      used += (size_t)snprintf(buf + used, len - used, "%s%d", used ? "," : "", cpu);
-}
+#include "cpulist.h"
 
 int main(void)
 {
@@ -39,7 +26,7 @@ int main(void)
 #pragma omp single
     team = omp_get_num_threads();
     if (me < n)
-      cpus_of_thread(lines[me], sizeof(lines[me]));
+      cpulist_of_thread(lines[me], sizeof(lines[me]));
   }
   for (t = 0; t < team && t < n; t++)
     printf("%d %s\n", t, lines[t]);

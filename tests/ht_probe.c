@@ -15,25 +15,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cpulist.h"
+
 #include "omp_ext.h"
 
 #define REGIONS 3
 #define MAXT 64
-
-static void cpus_of_thread(char *buf, size_t len)
-{
-  cpu_set_t set;
-  size_t used = 0;
-  int cpu;
-  buf[0] = '\0';
-  if (sched_getaffinity(0, sizeof(set), &set) != 0) {
-    snprintf(buf, len, "error");
-    return;
-  }
-  for (cpu = 0; cpu < CPU_SETSIZE && used < len; cpu++)
-    if (CPU_ISSET(cpu, &set))
-      used += (size_t)snprintf(buf + used, len - used, "%s%d", used ? "," : "", cpu);
-}
 
 int main(int argc, char **argv)
 {
@@ -59,7 +46,7 @@ int main(int argc, char **argv)
       if (me == 0)
         team[r] = omp_get_num_threads();
       if (me < MAXT)
-        cpus_of_thread(lines[r][me], sizeof(lines[r][me]));
+        cpulist_of_thread(lines[r][me], sizeof(lines[r][me]));
     }
   }
   for (r = 0; r < REGIONS; r++)

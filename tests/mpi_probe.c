@@ -14,23 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpulist.h"
+
 #define LINE 256
 #define MAXTHREADS 64
-
-static void cpus_of_thread(char *buf, size_t len)
-{
-  cpu_set_t set;
-  size_t used = 0;
-  int cpu;
-  buf[0] = '\0';
-  if (sched_getaffinity(0, sizeof(set), &set) != 0) {
-    snprintf(buf, len, "error");
-    return;
-  }
-  for (cpu = 0; cpu < CPU_SETSIZE && used < len; cpu++)
-    if (CPU_ISSET(cpu, &set))
-      used += (size_t)snprintf(buf + used, len - used, "%s%d", used ? "," : "", cpu);
-}
 
 int main(int argc, char **argv)
 {
@@ -49,7 +36,7 @@ int main(int argc, char **argv)
     char cpus[LINE - 32];
 #pragma omp single
     team = omp_get_num_threads();
-    cpus_of_thread(cpus, sizeof(cpus));
+    cpulist_of_thread(cpus, sizeof(cpus));
     if (me < MAXTHREADS)
       snprintf(mine[me], LINE, "%d %d %d %s\n", rank, local, me, cpus);
   }
