@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "htbench.h"
@@ -192,8 +193,13 @@ int main(int argc, char **argv)
     opt.sizes.outer_reps = set.outer_reps;
   if (!isnan(set.target_s))
     opt.sizes.target_s = set.target_s;
-  if (set.input && access(set.input, R_OK) != 0)
-    return htb_error(HTB_EXIT_USAGE, "--input: cannot read '%s': %s", set.input, strerror(errno));
+  if (set.input) {
+    struct stat st;
+    if (access(set.input, R_OK) != 0 || stat(set.input, &st) != 0)
+      return htb_error(HTB_EXIT_USAGE, "--input: cannot read '%s': %s", set.input, strerror(errno));
+    if (!S_ISREG(st.st_mode))
+      return htb_error(HTB_EXIT_USAGE, "--input: '%s' is not a regular file", set.input);
+  }
 
   if (worker) {
     uint64_t nt = 0;

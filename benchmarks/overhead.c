@@ -27,7 +27,7 @@ struct ovh_state {
   unsigned nthreads;
   int delaylength;
   uint64_t *count; /* [nthreads * PAD] */
-  uint64_t regions, expected, sum, bad_team;
+  uint64_t regions, expected, sum, ref_sum;
 };
 
 /* EPCC's delay loop. */
@@ -150,13 +150,14 @@ static void ovh_run(void *state, unsigned long inner, struct htb_probe *probe)
 static void ovh_reference(void *state, unsigned long inner)
 {
   struct ovh_state *st = state;
-  volatile uint64_t aaaa = 0;
+  uint64_t aaaa = 0;
   unsigned long j;
   for (j = 0; j < inner; j++) {
     delay(st->delaylength);
     if (st->test == O_REDUCTION)
       aaaa += 1;
   }
+  st->ref_sum += aaaa;
 }
 
 static int ovh_verify(void *state, char *msg, size_t msglen)
