@@ -16,12 +16,13 @@
 
 /* Defaults: --quick is the CI/smoke size (well under 2 minutes on 2 cores);
  * the full sweep is sized for about 5 minutes on 16 cores (see README). */
-static const struct htb_sizes quick_sizes = {NULL, 4, 42, 4000000, 2000000, 2000000, 10, 0.005};
-static const struct htb_sizes full_sizes = {NULL, 24, 42, 20000000, 8000000, 20000000, 10, 0.02};
+static const struct htb_sizes quick_sizes = {NULL, 2, 42, 1000000, 1000000, 1000000, 10, 0.001, NULL};
+static const struct htb_sizes full_sizes = {NULL, 16, 42, 10000000, 4000000, 10000000, 10, 0.001, NULL};
+#define FULL_BUDGET_S 330 /* default --budget of the full sweep */
 
 enum {
   O_QUICK = 256, O_PLOT, O_CORPUS, O_SEED, O_SIEVE, O_FLOPS, O_TRIAD, O_TARGET, O_BUDGET,
-  O_NOPLOT, O_WORKER, O_KERNEL, O_EXPECT, O_VERSION, O_LIST,
+  O_NOPLOT, O_WORKER, O_KERNEL, O_EXPECT, O_VERSION, O_LIST, O_WCEXPECT,
 };
 
 static const struct option longopts[] = {
@@ -48,6 +49,7 @@ static const struct option longopts[] = {
   {"worker", no_argument, NULL, O_WORKER},
   {"kernel", required_argument, NULL, O_KERNEL},
   {"expect", required_argument, NULL, O_EXPECT},
+  {"wc-expect", required_argument, NULL, O_WCEXPECT},
   {0, 0, 0, 0},
 };
 
@@ -65,16 +67,17 @@ static void usage(FILE *out)
         "  -p, --policies LIST    comma list of policies (default: all of omp_ext's)\n"
         "  -t, --threads LIST     thread counts: \"1,2,8\" or \"1-4\" (default: 1..allowed PUs)\n"
         "  -i, --input FILE       word count input text (default: generated corpus)\n"
-        "      --corpus-mb MB     generated corpus size (full 24, quick 4)\n"
+        "      --corpus-mb MB     generated corpus size (full 16, quick 2)\n"
         "      --seed N           corpus seed (default 42)\n"
-        "      --sieve-limit N    sieve: primes up to N (full 2e7, quick 4e6)\n"
-        "      --flops-iters N    add/mul/div: dependent operations per region (full 8e6)\n"
-        "      --triad-n N        triad: elements per array (full 2e7, quick 2e6)\n"
+        "      --sieve-limit N    sieve: primes up to N (full 1e7, quick 1e6)\n"
+        "      --flops-iters N    add/mul/div: dependent operations per region\n"
+        "                         (full 4e6, quick 1e6)\n"
+        "      --triad-n N        triad: elements per array (full 1e7, quick 1e6)\n"
         "  -r, --reps N           outer repetitions, >= 10 (default 10)\n"
         "      --target-ms MS     inner repetitions calibrated to MS per outer rep\n"
-        "                         (full 20, quick 5)\n"
+        "                         (default 1, EPCC's default test time)\n"
         "      --budget SECONDS   start no configuration after SECONDS (they are listed\n"
-        "                         as skipped); default none\n"
+        "                         as skipped); full default 330, 0 = none\n"
         "      --no-plot          do not run gnuplot\n"
         "      --list             list kernels and policies\n"
         "  -h, --help             this help;   --version   version\n",
@@ -124,7 +127,7 @@ int main(int argc, char **argv)
   const char *kernel = NULL, *expect = NULL;
   uint64_t v;
   double d;
-  int c, worker = 0, rc;
+  int c, worker = 0, rc, budget_set = 0;
   char self[PATH_MAX];
   ssize_t n;
 
@@ -156,11 +159,15 @@ int main(int argc, char **argv)
       rc = parse_pos("--target-ms", optarg, 0.001, 60000, &d);
       set.target_s = d / 1e3;
       break;
-    case O_BUDGET: rc = parse_pos("--budget", optarg, 1, 1e7, &opt.budget_s); break;
+    case O_BUDGET:
+      rc = parse_pos("--budget", optarg, 0, 1e7, &opt.budget_s);
+      budget_set = 1;
+      break;
     case O_NOPLOT: opt.no_plot = 1; break;
     case O_WORKER: worker = 1; break;
     case O_KERNEL: kernel = optarg; break;
     case O_EXPECT: expect = optarg; break;
+    case O_WCEXPECT: set.wc_expect = optarg; break;
     case O_LIST: list_all(); return HTB_EXIT_OK;
     case O_VERSION: printf("htbench (omp_ext) %s\n", OMP_EXT_VERSION); return HTB_EXIT_OK;
     case 'h': usage(stdout); return HTB_EXIT_OK;
@@ -179,6 +186,9 @@ int main(int argc, char **argv)
 
   opt.sizes = opt.quick ? quick_sizes : full_sizes;
   opt.sizes.input = set.input;
+  opt.sizes.wc_expect = set.wc_expect;
+  if (!opt.quick && !budget_set)
+    opt.budget_s = FULL_BUDGET_S;
   if (!isnan(set.corpus_mb))
     opt.sizes.corpus_mb = set.corpus_mb;
   if (set.seed != UINT64_MAX)
@@ -207,8 +217,8 @@ int main(int argc, char **argv)
       return rc;
     return htb_worker(kernel, (unsigned)nt, expect, &opt.sizes);
   }
-  if (kernel || expect)
-    return htb_error(HTB_EXIT_USAGE, "--kernel and --expect are for --worker; use --kernels");
+  if (kernel || expect || set.wc_expect)
+    return htb_error(HTB_EXIT_USAGE, "--kernel, --expect and --wc-expect are for --worker; use --kernels");
   if (opt.plot_only) {
     struct htb_result *r;
     unsigned count;

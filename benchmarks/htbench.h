@@ -39,6 +39,9 @@ struct htb_sizes {
   uint64_t triad_n;        /* triad: elements per array */
   unsigned outer_reps;     /* >= 10 */
   double target_s;         /* inner reps calibrated so one outer rep lasts this long */
+  const char *wc_expect;   /* word count: "total,distinct,checksum" of the serial
+                            * reference (computed once by the parent); NULL = the
+                            * worker compares word by word itself */
 };
 
 /* ------------------------------------------------------- binding probe */
@@ -117,6 +120,11 @@ struct htb_wc_top {
 int htb_wordcount_buffer(const char *buf, size_t len, unsigned nthreads, uint64_t *total,
                          uint64_t *distinct, struct htb_wc_top *top, unsigned k, char *msg,
                          size_t msglen);
+
+/* The serial reference's digest of a text, as "total,distinct,checksum"
+ * (checksum = sum over words of (hash | 1) * count, mod 2^64), written in
+ * out; 0, or -1 when out of memory. */
+int htb_wordcount_reference(const char *buf, size_t len, char *out, size_t outlen);
 
 /* -------------------------------------------------------------- stats */
 
@@ -220,6 +228,8 @@ int htb_sweep(const struct htb_options *opt, const char *self);
 /* Report: results.csv, results.json and the tables on stdout. */
 struct htb_machine;
 int htb_write_csv(const char *path, const struct htb_result *r, unsigned n);
+void htb_csv_header(FILE *f);
+void htb_csv_row(FILE *f, const struct htb_result *r);
 int htb_read_csv(const char *path, struct htb_result **r, unsigned *n, char *err, size_t errlen);
 int htb_write_json(const char *path, const char *machine_json, const struct htb_options *opt,
                    const struct htb_result *r, unsigned n);

@@ -100,7 +100,7 @@ static void figure(FILE *g, const char *kernel, const char *pols, int overhead, 
 int htb_plot(const char *dir, const struct htb_result *r, unsigned n)
 {
   const char *kernels[64], *policies[16];
-  unsigned nk, np, i, j;
+  unsigned nk, np, i, j, maxn;
   char pdir[4096], script[4200], pols[512] = "";
   FILE *g;
   pid_t pid;
@@ -119,7 +119,11 @@ int htb_plot(const char *dir, const struct htb_result *r, unsigned n)
   if (!(g = fopen(script, "w")))
     return htb_error(HTB_EXIT_FAIL, "cannot write '%s': %s", script, strerror(errno));
   fputs("# htbench plots: run `gnuplot plots.gp` in this directory\n"
-        "set grid\nset key top left\nset xlabel \"threads\"\nset pointsize 0.8\n", g);
+        "set grid\nset key top left\nset xlabel \"threads\"\nset pointsize 0.8\n"
+        "set format x \"%.0f\"\nset offsets 0.2, 0.2, 0, 0\n", g);
+  for (maxn = 1, j = 0; j < n; j++)
+    maxn = r[j].threads > maxn ? r[j].threads : maxn;
+  fprintf(g, "set xtics %u\n", maxn <= 16 ? 1 : maxn <= 32 ? 2 : maxn / 16);
   for (i = 0; i < nk; i++) {
     const struct htb_kernel *k = htb_kernel_by_name(kernels[i]);
     const char *power = "power (modelled)";

@@ -77,25 +77,36 @@ static void csv_cell(FILE *f, const char *s)
   }
 }
 
-int htb_write_csv(const char *path, const struct htb_result *r, unsigned n)
+void htb_csv_header(FILE *f)
 {
-  FILE *f = fopen(path, "w");
-  char buf[HTB_STR];
-  unsigned i, j;
-  if (!f)
-    return -1;
+  unsigned j;
   for (j = 0; j < htb_nfields; j++)
     fprintf(f, "%s%s", j ? "," : "", htb_fields[j].name);
   fputc('\n', f);
-  for (i = 0; i < n; i++) {
-    for (j = 0; j < htb_nfields; j++) {
-      htb_field_get(&r[i], &htb_fields[j], buf, sizeof(buf));
-      if (j)
-        fputc(',', f);
-      csv_cell(f, buf);
-    }
-    fputc('\n', f);
+}
+
+void htb_csv_row(FILE *f, const struct htb_result *r)
+{
+  char buf[HTB_STR];
+  unsigned j;
+  for (j = 0; j < htb_nfields; j++) {
+    htb_field_get(r, &htb_fields[j], buf, sizeof(buf));
+    if (j)
+      fputc(',', f);
+    csv_cell(f, buf);
   }
+  fputc('\n', f);
+}
+
+int htb_write_csv(const char *path, const struct htb_result *r, unsigned n)
+{
+  FILE *f = fopen(path, "w");
+  unsigned i;
+  if (!f)
+    return -1;
+  htb_csv_header(f);
+  for (i = 0; i < n; i++)
+    htb_csv_row(f, &r[i]);
   return fclose(f) == 0 ? 0 : -1;
 }
 

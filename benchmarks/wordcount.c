@@ -52,6 +52,8 @@ struct wc_state {
   struct htb_wc_top (*top)[WC_TOP]; /* per partition */
   struct htb_wc_top result[WC_TOP];
   uint64_t total, distinct;
+  int has_expect; /* digest of the serial reference given */
+  uint64_t want_total, want_distinct, want_sum;
 };
 
 /* Character classes (ASCII; every byte >= 0x80 belongs to words). */
@@ -469,6 +471,59 @@ fail:
   return -1;
 }
 
+static uint64_t serial_checksum(const struct serial_count *sc)
+{
+  uint64_t sum = 0;
+  size_t i;
+  for (i = 0; i < sc->n; i++)
+    sum += (word_hash(sc->keys[i], strlen(sc->keys[i])) | 1) * sc->counts[i];
+  return sum;
+}
+
+int htb_wordcount_reference(const char *buf, size_t len, char *out, size_t outlen)
+{
+  struct serial_count sc;
+  int rc = serial_count(buf, len, &sc);
+  if (rc == 0)
+    snprintf(out, outlen, "%llu,%llu,%llu", (unsigned long long)sc.total,
+             (unsigned long long)sc.n, (unsigned long long)serial_checksum(&sc));
+  serial_free(&sc);
+  return rc;
+}
+
+static void summary(const struct wc_state *st, char *msg, size_t msglen, const char *how)
+{
+  unsigned p;
+  int n = snprintf(msg, msglen, "words=%llu distinct=%llu top=", (unsigned long long)st->total,
+                   (unsigned long long)st->distinct);
+  for (p = 0; p < 3 && st->result[p].count && n > 0 && (size_t)n < msglen; p++)
+    n += snprintf(msg + n, msglen - n, "%s%s:%llu", p ? "," : "", st->result[p].word,
+                  (unsigned long long)st->result[p].count);
+  if (n > 0 && (size_t)n < msglen)
+    snprintf(msg + n, msglen - n, " (%s)", how);
+}
+
+/* Compare with the digest of the serial reference (the parent's). */
+static int wc_check_digest(struct wc_state *st, char *msg, size_t msglen)
+{
+  uint64_t sum = 0;
+  unsigned p;
+  size_t i;
+  for (p = 0; p < st->nthreads; p++)
+    for (i = 0; i < st->part[p].used; i++)
+      sum += (st->part[p].e[i].hash | 1) * st->part[p].e[i].count;
+  if (st->total != st->want_total || st->distinct != st->want_distinct || sum != st->want_sum) {
+    snprintf(msg, msglen, "word count WRONG: %llu words, %llu distinct, checksum %llu; serial "
+             "reference: %llu, %llu, %llu", (unsigned long long)st->total,
+             (unsigned long long)st->distinct, (unsigned long long)sum,
+             (unsigned long long)st->want_total, (unsigned long long)st->want_distinct,
+             (unsigned long long)st->want_sum);
+    return 0;
+  }
+  summary(st, msg, msglen, "= serial reference digest");
+  return 1;
+}
+
 static int wc_check(struct wc_state *st, char *msg, size_t msglen)
 {
   struct serial_count sc;
@@ -480,6 +535,8 @@ static int wc_check(struct wc_state *st, char *msg, size_t msglen)
     snprintf(msg, msglen, "word count: out of memory in a hash table");
     return 0;
   }
+  if (st->has_expect)
+    return wc_check_digest(st, msg, msglen);
   if (serial_count(st->buf, st->len, &sc) < 0) {
     serial_free(&sc);
     snprintf(msg, msglen, "word count: out of memory in the serial reference");
@@ -503,13 +560,8 @@ static int wc_check(struct wc_state *st, char *msg, size_t msglen)
       ok = 0;
     }
   }
-  if (ok) {
-    int n = snprintf(msg, msglen, "words=%llu distinct=%llu top=", (unsigned long long)st->total,
-                     (unsigned long long)st->distinct);
-    for (p = 0; p < 3 && st->result[p].count && n > 0 && (size_t)n < msglen; p++)
-      n += snprintf(msg + n, msglen - n, "%s%s:%llu", p ? "," : "", st->result[p].word,
-                    (unsigned long long)st->result[p].count);
-  }
+  if (ok)
+    summary(st, msg, msglen, "= serial count, word by word");
   serial_free(&sc);
   return ok;
 }
@@ -560,6 +612,19 @@ static void *wc_setup(const struct htb_sizes *sz, unsigned nthreads, char *err, 
     return NULL;
   }
   st->owned = buf;
+  if (sz->wc_expect) {
+    unsigned long long t, d, c;
+    char extra;
+    if (sscanf(sz->wc_expect, "%llu,%llu,%llu%c", &t, &d, &c, &extra) != 3) {
+      snprintf(err, errlen, "--wc-expect '%s': need TOTAL,DISTINCT,CHECKSUM", sz->wc_expect);
+      wc_free(st);
+      return NULL;
+    }
+    st->has_expect = 1;
+    st->want_total = t;
+    st->want_distinct = d;
+    st->want_sum = c;
+  }
   return st;
 }
 

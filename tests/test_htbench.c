@@ -170,7 +170,7 @@ static void test_wordcount_boundaries(void)
 
 /* ------------------------------------------------------------ kernels */
 
-static const struct htb_sizes small = {NULL, 0.2, 42, 1000000, 100000, 100000, 10, 0.001};
+static const struct htb_sizes small = {NULL, 0.2, 42, 1000000, 100000, 100000, 10, 0.001, NULL};
 
 /* Setup, verify before running (must fail loudly), run, verify (must pass). */
 static void kernel_cycle(const char *name, const char *expect_in_msg)
@@ -213,6 +213,39 @@ static void test_kernel_wordcount(void)
 {
   kernel_cycle("wordcount", "words=");
 }
+/* Workers compare with the digest of the parent's serial count. */
+static void test_wordcount_digest(void)
+{
+  const struct htb_kernel *k = htb_kernel_by_name("wordcount");
+  struct htb_sizes sz = small;
+  char *text = htb_corpus_generate(200000, 42), digest[96], bad[96], err[256], msg[512];
+  unsigned long long t, d, c;
+  void *st;
+  CU_ASSERT_FATAL(text != NULL);
+  CU_ASSERT_FATAL(htb_wordcount_reference(text, 200000, digest, sizeof(digest)) == 0);
+  CU_ASSERT_FATAL(sscanf(digest, "%llu,%llu,%llu", &t, &d, &c) == 3);
+  CU_ASSERT(t > 30000 && d > 1000 && d < t);
+  sz.wc_expect = digest;
+  st = k->setup(&sz, 3, err, sizeof(err));
+  CU_ASSERT_FATAL(st != NULL);
+  k->run(st, 2, NULL);
+  CU_ASSERT(k->verify(st, msg, sizeof(msg)) == 1);
+  CU_ASSERT(strstr(msg, "(= serial reference digest)") != NULL);
+  k->teardown(st);
+  snprintf(bad, sizeof(bad), "%llu,%llu,%llu", t, d, c + 2); /* one count off */
+  sz.wc_expect = bad;
+  st = k->setup(&sz, 2, err, sizeof(err));
+  CU_ASSERT_FATAL(st != NULL);
+  k->run(st, 1, NULL);
+  CU_ASSERT(k->verify(st, msg, sizeof(msg)) == 0);
+  CU_ASSERT(strstr(msg, "word count WRONG") != NULL);
+  k->teardown(st);
+  sz.wc_expect = "12,x";
+  CU_ASSERT(k->setup(&sz, 2, err, sizeof(err)) == NULL);
+  CU_ASSERT(strstr(err, "--wc-expect '12,x'") != NULL);
+  free(text);
+}
+
 static void test_kernel_overheads(void)
 {
   kernel_cycle("parallel", "regions=3");
@@ -499,6 +532,8 @@ static void test_quick_sweep(void)
             file_has(dir, "results.json", "\"energy_source\": \"rapl\""));
   CU_ASSERT(!file_has(dir, "results.json", "inf,") && !file_has(dir, "results.json", "nan"));
   CU_ASSERT(file_has(dir, "tables.txt", "Table 6 -- triad"));
+  CU_ASSERT(file_has(dir, "results.csv", "(= serial reference digest)"));
+  CU_ASSERT(!file_has(dir, "results.partial.csv", NULL)); /* replaced by results.csv */
   CU_ASSERT(!file_has(dir, ".corpus-0.3MB-seed42.txt", NULL)); /* removed */
   if (have_gnuplot()) {
     CU_ASSERT(file_has(dir, "plots/wordcount.png", "PNG"));
@@ -612,6 +647,7 @@ static CU_TestInfo kernel_tests[] = {
   {"fadd/fmul/fdiv verify, fail loudly unrun", test_kernel_flops},
   {"triad verifies, fails loudly unrun", test_kernel_triad},
   {"word count verifies, fails loudly unrun", test_kernel_wordcount},
+  {"word count against the serial digest", test_wordcount_digest},
   {"EPCC overhead kernels count what they did", test_kernel_overheads},
   CU_TEST_INFO_NULL,
 };

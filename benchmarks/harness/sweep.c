@@ -216,6 +216,7 @@ struct worker_cmd {
   const char *self;
   const struct htb_sizes *sz;
   const char *input; /* corpus or text file */
+  const char *wc_expect; /* digest of the serial word count, computed once */
 };
 
 static void run_worker(const struct worker_cmd *w, const struct htb_kernel *k, unsigned n,
@@ -254,6 +255,10 @@ static void run_worker(const struct worker_cmd *w, const struct htb_kernel *k, u
   if (w->input) {
     argv[i++] = "--input";
     argv[i++] = w->input;
+  }
+  if (w->wc_expect && k == &htb_kernel_wordcount) {
+    argv[i++] = "--wc-expect";
+    argv[i++] = w->wc_expect;
   }
   argv[i] = NULL;
 
@@ -471,16 +476,31 @@ static int write_outputs(const struct htb_options *opt, const char *machine,
   return rc;
 }
 
+/* The serial word count of the input, once for all workers. */
+static int reference_count(const char *path, char *digest, size_t len)
+{
+  char err[512], *text;
+  size_t size;
+  int rc;
+  text = htb_read_file(path, &size, err, sizeof(err));
+  if (!text)
+    return htb_error(HTB_EXIT_FAIL, "%s", err);
+  rc = htb_wordcount_reference(text, size, digest, len);
+  free(text);
+  return rc ? htb_error(HTB_EXIT_FAIL, "out of memory counting '%s'", path) : 0;
+}
+
 int htb_sweep(const struct htb_options *opt, const char *self)
 {
   omp_ext_topo_t *topo = NULL;
   struct plan p;
   struct htb_result *res = NULL;
-  struct worker_cmd w = {self, &opt->sizes, opt->sizes.input};
-  char *corpus = NULL, *machine = NULL, note[256];
+  struct worker_cmd w = {self, &opt->sizes, opt->sizes.input, NULL};
+  char *corpus = NULL, *machine = NULL, *partial = NULL, note[256], digest[96];
+  FILE *pf = NULL;
   unsigned ik, in, ip, n = 0, bad = 0, skipped = 0, total;
   double start = htb_now();
-  int rc, need_corpus = 0;
+  int rc, need_corpus = 0, need_text = 0;
 
   if ((rc = omp_ext_topo_load(&topo, NULL, 0)) != 0)
     return htb_error(HTB_EXIT_FAIL, "cannot read this machine's topology: %s",
@@ -490,7 +510,8 @@ int htb_sweep(const struct htb_options *opt, const char *self)
   if ((rc = make_dir(opt->out)))
     goto out;
   for (ik = 0; ik < p.nk; ik++)
-    need_corpus |= p.kernels[ik] == &htb_kernel_wordcount && !opt->sizes.input;
+    need_text |= p.kernels[ik] == &htb_kernel_wordcount;
+  need_corpus = need_text && !opt->sizes.input;
   if (need_corpus) { /* generated once, read by every worker */
     char name[96];
     snprintf(name, sizeof(name), ".corpus-%gMB-seed%llu.txt", opt->sizes.corpus_mb,
@@ -503,6 +524,16 @@ int htb_sweep(const struct htb_options *opt, const char *self)
     }
     w.input = corpus;
   }
+  if (need_text && (rc = reference_count(w.input, digest, sizeof(digest))))
+    goto out;
+  w.wc_expect = need_text ? digest : NULL;
+  /* rows are appended here as they finish, in case the sweep is cut short */
+  partial = path_in(opt->out, "results.partial.csv");
+  if (!partial || !(pf = fopen(partial, "w"))) {
+    rc = htb_error(HTB_EXIT_FAIL, "cannot write in '%s': %s", opt->out, strerror(errno));
+    goto out;
+  }
+  htb_csv_header(pf);
   if (opt->sizes.input)
     snprintf(note, sizeof(note), "file %s", opt->sizes.input);
   else
@@ -537,10 +568,14 @@ int htb_sweep(const struct htb_options *opt, const char *self)
         free(expect);
         fprintf(stderr, "htbench: [%u/%u] %-9s %-8s N=%-3u %s\n", n, total, r->kernel,
                 r->policy, r->threads, r->status);
+        htb_csv_row(pf, r);
+        fflush(pf);
       }
   for (ik = 0; ik < n; ik++)
     bad += strcmp(res[ik].status, "ok") != 0 && strcmp(res[ik].status, "skipped (budget)") != 0;
   rc = write_outputs(opt, machine, res, n, omp_ext_topo_max_smt(topo));
+  if (!rc)
+    unlink(partial);
   fprintf(stderr, "htbench: %u configurations in %.0f s; results in %s\n", n - skipped,
           htb_now() - start, opt->out);
   if (skipped)
@@ -549,6 +584,9 @@ int htb_sweep(const struct htb_options *opt, const char *self)
     rc = htb_error(HTB_EXIT_FAIL, "%u configurations invalid (verification or binding): see "
                                   "the status column of %s/results.csv", bad, opt->out);
 out:
+  if (pf)
+    fclose(pf);
+  free(partial);
   if (corpus)
     unlink(corpus);
   free(corpus);
