@@ -321,6 +321,59 @@ static void test_csv_roundtrip(void)
   unlink(path);
 }
 
+/* The SMT tables on crafted results (this CI machine has no SMT): noht =
+ * 1 thread on 1 core, ht = 2 threads on that core; Table 6's SPN. */
+static void test_tables_smt(void)
+{
+  struct htb_result r[3];
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f;
+  unsigned i;
+  for (i = 0; i < 3; i++) {
+    htb_result_init(&r[i]);
+    strcpy(r[i].kernel, "sieve");
+    strcpy(r[i].status, "ok");
+    r[i].packages = 1;
+  }
+  strcpy(r[0].policy, "speedup");
+  r[0].threads = r[0].cores = 1;
+  r[0].median_s = r[0].mean_s = 1.0;
+  strcpy(r[1].policy, "spn");
+  r[1].threads = 2;
+  r[1].cores = 1;
+  r[1].extra = 1;
+  r[1].median_s = r[1].mean_s = 0.625;
+  strcpy(r[2].policy, "spn");
+  r[2].threads = r[2].cores = 1;
+  r[2].median_s = r[2].mean_s = 1.0;
+  htb_derive(r, 3);
+  CU_ASSERT_DOUBLE_EQUAL(r[0].power_w, 110.98, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(r[0].spn, 1000 / 110.98, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(r[1].speedup, 1.6, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(r[1].power_w, 76.11 + 25.19 + 9.68 + 2.61, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(r[1].spn, 1600 / 113.59, 1e-9);
+  CU_ASSERT_STRING_EQUAL(r[1].energy_source, "modelled");
+  CU_ASSERT_DOUBLE_EQUAL(r[1].energy_j, 113.59 * 0.625, 1e-9);
+  CU_ASSERT(r[1].valid);
+  f = open_memstream(&text, &len);
+  CU_ASSERT_FATAL(f != NULL);
+  htb_print_tables(f, r, 3, 2);
+  fclose(f);
+  CU_ASSERT(strstr(text, "Table 6 -- sieve: median time, power (W, modelled)") != NULL);
+  CU_ASSERT(strstr(text, "+60.0%") != NULL);
+  CU_ASSERT(strstr(text, "sieve      sigma = 0.600 (ht/noht - 1 on 1 cores)") != NULL);
+  CU_ASSERT(strstr(text, "not applicable") == NULL);
+  free(text);
+  text = NULL;
+  f = open_memstream(&text, &len);
+  CU_ASSERT_FATAL(f != NULL);
+  htb_print_tables(f, r, 3, 1); /* no SMT */
+  fclose(f);
+  CU_ASSERT(strstr(text, "ht: not applicable on this machine (no SMT") != NULL);
+  free(text);
+}
+
 /* ------------------------------------------------------------ command */
 
 static char *tmpdir(void)
@@ -639,6 +692,7 @@ static CU_TestInfo unit_tests[] = {
   {"sieve: pi(x) for small and 10^7 limits", test_sieve_limits},
   {"modelled power: C6100 preset", test_modelled_power},
   {"results.csv round trip with quotes", test_csv_roundtrip},
+  {"SPN, noht/ht speed-up and sigma tables", test_tables_smt},
   CU_TEST_INFO_NULL,
 };
 
