@@ -17,7 +17,7 @@
 /* Defaults: --quick is the CI/smoke size (well under 2 minutes on 2 cores);
  * the full sweep is sized for about 5 minutes on 16 cores (see README). */
 static const struct htb_sizes quick_sizes = {NULL, 2, 42, 1000000, 1000000, 1000000, 10, 0.001, NULL};
-static const struct htb_sizes full_sizes = {NULL, 16, 42, 10000000, 4000000, 10000000, 10, 0.001, NULL};
+static const struct htb_sizes full_sizes = {NULL, 8, 42, 10000000, 4000000, 10000000, 10, 0.001, NULL};
 #define FULL_BUDGET_S 330 /* default --budget of the full sweep */
 
 enum {
@@ -67,7 +67,7 @@ static void usage(FILE *out)
         "  -p, --policies LIST    comma list of policies (default: all of omp_ext's)\n"
         "  -t, --threads LIST     thread counts: \"1,2,8\" or \"1-4\" (default: 1..allowed PUs)\n"
         "  -i, --input FILE       word count input text (default: generated corpus)\n"
-        "      --corpus-mb MB     generated corpus size (full 16, quick 2)\n"
+        "      --corpus-mb MB     generated corpus size (full 8, quick 2)\n"
         "      --seed N           corpus seed (default 42)\n"
         "      --sieve-limit N    sieve: primes up to N (full 1e7, quick 1e6)\n"
         "      --flops-iters N    add/mul/div: dependent operations per region\n"

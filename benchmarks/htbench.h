@@ -184,6 +184,7 @@ struct htb_result {
   double speedup;        /* T(1 thread, same policy) / T; NaN for overhead */
   double spn;            /* 1000 * speedup / (power * cores) */
   int valid;             /* verified && binding_ok && ran */
+  double wall_s;         /* the worker process's wall time (parent) */
   char status[64];       /* "ok", or why not */
 };
 

@@ -41,7 +41,7 @@ void htb_result_init(struct htb_result *r)
   memset(r, 0, sizeof(*r));
   r->median_s = r->min_s = r->max_s = r->mean_s = r->sd_s = NAN;
   r->ci95_lo_s = r->ci95_hi_s = r->ref_mean_s = r->rate = NAN;
-  r->speedup = r->power_w = r->energy_j = r->spn = NAN;
+  r->speedup = r->power_w = r->energy_j = r->spn = r->wall_s = NAN;
   r->rapl_j = -1;
 }
 

@@ -179,7 +179,7 @@ static void read_all(int fd, char **buf)
 static int parent_owned(const char *name)
 {
   static const char *const own[] = {"kernel", "policy", "threads", "cores", "packages", "extra",
-                                    "places", NULL};
+                                    "places", "wall_s", NULL};
   unsigned i;
   for (i = 0; own[i]; i++)
     if (!strcmp(name, own[i]))
@@ -563,11 +563,13 @@ int htb_sweep(const struct htb_options *opt, const char *self)
           snprintf(r->status, sizeof(r->status), "skipped (budget)");
           skipped++;
         } else {
+          double t0 = htb_now();
           run_worker(&w, p.kernels[ik], p.threads[in], r->places, expect, r);
+          r->wall_s = htb_now() - t0;
         }
         free(expect);
-        fprintf(stderr, "htbench: [%u/%u] %-9s %-8s N=%-3u %s\n", n, total, r->kernel,
-                r->policy, r->threads, r->status);
+        fprintf(stderr, "htbench: [%u/%u] %-9s %-8s N=%-3u %s (%.2f s)\n", n, total, r->kernel,
+                r->policy, r->threads, r->status, isnan(r->wall_s) ? 0 : r->wall_s);
         htb_csv_row(pf, r);
         fflush(pf);
       }
