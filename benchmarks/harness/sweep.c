@@ -540,6 +540,12 @@ int htb_sweep(const struct htb_options *opt, const char *self)
     snprintf(note, sizeof(note), "generated: %g MB, Zipf s=1 over %d pseudo-words, seed %llu",
              opt->sizes.corpus_mb, HTB_CORPUS_WORDS, (unsigned long long)opt->sizes.seed);
   machine = machine_json(topo, note);
+  { /* the machine's topology beside the results (hwloc XML, lstopo -i) */
+    char *xml = path_in(opt->out, "topology.xml");
+    if (!xml || hwloc_topology_export_xml(omp_ext_topo_hwloc(topo), xml, 0) < 0)
+      htb_error(0, "warning: cannot write %s/topology.xml", opt->out);
+    free(xml);
+  }
   total = p.nk * p.nn * p.np;
   res = calloc(total, sizeof(*res));
   if (!res || !machine) {
