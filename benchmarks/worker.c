@@ -80,16 +80,22 @@ static unsigned long calibrate(const struct htb_kernel *k, void *st, double targ
   }
 }
 
+/* Outer repetitions: x[r] = time per inner repetition.  With a reference
+ * (EPCC overheads), each outer repetition times the reference right before
+ * the test, and ref[r] receives it: the pair sees the same machine state. */
 static void measure(const struct htb_kernel *k, void *st, unsigned long inner, unsigned reps,
-                    double *x, int reference)
+                    double *x, double *ref)
 {
   unsigned r;
   for (r = 0; r < reps; r++) {
-    double t0 = htb_now();
-    if (reference)
+    double t0;
+    if (ref) {
+      t0 = htb_now();
       k->reference(st, inner);
-    else
-      k->run(st, inner, NULL);
+      ref[r] = (htb_now() - t0) / inner;
+    }
+    t0 = htb_now();
+    k->run(st, inner, NULL);
     x[r] = (htb_now() - t0) / inner;
   }
 }
@@ -117,7 +123,7 @@ static int worker_run(const struct worker_args *a, const struct htb_sizes *sz)
   struct htb_result r;
   struct htb_stats s;
   struct htb_probe *probe = probe_new(a->nthreads);
-  double *x = calloc(sz->outer_reps, sizeof(double)), e0, e1, range = 0;
+  double *x = calloc(sz->outer_reps, sizeof(double)), *ref, e0, e1, range = 0;
   char err[256], why[256];
   void *st;
 
@@ -134,26 +140,27 @@ static int worker_run(const struct worker_args *a, const struct htb_sizes *sz)
   r.binding_ok = check_binding(probe, a->expect, r.bindings, sizeof(r.bindings), why, sizeof(why));
   r.inner_reps = calibrate(k, st, sz->target_s);
   r.outer_reps = sz->outer_reps;
+  ref = k->reference ? calloc(sz->outer_reps, sizeof(double)) : NULL;
+  if (k->reference && !ref)
+    return htb_error(HTB_EXIT_FAIL, "worker: out of memory");
+  if (ref)
+    k->reference(st, r.inner_reps); /* the reference's warm-up */
   e0 = htb_rapl_read_j(&range);
-  measure(k, st, r.inner_reps, sz->outer_reps, x, 0);
+  measure(k, st, r.inner_reps, sz->outer_reps, x, ref);
   e1 = htb_rapl_read_j(NULL);
   if (e0 >= 0 && e1 >= 0) {
     if (e1 < e0)
       e1 += range;
     r.rapl_j = (e1 - e0) / (sz->outer_reps * (double)r.inner_reps);
   }
-  if (k->reference) { /* EPCC: subtract the reference's mean */
-    double *ref = calloc(sz->outer_reps, sizeof(double));
-    struct htb_stats rs;
+  if (ref) { /* EPCC: overhead = test - reference, per outer repetition */
+    double sum = 0;
     unsigned i;
-    if (!ref)
-      return htb_error(HTB_EXIT_FAIL, "worker: out of memory");
-    k->reference(st, r.inner_reps); /* warm-up */
-    measure(k, st, r.inner_reps, sz->outer_reps, ref, 1);
-    htb_stats_compute(ref, sz->outer_reps, &rs);
-    r.ref_mean_s = rs.mean;
-    for (i = 0; i < sz->outer_reps; i++)
-      x[i] -= rs.mean;
+    for (i = 0; i < sz->outer_reps; i++) {
+      sum += ref[i];
+      x[i] -= ref[i];
+    }
+    r.ref_mean_s = sum / sz->outer_reps;
     free(ref);
   }
   htb_stats_compute(x, sz->outer_reps, &s);
