@@ -237,15 +237,21 @@ static void json_result(FILE *f, const struct htb_result *r)
 }
 
 /* sigma of a kernel: ht/noht - 1 at the largest N with both (see tables). */
+static unsigned max_threads(const struct htb_result *r, unsigned n)
+{
+  unsigned i, m = 0;
+  for (i = 0; i < n; i++)
+    m = r[i].threads > m ? r[i].threads : m;
+  return m;
+}
+
 static int sigma_of(const struct htb_result *r, unsigned n, const char *kernel, unsigned *at,
                     double *sigma)
 {
-  unsigned c, best = 0;
-  for (c = 1; c <= 4096; c++) {
+  unsigned c, best = 0, maxn = max_threads(r, n);
+  for (c = 1; 2 * c <= maxn; c++) {
     const struct htb_result *noht = find(r, n, kernel, NULL, c, c);
     const struct htb_result *ht = find(r, n, kernel, NULL, 2 * c, c);
-    if (!noht && c > 1 && !find(r, n, kernel, NULL, c, 0))
-      break;
     if (noht && ht) {
       best = c;
       *sigma = noht->median_s / ht->median_s - 1;
@@ -415,10 +421,8 @@ static void ht_table(FILE *out, const struct htb_result *r, unsigned n, unsigned
     double s;
     if (htb_kernels[i]->kind != HTB_WORK)
       continue;
-    for (c = 1; c <= 4096; c++) {
+    for (c = 1; 2 * c <= max_threads(r, n); c++) {
       const struct htb_result *noht = find(r, n, k, NULL, c, c), *ht = find(r, n, k, NULL, 2 * c, c);
-      if (!noht && !find(r, n, k, NULL, c, 0) && c > 1)
-        break;
       if (!noht || !ht)
         continue;
       fprintf(out, "%-10s %5u ", k, c);
