@@ -26,6 +26,8 @@ int htb_error(int status, const char *fmt, ...) __attribute__((format(printf, 2,
 
 /* Seconds from a monotonic clock. */
 double htb_now(void);
+/* CPU seconds used by this process (all threads). */
+double htb_cpu_now(void);
 
 /* ---------------------------------------------------------------- sizes */
 
@@ -177,6 +179,8 @@ struct htb_result {
   int binding_ok;
   char bindings[HTB_STR]; /* "thread:cpulist;..." */
   double rapl_j;         /* energy per region from RAPL, -1 if none */
+  double cpu_util;       /* process CPU time / (wall time x threads) over the timed
+                          * repetitions: well below 1 = the machine was contended */
   /* derived (parent) */
   double power_w;
   double energy_j;

@@ -451,6 +451,11 @@ void htb_print_tables(FILE *out, const struct htb_result *r, unsigned n, unsigne
       overhead_table(out, r, n, htb_kernels[i]->name);
   }
   ht_table(out, r, n, max_smt);
+  for (i = 0, j = 0; j < n; j++)
+    i += r[j].cpu_util < 0.8; /* NaN compares false */
+  if (i)
+    fprintf(out, "\nwarning: %u of %u runs got less than 80%% of their threads' CPU time "
+                 "(cpu_util): the machine was busy, their times are not trustworthy\n", i, n);
   for (j = 0; j < n; j++)
     if (!r[j].valid) {
       if (!bad++)

@@ -21,7 +21,7 @@ const struct htb_field htb_fields[] = {
   F(ref_mean_s, HTB_F_DBL), F(work, HTB_F_DBL),       F(rate, HTB_F_DBL),
   F(unit, HTB_F_STR),       F(speedup, HTB_F_DBL),    F(power_w, HTB_F_DBL),
   F(energy_j, HTB_F_DBL),   F(energy_source, HTB_F_STR), F(spn, HTB_F_DBL),
-  F(rapl_j, HTB_F_DBL),     F(verified, HTB_F_INT),   F(check, HTB_F_STR),
+  F(rapl_j, HTB_F_DBL),     F(cpu_util, HTB_F_DBL),     F(verified, HTB_F_INT),   F(check, HTB_F_STR),
   F(binding_ok, HTB_F_INT), F(bindings, HTB_F_STR),   F(places, HTB_F_STR),
 };
 #undef F
@@ -40,7 +40,7 @@ void htb_result_init(struct htb_result *r)
 {
   memset(r, 0, sizeof(*r));
   r->median_s = r->min_s = r->max_s = r->mean_s = r->sd_s = NAN;
-  r->ci95_lo_s = r->ci95_hi_s = r->ref_mean_s = r->rate = NAN;
+  r->ci95_lo_s = r->ci95_hi_s = r->ref_mean_s = r->rate = r->cpu_util = NAN;
   r->speedup = r->power_w = r->energy_j = r->spn = r->wall_s = NAN;
   r->rapl_j = -1;
 }

@@ -31,6 +31,13 @@ double htb_now(void)
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+double htb_cpu_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 char *htb_read_file(const char *path, size_t *len, char *err, size_t errlen)
 {
   FILE *f = fopen(path, "rb");

@@ -123,7 +123,7 @@ static int worker_run(const struct worker_args *a, const struct htb_sizes *sz)
   struct htb_result r;
   struct htb_stats s;
   struct htb_probe *probe = probe_new(a->nthreads);
-  double *x = calloc(sz->outer_reps, sizeof(double)), *ref, e0, e1, range = 0;
+  double *x = calloc(sz->outer_reps, sizeof(double)), *ref, e0, e1, range = 0, c0, w0;
   char err[256], why[256];
   void *st;
 
@@ -146,7 +146,10 @@ static int worker_run(const struct worker_args *a, const struct htb_sizes *sz)
   if (ref)
     k->reference(st, r.inner_reps); /* the reference's warm-up */
   e0 = htb_rapl_read_j(&range);
+  c0 = htb_cpu_now();
+  w0 = htb_now();
   measure(k, st, r.inner_reps, sz->outer_reps, x, ref);
+  r.cpu_util = (htb_cpu_now() - c0) / ((htb_now() - w0) * a->nthreads);
   e1 = htb_rapl_read_j(NULL);
   if (e0 >= 0 && e1 >= 0) {
     if (e1 < e0)
