@@ -178,12 +178,12 @@ struct htb_result {
   char check[512];       /* verification summary or error */
   int binding_ok;
   char bindings[HTB_STR]; /* "thread:cpulist;..." */
-  double rapl_j;         /* energy per region from RAPL, -1 if none */
+  double rapl_w;         /* RAPL package power over the timed repetitions (W), -1 if none */
   double cpu_util;       /* process CPU time / (wall time x threads) over the timed
                           * repetitions: well below 1 = the machine was contended */
   /* derived (parent) */
   double power_w;
-  double energy_j;
+  double energy_j;       /* one region: power_w x median_s */
   char energy_source[16]; /* "rapl" or "modelled" */
   double speedup;        /* T(1 thread, same policy) / T; NaN for overhead */
   double spn;            /* 1000 * speedup / (power * cores) */

@@ -41,9 +41,9 @@ void htb_derive(struct htb_result *r, unsigned n)
     r[i].valid = ok(&r[i]);
     if (isnan(r[i].median_s))
       continue;
-    if (r[i].rapl_j >= 0 && r[i].mean_s > 0) { /* measured: energy per region / time */
-      r[i].energy_j = r[i].rapl_j;
-      r[i].power_w = r[i].rapl_j / r[i].mean_s;
+    if (r[i].rapl_w >= 0) { /* measured */
+      r[i].power_w = r[i].rapl_w;
+      r[i].energy_j = r[i].rapl_w * r[i].median_s;
       snprintf(r[i].energy_source, sizeof(r[i].energy_source), "rapl");
     } else {
       r[i].power_w = htb_modelled_power_w(r[i].packages, r[i].cores, r[i].extra);

@@ -21,7 +21,7 @@ const struct htb_field htb_fields[] = {
   F(ref_mean_s, HTB_F_DBL), F(work, HTB_F_DBL),       F(rate, HTB_F_DBL),
   F(unit, HTB_F_STR),       F(speedup, HTB_F_DBL),    F(power_w, HTB_F_DBL),
   F(energy_j, HTB_F_DBL),   F(energy_source, HTB_F_STR), F(spn, HTB_F_DBL),
-  F(rapl_j, HTB_F_DBL),     F(cpu_util, HTB_F_DBL),     F(verified, HTB_F_INT),   F(check, HTB_F_STR),
+  F(rapl_w, HTB_F_DBL),     F(cpu_util, HTB_F_DBL),     F(verified, HTB_F_INT),   F(check, HTB_F_STR),
   F(binding_ok, HTB_F_INT), F(bindings, HTB_F_STR),   F(places, HTB_F_STR),
 };
 #undef F
@@ -42,7 +42,7 @@ void htb_result_init(struct htb_result *r)
   r->median_s = r->min_s = r->max_s = r->mean_s = r->sd_s = NAN;
   r->ci95_lo_s = r->ci95_hi_s = r->ref_mean_s = r->rate = r->cpu_util = NAN;
   r->speedup = r->power_w = r->energy_j = r->spn = r->wall_s = NAN;
-  r->rapl_j = -1;
+  r->rapl_w = -1;
 }
 
 int htb_field_set(struct htb_result *r, const struct htb_field *f, const char *text)
@@ -64,7 +64,7 @@ int htb_field_set(struct htb_result *r, const struct htb_field *f, const char *t
     break;
   case HTB_F_DBL:
     if (*text == '\0') {
-      *(double *)p = f->offset == offsetof(struct htb_result, rapl_j) ? -1 : NAN;
+      *(double *)p = f->offset == offsetof(struct htb_result, rapl_w) ? -1 : NAN;
       return 0;
     }
     *(double *)p = strtod(text, &end);
@@ -94,7 +94,7 @@ void htb_field_get(const struct htb_result *r, const struct htb_field *f, char *
     break;
   case HTB_F_DBL:
     d = *(const double *)p;
-    if (!isfinite(d) || (f->offset == offsetof(struct htb_result, rapl_j) && d < 0))
+    if (!isfinite(d) || (f->offset == offsetof(struct htb_result, rapl_w) && d < 0))
       buf[0] = '\0';
     else
       snprintf(buf, len, "%.9g", d);

@@ -149,12 +149,13 @@ static int worker_run(const struct worker_args *a, const struct htb_sizes *sz)
   c0 = htb_cpu_now();
   w0 = htb_now();
   measure(k, st, r.inner_reps, sz->outer_reps, x, ref);
-  r.cpu_util = (htb_cpu_now() - c0) / ((htb_now() - w0) * a->nthreads);
   e1 = htb_rapl_read_j(NULL);
-  if (e0 >= 0 && e1 >= 0) {
+  w0 = htb_now() - w0;
+  r.cpu_util = (htb_cpu_now() - c0) / (w0 * a->nthreads);
+  if (e0 >= 0 && e1 >= 0 && w0 > 0) {
     if (e1 < e0)
-      e1 += range;
-    r.rapl_j = (e1 - e0) / (sz->outer_reps * (double)r.inner_reps);
+      e1 += range; /* the counter wrapped */
+    r.rapl_w = (e1 - e0) / w0;
   }
   if (ref) { /* EPCC: overhead = test - reference, per outer repetition */
     double sum = 0;

@@ -304,7 +304,7 @@ static void test_csv_roundtrip(void)
   r[0].inner_reps = 123456789UL;
   r[0].valid = 1;
   strcpy(r[1].kernel, "sieve");
-  r[1].rapl_j = 1.5;
+  r[1].rapl_w = 1.5;
   CU_ASSERT_FATAL(htb_write_csv(path, r, 2) == 0);
   CU_ASSERT_FATAL(htb_read_csv(path, &back, &n, err, sizeof(err)) == 0);
   CU_ASSERT_FATAL(n == 2);
@@ -315,8 +315,8 @@ static void test_csv_roundtrip(void)
   CU_ASSERT_EQUAL(back[0].inner_reps, 123456789UL);
   CU_ASSERT_DOUBLE_EQUAL(back[0].median_s, 0.125, 1e-15);
   CU_ASSERT(isnan(back[0].speedup));
-  CU_ASSERT(back[0].rapl_j < 0);
-  CU_ASSERT_DOUBLE_EQUAL(back[1].rapl_j, 1.5, 1e-15);
+  CU_ASSERT(back[0].rapl_w < 0);
+  CU_ASSERT_DOUBLE_EQUAL(back[1].rapl_w, 1.5, 1e-15);
   free(back);
   unlink(path);
 }
