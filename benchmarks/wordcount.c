@@ -47,6 +47,7 @@ struct wc_state {
   char *owned; /* buffer to free, if ours */
   size_t len;
   unsigned nthreads;
+  unsigned team;          /* threads (= hash partitions) of the last run */
   struct wc_table *map;   /* per thread */
   struct wc_table *part;  /* per hash partition */
   struct htb_wc_top (*top)[WC_TOP]; /* per partition */
@@ -289,9 +290,13 @@ static void wc_run_once(struct wc_state *st, struct htb_probe *probe)
   unsigned nt = st->nthreads, p, i;
   uint64_t total = 0, distinct = 0;
 
-#pragma omp parallel num_threads(nt)
+  /* The team the runtime really gives (never more than asked) splits the
+   * work: a smaller team still counts everything. */
+#pragma omp parallel num_threads(st->nthreads)
   {
     unsigned t = omp_get_thread_num();
+#pragma omp single
+    nt = omp_get_num_threads();
     htb_probe_here(probe);
     table_clear(&st->map[t]);
     map_chunk(&st->map[t], st->buf, chunk_start(st, t, nt),
@@ -309,6 +314,7 @@ static void wc_run_once(struct wc_state *st, struct htb_probe *probe)
   }
   st->total = total;
   st->distinct = distinct;
+  st->team = nt;
 }
 
 static void wc_free(struct wc_state *st)
@@ -343,7 +349,7 @@ static struct wc_state *wc_new(const char *buf, size_t len, unsigned nthreads)
     return NULL;
   st->buf = buf;
   st->len = len;
-  st->nthreads = nthreads;
+  st->nthreads = st->team = nthreads;
   st->map = calloc(nthreads, sizeof(*st->map));
   st->part = calloc(nthreads, sizeof(*st->part));
   st->top = calloc(nthreads, sizeof(*st->top));
@@ -509,7 +515,7 @@ static int wc_check_digest(struct wc_state *st, char *msg, size_t msglen)
   uint64_t sum = 0;
   unsigned p;
   size_t i;
-  for (p = 0; p < st->nthreads; p++)
+  for (p = 0; p < st->team; p++)
     for (i = 0; i < st->part[p].used; i++)
       sum += (st->part[p].e[i].hash | 1) * st->part[p].e[i].count;
   if (st->total != st->want_total || st->distinct != st->want_distinct || sum != st->want_sum) {
@@ -552,7 +558,7 @@ static int wc_check(struct wc_state *st, char *msg, size_t msglen)
     size_t len = strlen(sc.keys[i]);
     uint64_t h = word_hash(sc.keys[i], len);
     const struct wc_entry *e;
-    p = (unsigned)((h >> 40) % st->nthreads);
+    p = (unsigned)((h >> 40) % st->team);
     e = table_get(&st->part[p], sc.keys[i], (uint32_t)len, h);
     if (!e || e->count != sc.counts[i]) {
       snprintf(msg, msglen, "word count WRONG: '%.40s' counted %llu, serial %llu", sc.keys[i],
