@@ -85,7 +85,9 @@ static void figure(FILE *g, const char *kernel, const char *pols, int overhead, 
     fputs("set terminal svg size 1200,900 dynamic\n", g);
   fprintf(g, "set output \"%s.%s\"\n", kernel, fmt);
   if (overhead) {
-    panel(g, kernel, pols, "EPCC overhead", "overhead per repetition (us)", 2, 1e6);
+    char title[96];
+    snprintf(title, sizeof(title), "EPCC %s overhead (test - reference)", kernel);
+    panel(g, kernel, pols, title, "overhead per repetition (us)", 2, 1e6);
   } else {
     fprintf(g, "set multiplot layout 2,2 title \"%s\"\n", kernel);
     panel(g, kernel, pols, "time", "median time per region (s)", 2, 1);

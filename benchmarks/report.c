@@ -300,7 +300,9 @@ int htb_write_json(const char *path, const char *machine, const struct htb_optio
       first = 0;
     }
   }
-  fputs("},\n  \"results\": [\n", f);
+  fprintf(f, "}%s,\n  \"results\": [\n",
+          first ? ", \"sigma_note\": \"no ht run (2N threads on N cores): no SMT, or no such "
+                  "thread counts in the sweep\"" : "");
   for (i = 0; i < n; i++) {
     json_result(f, &r[i]);
     fputs(i + 1 < n ? ",\n" : "\n", f);
