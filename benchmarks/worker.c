@@ -17,6 +17,20 @@ struct worker_args {
   const unsigned *expect; /* OS index of thread t's place */
 };
 
+static void probe_free(struct htb_probe *p)
+{
+  unsigned t;
+  if (!p)
+    return;
+  for (t = 0; p->cpus && t < p->nthreads; t++)
+    free(p->cpus[t]);
+  free(p->cpus);
+  free(p->team);
+  free(p->cpu_count);
+  free(p->first_cpu);
+  free(p);
+}
+
 static struct htb_probe *probe_new(unsigned n)
 {
   struct htb_probe *p = calloc(1, sizeof(*p));
@@ -28,11 +42,15 @@ static struct htb_probe *probe_new(unsigned n)
   p->cpu_count = calloc(n, sizeof(int));
   p->first_cpu = calloc(n, sizeof(int));
   p->cpus = calloc(n, sizeof(char *));
-  if (!p->team || !p->cpu_count || !p->first_cpu || !p->cpus)
+  if (!p->team || !p->cpu_count || !p->first_cpu || !p->cpus) {
+    probe_free(p);
     return NULL;
+  }
   for (t = 0; t < n; t++)
-    if (!(p->cpus[t] = calloc(1, HTB_PROBE_LEN)))
+    if (!(p->cpus[t] = calloc(1, HTB_PROBE_LEN))) {
+      probe_free(p);
       return NULL;
+    }
   return p;
 }
 
@@ -130,19 +148,29 @@ static int worker_run(const struct worker_args *a, const struct htb_sizes *sz)
   htb_result_init(&r);
   snprintf(r.kernel, sizeof(r.kernel), "%s", k->name);
   r.threads = a->nthreads;
-  if (!probe || !x)
+  if (!probe || !x) {
+    probe_free(probe);
+    free(x);
     return htb_error(HTB_EXIT_FAIL, "worker: out of memory");
+  }
   st = k->setup(sz, a->nthreads, err, sizeof(err));
-  if (!st)
+  if (!st) {
+    probe_free(probe);
+    free(x);
     return htb_error(HTB_EXIT_FAIL, "%s: %s", k->name, err);
+  }
 
   k->run(st, 1, probe); /* warm-up, discarded; records the binding */
   r.binding_ok = check_binding(probe, a->expect, r.bindings, sizeof(r.bindings), why, sizeof(why));
   r.inner_reps = calibrate(k, st, sz->target_s);
   r.outer_reps = sz->outer_reps;
   ref = k->reference ? calloc(sz->outer_reps, sizeof(double)) : NULL;
-  if (k->reference && !ref)
+  if (k->reference && !ref) {
+    k->teardown(st);
+    probe_free(probe);
+    free(x);
     return htb_error(HTB_EXIT_FAIL, "worker: out of memory");
+  }
   if (ref)
     k->reference(st, r.inner_reps); /* the reference's warm-up */
   e0 = htb_rapl_read_j(&range);
@@ -190,6 +218,7 @@ static int worker_run(const struct worker_args *a, const struct htb_sizes *sz)
     htb_error(0, "%s N=%u: %s", k->name, a->nthreads, r.check);
   print_result(&r);
   k->teardown(st);
+  probe_free(probe);
   free(x);
   return r.verified ? HTB_EXIT_OK : HTB_EXIT_FAIL;
 }

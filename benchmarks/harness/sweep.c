@@ -290,7 +290,14 @@ static void run_worker(const struct worker_cmd *w, const struct htb_kernel *k, u
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
     ;
   if (out && parse_result(out, r) == 0) {
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !r->verified)
+    /* a result line, then a crash or an exit status other than the
+     * verification's 1: the run does not count */
+    if (WIFSIGNALED(status))
+      snprintf(r->status, sizeof(r->status), "worker killed by signal %d", WTERMSIG(status));
+    else if (!WIFEXITED(status) || WEXITSTATUS(status) != (r->verified ? 0 : 1))
+      snprintf(r->status, sizeof(r->status), "worker failed (exit %d)",
+               WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    else if (!r->verified)
       snprintf(r->status, sizeof(r->status), "verification failed");
   } else if (WIFSIGNALED(status)) {
     snprintf(r->status, sizeof(r->status), "worker killed by signal %d", WTERMSIG(status));
