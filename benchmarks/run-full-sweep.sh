@@ -8,7 +8,13 @@
 #        HTBENCH=path/to/htbench sh benchmarks/run-full-sweep.sh
 set -eu
 cd "$(dirname "$0")/.."
-bin=${HTBENCH:-build-gcc/benchmarks/htbench}
+# htbench-portable (hwloc and libgomp inside) when built: the machine may have neither
+bin=${HTBENCH:-}
+for b in build-gcc/benchmarks/htbench-portable build/benchmarks/htbench-portable \
+         build-gcc/benchmarks/htbench build/benchmarks/htbench; do
+  [ -z "$bin" ] && [ -x "$b" ] && bin=$b
+done
+[ -n "$bin" ] || { echo "htbench: not built (sh tests/run.sh, or set HTBENCH)" >&2; exit 1; }
 out=benchmarks/results/$(hostname -s 2>/dev/null || echo host)-$(nproc)pu
 mkdir -p "$out"
 echo "htbench: $bin -> $out" >&2
