@@ -25,15 +25,15 @@
 struct wc_entry {
   uint64_t hash;
   uint64_t count;
-  size_t off; /* the folded word in the table's arena */
+  uint32_t off; /* the folded word in the table's arena */
   uint32_t len;
 };
 
-/* Open addressing over 8-byte slots (high 32 bits of the hash, entry index
- * + 1; 0 = empty); entries dense in first-seen order, so the frequent
- * words of a Zipf text stay together in cache. */
+/* Open addressing over 4-byte slots (entry index + 1; 0 = empty); entries
+ * (24 bytes) dense in first-seen order, so the frequent words of a Zipf
+ * text stay together in cache. */
 struct wc_table {
-  uint64_t *slot;
+  uint32_t *slot;
   size_t cap;        /* slots, a power of two */
   struct wc_entry *e;
   size_t used, ecap; /* entries */
@@ -78,8 +78,6 @@ static inline int same_word(const char *stored, const char *w, uint32_t len)
   return 1;
 }
 
-#define TAG(h) ((h) & 0xffffffff00000000ULL)
-
 static int table_alloc(struct wc_table *t, size_t cap, size_t ecap)
 {
   t->slot = calloc(cap, sizeof(*t->slot));
@@ -102,17 +100,17 @@ static void table_clear(struct wc_table *t)
   t->nomem = 0;
 }
 
-static void slot_insert(uint64_t *slot, size_t mask, uint64_t h, size_t idx)
+static void slot_insert(uint32_t *slot, size_t mask, uint64_t h, size_t idx)
 {
   size_t i = h & mask;
   while (slot[i])
     i = (i + 1) & mask;
-  slot[i] = TAG(h) | (idx + 1);
+  slot[i] = (uint32_t)(idx + 1);
 }
 
 static void table_rehash(struct wc_table *t)
 {
-  uint64_t *bigger = calloc(t->cap * 2, sizeof(*bigger));
+  uint32_t *bigger = calloc(t->cap * 2, sizeof(*bigger));
   size_t i;
   if (!bigger) {
     t->nomem = 1;
@@ -128,17 +126,19 @@ static void table_rehash(struct wc_table *t)
 static void table_put(struct wc_table *t, const char *w, uint32_t len, uint64_t h, uint64_t add)
 {
   size_t mask = t->cap - 1, i = h & mask;
-  uint64_t s;
+  uint32_t s;
   struct wc_entry *e;
   while ((s = t->slot[i]) != 0) {
-    if (TAG(s) == TAG(h)) {
-      e = &t->e[(uint32_t)s - 1];
-      if (e->hash == h && e->len == len && same_word(t->arena + e->off, w, len)) {
-        e->count += add;
-        return;
-      }
+    e = &t->e[s - 1];
+    if (e->hash == h && e->len == len && same_word(t->arena + e->off, w, len)) {
+      e->count += add;
+      return;
     }
     i = (i + 1) & mask;
+  }
+  if (t->alen + len > 0xffffffffU || t->used >= 0xfffffffeU) {
+    t->nomem = 1; /* 32-bit offsets and indexes */
+    return;
   }
   if (t->alen + len > t->acap) {
     char *bigger = realloc(t->arena, 2 * t->acap + len);
@@ -159,13 +159,13 @@ static void table_put(struct wc_table *t, const char *w, uint32_t len, uint64_t 
     t->ecap *= 2;
   }
   e = &t->e[t->used];
-  e->off = t->alen;
+  e->off = (uint32_t)t->alen;
   for (s = 0; s < len; s++)
     t->arena[t->alen++] = (char)fold((unsigned char)w[s]);
   e->len = len;
   e->hash = h;
   e->count = add;
-  t->slot[i] = TAG(h) | (t->used + 1);
+  t->slot[i] = (uint32_t)(t->used + 1);
   if (++t->used * 2 > t->cap)
     table_rehash(t);
 }
@@ -174,10 +174,10 @@ static const struct wc_entry *table_get(const struct wc_table *t, const char *w,
                                         uint64_t h)
 {
   size_t mask = t->cap - 1, i = h & mask;
-  uint64_t s;
+  uint32_t s;
   for (; (s = t->slot[i]) != 0; i = (i + 1) & mask) {
-    const struct wc_entry *e = &t->e[(uint32_t)s - 1];
-    if (TAG(s) == TAG(h) && e->hash == h && e->len == len && same_word(t->arena + e->off, w, len))
+    const struct wc_entry *e = &t->e[s - 1];
+    if (e->hash == h && e->len == len && same_word(t->arena + e->off, w, len))
       return e;
   }
   return NULL;
