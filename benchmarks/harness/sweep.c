@@ -1,0 +1,613 @@
+/*
+ * The sweep: kernels x thread counts x policies, each configuration in a
+ * fresh worker process launched the production way (OMP_PLACES from
+ * omp_ext_order() + omp_ext_places_format(), OMP_PROC_BIND=close,
+ * OMP_NUM_THREADS), then the files, the tables and the plots.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../htbench.h"
+#include "omp_ext.h"
+
+struct plan {
+  const struct htb_kernel *kernels[32];
+  unsigned nk;
+  omp_ht_policy_t policies[OMP_EXT_NPOLICIES];
+  unsigned np;
+  unsigned *threads;
+  unsigned nn;
+};
+
+/* Split a comma list; calls fn(item) for each; stops at the first error. */
+static int each_item(const char *list, int (*fn)(void *, const char *), void *ctx)
+{
+  char *copy = strdup(list), *save = NULL, *item;
+  int rc = 0;
+  if (!copy)
+    return htb_error(HTB_EXIT_FAIL, "out of memory");
+  for (item = strtok_r(copy, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save))
+    rc = fn(ctx, item);
+  free(copy);
+  return rc;
+}
+
+static int add_kernel(void *ctx, const char *name)
+{
+  struct plan *p = ctx;
+  const struct htb_kernel *k = htb_kernel_by_name(name);
+  unsigned i;
+  if (!k) {
+    char all[256] = "";
+    for (i = 0; htb_kernels[i]; i++)
+      snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%s", i ? ", " : "",
+               htb_kernels[i]->name);
+    return htb_error(HTB_EXIT_USAGE, "--kernels: unknown kernel '%s' (allowed: %s)", name, all);
+  }
+  for (i = 0; i < p->nk; i++)
+    if (p->kernels[i] == k)
+      return 0;
+  p->kernels[p->nk++] = k;
+  return 0;
+}
+
+static int add_policy(void *ctx, const char *name)
+{
+  struct plan *p = ctx;
+  omp_ht_policy_t pol;
+  unsigned i;
+  if (omp_ext_policy_from_name(name, &pol) != 0) {
+    char all[256] = "";
+    for (i = 0; i < OMP_EXT_NPOLICIES; i++)
+      snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%s", i ? ", " : "",
+               omp_ext_policy_name((omp_ht_policy_t)i));
+    return htb_error(HTB_EXIT_USAGE, "--policies: unknown policy '%s' (allowed: %s)", name, all);
+  }
+  for (i = 0; i < p->np; i++)
+    if (p->policies[i] == pol)
+      return 0;
+  p->policies[p->np++] = pol;
+  return 0;
+}
+
+struct threads_ctx {
+  struct plan *plan;
+  unsigned max;
+};
+
+static int add_threads(void *ctx, const char *item)
+{
+  struct threads_ctx *c = ctx;
+  char *end;
+  unsigned long lo, hi, n;
+  unsigned i;
+  int dup;
+  errno = 0;
+  lo = strtoul(item, &end, 10);
+  hi = lo;
+  if (end != item && *end == '-') {
+    const char *h = end + 1;
+    hi = strtoul(h, &end, 10);
+    if (end == h)
+      hi = 0;
+  }
+  if (errno || end == item || *end || lo < 1 || hi < lo || hi > c->max || item[0] == '-' ||
+      item[0] == '+')
+    return htb_error(HTB_EXIT_USAGE,
+                     "--threads: '%s' is not a thread count or range within 1..%u (allowed PUs)",
+                     item, c->max);
+  for (n = lo; n <= hi; n++) {
+    for (dup = 0, i = 0; i < c->plan->nn; i++)
+      dup |= c->plan->threads[i] == n;
+    if (!dup)
+      c->plan->threads[c->plan->nn++] = (unsigned)n;
+  }
+  return 0;
+}
+
+static int make_plan(const struct htb_options *opt, unsigned npus, struct plan *p)
+{
+  struct threads_ctx tc = {p, npus};
+  unsigned i;
+  int rc;
+  memset(p, 0, sizeof(*p));
+  p->threads = calloc(npus, sizeof(unsigned));
+  if (!p->threads)
+    return htb_error(HTB_EXIT_FAIL, "out of memory");
+  if (opt->kernels) {
+    if ((rc = each_item(opt->kernels, add_kernel, p)))
+      return rc;
+  } else {
+    for (i = 0; htb_kernels[i]; i++)
+      p->kernels[p->nk++] = htb_kernels[i];
+  }
+  if (opt->policies) {
+    if ((rc = each_item(opt->policies, add_policy, p)))
+      return rc;
+  } else {
+    for (i = 0; i < OMP_EXT_NPOLICIES; i++) /* every policy the library has */
+      p->policies[p->np++] = (omp_ht_policy_t)i;
+  }
+  if (opt->threads) {
+    if ((rc = each_item(opt->threads, add_threads, &tc)))
+      return rc;
+  } else {
+    for (i = 1; i <= npus; i++)
+      p->threads[p->nn++] = i;
+  }
+  if (!p->nk || !p->np || !p->nn)
+    return htb_error(HTB_EXIT_USAGE, "empty --kernels, --policies or --threads list");
+  return 0;
+}
+
+/* ------------------------------------------------------------ workers */
+
+static void read_all(int fd, char **buf)
+{
+  size_t len = 0, cap = 4096;
+  ssize_t n;
+  *buf = malloc(cap);
+  if (!*buf)
+    return;
+  for (;;) {
+    if (len + 1024 > cap) {
+      char *bigger = realloc(*buf, cap *= 2);
+      if (!bigger)
+        break;
+      *buf = bigger;
+    }
+    n = read(fd, *buf + len, cap - len - 1);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    len += n;
+  }
+  (*buf)[len] = '\0';
+}
+
+/* Fields the parent sets from the configuration (not the worker's). */
+static int parent_owned(const char *name)
+{
+  static const char *const own[] = {"kernel", "policy", "threads", "cores", "packages", "extra",
+                                    "places", "wall_s", NULL};
+  unsigned i;
+  for (i = 0; own[i]; i++)
+    if (!strcmp(name, own[i]))
+      return 1;
+  return 0;
+}
+
+/* Parse the worker's result line into r (worker fields only). */
+static int parse_result(char *out, struct htb_result *r)
+{
+  char *line = strstr(out, "htbench-result\t"), *save = NULL, *tok, *nl;
+  if (!line)
+    return -1;
+  if ((nl = strchr(line, '\n')))
+    *nl = '\0';
+  strtok_r(line, "\t", &save);
+  while ((tok = strtok_r(NULL, "\t", &save))) {
+    char *eq = strchr(tok, '=');
+    const struct htb_field *f;
+    if (!eq)
+      return -1;
+    *eq = '\0';
+    f = htb_field_by_name(tok);
+    /* the parent owns the configuration fields */
+    if (!f || parent_owned(tok))
+      continue;
+    if (htb_field_set(r, f, eq + 1) < 0)
+      return -1;
+  }
+  return 0;
+}
+
+struct worker_cmd {
+  const char *self;
+  const struct htb_sizes *sz;
+  const char *input; /* corpus or text file */
+  const char *wc_expect; /* digest of the serial word count, computed once */
+};
+
+static void run_worker(const struct worker_cmd *w, const struct htb_kernel *k, unsigned n,
+                       const char *places, const char *expect, struct htb_result *r)
+{
+  char nbuf[16], reps[16], target[32], limit[32], iters[32], triad[32];
+  const char *argv[32];
+  int fd[2], status, i = 0;
+  char *out = NULL;
+  pid_t pid;
+
+  snprintf(nbuf, sizeof(nbuf), "%u", n);
+  snprintf(reps, sizeof(reps), "%u", w->sz->outer_reps);
+  snprintf(target, sizeof(target), "%.6g", w->sz->target_s * 1e3);
+  snprintf(limit, sizeof(limit), "%llu", (unsigned long long)w->sz->sieve_limit);
+  snprintf(iters, sizeof(iters), "%llu", (unsigned long long)w->sz->flops_iters);
+  snprintf(triad, sizeof(triad), "%llu", (unsigned long long)w->sz->triad_n);
+  argv[i++] = w->self;
+  argv[i++] = "--worker";
+  argv[i++] = "--kernel";
+  argv[i++] = k->name;
+  argv[i++] = "--threads";
+  argv[i++] = nbuf;
+  argv[i++] = "--expect";
+  argv[i++] = expect;
+  argv[i++] = "--reps";
+  argv[i++] = reps;
+  argv[i++] = "--target-ms";
+  argv[i++] = target;
+  argv[i++] = "--sieve-limit";
+  argv[i++] = limit;
+  argv[i++] = "--flops-iters";
+  argv[i++] = iters;
+  argv[i++] = "--triad-n";
+  argv[i++] = triad;
+  if (w->input) {
+    argv[i++] = "--input";
+    argv[i++] = w->input;
+  }
+  if (w->wc_expect && k == &htb_kernel_wordcount) {
+    argv[i++] = "--wc-expect";
+    argv[i++] = w->wc_expect;
+  }
+  argv[i] = NULL;
+
+  snprintf(r->status, sizeof(r->status), "worker failed");
+  if (pipe(fd) < 0)
+    return;
+  fflush(NULL);
+  pid = fork();
+  if (pid == 0) {
+    close(fd[0]);
+    dup2(fd[1], STDOUT_FILENO);
+    close(fd[1]);
+    setenv("OMP_PLACES", places, 1);
+    setenv("OMP_PROC_BIND", "close", 1);
+    setenv("OMP_NUM_THREADS", nbuf, 1);
+    setenv("OMP_DYNAMIC", "false", 1);
+    unsetenv("GOMP_CPU_AFFINITY"); /* these would override OMP_PLACES */
+    unsetenv("KMP_AFFINITY");
+    execv(w->self, (char *const *)argv);
+    _exit(127);
+  }
+  close(fd[1]);
+  if (pid < 0) {
+    close(fd[0]);
+    return;
+  }
+  read_all(fd[0], &out);
+  close(fd[0]);
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  if (out && parse_result(out, r) == 0) {
+    /* a result line, then a crash or an exit status other than the
+     * verification's 1: the run does not count */
+    if (WIFSIGNALED(status))
+      snprintf(r->status, sizeof(r->status), "worker killed by signal %d", WTERMSIG(status));
+    else if (!WIFEXITED(status) || WEXITSTATUS(status) != (r->verified ? 0 : 1))
+      snprintf(r->status, sizeof(r->status), "worker failed (exit %d)",
+               WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    else if (!r->verified)
+      snprintf(r->status, sizeof(r->status), "verification failed");
+  } else if (WIFSIGNALED(status)) {
+    snprintf(r->status, sizeof(r->status), "worker killed by signal %d", WTERMSIG(status));
+  } else {
+    snprintf(r->status, sizeof(r->status), "worker failed (exit %d)",
+             WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  }
+  free(out);
+}
+
+/* ------------------------------------------------------------ machine */
+
+static char *cpu_model(void)
+{
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  char line[512], *model = NULL;
+  while (f && fgets(line, sizeof(line), f) && !model) {
+    char *colon = strchr(line, ':');
+    if (colon && (!strncmp(line, "model name", 10) || !strncmp(line, "cpu model", 9))) {
+      colon += 2;
+      colon[strcspn(colon, "\n")] = '\0';
+      model = strdup(colon);
+    }
+  }
+  if (f)
+    fclose(f);
+  return model ? model : strdup("unknown");
+}
+
+static const char *openmp_runtime(void)
+{
+  if (dlsym(RTLD_DEFAULT, "__kmpc_fork_call"))
+    return dlsym(RTLD_DEFAULT, "kmp_set_defaults") ? "libomp (LLVM/Intel)" : "libomp-compatible";
+  if (dlsym(RTLD_DEFAULT, "GOMP_parallel"))
+    return "libgomp (GNU)";
+  return "unknown";
+}
+
+static const char *compiler(void)
+{
+#if defined(__clang__)
+  return "clang " __clang_version__;
+#elif defined(__GNUC__)
+  return "gcc " __VERSION__;
+#else
+  return "unknown";
+#endif
+}
+
+/* The "machine" object of results.json. */
+static char *machine_json(omp_ext_topo_t *topo, const char *corpus_note)
+{
+  char *buf = NULL, *model = cpu_model(), *allowed = NULL, host[256] = "";
+  size_t len = 0;
+  struct utsname u;
+  time_t now = time(NULL);
+  char date[64];
+  FILE *f = open_memstream(&buf, &len);
+  unsigned v = hwloc_get_api_version();
+
+  if (!f)
+    return NULL;
+  uname(&u);
+  gethostname(host, sizeof(host) - 1);
+  hwloc_bitmap_list_asprintf(&allowed, omp_ext_topo_allowed(topo));
+  strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+  fputs("{\"hostname\": ", f);
+  htb_json_string(f, host);
+  fputs(", \"os\": ", f);
+  {
+    char os[600];
+    snprintf(os, sizeof(os), "%s %s %s", u.sysname, u.release, u.machine);
+    htb_json_string(f, os);
+  }
+  fputs(", \"cpu_model\": ", f);
+  htb_json_string(f, model);
+  fprintf(f, ", \"date\": \"%s\", \"topology\": {\"packages\": %u, \"cores\": %u, \"pus\": %u, "
+             "\"numa_nodes\": %u, \"cpu_kinds\": %u, \"max_smt\": %u, \"allowed_pus\": ",
+          date, omp_ext_topo_npackages(topo), omp_ext_topo_ncores(topo), omp_ext_topo_npus(topo),
+          omp_ext_topo_nnuma(topo), omp_ext_topo_nkinds(topo), omp_ext_topo_max_smt(topo));
+  htb_json_string(f, allowed ? allowed : "");
+  fprintf(f, "}, \"hwloc_api\": \"%u.%u.%u\", \"omp_ext\": \"%s\", \"compiler\": ",
+          v >> 16, (v >> 8) & 0xff, v & 0xff, OMP_EXT_VERSION);
+  htb_json_string(f, compiler());
+  fputs(", \"openmp_runtime\": ", f);
+  htb_json_string(f, openmp_runtime());
+  fprintf(f, ", \"openmp_version\": %d, \"rapl_readable\": %s, \"corpus\": ", _OPENMP,
+          htb_rapl_readable() ? "true" : "false");
+  htb_json_string(f, corpus_note);
+  fputs(", \"environment\": {\"OMP_PROC_BIND\": \"close\", \"OMP_DYNAMIC\": \"false\", "
+        "\"GOMP_CPU_AFFINITY\": null, \"KMP_AFFINITY\": null, \"OMP_WAIT_POLICY\": ", f);
+  if (getenv("OMP_WAIT_POLICY"))
+    htb_json_string(f, getenv("OMP_WAIT_POLICY"));
+  else
+    fputs("null", f);
+  fputs("}}", f);
+  fclose(f);
+  free(model);
+  free(allowed);
+  return buf;
+}
+
+/* ------------------------------------------------------------- config */
+
+static int configure(omp_ext_topo_t *topo, omp_ht_policy_t pol, unsigned n, struct htb_result *r,
+                     char **expect)
+{
+  omp_ext_pu_t *order = calloc(n, sizeof(*order));
+  char *places = NULL;
+  unsigned t, u, seen;
+  int rc;
+  if (!order)
+    return OMP_EXT_ERR_NOMEM;
+  rc = omp_ext_order(topo, pol, n, order);
+  if (!rc)
+    rc = omp_ext_places_format(order, n, omp_ext_format_omp, &places);
+  if (!rc)
+    rc = omp_ext_places_format(order, n, omp_ext_format_list, expect);
+  if (!rc) {
+    snprintf(r->places, sizeof(r->places), "%s", places);
+    r->threads = n;
+    r->cores = r->packages = 0;
+    for (t = 0; t < n; t++) { /* distinct cores and packages among the places */
+      for (seen = 0, u = 0; u < t; u++)
+        seen |= order[u].core == order[t].core;
+      r->cores += !seen;
+      for (seen = 0, u = 0; u < t; u++)
+        seen |= order[u].package == order[t].package;
+      r->packages += !seen;
+    }
+    r->extra = n - r->cores;
+  }
+  free(places);
+  free(order);
+  return rc;
+}
+
+static int make_dir(const char *dir)
+{
+  if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+    return htb_error(HTB_EXIT_FAIL, "cannot create '%s': %s", dir, strerror(errno));
+  return 0;
+}
+
+static char *path_in(const char *dir, const char *name)
+{
+  char *p = NULL;
+  if (asprintf(&p, "%s/%s", dir, name) < 0)
+    return NULL;
+  return p;
+}
+
+static int write_outputs(const struct htb_options *opt, const char *machine,
+                         struct htb_result *res, unsigned n, unsigned max_smt)
+{
+  char *csv = path_in(opt->out, "results.csv"), *json = path_in(opt->out, "results.json");
+  char *tables = path_in(opt->out, "tables.txt");
+  FILE *tf;
+  int rc = 0;
+
+  htb_derive(res, n);
+  if (!csv || !json || !tables || htb_write_csv(csv, res, n) < 0 ||
+      htb_write_json(json, machine, opt, res, n) < 0) {
+    rc = htb_error(HTB_EXIT_FAIL, "cannot write results in '%s': %s", opt->out, strerror(errno));
+  } else {
+    htb_print_tables(stdout, res, n, max_smt);
+    if ((tf = fopen(tables, "w"))) {
+      htb_print_tables(tf, res, n, max_smt);
+      fclose(tf);
+    }
+    if (!opt->no_plot) {
+      int prc = htb_plot(opt->out, res, n);
+      if (prc == 3)
+        htb_error(0, "gnuplot not found: plots skipped (make them later with "
+                     "'htbench --plot %s' where gnuplot is installed)", opt->out);
+      else if (prc)
+        rc = HTB_EXIT_FAIL;
+    }
+  }
+  free(csv);
+  free(json);
+  free(tables);
+  return rc;
+}
+
+/* The serial word count of the input, once for all workers. */
+static int reference_count(const char *path, char *digest, size_t len)
+{
+  char err[512], *text;
+  size_t size;
+  int rc;
+  text = htb_read_file(path, &size, err, sizeof(err));
+  if (!text)
+    return htb_error(HTB_EXIT_FAIL, "%s", err);
+  rc = htb_wordcount_reference(text, size, digest, len);
+  free(text);
+  return rc ? htb_error(HTB_EXIT_FAIL, "out of memory counting '%s'", path) : 0;
+}
+
+int htb_sweep(const struct htb_options *opt, const char *self)
+{
+  omp_ext_topo_t *topo = NULL;
+  struct plan p;
+  struct htb_result *res = NULL;
+  struct worker_cmd w = {self, &opt->sizes, opt->sizes.input, NULL};
+  char *corpus = NULL, *machine = NULL, *partial = NULL, note[256], digest[96];
+  FILE *pf = NULL;
+  unsigned ik, in, ip, n = 0, bad = 0, skipped = 0, total;
+  double start = htb_now();
+  int rc, need_corpus = 0, need_text = 0;
+
+  if ((rc = omp_ext_topo_load(&topo, NULL, 0)) != 0)
+    return htb_error(HTB_EXIT_FAIL, "cannot read this machine's topology: %s",
+                     omp_ext_strerror(rc));
+  if ((rc = make_plan(opt, omp_ext_topo_npus(topo), &p)))
+    goto out;
+  if ((rc = make_dir(opt->out)))
+    goto out;
+  for (ik = 0; ik < p.nk; ik++)
+    need_text |= p.kernels[ik] == &htb_kernel_wordcount;
+  need_corpus = need_text && !opt->sizes.input;
+  if (need_corpus) { /* generated once, read by every worker */
+    char name[96];
+    snprintf(name, sizeof(name), ".corpus-%gMB-seed%llu.txt", opt->sizes.corpus_mb,
+             (unsigned long long)opt->sizes.seed);
+    corpus = path_in(opt->out, name);
+    if (!corpus || htb_corpus_write(corpus, (size_t)(opt->sizes.corpus_mb * 1e6), opt->sizes.seed) < 0) {
+      rc = htb_error(HTB_EXIT_FAIL, "cannot write the corpus in '%s': %s", opt->out,
+                     strerror(errno));
+      goto out;
+    }
+    w.input = corpus;
+  }
+  if (need_text && (rc = reference_count(w.input, digest, sizeof(digest))))
+    goto out;
+  w.wc_expect = need_text ? digest : NULL;
+  /* rows are appended here as they finish, in case the sweep is cut short */
+  partial = path_in(opt->out, "results.partial.csv");
+  if (!partial || !(pf = fopen(partial, "w"))) {
+    rc = htb_error(HTB_EXIT_FAIL, "cannot write in '%s': %s", opt->out, strerror(errno));
+    goto out;
+  }
+  htb_csv_header(pf);
+  if (opt->sizes.input)
+    snprintf(note, sizeof(note), "file %s", opt->sizes.input);
+  else
+    snprintf(note, sizeof(note), "generated: %g MB, Zipf s=1 over %d pseudo-words, seed %llu",
+             opt->sizes.corpus_mb, HTB_CORPUS_WORDS, (unsigned long long)opt->sizes.seed);
+  machine = machine_json(topo, note);
+  { /* the machine's topology beside the results (hwloc XML, lstopo -i) */
+    char *xml = path_in(opt->out, "topology.xml");
+    if (!xml || hwloc_topology_export_xml(omp_ext_topo_hwloc(topo), xml, 0) < 0)
+      htb_error(0, "warning: cannot write %s/topology.xml", opt->out);
+    free(xml);
+  }
+  total = p.nk * p.nn * p.np;
+  res = calloc(total, sizeof(*res));
+  if (!res || !machine) {
+    rc = htb_error(HTB_EXIT_FAIL, "out of memory");
+    goto out;
+  }
+  /* Policies alternate inside each thread count, so that slow drifts of
+   * the machine spread over all policies. */
+  for (ik = 0; ik < p.nk; ik++)
+    for (in = 0; in < p.nn; in++)
+      for (ip = 0; ip < p.np; ip++) {
+        struct htb_result *r = &res[n++];
+        char *expect = NULL;
+        htb_result_init(r);
+        snprintf(r->kernel, sizeof(r->kernel), "%s", p.kernels[ik]->name);
+        snprintf(r->policy, sizeof(r->policy), "%s", omp_ext_policy_name(p.policies[ip]));
+        r->threads = p.threads[in];
+        if ((rc = configure(topo, p.policies[ip], p.threads[in], r, &expect)) != 0) {
+          snprintf(r->status, sizeof(r->status), "no places: %s", omp_ext_strerror(rc));
+        } else if (opt->budget_s > 0 && htb_now() - start > opt->budget_s) {
+          snprintf(r->status, sizeof(r->status), "skipped (budget)");
+          skipped++;
+        } else {
+          double t0 = htb_now();
+          run_worker(&w, p.kernels[ik], p.threads[in], r->places, expect, r);
+          r->wall_s = htb_now() - t0;
+        }
+        free(expect);
+        fprintf(stderr, "htbench: [%u/%u] %-9s %-8s N=%-3u %s (%.2f s)\n", n, total, r->kernel,
+                r->policy, r->threads, r->status, isnan(r->wall_s) ? 0 : r->wall_s);
+        htb_csv_row(pf, r);
+        fflush(pf);
+      }
+  for (ik = 0; ik < n; ik++)
+    bad += strcmp(res[ik].status, "ok") != 0 && strcmp(res[ik].status, "skipped (budget)") != 0;
+  rc = write_outputs(opt, machine, res, n, omp_ext_topo_max_smt(topo));
+  if (!rc)
+    unlink(partial);
+  fprintf(stderr, "htbench: %u configurations in %.0f s; results in %s\n", n - skipped,
+          htb_now() - start, opt->out);
+  if (skipped)
+    htb_error(0, "%u configurations skipped: --budget %.0f s reached", skipped, opt->budget_s);
+  if (bad && !rc)
+    rc = htb_error(HTB_EXIT_FAIL, "%u configurations invalid (verification or binding): see "
+                                  "the status column of %s/results.csv", bad, opt->out);
+out:
+  if (pf)
+    fclose(pf);
+  free(partial);
+  if (corpus)
+    unlink(corpus);
+  free(corpus);
+  free(machine);
+  free(res);
+  free(p.threads);
+  omp_ext_topo_destroy(topo);
+  return rc;
+}

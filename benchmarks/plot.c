@@ -1,0 +1,155 @@
+/*
+ * Plots with gnuplot, like the paper's Figures 2-4: for each work kernel a
+ * 2x2 figure of time, speed-up, power and SPN against the thread count,
+ * one line per policy; for each overhead kernel the overhead.  PNG
+ * (pngcairo, else gd's png) and SVG, in DIR/plots.  Data files and the
+ * script stay there, so the plots can be remade or edited by hand.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "htbench.h"
+
+static int have_gnuplot(void)
+{
+  const char *path = getenv("PATH");
+  char *copy, *dir, *save = NULL, full[4096];
+  int found = 0;
+  if (!path)
+    return 0;
+  copy = strdup(path);
+  for (dir = copy ? strtok_r(copy, ":", &save) : NULL; dir && !found;
+       dir = strtok_r(NULL, ":", &save)) {
+    snprintf(full, sizeof(full), "%s/gnuplot", *dir ? dir : ".");
+    found = access(full, X_OK) == 0;
+  }
+  free(copy);
+  return found;
+}
+
+/* Distinct values of a string field, in first-seen order. */
+static unsigned distinct(const struct htb_result *r, unsigned n, size_t off, const char **out,
+                         unsigned max)
+{
+  unsigned i, j, k = 0;
+  for (i = 0; i < n; i++) {
+    const char *v = (const char *)&r[i] + off;
+    for (j = 0; j < k && strcmp(out[j], v); j++)
+      ;
+    if (j == k && k < max)
+      out[k++] = v;
+  }
+  return k;
+}
+
+static int write_data(const char *dir, const struct htb_result *r, unsigned n, const char *kernel,
+                      const char *policy)
+{
+  char path[8448];
+  FILE *f;
+  unsigned i;
+  snprintf(path, sizeof(path), "%s/%s-%s.dat", dir, kernel, policy);
+  if (!(f = fopen(path, "w")))
+    return -1;
+  fprintf(f, "# threads median_s speedup power_w spn (valid runs of %s, policy %s)\n", kernel,
+          policy);
+  for (i = 0; i < n; i++)
+    if (r[i].valid && !strcmp(r[i].kernel, kernel) && !strcmp(r[i].policy, policy))
+      fprintf(f, "%u %.9g %.6g %.6g %.6g\n", r[i].threads, r[i].median_s,
+              isnan(r[i].speedup) ? 0 : r[i].speedup, r[i].power_w,
+              isnan(r[i].spn) ? 0 : r[i].spn);
+  return fclose(f);
+}
+
+static void panel(FILE *g, const char *kernel, const char *pols, const char *title,
+                  const char *ylabel, int col, double scale)
+{
+  fprintf(g, "set title \"%s\"\nset ylabel \"%s\"\n", title, ylabel);
+  fprintf(g, "plot for [p in \"%s\"] \"%s-\".p.\".dat\" using 1:($%d*%g) with linespoints title p\n",
+          pols, kernel, col, scale);
+}
+
+static void figure(FILE *g, const char *kernel, const char *pols, int overhead, const char *power,
+                   const char *fmt)
+{
+  if (!strcmp(fmt, "png"))
+    fputs("if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) { set terminal pngcairo size 1200,900 }"
+          " else { set terminal png size 1200,900 }\n", g);
+  else
+    fputs("set terminal svg size 1200,900 dynamic\n", g);
+  fprintf(g, "set output \"%s.%s\"\n", kernel, fmt);
+  if (overhead) {
+    char title[96];
+    snprintf(title, sizeof(title), "EPCC %s overhead (test - reference)", kernel);
+    panel(g, kernel, pols, title, "overhead per repetition (us)", 2, 1e6);
+  } else {
+    fprintf(g, "set multiplot layout 2,2 title \"%s\"\n", kernel);
+    panel(g, kernel, pols, "time", "median time per region (s)", 2, 1);
+    panel(g, kernel, pols, "speed-up", "T(1) / T(N)", 3, 1);
+    panel(g, kernel, pols, power, "power (W)", 4, 1);
+    panel(g, kernel, pols, "SPN", "1000 S / (P cores)", 5, 1);
+    fputs("unset multiplot\n", g);
+  }
+  fputs("unset output\n", g);
+}
+
+int htb_plot(const char *dir, const struct htb_result *r, unsigned n)
+{
+  const char *kernels[64], *policies[16];
+  unsigned nk, np, i, j, maxn;
+  char pdir[4096], script[4200], pols[512] = "";
+  FILE *g;
+  pid_t pid;
+  int status;
+
+  if (!have_gnuplot())
+    return 3;
+  snprintf(pdir, sizeof(pdir), "%s/plots", dir);
+  if (mkdir(pdir, 0777) < 0 && errno != EEXIST)
+    return htb_error(HTB_EXIT_FAIL, "cannot create '%s': %s", pdir, strerror(errno));
+  nk = distinct(r, n, offsetof(struct htb_result, kernel), kernels, 64);
+  np = distinct(r, n, offsetof(struct htb_result, policy), policies, 16);
+  for (j = 0; j < np; j++)
+    snprintf(pols + strlen(pols), sizeof(pols) - strlen(pols), "%s%s", j ? " " : "", policies[j]);
+  snprintf(script, sizeof(script), "%s/plots.gp", pdir);
+  if (!(g = fopen(script, "w")))
+    return htb_error(HTB_EXIT_FAIL, "cannot write '%s': %s", script, strerror(errno));
+  fputs("# htbench plots: run `gnuplot plots.gp` in this directory\n"
+        "set grid\nset key top left\nset xlabel \"threads\"\nset pointsize 0.8\n"
+        "set format x \"%.0f\"\nset offsets 0.2, 0.2, 0, 0\n", g);
+  for (maxn = 1, j = 0; j < n; j++)
+    maxn = r[j].threads > maxn ? r[j].threads : maxn;
+  fprintf(g, "set xtics %u\n", maxn <= 16 ? 1 : maxn <= 32 ? 2 : maxn / 16);
+  for (i = 0; i < nk; i++) {
+    const struct htb_kernel *k = htb_kernel_by_name(kernels[i]);
+    const char *power = "power (modelled)";
+    for (j = 0; j < n; j++)
+      if (!strcmp(r[j].kernel, kernels[i]) && !strcmp(r[j].energy_source, "rapl"))
+        power = "power (RAPL)";
+    for (j = 0; j < np; j++)
+      if (write_data(pdir, r, n, kernels[i], policies[j]) != 0) {
+        fclose(g);
+        return htb_error(HTB_EXIT_FAIL, "cannot write plot data in '%s'", pdir);
+      }
+    figure(g, kernels[i], pols, k && k->kind == HTB_OVERHEAD, power, "png");
+    figure(g, kernels[i], pols, k && k->kind == HTB_OVERHEAD, power, "svg");
+  }
+  if (fclose(g) != 0)
+    return htb_error(HTB_EXIT_FAIL, "cannot write '%s'", script);
+  fflush(NULL);
+  pid = fork();
+  if (pid == 0) {
+    if (chdir(pdir) == 0)
+      execlp("gnuplot", "gnuplot", "plots.gp", (char *)NULL);
+    _exit(127);
+  }
+  if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+    return htb_error(HTB_EXIT_FAIL, "gnuplot failed on '%s'", script);
+  return 0;
+}

@@ -1,0 +1,31 @@
+/*
+ * Energy: RAPL package counters (the library's powercap reader) where
+ * readable, else the library's power model (labelled "modelled" in every
+ * output).
+ */
+#include "htbench.h"
+
+/* Paper §2.1: P = Pn + Ps * packages + Pc * cores + Pt * extra siblings,
+ * watts, with the default model (OMP_EXT_POWER_MODEL, else the C6100
+ * preset) -- the same figure htplaces model gives. */
+double htb_modelled_power_w(unsigned packages, unsigned cores, unsigned extra_siblings)
+{
+  omp_ext_model_t m;
+  omp_ext_usage_t u = {cores + extra_siblings, packages, cores, extra_siblings};
+  if (omp_ext_model_default(&m) != 0 && omp_ext_power_model_parse(OMP_EXT_MODEL_PRESET, &m.power) != 0)
+    return 0;
+  return omp_ext_model_power(&m.power, &u);
+}
+
+omp_ext_rapl_t *htb_rapl_open(void)
+{
+  omp_ext_rapl_t *rapl = NULL;
+  return omp_ext_rapl_open(NULL, &rapl, NULL, 0) == 0 ? rapl : NULL;
+}
+
+int htb_rapl_readable(void)
+{
+  omp_ext_rapl_t *rapl = htb_rapl_open();
+  omp_ext_rapl_close(rapl);
+  return rapl != NULL;
+}

@@ -1,0 +1,468 @@
+/*
+ * Report: derived figures (power, energy, speed-up, SPN), results.csv
+ * (written and read back for --plot), results.json and the tables of the
+ * seed studies: "noht" vs "ht" speed-up per kernel with sigma, and the
+ * paper's Table 6 (threads, time, power, SPN per policy).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "htbench.h"
+#include "omp_ext.h"
+
+static int is_overhead(const char *kernel)
+{
+  const struct htb_kernel *k = htb_kernel_by_name(kernel);
+  return k && k->kind == HTB_OVERHEAD;
+}
+
+static int ok(const struct htb_result *r)
+{
+  return strcmp(r->status, "ok") == 0 && !isnan(r->median_s);
+}
+
+static const struct htb_result *find(const struct htb_result *r, unsigned n, const char *kernel,
+                                     const char *policy, unsigned threads, unsigned cores)
+{
+  unsigned i;
+  for (i = 0; i < n; i++)
+    if (ok(&r[i]) && !strcmp(r[i].kernel, kernel) && (!policy || !strcmp(r[i].policy, policy)) &&
+        r[i].threads == threads && (!cores || r[i].cores == cores))
+      return &r[i];
+  return NULL;
+}
+
+void htb_derive(struct htb_result *r, unsigned n)
+{
+  unsigned i;
+  for (i = 0; i < n; i++) {
+    const struct htb_result *one;
+    r[i].valid = ok(&r[i]);
+    if (isnan(r[i].median_s))
+      continue;
+    if (r[i].rapl_w >= 0) { /* measured */
+      r[i].power_w = r[i].rapl_w;
+      r[i].energy_j = r[i].rapl_w * r[i].median_s;
+      snprintf(r[i].energy_source, sizeof(r[i].energy_source), "rapl");
+    } else {
+      r[i].power_w = htb_modelled_power_w(r[i].packages, r[i].cores, r[i].extra);
+      r[i].energy_j = r[i].power_w * r[i].median_s;
+      snprintf(r[i].energy_source, sizeof(r[i].energy_source), "modelled");
+    }
+    if (is_overhead(r[i].kernel))
+      continue; /* overheads have no speed-up */
+    one = find(r, n, r[i].kernel, r[i].policy, 1, 0);
+    if (one && r[i].median_s > 0) {
+      r[i].speedup = one->median_s / r[i].median_s;
+      r[i].spn = 1000 * r[i].speedup / (r[i].power_w * r[i].cores); /* paper §2.2 */
+    }
+  }
+}
+
+/* ---------------------------------------------------------------- CSV */
+
+static void csv_cell(FILE *f, const char *s)
+{
+  if (strpbrk(s, ",\"\n;{ ")) {
+    fputc('"', f);
+    for (; *s; s++) {
+      if (*s == '"')
+        fputc('"', f);
+      fputc(*s, f);
+    }
+    fputc('"', f);
+  } else {
+    fputs(s, f);
+  }
+}
+
+void htb_csv_header(FILE *f)
+{
+  unsigned j;
+  for (j = 0; j < htb_nfields; j++)
+    fprintf(f, "%s%s", j ? "," : "", htb_fields[j].name);
+  fputc('\n', f);
+}
+
+void htb_csv_row(FILE *f, const struct htb_result *r)
+{
+  char buf[HTB_STR];
+  unsigned j;
+  for (j = 0; j < htb_nfields; j++) {
+    htb_field_get(r, &htb_fields[j], buf, sizeof(buf));
+    if (j)
+      fputc(',', f);
+    csv_cell(f, buf);
+  }
+  fputc('\n', f);
+}
+
+int htb_write_csv(const char *path, const struct htb_result *r, unsigned n)
+{
+  FILE *f = fopen(path, "w");
+  unsigned i;
+  if (!f)
+    return -1;
+  htb_csv_header(f);
+  for (i = 0; i < n; i++)
+    htb_csv_row(f, &r[i]);
+  return fclose(f) == 0 ? 0 : -1;
+}
+
+/* Next CSV cell of *p into out; returns 1 if the row goes on, 0 at its end. */
+static int csv_next(char **p, char *out, size_t outlen)
+{
+  char *s = *p;
+  size_t k = 0;
+  int quoted = *s == '"';
+  if (quoted)
+    s++;
+  for (; *s; s++) {
+    if (quoted && *s == '"') {
+      if (s[1] == '"') {
+        s++;
+      } else {
+        quoted = 0;
+        continue;
+      }
+    } else if (!quoted && (*s == ',' || *s == '\n')) {
+      break;
+    }
+    if (k + 1 < outlen)
+      out[k++] = *s;
+  }
+  out[k] = '\0';
+  if (*s == ',') {
+    *p = s + 1;
+    return 1;
+  }
+  *p = *s ? s + 1 : s;
+  return 0;
+}
+
+int htb_read_csv(const char *path, struct htb_result **res, unsigned *n, char *err, size_t errlen)
+{
+  size_t len;
+  char *text = htb_read_file(path, &len, err, errlen), *p, *end, cell[HTB_STR];
+  const struct htb_field *cols[64];
+  unsigned ncols = 0, cap = 64, row = 1;
+  int more;
+
+  *res = NULL;
+  *n = 0;
+  if (!text)
+    return -1;
+  text = realloc(text, len + 1);
+  text[len] = '\0';
+  p = text;
+  end = text + len;
+  do { /* header */
+    more = csv_next(&p, cell, sizeof(cell));
+    if (ncols < 64)
+      cols[ncols++] = htb_field_by_name(cell);
+  } while (more);
+  if (ncols < 3 || !cols[0] || strcmp(cols[0]->name, "kernel") != 0) {
+    snprintf(err, errlen, "'%s' is not an htbench results.csv", path);
+    free(text);
+    return -1;
+  }
+  *res = malloc(cap * sizeof(**res));
+  while (*res && p < end) {
+    struct htb_result *r;
+    unsigned c = 0;
+    if (*n == cap) {
+      struct htb_result *bigger = realloc(*res, (cap *= 2) * sizeof(**res));
+      if (!bigger)
+        break;
+      *res = bigger;
+    }
+    r = &(*res)[*n];
+    htb_result_init(r);
+    row++;
+    do {
+      more = csv_next(&p, cell, sizeof(cell));
+      if (c < ncols && cols[c] && htb_field_set(r, cols[c], cell) < 0) {
+        snprintf(err, errlen, "'%s' line %u: bad %s '%s'", path, row, cols[c]->name, cell);
+        free(text);
+        return -1;
+      }
+      c++;
+    } while (more);
+    (*n)++;
+  }
+  free(text);
+  if (!*res) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  return 0;
+}
+
+/* --------------------------------------------------------------- JSON */
+
+void htb_json_string(FILE *out, const char *s)
+{
+  fputc('"', out);
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      fprintf(out, "\\%c", c);
+    else if (c < 0x20)
+      fprintf(out, "\\u%04x", c);
+    else
+      fputc(c, out);
+  }
+  fputc('"', out);
+}
+
+static void json_result(FILE *f, const struct htb_result *r)
+{
+  char buf[HTB_STR];
+  unsigned j;
+  fputs("    {", f);
+  for (j = 0; j < htb_nfields; j++) {
+    const struct htb_field *fd = &htb_fields[j];
+    htb_field_get(r, fd, buf, sizeof(buf));
+    fprintf(f, "%s\"%s\": ", j ? ", " : "", fd->name);
+    if (fd->type == HTB_F_STR)
+      htb_json_string(f, buf);
+    else if (!strcmp(fd->name, "valid") || !strcmp(fd->name, "verified") ||
+             !strcmp(fd->name, "binding_ok"))
+      fputs(buf[0] == '1' ? "true" : "false", f);
+    else
+      fputs(buf[0] ? buf : "null", f);
+  }
+  fputc('}', f);
+}
+
+/* sigma of a kernel: ht/noht - 1 at the largest N with both (see tables). */
+static unsigned max_threads(const struct htb_result *r, unsigned n)
+{
+  unsigned i, m = 0;
+  for (i = 0; i < n; i++)
+    m = r[i].threads > m ? r[i].threads : m;
+  return m;
+}
+
+static int sigma_of(const struct htb_result *r, unsigned n, const char *kernel, unsigned *at,
+                    double *sigma)
+{
+  unsigned c, best = 0, maxn = max_threads(r, n);
+  for (c = 1; 2 * c <= maxn; c++) {
+    const struct htb_result *noht = find(r, n, kernel, NULL, c, c);
+    const struct htb_result *ht = find(r, n, kernel, NULL, 2 * c, c);
+    if (noht && ht) {
+      best = c;
+      *sigma = noht->median_s / ht->median_s - 1;
+    }
+  }
+  *at = best;
+  return best ? 0 : -1;
+}
+
+int htb_write_json(const char *path, const char *machine, const struct htb_options *opt,
+                   const struct htb_result *r, unsigned n)
+{
+  FILE *f = fopen(path, "w");
+  unsigned i, first = 1;
+  if (!f)
+    return -1;
+  fprintf(f, "{\n  \"htbench\": \"%s\",\n  \"machine\": %s,\n", OMP_EXT_VERSION, machine);
+  fprintf(f, "  \"settings\": {\"mode\": \"%s\", \"kernels\": ", opt->quick ? "quick" : "full");
+  htb_json_string(f, opt->kernels ? opt->kernels : "all");
+  fputs(", \"policies\": ", f);
+  htb_json_string(f, opt->policies ? opt->policies : "all");
+  fputs(", \"threads\": ", f);
+  htb_json_string(f, opt->threads ? opt->threads : "1..allowed PUs");
+  fputs(", \"input\": ", f);
+  if (opt->sizes.input)
+    htb_json_string(f, opt->sizes.input);
+  else
+    fputs("null", f);
+  fprintf(f, ", \"corpus_mb\": %g, \"seed\": %llu, \"sieve_limit\": %llu, \"flops_iters\": %llu, "
+             "\"triad_n\": %llu, \"outer_reps\": %u, \"target_s\": %g, \"budget_s\": %g, "
+             "\"warmup\": \"1 region, discarded\", \"ci\": \"95%% of the mean, Student t\", "
+             "\"outliers\": \"|x - mean| > 3 sd\", \"power_model\": "
+             "\"P = 76.11 + 25.19 packages + 9.68 cores + 2.61 extra siblings (W, C6100 preset)\", "
+             "\"spn\": \"1000 * speedup / (power_w * busy cores)\"},\n",
+          opt->sizes.corpus_mb, (unsigned long long)opt->sizes.seed,
+          (unsigned long long)opt->sizes.sieve_limit, (unsigned long long)opt->sizes.flops_iters,
+          (unsigned long long)opt->sizes.triad_n, opt->sizes.outer_reps, opt->sizes.target_s,
+          opt->budget_s);
+  fputs("  \"sigma\": {", f);
+  for (i = 0; htb_kernels[i]; i++) {
+    unsigned at;
+    double s;
+    if (htb_kernels[i]->kind == HTB_WORK && sigma_of(r, n, htb_kernels[i]->name, &at, &s) == 0) {
+      fprintf(f, "%s\"%s\": {\"sigma\": %.6g, \"cores\": %u}", first ? "" : ", ",
+              htb_kernels[i]->name, s, at);
+      first = 0;
+    }
+  }
+  fprintf(f, "}%s,\n  \"results\": [\n",
+          first ? ", \"sigma_note\": \"no ht run (2N threads on N cores): no SMT, or no such "
+                  "thread counts in the sweep\"" : "");
+  for (i = 0; i < n; i++) {
+    json_result(f, &r[i]);
+    fputs(i + 1 < n ? ",\n" : "\n", f);
+  }
+  fputs("  ]\n}\n", f);
+  return fclose(f) == 0 ? 0 : -1;
+}
+
+/* ------------------------------------------------------------- tables */
+
+static void time_cell(FILE *out, double s)
+{
+  if (isnan(s))
+    fprintf(out, "%10s", "-");
+  else if (s < 1e-3)
+    fprintf(out, "%8.2fus", s * 1e6);
+  else if (s < 1)
+    fprintf(out, "%8.2fms", s * 1e3);
+  else
+    fprintf(out, "%9.3fs", s);
+}
+
+static void list_policies(const struct htb_result *r, unsigned n, const char *kernel,
+                          const char **pol, unsigned *np, unsigned *maxn)
+{
+  unsigned i, j;
+  *np = 0;
+  *maxn = 0;
+  for (i = 0; i < n; i++) {
+    if (strcmp(r[i].kernel, kernel))
+      continue;
+    if (r[i].threads > *maxn)
+      *maxn = r[i].threads;
+    for (j = 0; j < *np && strcmp(pol[j], r[i].policy); j++)
+      ;
+    if (j == *np && *np < 16)
+      pol[(*np)++] = r[i].policy;
+  }
+}
+
+static void table6(FILE *out, const struct htb_result *r, unsigned n, const char *kernel)
+{
+  const char *pol[16];
+  unsigned np, maxn, t, p;
+  const char *src = "modelled";
+  list_policies(r, n, kernel, pol, &np, &maxn);
+  for (t = 0; t < n; t++)
+    if (!strcmp(r[t].kernel, kernel) && !strcmp(r[t].energy_source, "rapl"))
+      src = "RAPL";
+  fprintf(out, "\nTable 6 -- %s: median time, power (W, %s), SPN = 1000 S/(P cores)\n",
+          kernel, src);
+  fprintf(out, "%4s", "N");
+  for (p = 0; p < np; p++)
+    fprintf(out, " | %-8s %10s %7s %7s", pol[p], "time", "P(W)", "SPN");
+  fputc('\n', out);
+  for (t = 1; t <= maxn; t++) {
+    int any = 0;
+    for (p = 0; p < np; p++)
+      any |= find(r, n, kernel, pol[p], t, 0) != NULL;
+    if (!any)
+      continue;
+    fprintf(out, "%4u", t);
+    for (p = 0; p < np; p++) {
+      const struct htb_result *x = find(r, n, kernel, pol[p], t, 0);
+      fprintf(out, " | %-8s ", "");
+      time_cell(out, x ? x->median_s : NAN);
+      if (x)
+        fprintf(out, " %7.1f %7.2f", x->power_w, x->spn);
+      else
+        fprintf(out, " %7s %7s", "-", "-");
+    }
+    fputc('\n', out);
+  }
+}
+
+static void overhead_table(FILE *out, const struct htb_result *r, unsigned n, const char *kernel)
+{
+  const char *pol[16];
+  unsigned np, maxn, t, p;
+  list_policies(r, n, kernel, pol, &np, &maxn);
+  fprintf(out, "\nEPCC %s overhead (median of test - reference per repetition; 95%% CI)\n", kernel);
+  fprintf(out, "%4s", "N");
+  for (p = 0; p < np; p++)
+    fprintf(out, " | %-21s", pol[p]);
+  fputc('\n', out);
+  for (t = 1; t <= maxn; t++) {
+    int any = 0;
+    for (p = 0; p < np; p++)
+      any |= find(r, n, kernel, pol[p], t, 0) != NULL;
+    if (!any)
+      continue;
+    fprintf(out, "%4u", t);
+    for (p = 0; p < np; p++) {
+      const struct htb_result *x = find(r, n, kernel, pol[p], t, 0);
+      if (x)
+        fprintf(out, " | %7.3fus [%5.2f,%5.2f]", x->median_s * 1e6, x->ci95_lo_s * 1e6,
+                x->ci95_hi_s * 1e6);
+      else
+        fprintf(out, " | %21s", "-");
+    }
+    fputc('\n', out);
+  }
+}
+
+static void ht_table(FILE *out, const struct htb_result *r, unsigned n, unsigned max_smt)
+{
+  unsigned i, c;
+  fprintf(out, "\nnoht (N threads, one per core) vs ht (2N threads on the same N cores)\n");
+  if (max_smt < 2) {
+    fprintf(out, "ht: not applicable on this machine (no SMT: one PU per core); sigma not "
+                 "measured\n");
+    return;
+  }
+  fprintf(out, "%-10s %5s %12s %12s %9s\n", "kernel", "cores", "noht", "ht", "speed-up");
+  for (i = 0; htb_kernels[i]; i++) {
+    const char *k = htb_kernels[i]->name;
+    unsigned at;
+    double s;
+    if (htb_kernels[i]->kind != HTB_WORK)
+      continue;
+    for (c = 1; 2 * c <= max_threads(r, n); c++) {
+      const struct htb_result *noht = find(r, n, k, NULL, c, c), *ht = find(r, n, k, NULL, 2 * c, c);
+      if (!noht || !ht)
+        continue;
+      fprintf(out, "%-10s %5u ", k, c);
+      time_cell(out, noht->median_s);
+      fputs("   ", out);
+      time_cell(out, ht->median_s);
+      fprintf(out, " %+8.1f%%\n", (noht->median_s / ht->median_s - 1) * 100);
+    }
+    if (sigma_of(r, n, k, &at, &s) == 0)
+      fprintf(out, "%-10s sigma = %.3f (ht/noht - 1 on %u cores)\n", k, s, at);
+  }
+}
+
+void htb_print_tables(FILE *out, const struct htb_result *r, unsigned n, unsigned max_smt)
+{
+  unsigned i, j, bad = 0;
+  for (i = 0; htb_kernels[i]; i++) {
+    int present = 0;
+    for (j = 0; j < n; j++)
+      present |= !strcmp(r[j].kernel, htb_kernels[i]->name);
+    if (!present)
+      continue;
+    if (htb_kernels[i]->kind == HTB_WORK)
+      table6(out, r, n, htb_kernels[i]->name);
+    else
+      overhead_table(out, r, n, htb_kernels[i]->name);
+  }
+  ht_table(out, r, n, max_smt);
+  for (i = 0, j = 0; j < n; j++)
+    i += r[j].cpu_util < 0.8; /* NaN compares false */
+  if (i)
+    fprintf(out, "\nwarning: %u of %u runs got less than 80%% of their threads' CPU time "
+                 "(cpu_util): the machine was busy, their times are not trustworthy\n", i, n);
+  for (j = 0; j < n; j++)
+    if (!r[j].valid) {
+      if (!bad++)
+        fprintf(out, "\nInvalid or missing runs:\n");
+      fprintf(out, "  %s %s N=%u: %s\n", r[j].kernel, r[j].policy, r[j].threads, r[j].status);
+    }
+  fflush(out);
+}

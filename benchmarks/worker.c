@@ -1,0 +1,266 @@
+/*
+ * The worker: one configuration in a fresh process.  The parent started it
+ * with OMP_PLACES, OMP_PROC_BIND=close and OMP_NUM_THREADS; the worker
+ * times one kernel with EPCC's method, checks every thread's binding
+ * against the intended places and prints one result line on stdout:
+ * "htbench-result" then TAB-separated name=value fields.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "htbench.h"
+
+struct worker_args {
+  const struct htb_kernel *kernel;
+  unsigned nthreads;
+  const unsigned *expect; /* OS index of thread t's place */
+};
+
+static void probe_free(struct htb_probe *p)
+{
+  unsigned t;
+  if (!p)
+    return;
+  for (t = 0; p->cpus && t < p->nthreads; t++)
+    free(p->cpus[t]);
+  free(p->cpus);
+  free(p->team);
+  free(p->cpu_count);
+  free(p->first_cpu);
+  free(p);
+}
+
+static struct htb_probe *probe_new(unsigned n)
+{
+  struct htb_probe *p = calloc(1, sizeof(*p));
+  unsigned t;
+  if (!p)
+    return NULL;
+  p->nthreads = n;
+  p->team = calloc(n, sizeof(int));
+  p->cpu_count = calloc(n, sizeof(int));
+  p->first_cpu = calloc(n, sizeof(int));
+  p->cpus = calloc(n, sizeof(char *));
+  if (!p->team || !p->cpu_count || !p->first_cpu || !p->cpus) {
+    probe_free(p);
+    return NULL;
+  }
+  for (t = 0; t < n; t++)
+    if (!(p->cpus[t] = calloc(1, HTB_PROBE_LEN))) {
+      probe_free(p);
+      return NULL;
+    }
+  return p;
+}
+
+/* Compare what the threads saw with the intended places; fills bindings
+ * ("t:cpus;...") and returns 1 if every thread sat alone on its place. */
+static int check_binding(const struct htb_probe *p, const unsigned *expect, char *out,
+                         size_t outlen, char *why, size_t whylen)
+{
+  unsigned t;
+  size_t used = 0;
+  int ok = 1;
+  why[0] = '\0';
+  out[0] = '\0';
+  for (t = 0; t < p->nthreads; t++) {
+    int n = snprintf(out + used, outlen - used, "%s%u:%s", t ? ";" : "", t,
+                     p->team[t] ? p->cpus[t] : "?");
+    if (n > 0 && (size_t)n < outlen - used)
+      used += n;
+    if (ok && p->team[t] != (int)p->nthreads) {
+      snprintf(why, whylen, "thread %u ran in a team of %d, not %u", t, p->team[t], p->nthreads);
+      ok = 0;
+    } else if (ok && (p->cpu_count[t] != 1 || p->first_cpu[t] != (int)expect[t])) {
+      snprintf(why, whylen, "thread %u bound to {%s}, intended {%u}", t, p->cpus[t], expect[t]);
+      ok = 0;
+    }
+  }
+  return ok;
+}
+
+/* EPCC: inner repetitions doubled (or scaled) until one outer repetition
+ * lasts the target time. */
+static unsigned long calibrate(const struct htb_kernel *k, void *st, double target)
+{
+  unsigned long inner = 1;
+  for (;;) {
+    double t0 = htb_now(), dt;
+    k->run(st, inner, NULL);
+    dt = htb_now() - t0;
+    if (dt >= target || inner >= (1UL << 30))
+      return inner;
+    if (dt < target / 100)
+      inner *= 16;
+    else
+      inner = (unsigned long)ceil(inner * target / dt);
+  }
+}
+
+/* Outer repetitions: x[r] = time per inner repetition.  With a reference
+ * (EPCC overheads), each outer repetition times the reference right before
+ * the test, and ref[r] receives it: the pair sees the same machine state. */
+static void measure(const struct htb_kernel *k, void *st, unsigned long inner, unsigned reps,
+                    double *x, double *ref)
+{
+  unsigned r;
+  for (r = 0; r < reps; r++) {
+    double t0;
+    if (ref) {
+      t0 = htb_now();
+      k->reference(st, inner);
+      ref[r] = (htb_now() - t0) / inner;
+    }
+    t0 = htb_now();
+    k->run(st, inner, NULL);
+    x[r] = (htb_now() - t0) / inner;
+  }
+}
+
+static void print_result(const struct htb_result *r)
+{
+  char buf[HTB_STR];
+  unsigned i;
+  fputs("htbench-result", stdout);
+  for (i = 0; i < htb_nfields; i++) {
+    char *c;
+    htb_field_get(r, &htb_fields[i], buf, sizeof(buf));
+    for (c = buf; *c; c++)
+      if (*c == '\t' || *c == '\n')
+        *c = ' ';
+    printf("\t%s=%s", htb_fields[i].name, buf);
+  }
+  putchar('\n');
+  fflush(stdout);
+}
+
+static int worker_run(const struct worker_args *a, const struct htb_sizes *sz)
+{
+  const struct htb_kernel *k = a->kernel;
+  struct htb_result r;
+  struct htb_stats s;
+  struct htb_probe *probe = probe_new(a->nthreads);
+  double *x = calloc(sz->outer_reps, sizeof(double)), *ref, joules, c0, w0;
+  omp_ext_rapl_t *rapl;
+  char err[256], why[256];
+  void *st;
+
+  htb_result_init(&r);
+  snprintf(r.kernel, sizeof(r.kernel), "%s", k->name);
+  r.threads = a->nthreads;
+  if (!probe || !x) {
+    probe_free(probe);
+    free(x);
+    return htb_error(HTB_EXIT_FAIL, "worker: out of memory");
+  }
+  st = k->setup(sz, a->nthreads, err, sizeof(err));
+  if (!st) {
+    probe_free(probe);
+    free(x);
+    return htb_error(HTB_EXIT_FAIL, "%s: %s", k->name, err);
+  }
+
+  k->run(st, 1, probe); /* warm-up, discarded; records the binding */
+  r.binding_ok = check_binding(probe, a->expect, r.bindings, sizeof(r.bindings), why, sizeof(why));
+  r.inner_reps = calibrate(k, st, sz->target_s);
+  r.outer_reps = sz->outer_reps;
+  ref = k->reference ? calloc(sz->outer_reps, sizeof(double)) : NULL;
+  if (k->reference && !ref) {
+    k->teardown(st);
+    probe_free(probe);
+    free(x);
+    return htb_error(HTB_EXIT_FAIL, "worker: out of memory");
+  }
+  if (ref)
+    k->reference(st, r.inner_reps); /* the reference's warm-up */
+  rapl = htb_rapl_open();
+  c0 = htb_cpu_now();
+  w0 = htb_now();
+  measure(k, st, r.inner_reps, sz->outer_reps, x, ref);
+  w0 = htb_now() - w0;
+  r.cpu_util = (htb_cpu_now() - c0) / (w0 * a->nthreads);
+  /* energy since the open, counter wraps counted by the library */
+  if (rapl && omp_ext_rapl_read(rapl, &joules) == 0 && w0 > 0)
+    r.rapl_w = joules / w0;
+  omp_ext_rapl_close(rapl);
+  if (ref) { /* EPCC: overhead = test - reference, per outer repetition */
+    double sum = 0;
+    unsigned i;
+    for (i = 0; i < sz->outer_reps; i++) {
+      sum += ref[i];
+      x[i] -= ref[i];
+    }
+    r.ref_mean_s = sum / sz->outer_reps;
+    free(ref);
+  }
+  htb_stats_compute(x, sz->outer_reps, &s);
+  r.median_s = s.median;
+  r.min_s = s.min;
+  r.max_s = s.max;
+  r.mean_s = s.mean;
+  r.sd_s = s.sd;
+  r.ci95_lo_s = s.ci95_lo;
+  r.ci95_hi_s = s.ci95_hi;
+  r.outliers = s.outliers;
+  r.verified = k->verify(st, r.check, sizeof(r.check));
+  if (k->work && k->unit) {
+    r.work = k->work(st);
+    r.rate = r.work / r.median_s;
+    snprintf(r.unit, sizeof(r.unit), "%s", k->unit);
+  }
+  snprintf(r.status, sizeof(r.status), "%s",
+           !r.verified ? "verification failed" : !r.binding_ok ? "binding differs" : "ok");
+  if (!r.binding_ok)
+    htb_error(0, "%s N=%u: invalid run: %s", k->name, a->nthreads, why);
+  if (!r.verified)
+    htb_error(0, "%s N=%u: %s", k->name, a->nthreads, r.check);
+  print_result(&r);
+  k->teardown(st);
+  probe_free(probe);
+  free(x);
+  return r.verified ? HTB_EXIT_OK : HTB_EXIT_FAIL;
+}
+
+/* Parse the comma list of OS indexes given with --expect. */
+static int parse_expect(const char *text, unsigned n, unsigned *out)
+{
+  unsigned t = 0;
+  const char *p = text;
+  while (*p && t < n) {
+    char *end;
+    unsigned long v = strtoul(p, &end, 10);
+    if (end == p || v > 1u << 20)
+      return -1;
+    out[t++] = (unsigned)v;
+    p = *end == ',' ? end + 1 : end;
+  }
+  return t == n && *p == '\0' ? 0 : -1;
+}
+
+int htb_worker(const char *kernel, unsigned nthreads, const char *expect,
+               const struct htb_sizes *sz)
+{
+  struct worker_args a;
+  unsigned *places;
+  int status;
+
+  a.kernel = kernel ? htb_kernel_by_name(kernel) : NULL;
+  if (!a.kernel)
+    return htb_error(HTB_EXIT_USAGE, "--worker needs --kernel NAME (one kernel)");
+  if (nthreads == 0 || !expect)
+    return htb_error(HTB_EXIT_USAGE, "--worker needs --threads N and --expect LIST");
+  places = calloc(nthreads, sizeof(unsigned));
+  if (!places)
+    return htb_error(HTB_EXIT_FAIL, "out of memory");
+  if (parse_expect(expect, nthreads, places) < 0) {
+    free(places);
+    return htb_error(HTB_EXIT_USAGE, "--expect '%s': need %u comma-separated OS indexes",
+                     expect, nthreads);
+  }
+  a.nthreads = nthreads;
+  a.expect = places;
+  status = worker_run(&a, sz);
+  free(places);
+  return status;
+}

@@ -1,0 +1,728 @@
+/*
+ * htbench (issue 5): statistics, corpus, kernels and their verification,
+ * the power stand-in, results.csv round trip; then the command itself:
+ * every bad option, the --quick smoke sweep (files, verification and each
+ * thread's recorded binding against its place -- never the times), the
+ * sweep under taskset, and the plots with and without gnuplot.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cunit_main.h"
+#include "htbench.h"
+#include "omp_ext.h"
+#include "testutil.h"
+
+#ifndef HTBENCH_BIN
+#define HTBENCH_BIN "htbench"
+#endif
+
+/* Small sizes for the smoke sweeps: the CI has 2 cores and runs both
+ * builds' tests at once. */
+#define SMALL "--corpus-mb", "0.3", "--sieve-limit", "200000", "--flops-iters", "200000", \
+              "--triad-n", "200000", "--target-ms", "1"
+
+/* ------------------------------------------------------------ stats */
+
+static void test_stats_known(void)
+{
+  double x[10] = {10, 9, 8, 7, 6, 5, 4, 3, 2, 1};
+  struct htb_stats s;
+  htb_stats_compute(x, 10, &s);
+  CU_ASSERT_EQUAL(s.n, 10);
+  CU_ASSERT_DOUBLE_EQUAL(s.median, 5.5, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(s.min, 1, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(s.max, 10, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(s.mean, 5.5, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(s.sd, 3.0276503540974917, 1e-9); /* sample sd of 1..10 */
+  /* t(0.975, 9) = 2.262: half width 2.262 * 3.02765 / sqrt(10) = 2.16585 */
+  CU_ASSERT_DOUBLE_EQUAL(s.ci95_hi - s.mean, 2.262 * 3.0276503540974917 / sqrt(10), 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(s.mean - s.ci95_lo, s.ci95_hi - s.mean, 1e-12);
+  CU_ASSERT_EQUAL(s.outliers, 0);
+}
+
+static void test_stats_outlier(void)
+{
+  double x[13] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 100};
+  double odd[3] = {3, 1, 2};
+  struct htb_stats s;
+  htb_stats_compute(x, 13, &s);
+  CU_ASSERT_EQUAL(s.outliers, 1); /* 100 is 3.3 sd above the mean */
+  CU_ASSERT_DOUBLE_EQUAL(s.median, 1, 1e-12);
+  htb_stats_compute(odd, 3, &s);
+  CU_ASSERT_DOUBLE_EQUAL(s.median, 2, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(htb_student_t975(1), 12.706, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(htb_student_t975(29), 2.045, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(htb_student_t975(1000), 1.962, 2e-3);
+  CU_ASSERT(isnan(htb_student_t975(0)));
+}
+
+/* ------------------------------------------------------------ corpus */
+
+static void test_corpus_deterministic(void)
+{
+  char *a = htb_corpus_generate(200000, 42), *b = htb_corpus_generate(200000, 42);
+  char *c = htb_corpus_generate(200000, 7);
+  size_t i;
+  int printable = 1;
+  CU_ASSERT_FATAL(a && b && c);
+  CU_ASSERT(memcmp(a, b, 200000) == 0);
+  CU_ASSERT(memcmp(a, c, 200000) != 0);
+  for (i = 0; i < 200000; i++)
+    printable &= a[i] == '\n' || (a[i] >= ' ' && a[i] <= 'z');
+  CU_ASSERT(printable);
+  CU_ASSERT(a[199999] == '\n');
+  free(a);
+  free(b);
+  free(c);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+  return strcmp((const char *)a, (const char *)b);
+}
+
+static void test_corpus_vocabulary(void)
+{
+  char (*w)[16] = malloc(HTB_CORPUS_WORDS * sizeof(*w));
+  unsigned r, dups = 0;
+  CU_ASSERT_FATAL(w != NULL);
+  for (r = 0; r < HTB_CORPUS_WORDS; r++)
+    CU_ASSERT(htb_corpus_word(42, r, w[r]) >= 1);
+  qsort(w, HTB_CORPUS_WORDS, sizeof(*w), cmp_str);
+  for (r = 1; r < HTB_CORPUS_WORDS; r++)
+    dups += strcmp(w[r - 1], w[r]) == 0;
+  CU_ASSERT_EQUAL(dups, 0); /* 50,000 different pseudo-words */
+  free(w);
+}
+
+/* Zipf s = 1: the rank-r word appears about 1/(r+1) as often as the first. */
+static void test_corpus_zipf(void)
+{
+  size_t len = 4000000;
+  char *text = htb_corpus_generate(len, 42), msg[256];
+  struct htb_wc_top top[4];
+  uint64_t total, distinct;
+  char w0[16], w1[16], w3[16];
+  CU_ASSERT_FATAL(text != NULL);
+  CU_ASSERT_FATAL(htb_wordcount_buffer(text, len, 2, &total, &distinct, top, 4, msg, sizeof(msg)));
+  htb_corpus_word(42, 0, w0);
+  htb_corpus_word(42, 1, w1);
+  htb_corpus_word(42, 3, w3);
+  CU_ASSERT_STRING_EQUAL(top[0].word, w0);
+  CU_ASSERT_STRING_EQUAL(top[1].word, w1);
+  CU_ASSERT_STRING_EQUAL(top[3].word, w3);
+  CU_ASSERT_DOUBLE_EQUAL((double)top[0].count / top[1].count, 2.0, 0.1);
+  CU_ASSERT_DOUBLE_EQUAL((double)top[0].count / top[3].count, 4.0, 0.2);
+  /* the first word's share is 1/H(50000) = 8.8% of all words */
+  CU_ASSERT_DOUBLE_EQUAL((double)top[0].count / total, 1 / 11.397, 0.003);
+  CU_ASSERT(distinct > 30000 && distinct <= HTB_CORPUS_WORDS);
+  free(text);
+}
+
+/* ------------------------------------------------------------ word count */
+
+static void test_wordcount_known(void)
+{
+  const char *text = "The cat saw the CAT; dog's bone, the dog's.\n\nthe";
+  struct htb_wc_top top[3];
+  uint64_t total, distinct;
+  char msg[256];
+  unsigned t;
+  for (t = 1; t <= 7; t++) { /* more threads than words: empty chunks */
+    CU_ASSERT(htb_wordcount_buffer(text, strlen(text), t, &total, &distinct, top, 3, msg,
+                                   sizeof(msg)));
+    CU_ASSERT_EQUAL(total, 10);
+    CU_ASSERT_EQUAL(distinct, 5); /* the cat saw dog's bone */
+    CU_ASSERT_STRING_EQUAL(top[0].word, "the");
+    CU_ASSERT_EQUAL(top[0].count, 4);
+    CU_ASSERT_STRING_EQUAL(top[1].word, "cat"); /* ties by word: cat < dog's */
+    CU_ASSERT_EQUAL(top[1].count, 2);
+    CU_ASSERT_STRING_EQUAL(top[2].word, "dog's");
+  }
+}
+
+/* Chunk boundaries fall inside long words for every thread count. */
+static void test_wordcount_boundaries(void)
+{
+  char text[4001];
+  struct htb_wc_top top[2];
+  uint64_t total, distinct;
+  char msg[256];
+  unsigned i, t;
+  for (i = 0; i < 4000; i++)
+    text[i] = (i % 40 == 39) ? ' ' : (char)('a' + (i / 40) % 2);
+  text[4000] = '\0';
+  for (t = 1; t <= 9; t++) {
+    CU_ASSERT(htb_wordcount_buffer(text, 4000, t, &total, &distinct, top, 2, msg, sizeof(msg)));
+    CU_ASSERT_EQUAL(total, 100);
+    CU_ASSERT_EQUAL(distinct, 2);
+    CU_ASSERT_EQUAL(top[0].count, 50);
+    CU_ASSERT_EQUAL(top[1].count, 50);
+  }
+}
+
+/* ------------------------------------------------------------ kernels */
+
+static const struct htb_sizes small = {NULL, 0.2, 42, 1000000, 100000, 100000, 10, 0.001, NULL};
+
+/* Setup, verify before running (must fail loudly), run, verify (must pass). */
+static void kernel_cycle(const char *name, const char *expect_in_msg)
+{
+  const struct htb_kernel *k = htb_kernel_by_name(name);
+  char err[256] = "", msg[512] = "";
+  void *st;
+  CU_ASSERT_FATAL(k != NULL);
+  st = k->setup(&small, 2, err, sizeof(err));
+  CU_ASSERT_FATAL(st != NULL);
+  if (k->kind == HTB_WORK) {
+    CU_ASSERT(k->verify(st, msg, sizeof(msg)) == 0);
+    CU_ASSERT(strstr(msg, "WRONG") != NULL);
+  }
+  k->run(st, 3, NULL);
+  if (k->reference)
+    k->reference(st, 3);
+  CU_ASSERT(k->verify(st, msg, sizeof(msg)) == 1);
+  if (expect_in_msg && !strstr(msg, expect_in_msg))
+    fprintf(stderr, "\n%s: '%s' lacks '%s'\n", name, msg, expect_in_msg);
+  CU_ASSERT(!expect_in_msg || strstr(msg, expect_in_msg) != NULL);
+  k->teardown(st);
+}
+
+static void test_kernel_sieve(void)
+{
+  kernel_cycle("sieve", "primes<=1000000: 78498"); /* pi(10^6) */
+}
+static void test_kernel_flops(void)
+{
+  kernel_cycle("fadd", "blocks=512");
+  kernel_cycle("fmul", "blocks=512");
+  kernel_cycle("fdiv", "blocks=512");
+}
+static void test_kernel_triad(void)
+{
+  kernel_cycle("triad", "n=100000 all elements exact");
+}
+static void test_kernel_wordcount(void)
+{
+  kernel_cycle("wordcount", "words=");
+}
+/* Workers compare with the digest of the parent's serial count. */
+static void test_wordcount_digest(void)
+{
+  const struct htb_kernel *k = htb_kernel_by_name("wordcount");
+  struct htb_sizes sz = small;
+  char *text = htb_corpus_generate(200000, 42), digest[96], bad[96], err[256], msg[512];
+  unsigned long long t, d, c;
+  void *st;
+  CU_ASSERT_FATAL(text != NULL);
+  CU_ASSERT_FATAL(htb_wordcount_reference(text, 200000, digest, sizeof(digest)) == 0);
+  CU_ASSERT_FATAL(sscanf(digest, "%llu,%llu,%llu", &t, &d, &c) == 3);
+  CU_ASSERT(t > 30000 && d > 1000 && d < t);
+  sz.wc_expect = digest;
+  st = k->setup(&sz, 3, err, sizeof(err));
+  CU_ASSERT_FATAL(st != NULL);
+  k->run(st, 2, NULL);
+  CU_ASSERT(k->verify(st, msg, sizeof(msg)) == 1);
+  CU_ASSERT(strstr(msg, "(= serial reference digest)") != NULL);
+  k->teardown(st);
+  snprintf(bad, sizeof(bad), "%llu,%llu,%llu", t, d, c + 2); /* one count off */
+  sz.wc_expect = bad;
+  st = k->setup(&sz, 2, err, sizeof(err));
+  CU_ASSERT_FATAL(st != NULL);
+  k->run(st, 1, NULL);
+  CU_ASSERT(k->verify(st, msg, sizeof(msg)) == 0);
+  CU_ASSERT(strstr(msg, "word count WRONG") != NULL);
+  k->teardown(st);
+  sz.wc_expect = "12,x";
+  CU_ASSERT(k->setup(&sz, 2, err, sizeof(err)) == NULL);
+  CU_ASSERT(strstr(err, "--wc-expect '12,x'") != NULL);
+  free(text);
+}
+
+static void test_kernel_overheads(void)
+{
+  kernel_cycle("parallel", "regions=3");
+  kernel_cycle("for", "iterations of index: 3 each of 2");
+  kernel_cycle("barrier", "barriers of thread: 3 each of 2");
+  kernel_cycle("reduction", "reduction sum=6");
+}
+
+static void test_sieve_limits(void)
+{
+  const struct htb_kernel *k = htb_kernel_by_name("sieve");
+  struct htb_sizes sz = small;
+  static const uint64_t limit[] = {3, 10, 100, 65537 * 2 + 1, 10000000};
+  static const char *const want[] = {"primes<=3: 2", "primes<=10: 4", "primes<=100: 25",
+                                     "primes<=131075: 12251", "primes<=10000000: 664579"};
+  char err[64], msg[256];
+  unsigned i;
+  for (i = 0; i < 5; i++) {
+    void *st;
+    sz.sieve_limit = limit[i];
+    st = k->setup(&sz, 3, err, sizeof(err));
+    CU_ASSERT_FATAL(st != NULL);
+    k->run(st, 1, NULL);
+    CU_ASSERT(k->verify(st, msg, sizeof(msg)));
+    CU_ASSERT_STRING_EQUAL(msg, want[i]);
+    k->teardown(st);
+  }
+}
+
+/* ------------------------------------------------------------ power, CSV */
+
+static void test_modelled_power(void)
+{
+  unsetenv("OMP_EXT_POWER_MODEL"); /* the C6100 preset, whatever the caller set */
+  /* C6100 preset: Pn 76.11 + Ps 25.19 * 2 + Pc 9.68 * 8 + Pt 2.61 * 8 */
+  CU_ASSERT_DOUBLE_EQUAL(htb_modelled_power_w(2, 8, 8), 224.81, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(htb_modelled_power_w(1, 1, 0), 110.98, 1e-9);
+}
+
+static void test_csv_roundtrip(void)
+{
+  struct htb_result r[2], *back = NULL;
+  char path[] = "/tmp/htbench-csv-XXXXXX", err[256];
+  unsigned n = 0;
+  int fd = mkstemp(path);
+  CU_ASSERT_FATAL(fd >= 0);
+  close(fd);
+  htb_result_init(&r[0]);
+  htb_result_init(&r[1]);
+  strcpy(r[0].kernel, "wordcount");
+  strcpy(r[0].policy, "spn");
+  strcpy(r[0].places, "{0},{8}");
+  strcpy(r[0].check, "a \"quoted\", list");
+  strcpy(r[0].bindings, "0:0;1:8");
+  r[0].threads = 2;
+  r[0].median_s = 0.125;
+  r[0].inner_reps = 123456789UL;
+  r[0].valid = 1;
+  strcpy(r[1].kernel, "sieve");
+  r[1].rapl_w = 1.5;
+  CU_ASSERT_FATAL(htb_write_csv(path, r, 2) == 0);
+  CU_ASSERT_FATAL(htb_read_csv(path, &back, &n, err, sizeof(err)) == 0);
+  CU_ASSERT_FATAL(n == 2);
+  CU_ASSERT_STRING_EQUAL(back[0].places, "{0},{8}");
+  CU_ASSERT_STRING_EQUAL(back[0].check, "a \"quoted\", list");
+  CU_ASSERT_STRING_EQUAL(back[0].bindings, "0:0;1:8");
+  CU_ASSERT_EQUAL(back[0].threads, 2);
+  CU_ASSERT_EQUAL(back[0].inner_reps, 123456789UL);
+  CU_ASSERT_DOUBLE_EQUAL(back[0].median_s, 0.125, 1e-15);
+  CU_ASSERT(isnan(back[0].speedup));
+  CU_ASSERT(back[0].rapl_w < 0);
+  CU_ASSERT_DOUBLE_EQUAL(back[1].rapl_w, 1.5, 1e-15);
+  free(back);
+  unlink(path);
+}
+
+/* The SMT tables on crafted results (this CI machine has no SMT): noht =
+ * 1 thread on 1 core, ht = 2 threads on that core; Table 6's SPN. */
+static void test_tables_smt(void)
+{
+  unsetenv("OMP_EXT_POWER_MODEL"); /* the C6100 preset, whatever the caller set */
+  struct htb_result r[3];
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f;
+  unsigned i;
+  for (i = 0; i < 3; i++) {
+    htb_result_init(&r[i]);
+    strcpy(r[i].kernel, "sieve");
+    strcpy(r[i].status, "ok");
+    r[i].packages = 1;
+  }
+  strcpy(r[0].policy, "speedup");
+  r[0].threads = r[0].cores = 1;
+  r[0].median_s = r[0].mean_s = 1.0;
+  strcpy(r[1].policy, "spn");
+  r[1].threads = 2;
+  r[1].cores = 1;
+  r[1].extra = 1;
+  r[1].median_s = r[1].mean_s = 0.625;
+  strcpy(r[2].policy, "spn");
+  r[2].threads = r[2].cores = 1;
+  r[2].median_s = r[2].mean_s = 1.0;
+  htb_derive(r, 3);
+  CU_ASSERT_DOUBLE_EQUAL(r[0].power_w, 110.98, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(r[0].spn, 1000 / 110.98, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(r[1].speedup, 1.6, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(r[1].power_w, 76.11 + 25.19 + 9.68 + 2.61, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(r[1].spn, 1600 / 113.59, 1e-9);
+  CU_ASSERT_STRING_EQUAL(r[1].energy_source, "modelled");
+  CU_ASSERT_DOUBLE_EQUAL(r[1].energy_j, 113.59 * 0.625, 1e-9);
+  CU_ASSERT(r[1].valid);
+  f = open_memstream(&text, &len);
+  CU_ASSERT_FATAL(f != NULL);
+  htb_print_tables(f, r, 3, 2);
+  fclose(f);
+  CU_ASSERT(strstr(text, "Table 6 -- sieve: median time, power (W, modelled)") != NULL);
+  CU_ASSERT(strstr(text, "+60.0%") != NULL);
+  CU_ASSERT(strstr(text, "sieve      sigma = 0.600 (ht/noht - 1 on 1 cores)") != NULL);
+  CU_ASSERT(strstr(text, "not applicable") == NULL);
+  free(text);
+  text = NULL;
+  f = open_memstream(&text, &len);
+  CU_ASSERT_FATAL(f != NULL);
+  htb_print_tables(f, r, 3, 1); /* no SMT */
+  fclose(f);
+  CU_ASSERT(strstr(text, "ht: not applicable on this machine (no SMT") != NULL);
+  free(text);
+}
+
+/* ------------------------------------------------------------ command */
+
+static char *tmpdir(void)
+{
+  char *d = strdup("/tmp/htbench-test-XXXXXX");
+  CU_ASSERT_FATAL(d && mkdtemp(d));
+  return d;
+}
+
+static void rmtree(const char *dir)
+{
+  char cmd[512];
+  snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+  CU_ASSERT(system(cmd) == 0);
+}
+
+static void expect_usage_error(char *const argv[], const char *needle)
+{
+  struct run_result r;
+  CU_ASSERT_FATAL(run_capture(argv, NULL, &r) == 0);
+  CU_ASSERT_EQUAL(r.status, 2);
+  CU_ASSERT_STRING_EQUAL(r.out, "");
+  CU_ASSERT_EQUAL(count_lines(r.err), 1);
+  CU_ASSERT(strncmp(r.err, "htbench: ", 9) == 0);
+  if (!strstr(r.err, needle))
+    fprintf(stderr, "\nstderr '%s' lacks '%s'\n", r.err, needle);
+  CU_ASSERT(strstr(r.err, needle) != NULL);
+  run_free(&r);
+}
+
+static void test_bad_options(void)
+{
+#define BAD(needle, ...)                                                  \
+  do {                                                                    \
+    char *argv_[] = {HTBENCH_BIN, __VA_ARGS__, NULL};                     \
+    expect_usage_error(argv_, needle);                                    \
+  } while (0)
+  char *none[] = {HTBENCH_BIN, NULL};
+  expect_usage_error(none, "--out DIR is required");
+  BAD("unknown option '--bogus'", "--bogus");
+  BAD("needs a value", "--out");
+  BAD("--reps: '5'", "--reps", "5", "--out", "/tmp/x");
+  BAD("--reps: 'ten'", "--reps", "ten", "--out", "/tmp/x");
+  BAD("--corpus-mb: '-1'", "--corpus-mb", "-1", "--out", "/tmp/x");
+  BAD("--sieve-limit: '2'", "--sieve-limit", "2", "--out", "/tmp/x");
+  BAD("--target-ms", "--target-ms", "0", "--out", "/tmp/x");
+  BAD("--threads: '0'", "--threads", "0", "--out", "/tmp/x");
+  BAD("--threads: '4097'", "--threads", "4097", "--out", "/tmp/x");
+  BAD("--threads: '2-1'", "--threads", "2-1", "--out", "/tmp/x");
+  BAD("unknown kernel 'nope' (allowed: wordcount, sieve", "--kernels", "sieve,nope", "--out", "/tmp/x");
+  BAD("unknown policy 'fast' (allowed: os, speedup, spn, spread", "--policies", "fast", "--out", "/tmp/x");
+  BAD("--input: cannot read '/nonexistent/file'", "--input", "/nonexistent/file", "--out", "/tmp/x");
+  BAD("unexpected argument 'extra'", "--out", "/tmp/x", "extra");
+  BAD("cannot be combined", "--plot", "/tmp/x", "--out", "/tmp/y");
+  BAD("--worker needs --kernel", "--worker", "--threads", "1", "--expect", "0");
+  BAD("--expect '0,1'", "--worker", "--kernel", "sieve", "--threads", "1", "--expect", "0,1");
+#undef BAD
+}
+
+/* Split a CSV line (quotes aware) into cells; returns the count. */
+static unsigned csv_split(char *line, char **cells, unsigned max)
+{
+  unsigned n = 0;
+  char *s = line, *w;
+  while (n < max) {
+    int quoted = *s == '"';
+    cells[n++] = w = s + quoted;
+    if (quoted) {
+      for (s++; *s && !(*s == '"' && s[1] != '"'); s++)
+        *w++ = (*s == '"') ? *++s : *s;
+      if (*s)
+        s++;
+    } else {
+      while (*s && *s != ',')
+        *w++ = *s++;
+    }
+    if (*s != ',') {
+      *w = '\0';
+      break;
+    }
+    *w = '\0';
+    s++;
+  }
+  return n;
+}
+
+static int column(char **header, unsigned n, const char *name)
+{
+  unsigned i;
+  for (i = 0; i < n; i++)
+    if (!strcmp(header[i], name))
+      return (int)i;
+  return -1;
+}
+
+/* Every row: status ok, verified, binding_ok, and thread t bound to
+ * exactly the t-th place of OMP_PLACES.  Returns the number of rows. */
+static unsigned check_results(const char *dir, unsigned only_pu)
+{
+  char path[512], *text, *line, *save = NULL, *hdr[64], *cell[64], err[256];
+  size_t len;
+  unsigned nh, rows = 0;
+  int c_status, c_ver, c_bind, c_bindings, c_places, c_threads, c_median;
+
+  snprintf(path, sizeof(path), "%s/results.csv", dir);
+  text = htb_read_file(path, &len, err, sizeof(err));
+  CU_ASSERT_FATAL(text != NULL);
+  text = realloc(text, len + 1);
+  text[len] = '\0';
+  line = strtok_r(text, "\n", &save);
+  CU_ASSERT_FATAL(line != NULL);
+  nh = csv_split(line, hdr, 64);
+  c_status = column(hdr, nh, "status");
+  c_ver = column(hdr, nh, "verified");
+  c_bind = column(hdr, nh, "binding_ok");
+  c_bindings = column(hdr, nh, "bindings");
+  c_places = column(hdr, nh, "places");
+  c_threads = column(hdr, nh, "threads");
+  c_median = column(hdr, nh, "median_s");
+  CU_ASSERT_FATAL(c_status >= 0 && c_ver >= 0 && c_bind >= 0 && c_bindings >= 0 &&
+                  c_places >= 0 && c_threads >= 0 && c_median >= 0);
+  while ((line = strtok_r(NULL, "\n", &save))) {
+    unsigned n = csv_split(line, cell, 64), t, nt;
+    char *p, *b;
+    CU_ASSERT_EQUAL(n, nh);
+    if (n != nh)
+      continue;
+    rows++;
+    CU_ASSERT_STRING_EQUAL(cell[c_status], "ok");
+    CU_ASSERT_STRING_EQUAL(cell[c_ver], "1");
+    CU_ASSERT_STRING_EQUAL(cell[c_bind], "1");
+    p = NULL;
+    strtod(cell[c_median], &p); /* a number, whatever its value */
+    CU_ASSERT(cell[c_median][0] != '\0' && p && *p == '\0');
+    nt = (unsigned)atoi(cell[c_threads]);
+    /* places "{a},{b}" and bindings "0:a;1:b": thread t sat on place t */
+    p = cell[c_places];
+    b = cell[c_bindings];
+    for (t = 0; t < nt; t++) {
+      unsigned place, th, cpu;
+      int used;
+      CU_ASSERT_FATAL(sscanf(p, "{%u}%n", &place, &used) == 1);
+      p += used + (p[used] == ',');
+      CU_ASSERT_FATAL(sscanf(b, "%u:%u%n", &th, &cpu, &used) == 2);
+      b += used;
+      CU_ASSERT(*b == ';' || *b == '\0'); /* one CPU only */
+      b += *b == ';';
+      CU_ASSERT_EQUAL(th, t);
+      CU_ASSERT_EQUAL(cpu, place);
+      if (only_pu != ~0u)
+        CU_ASSERT_EQUAL(cpu, only_pu);
+    }
+    CU_ASSERT(*p == '\0' && *b == '\0');
+  }
+  free(text);
+  return rows;
+}
+
+static int file_has(const char *dir, const char *name, const char *needle)
+{
+  char path[512], err[256], *text;
+  size_t len;
+  int found;
+  snprintf(path, sizeof(path), "%s/%s", dir, name);
+  text = htb_read_file(path, &len, err, sizeof(err));
+  if (!text)
+    return 0;
+  text = realloc(text, len + 1);
+  text[len] = '\0';
+  found = needle == NULL || strstr(text, needle) != NULL;
+  free(text);
+  return found;
+}
+
+/* PUs this process may use (the CI may restrict them). */
+static unsigned allowed_pus(void)
+{
+  cpu_set_t set;
+  CU_ASSERT_FATAL(sched_getaffinity(0, sizeof(set), &set) == 0);
+  return (unsigned)CPU_COUNT(&set);
+}
+
+static int have_gnuplot(void)
+{
+  return system("command -v gnuplot >/dev/null 2>&1") == 0;
+}
+
+static void test_quick_sweep(void)
+{
+  char *dir = tmpdir();
+  char *argv[] = {HTBENCH_BIN, "--quick", "--out", dir, SMALL, NULL};
+  struct run_result r;
+  unsigned rows;
+  CU_ASSERT_FATAL(run_capture(argv, NULL, &r) == 0);
+  if (r.status != 0)
+    fprintf(stderr, "\n%s", r.err);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT(strstr(r.out, "Table 6 -- wordcount") != NULL);
+  CU_ASSERT(strstr(r.out, "EPCC parallel overhead") != NULL);
+  CU_ASSERT(strstr(r.out, "noht (N threads, one per core) vs ht") != NULL);
+  CU_ASSERT(strstr(r.out, "Invalid") == NULL);
+  run_free(&r);
+  rows = check_results(dir, ~0u);
+  /* 10 kernels x every policy x N = 1..allowed PUs */
+  CU_ASSERT_EQUAL(rows, 10u * OMP_EXT_NPOLICIES * allowed_pus());
+  CU_ASSERT(file_has(dir, "results.json", "\"results\": ["));
+  CU_ASSERT(file_has(dir, "results.json", "\"openmp_runtime\""));
+  CU_ASSERT(file_has(dir, "results.json", "\"energy_source\": \"modelled\"") ||
+            file_has(dir, "results.json", "\"energy_source\": \"rapl\""));
+  CU_ASSERT(!file_has(dir, "results.json", "inf,") && !file_has(dir, "results.json", "nan"));
+  CU_ASSERT(file_has(dir, "tables.txt", "Table 6 -- triad"));
+  CU_ASSERT(file_has(dir, "results.csv", "(= serial reference digest)"));
+  CU_ASSERT(!file_has(dir, "results.partial.csv", NULL)); /* replaced by results.csv */
+  CU_ASSERT(!file_has(dir, ".corpus-0.3MB-seed42.txt", NULL)); /* removed */
+  if (have_gnuplot()) {
+    CU_ASSERT(file_has(dir, "plots/wordcount.png", "PNG"));
+    CU_ASSERT(file_has(dir, "plots/wordcount.svg", "<svg"));
+    CU_ASSERT(file_has(dir, "plots/parallel.svg", "<svg"));
+  }
+  rmtree(dir);
+  free(dir);
+}
+
+static void test_plot_mode(void)
+{
+  char *dir = tmpdir();
+  char *argv[] = {HTBENCH_BIN, "--quick", "--out", dir, "--kernels", "sieve,barrier", "--policies",
+                  "spn,os", SMALL, NULL};
+  char *plot[] = {HTBENCH_BIN, "--plot", dir, NULL};
+  char *nopath[] = {"PATH=/nonexistent", NULL};
+  char png[512];
+  struct run_result r;
+
+  /* without gnuplot: the sweep succeeds, says so, and writes no plots */
+  CU_ASSERT_FATAL(run_capture(argv, nopath, &r) == 0);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT(strstr(r.err, "htbench: gnuplot not found: plots skipped") != NULL);
+  run_free(&r);
+  CU_ASSERT_EQUAL(check_results(dir, ~0u), 2 * 2 * allowed_pus());
+  snprintf(png, sizeof(png), "%s/plots/sieve.png", dir);
+  CU_ASSERT(access(png, F_OK) != 0);
+  CU_ASSERT_FATAL(run_capture(plot, nopath, &r) == 0);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CU_ASSERT(strstr(r.err, "htbench: gnuplot not found") != NULL);
+  run_free(&r);
+  /* then --plot where gnuplot is installed */
+  if (have_gnuplot()) {
+    CU_ASSERT_FATAL(run_capture(plot, NULL, &r) == 0);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_STRING_EQUAL(r.out, "");
+    run_free(&r);
+    CU_ASSERT(file_has(dir, "plots/sieve.png", "PNG"));
+    CU_ASSERT(file_has(dir, "plots/barrier.svg", "<svg"));
+    CU_ASSERT(file_has(dir, "plots/sieve-spn.dat", "# threads"));
+  }
+  rmtree(dir);
+  free(dir);
+}
+
+/* Under taskset -c 1 only PU 1 is allowed: N = 1 only, every thread on 1. */
+static void test_taskset(void)
+{
+  char *dir = tmpdir();
+  char *argv[] = {"taskset", "-c", "1", HTBENCH_BIN, "--quick", "--out", dir, "--kernels",
+                  "wordcount,triad,reduction", "--no-plot", SMALL, NULL};
+  struct run_result r;
+  if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+    free(dir);
+    return;
+  }
+  CU_ASSERT_FATAL(run_capture(argv, NULL, &r) == 0);
+  CU_ASSERT_EQUAL(r.status, 0);
+  run_free(&r);
+  CU_ASSERT_EQUAL(check_results(dir, 1), 3 * OMP_EXT_NPOLICIES);
+  rmtree(dir);
+  free(dir);
+}
+
+/* A thread that is not on its intended place makes the run invalid:
+ * the worker told to expect PU 1 while OMP_PLACES puts thread 0 on PU 0. */
+static void test_binding_mismatch(void)
+{
+  char *argv[] = {HTBENCH_BIN, "--worker", "--kernel", "sieve", "--threads", "1", "--expect", "1",
+                  "--sieve-limit", "100000", "--target-ms", "1", NULL};
+  char *env[] = {"OMP_PLACES={0}", "OMP_PROC_BIND=close", "OMP_NUM_THREADS=1", NULL};
+  struct run_result r;
+  cpu_set_t set;
+  CU_ASSERT_FATAL(sched_getaffinity(0, sizeof(set), &set) == 0);
+  if (!CPU_ISSET(0, &set) || !CPU_ISSET(1, &set))
+    return; /* needs PUs 0 and 1 */
+  CU_ASSERT_FATAL(run_capture(argv, env, &r) == 0);
+  CU_ASSERT_EQUAL(r.status, 0); /* the result itself is right */
+  CU_ASSERT(strstr(r.out, "\tbinding_ok=0\t") != NULL);
+  CU_ASSERT(strstr(r.out, "\tstatus=binding differs\t") != NULL);
+  CU_ASSERT(strstr(r.out, "\tbindings=0:0\t") != NULL);
+  CU_ASSERT(strstr(r.out, "\tverified=1\t") != NULL);
+  CU_ASSERT(strstr(r.err, "htbench: sieve N=1: invalid run: thread 0 bound to {0}, intended {1}") != NULL);
+  run_free(&r);
+}
+
+/* A directory is not an input file. */
+static void test_input_directory(void)
+{
+  char *argv[] = {HTBENCH_BIN, "--out", "/tmp/x", "--input", "/", NULL};
+  expect_usage_error(argv, "--input: '/' is not a regular file");
+}
+
+static CU_TestInfo unit_tests[] = {
+  {"statistics of 1..10 (median, sd, Student t CI)", test_stats_known},
+  {"outliers beyond 3 sd, odd median, t table", test_stats_outlier},
+  {"corpus: same seed same bytes, exact size", test_corpus_deterministic},
+  {"corpus: 50,000 distinct pseudo-words", test_corpus_vocabulary},
+  {"corpus: Zipf s=1 frequencies", test_corpus_zipf},
+  {"word count: known text, 1..7 threads", test_wordcount_known},
+  {"word count: chunks cut inside words", test_wordcount_boundaries},
+  {"sieve: pi(x) for small and 10^7 limits", test_sieve_limits},
+  {"modelled power: C6100 preset", test_modelled_power},
+  {"results.csv round trip with quotes", test_csv_roundtrip},
+  {"SPN, noht/ht speed-up and sigma tables", test_tables_smt},
+  CU_TEST_INFO_NULL,
+};
+
+static CU_TestInfo kernel_tests[] = {
+  {"sieve verifies, fails loudly unrun", test_kernel_sieve},
+  {"fadd/fmul/fdiv verify, fail loudly unrun", test_kernel_flops},
+  {"triad verifies, fails loudly unrun", test_kernel_triad},
+  {"word count verifies, fails loudly unrun", test_kernel_wordcount},
+  {"word count against the serial digest", test_wordcount_digest},
+  {"EPCC overhead kernels count what they did", test_kernel_overheads},
+  CU_TEST_INFO_NULL,
+};
+
+static CU_TestInfo command_tests[] = {
+  {"bad options: one line, exit 2, nothing on stdout", test_bad_options},
+  {"--quick smoke: files, verification, bindings", test_quick_sweep},
+  {"no gnuplot: sweep goes on; --plot remakes plots", test_plot_mode},
+  {"taskset -c 1: only PU 1 used", test_taskset},
+  {"thread off its place: run invalid", test_binding_mismatch},
+  {"--input directory refused", test_input_directory},
+  CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+  {"htbench units", NULL, NULL, NULL, NULL, unit_tests},
+  {"htbench kernels", NULL, NULL, NULL, NULL, kernel_tests},
+  {"htbench command", NULL, NULL, NULL, NULL, command_tests},
+  CU_SUITE_INFO_NULL,
+};
+
+OMP_EXT_CUNIT_MAIN(suites)
