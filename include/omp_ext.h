@@ -44,7 +44,7 @@ typedef enum omp_ext_error_t {
   OMP_EXT_ERR_EMPTY = -5,       /**< no PU is allowed (empty cpuset) */
   OMP_EXT_ERR_POLICY = -6,      /**< unknown placement policy */
   OMP_EXT_ERR_FORMAT = -7,      /**< unknown output format */
-  OMP_EXT_ERR_IN_PARALLEL = -8, /**< called inside an active parallel region */
+  OMP_EXT_ERR_IN_PARALLEL = -8, /**< called inside a parallel region (active or not) */
   OMP_EXT_ERR_BIND = -9,        /**< the OS refused a binding */
   OMP_EXT_ERR_RUNTIME = -10,    /**< no usable OpenMP runtime was found */
   OMP_EXT_ERR_PARSE = -11,      /**< text could not be parsed */
@@ -248,7 +248,9 @@ typedef enum omp_ext_format_t {
   omp_ext_format_omp = 0,
   /** GOMP_CPU_AFFINITY value (libgomp): "0 8 1". */
   omp_ext_format_gomp = 1,
-  /** KMP_AFFINITY value (libomp, libiomp5): "explicit,proclist=[0,8,1]". */
+  /** KMP_AFFINITY value (libomp, libiomp5):
+   *  "granularity=fine,explicit,proclist=[0,8,1]" -- fine granularity, or
+   *  Intel's default (core) would give each thread all PUs of its core. */
   omp_ext_format_kmp = 2,
   /** Plain comma list, for taskset -c or likwid-pin -c: "0,8,1". */
   omp_ext_format_list = 3,

@@ -14,7 +14,7 @@ const char *omp_ext_strerror(int err)
   case OMP_EXT_ERR_EMPTY: return "no PU is allowed";
   case OMP_EXT_ERR_POLICY: return "unknown placement policy";
   case OMP_EXT_ERR_FORMAT: return "unknown output format";
-  case OMP_EXT_ERR_IN_PARALLEL: return "not allowed inside an active parallel region";
+  case OMP_EXT_ERR_IN_PARALLEL: return "not allowed inside a parallel region";
   case OMP_EXT_ERR_BIND: return "the operating system refused the binding";
   case OMP_EXT_ERR_RUNTIME: return "no usable OpenMP runtime found";
   case OMP_EXT_ERR_PARSE: return "the text could not be parsed";

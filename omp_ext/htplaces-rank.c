@@ -110,7 +110,7 @@ static int rank_from_launcher(struct htp_ctx *ctx, unsigned k)
 
 int htp_apply_rank(struct htp_ctx *ctx)
 {
-  unsigned k;
+  unsigned k = 0;
   long r;
   int status, err;
   memset(&ctx->rank, 0, sizeof(ctx->rank));
@@ -294,7 +294,7 @@ static int show_ranks(struct htp_ctx *ctx, int argc, char **argv, unsigned k, ch
 int htp_show_ranks(struct htp_ctx *ctx, int argc, char **argv)
 {
   omp_ext_topo_t *topo;
-  unsigned npus, k, i;
+  unsigned npus, k = 0, i;
   int status = HTP_EXIT_OK, *thread, *rank;
   char **lines;
   ctx->all_ranks = 1;

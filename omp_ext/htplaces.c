@@ -273,11 +273,13 @@ int htp_parse_count(const char *text, unsigned max, unsigned *n)
   char *end;
   unsigned long v;
   if (text[0] < '0' || text[0] > '9')
-    return htp_error(HTP_EXIT_USAGE, "N must be a positive whole number, got '%s'", text);
+    return htp_error(HTP_EXIT_USAGE, "N must be a positive whole number, got '%s'; allowed: "
+                     "1..%u", text, max);
   errno = 0;
   v = strtoul(text, &end, 10);
   if (*end || v == 0)
-    return htp_error(HTP_EXIT_USAGE, "N must be a positive whole number, got '%s'", text);
+    return htp_error(HTP_EXIT_USAGE, "N must be a positive whole number, got '%s'; allowed: "
+                     "1..%u", text, max);
   if (errno == ERANGE || v > max)
     return htp_error(HTP_EXIT_USAGE, "N=%s is larger than the %u allowed PUs; allowed: 1..%u",
                      text, max, max);

@@ -109,7 +109,8 @@ static int stride(struct parser *p, long *v)
     skip_ws(p);
   }
   err = number(p, OMP_EXT_PLACES_MAX_CPU, &x, "expected a stride (an integer)");
-  *v = neg ? -(long)x : (long)x;
+  if (!err)
+    *v = neg ? -(long)x : (long)x;
   return err;
 }
 

@@ -88,7 +88,7 @@ int omp_ext_places_format(const omp_ext_pu_t *order, unsigned n, omp_ext_format_
     return OMP_EXT_ERR_INVALID;
   if ((unsigned)format >= OMP_EXT_NFORMATS)
     return OMP_EXT_ERR_FORMAT;
-  append(&t, "%s", format == omp_ext_format_kmp ? "explicit,proclist=[" :
+  append(&t, "%s", format == omp_ext_format_kmp ? "granularity=fine,explicit,proclist=[" :
                    format == omp_ext_format_json ? "[" : "");
   for (i = 0; i < n; i++) {
     const char *sep = i + 1 < n ? (format == omp_ext_format_gomp ? " " : ",") : "";

@@ -12,7 +12,7 @@ int main()
   if (omp_set_ht_policy(static_cast<omp_ht_policy_t>(OMP_EXT_NPOLICIES)) != OMP_EXT_ERR_POLICY)
     failures++;
   if (std::strcmp(omp_ext_strerror(OMP_EXT_ERR_IN_PARALLEL),
-                  "not allowed inside an active parallel region") != 0)
+                  "not allowed inside a parallel region") != 0)
     failures++;
   if (failures)
     std::printf("test_header_cxx: %d check(s) failed\n", failures);

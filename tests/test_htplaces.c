@@ -66,7 +66,7 @@ static void test_policies(void)
 static void test_formats(void)
 {
   ASSERT_OUT("0 8 1 9\n", "-i", C6100, "-f", "gomp", "spn", "4");
-  ASSERT_OUT("explicit,proclist=[0,8,1,9]\n", "-i", C6100, "--format=kmp", "spn", "4");
+  ASSERT_OUT("granularity=fine,explicit,proclist=[0,8,1,9]\n", "-i", C6100, "--format=kmp", "spn", "4");
   ASSERT_OUT("0,8\n", "-i", C6100, "-f", "list", "spn", "2");
   ASSERT_OUT("[{\"thread\":0,\"pu\":4,\"pu_logical\":8,\"core\":4,\"core_os\":4,\"package\":1,"
              "\"numa\":0,\"sibling\":0,\"kind\":0}]\n",
@@ -75,7 +75,7 @@ static void test_formats(void)
              "-i", C6100, "--export", "spn", "4");
   ASSERT_OUT("{1},{9},{2},{10}\n", "-i", C6100, "--restrict", "1-2,9-10", "spn");
   ASSERT_OUT("{12},{13},{14},{15}\n", "-i", C6100, "--restrict", "12-", "os");
-  ASSERT_OUT("export KMP_AFFINITY='explicit,proclist=[0,8,1,9]' OMP_NUM_THREADS=4\n",
+  ASSERT_OUT("export KMP_AFFINITY='granularity=fine,explicit,proclist=[0,8,1,9]' OMP_NUM_THREADS=4\n",
              "-i", C6100, "-e", "-f", "kmp", "spn", "4");
   ASSERT_OUT("export GOMP_CPU_AFFINITY='0 1 2 3' OMP_NUM_THREADS=4\n",
              "-i", C6100, "-e", "-f", "gomp", "speedup", "4");

@@ -184,7 +184,7 @@ static void test_hybrid(void)
 static void test_formats(void)
 {
   ASSERT_FORMAT(C6100, "spn", 4, omp_ext_format_gomp, "0 8 1 9");
-  ASSERT_FORMAT(C6100, "spn", 4, omp_ext_format_kmp, "explicit,proclist=[0,8,1,9]");
+  ASSERT_FORMAT(C6100, "spn", 4, omp_ext_format_kmp, "granularity=fine,explicit,proclist=[0,8,1,9]");
   ASSERT_FORMAT(C6100, "spn", 4, omp_ext_format_list, "0,8,1,9");
   ASSERT_FORMAT(C6100, "spn", 2, omp_ext_format_json,
                 "[{\"thread\":0,\"pu\":0,\"pu_logical\":0,\"core\":0,\"core_os\":0,\"package\":0,"
