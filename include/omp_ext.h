@@ -752,6 +752,8 @@ int omp_ext_calibrate(const omp_ext_topo_t *topo, const omp_ht_policy_t *policie
  * created with (both runtimes: the creator's, so the outer thread's PU).
  * Nothing is ever bound outside the allowed PUs, read once, at first use
  * (hwloc allowed cpuset and the process binding, as omp_ext_topo_load()).
+ * Under an MPI launcher (omp_ext_rank_from_env()) the allowed PUs are this
+ * rank's domain, as for htplaces exec: omp_ext_rank_restrict().
  *
  * Environment: OMP_EXT_HT_POLICY=POLICY[:N] (e.g. "spn:8") acts as
  * omp_set_ht_policy_num_threads(POLICY, N) before the first region (N
@@ -783,7 +785,9 @@ enum omp_ext_hook_e {
  *         OMP_EXT_ERR_NOMEM (as omp_ext_topo_load()); OMP_EXT_ERR_PARSE
  *         (omp_ht_policy_energy with an invalid model environment, as
  *         omp_ext_order()); OMP_EXT_ERR_BIND (the OS refused a binding: the
- *         policy is set, some thread is not bound).
+ *         policy is set, some thread is not bound); the errors of
+ *         omp_ext_rank_restrict() (inconsistent launcher variables, more
+ *         ranks than cores).
  * omp_ht_policy_energy binds in its base order (omp_ext_order()); the team
  * size stays the caller's: omp_ext_energy_choice() recommends one.
  * Source: paper §3 (application layer); OpenMP 5.2 §18.2 (omp_get_level),

@@ -45,12 +45,25 @@ static __thread unsigned tl_index __attribute__((tls_model("initial-exec")));
 /* This machine, allowed PUs = hwloc's allowed set and the affinity the
  * process had when omp_ext was loaded (as omp_ext_topo_load(), which reads
  * the binding now, when a runtime may already have pinned the thread). */
+/* Under an MPI launcher, this rank's share of the node, as htplaces and its
+ * exec wrapper use it (omp_ext_rank_restrict()). */
+static int rank_domain(omp_ext_topo_t *topo)
+{
+  omp_ext_rank_t rank;
+  return omp_ext_rank_restrict(topo, NULL, &rank);
+}
+
 static int load_topology(omp_ext_topo_t **out)
 {
   hwloc_bitmap_t set;
   int err, cpu;
-  if (!load_affinity_ok)
-    return omp_ext_topo_load(out, NULL, 0);
+  if (!load_affinity_ok) {
+    if ((err = omp_ext_topo_load(out, NULL, 0)) == 0 && (err = rank_domain(*out)) != 0) {
+      omp_ext_topo_destroy(*out);
+      *out = NULL;
+    }
+    return err;
+  }
   if ((err = omp_ext_topo_load(out, NULL, OMP_EXT_TOPO_IGNORE_BINDING)) != 0)
     return err;
   if (!(set = hwloc_bitmap_alloc())) {
@@ -62,6 +75,8 @@ static int load_topology(omp_ext_topo_t **out)
     err = omp_ext_topo_restrict(*out, set);
     hwloc_bitmap_free(set);
   }
+  if (!err)
+    err = rank_domain(*out);
   if (err) {
     omp_ext_topo_destroy(*out);
     *out = NULL;

@@ -367,6 +367,38 @@ static void test_env_policy(void)
   run_free(&r);
 }
 
+/* Under an MPI launcher the in-code API uses the rank's domain, as htplaces
+ * exec does: rank 1 of 2 on this 2-PU machine gets PU 1 only. */
+static void test_rank_domain(void)
+{
+  static char unset_n[] = "OMP_NUM_THREADS=";
+  char *env[] = {"OMP_EXT_HT_POLICY=spn:2", "OMPI_COMM_WORLD_LOCAL_RANK=1",
+                 "OMPI_COMM_WORLD_LOCAL_SIZE=2", unset_n, NULL};
+  char *bad[] = {"OMP_EXT_HT_POLICY=spn", "OMPI_COMM_WORLD_LOCAL_RANK=2",
+                 "OMPI_COMM_WORLD_LOCAL_SIZE=2", NULL};
+  struct run_result r;
+  const char *line;
+  unsigned lines = 0;
+  cpu_set_t set;
+  CU_ASSERT_EQUAL_FATAL(sched_getaffinity(0, sizeof(set), &set), 0);
+  if (CPU_COUNT(&set) != 2 || !CPU_ISSET(0, &set) || !CPU_ISSET(1, &set))
+    return; /* the domains below are those of a 2-PU machine */
+  r = probe(NULL, NULL, NULL, env);
+  CU_ASSERT_EQUAL(r.status, 0);
+  for (line = r.out; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+    unsigned reg, t;
+    char cpus[64];
+    CU_ASSERT_EQUAL(sscanf(line, "%u %u %63s", &reg, &t, cpus), 3);
+    CU_ASSERT_STRING_EQUAL(cpus, "1");
+    lines++;
+  }
+  CU_ASSERT_EQUAL(lines, 3 * 2);
+  run_free(&r);
+  r = probe(NULL, NULL, NULL, bad); /* rank >= size: reported, nothing bound */
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "omp_ext"));
+  run_free(&r);
+}
+
 /* The user's OMP_PROC_BIND / OMP_PLACES as documented: libomp and libiomp5
  * start late enough, the policy wins (and libomp must not trip over
  * kmp_set_affinity); libgomp, when loaded at all (also a gcc program run
@@ -453,6 +485,7 @@ static CU_TestInfo bind_tests[] = {
 static CU_TestInfo process_tests[] = {
   {"taskset -c 1: only PU 1 is ever used", test_taskset_one_pu},
   {"OMP_EXT_HT_POLICY=spn:3 and invalid values", test_env_policy},
+  {"under an MPI launcher: the rank's domain", test_rank_domain},
   {"user OMP_PROC_BIND=true, OMP_PLACES reversed (call and env)", test_user_proc_bind},
   {"gcc: libgomp linked first is reported; called team stays bound", test_gomp_link_order},
   CU_TEST_INFO_NULL,
