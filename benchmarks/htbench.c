@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <libgen.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -22,7 +23,7 @@ static const struct htb_sizes full_sizes = {NULL, 8, 42, 10000000, 4000000, 1000
 
 enum {
   O_QUICK = 256, O_PLOT, O_CORPUS, O_SEED, O_SIEVE, O_FLOPS, O_TRIAD, O_TARGET, O_BUDGET,
-  O_NOPLOT, O_WORKER, O_KERNEL, O_EXPECT, O_VERSION, O_LIST, O_WCEXPECT,
+  O_NOPLOT, O_WORKER, O_KERNEL, O_EXPECT, O_VERSION, O_LIST, O_WCEXPECT, O_PATH, O_INCODE,
 };
 
 static const struct option longopts[] = {
@@ -42,6 +43,7 @@ static const struct option longopts[] = {
   {"target-ms", required_argument, NULL, O_TARGET},
   {"budget", required_argument, NULL, O_BUDGET},
   {"no-plot", no_argument, NULL, O_NOPLOT},
+  {"path", required_argument, NULL, O_PATH},
   {"list", no_argument, NULL, O_LIST},
   {"help", no_argument, NULL, 'h'},
   {"version", no_argument, NULL, O_VERSION},
@@ -50,6 +52,7 @@ static const struct option longopts[] = {
   {"kernel", required_argument, NULL, O_KERNEL},
   {"expect", required_argument, NULL, O_EXPECT},
   {"wc-expect", required_argument, NULL, O_WCEXPECT},
+  {"incode", required_argument, NULL, O_INCODE},
   {0, 0, 0, 0},
 };
 
@@ -78,6 +81,10 @@ static void usage(FILE *out)
         "                         (default 1, EPCC's default test time)\n"
         "      --budget SECONDS   start no configuration after SECONDS (they are listed\n"
         "                         as skipped); full default 330, 0 = none\n"
+        "      --path WHICH       env (default): OMP_PLACES + OMP_PROC_BIND=close;\n"
+        "                         incode: omp_set_ht_policy_num_threads() in the worker\n"
+        "                         (htbench-incode, next to htbench; series POLICY@incode);\n"
+        "                         both: each configuration both ways\n"
         "      --no-plot          do not run gnuplot\n"
         "      --list             list kernels and policies\n"
         "  -h, --help             this help;   --version   version\n",
@@ -108,6 +115,30 @@ static int parse_pos(const char *opt, const char *text, double min, double max, 
   return 0;
 }
 
+static int parse_path(const char *text, unsigned *paths)
+{
+  if (!strcmp(text, "env"))
+    *paths = HTB_PATH_ENV;
+  else if (!strcmp(text, "incode"))
+    *paths = HTB_PATH_INCODE;
+  else if (!strcmp(text, "both"))
+    *paths = HTB_PATH_ENV | HTB_PATH_INCODE;
+  else
+    return htb_error(HTB_EXIT_USAGE, "--path: '%s' is not a path (allowed: env, incode, both)",
+                     text);
+  return 0;
+}
+
+#if HTB_INCODE
+/* htbench-incode: the in-code API, linked in (libomp_ext before the
+ * OpenMP runtime: see benchmarks/CMakeLists.txt). */
+static const struct htb_incode_api incode_api = {omp_set_ht_policy_num_threads, omp_ext_ht_hooks};
+#define INCODE_API (&incode_api)
+#else
+#define HTB_INCODE 0
+#define INCODE_API NULL
+#endif
+
 static void list_all(void)
 {
   unsigned i;
@@ -124,17 +155,18 @@ int main(int argc, char **argv)
 {
   struct htb_options opt;
   struct htb_sizes set; /* explicitly given sizes; 0 / NAN = default */
-  const char *kernel = NULL, *expect = NULL;
+  const char *kernel = NULL, *expect = NULL, *incode = NULL;
   uint64_t v;
   double d;
   int c, worker = 0, rc, budget_set = 0;
-  char self[PATH_MAX];
+  char self[PATH_MAX], incode_bin[PATH_MAX + 32];
   ssize_t n;
 
   memset(&opt, 0, sizeof(opt));
   memset(&set, 0, sizeof(set));
   set.corpus_mb = set.target_s = NAN;
   set.seed = UINT64_MAX;
+  opt.paths = HTB_PATH_ENV;
   opterr = 0;
   while ((c = getopt_long(argc, argv, ":o:k:p:t:i:r:h", longopts, NULL)) != -1) {
     rc = 0;
@@ -164,6 +196,8 @@ int main(int argc, char **argv)
       budget_set = 1;
       break;
     case O_NOPLOT: opt.no_plot = 1; break;
+    case O_PATH: rc = parse_path(optarg, &opt.paths); break;
+    case O_INCODE: incode = optarg; break;
     case O_WORKER: worker = 1; break;
     case O_KERNEL: kernel = optarg; break;
     case O_EXPECT: expect = optarg; break;
@@ -215,10 +249,14 @@ int main(int argc, char **argv)
     uint64_t nt = 0;
     if (opt.threads && (rc = parse_u64("--threads", opt.threads, 1, 1u << 16, &nt)))
       return rc;
-    return htb_worker(kernel, (unsigned)nt, expect, &opt.sizes);
+    return htb_worker(kernel, (unsigned)nt, expect, &opt.sizes, incode, INCODE_API);
   }
-  if (kernel || expect || set.wc_expect)
-    return htb_error(HTB_EXIT_USAGE, "--kernel, --expect and --wc-expect are for --worker; use --kernels");
+  if (kernel || expect || set.wc_expect || incode)
+    return htb_error(HTB_EXIT_USAGE,
+                     "--kernel, --expect, --wc-expect and --incode are for --worker; use --kernels");
+  if (HTB_INCODE)
+    return htb_error(HTB_EXIT_USAGE, "htbench-incode is htbench's in-code worker; run "
+                                     "'htbench --path incode' (or both)");
   if (opt.plot_only) {
     struct htb_result *r;
     unsigned count;
@@ -240,5 +278,14 @@ int main(int argc, char **argv)
   if (n <= 0)
     return htb_error(HTB_EXIT_FAIL, "cannot find my own executable: %s", strerror(errno));
   self[n] = '\0';
+  if (opt.paths & HTB_PATH_INCODE) { /* htbench-incode, next to this htbench */
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof(dir), "%s", self);
+    snprintf(incode_bin, sizeof(incode_bin), "%s/htbench-incode", dirname(dir));
+    if (access(incode_bin, X_OK) != 0)
+      return htb_error(HTB_EXIT_USAGE, "--path: %s not found (the in-code worker is installed "
+                                       "next to htbench)", incode_bin);
+    opt.incode_bin = incode_bin;
+  }
   return htb_sweep(&opt, self);
 }

@@ -163,12 +163,13 @@ int htb_rapl_readable(void);
 struct htb_result {
   /* configuration (parent) */
   char kernel[32];
-  char policy[32];
+  char policy[32];       /* the series: "spn", or "spn@incode" on the in-code path */
+  char path[8];          /* "env" (OMP_PLACES) or "incode" (omp_set_ht_policy()) */
   unsigned threads;
   unsigned cores;        /* busy cores */
   unsigned packages;     /* busy packages */
   unsigned extra;        /* threads beyond one per core (extra siblings) */
-  char places[HTB_STR];  /* OMP_PLACES given */
+  char places[HTB_STR];  /* intended places: OMP_PLACES given on the env path */
   /* measurement (worker) */
   unsigned long inner_reps;
   unsigned outer_reps;
@@ -181,6 +182,7 @@ struct htb_result {
   int verified;
   char check[512];       /* verification summary or error */
   int binding_ok;
+  int ht_hooks;          /* in-code path: omp_ext_ht_hooks() after the warm-up; env: 0 */
   char bindings[HTB_STR]; /* "thread:cpulist;..." */
   double rapl_w;         /* RAPL package power over the timed repetitions (W), -1 if none */
   double cpu_util;       /* process CPU time / (wall time x threads) over the timed
@@ -224,14 +226,31 @@ struct htb_options {
   const char *threads;        /* list "1,2,4" / "1-8" or NULL = 1..PUs */
   double budget_s;            /* stop starting configurations after this; 0 = none */
   int no_plot;
+  unsigned paths;             /* HTB_PATH_* bits (--path) */
+  const char *incode_bin;     /* htbench-incode, for the in-code workers */
   struct htb_sizes sizes;
+};
+
+/* --path: how each configuration's workers are placed. */
+#define HTB_PATH_ENV 1u    /* OMP_PLACES + OMP_PROC_BIND=close + OMP_NUM_THREADS */
+#define HTB_PATH_INCODE 2u /* omp_set_ht_policy_num_threads() in htbench-incode */
+
+/* The in-code API, handed to the worker by htbench-incode only: htbench
+ * itself must not link it (its GOMP_* wrappers and OMPT tool would then
+ * be live on the env path too; see benchmarks/CMakeLists.txt). */
+struct htb_incode_api {
+  int (*set_policy)(omp_ht_policy_t policy, int num_threads); /* omp_set_ht_policy_num_threads */
+  int (*hooks)(void);                                         /* omp_ext_ht_hooks */
 };
 
 /* Worker: time one kernel on nthreads threads whose intended places are
  * the OS indexes in `expect` ("3,5"); prints the result line; returns the
- * exit status. */
+ * exit status.  incode_policy non-NULL: the in-code path, the worker calls
+ * api->set_policy(policy, nthreads) first (api NULL: usage error); for
+ * policy os the threads must stay unbound (the process's mask). */
 int htb_worker(const char *kernel, unsigned nthreads, const char *expect,
-               const struct htb_sizes *sz);
+               const struct htb_sizes *sz, const char *incode_policy,
+               const struct htb_incode_api *api);
 /* Sweep: run every configuration and write the files. */
 int htb_sweep(const struct htb_options *opt, const char *self);
 /* Report: results.csv, results.json and the tables on stdout. */

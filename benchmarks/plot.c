@@ -71,7 +71,7 @@ static void panel(FILE *g, const char *kernel, const char *pols, const char *tit
                   const char *ylabel, int col, double scale)
 {
   fprintf(g, "set title \"%s\"\nset ylabel \"%s\"\n", title, ylabel);
-  fprintf(g, "plot for [p in \"%s\"] \"%s-\".p.\".dat\" using 1:($%d*%g) with linespoints title p\n",
+  fprintf(g, "plot for [p in \"%s\"] \"%s-\".p.\".dat\" using 1:($%d*%g) with linespoints title p noenhanced\n",
           pols, kernel, col, scale);
 }
 

@@ -22,12 +22,23 @@ static int ok(const struct htb_result *r)
   return strcmp(r->status, "ok") == 0 && !isnan(r->median_s);
 }
 
+/* An in-code row (path "incode"; results.csv files older than --path
+ * have no path: env). */
+static int incode_row(const struct htb_result *r)
+{
+  return strcmp(r->path, "incode") == 0;
+}
+
+/* A valid row of kernel, policy (NULL: any policy of the env path: the
+ * noht/ht tables compare placements, not paths), threads and cores (0:
+ * any). */
 static const struct htb_result *find(const struct htb_result *r, unsigned n, const char *kernel,
                                      const char *policy, unsigned threads, unsigned cores)
 {
   unsigned i;
   for (i = 0; i < n; i++)
-    if (ok(&r[i]) && !strcmp(r[i].kernel, kernel) && (!policy || !strcmp(r[i].policy, policy)) &&
+    if (ok(&r[i]) && !strcmp(r[i].kernel, kernel) &&
+        (policy ? !strcmp(r[i].policy, policy) : !incode_row(&r[i])) &&
         r[i].threads == threads && (!cores || r[i].cores == cores))
       return &r[i];
   return NULL;
@@ -275,6 +286,10 @@ int htb_write_json(const char *path, const char *machine, const struct htb_optio
   htb_json_string(f, opt->policies ? opt->policies : "all");
   fputs(", \"threads\": ", f);
   htb_json_string(f, opt->threads ? opt->threads : "1..allowed PUs");
+  fprintf(f, ", \"path\": \"%s\"",
+          opt->paths == (HTB_PATH_ENV | HTB_PATH_INCODE) ? "both"
+          : opt->paths == HTB_PATH_INCODE                 ? "incode"
+                                                          : "env");
   fputs(", \"input\": ", f);
   if (opt->sizes.input)
     htb_json_string(f, opt->sizes.input);
@@ -347,6 +362,7 @@ static void table6(FILE *out, const struct htb_result *r, unsigned n, const char
 {
   const char *pol[16];
   unsigned np, maxn, t, p;
+  int w;
   const char *src = "modelled";
   list_policies(r, n, kernel, pol, &np, &maxn);
   for (t = 0; t < n; t++)
@@ -354,9 +370,11 @@ static void table6(FILE *out, const struct htb_result *r, unsigned n, const char
       src = "RAPL";
   fprintf(out, "\nTable 6 -- %s: median time, power (W, %s), SPN = 1000 S/(P cores)\n",
           kernel, src);
+  for (w = 8, p = 0; p < np; p++) /* the widest series label ("speedup@incode") */
+    w = (int)strlen(pol[p]) > w ? (int)strlen(pol[p]) : w;
   fprintf(out, "%4s", "N");
   for (p = 0; p < np; p++)
-    fprintf(out, " | %-8s %10s %7s %7s", pol[p], "time", "P(W)", "SPN");
+    fprintf(out, " | %-*s %10s %7s %7s", w, pol[p], "time", "P(W)", "SPN");
   fputc('\n', out);
   for (t = 1; t <= maxn; t++) {
     int any = 0;
@@ -367,7 +385,7 @@ static void table6(FILE *out, const struct htb_result *r, unsigned n, const char
     fprintf(out, "%4u", t);
     for (p = 0; p < np; p++) {
       const struct htb_result *x = find(r, n, kernel, pol[p], t, 0);
-      fprintf(out, " | %-8s ", "");
+      fprintf(out, " | %-*s ", w, "");
       time_cell(out, x ? x->median_s : NAN);
       if (x)
         fprintf(out, " %7.1f %7.2f", x->power_w, x->spn);
@@ -438,6 +456,47 @@ static void ht_table(FILE *out, const struct htb_result *r, unsigned n, unsigned
   }
 }
 
+/* env vs in-code: per kernel and policy, the medians of both paths at the
+ * largest N where both ran; ratio = in-code / env. */
+static void path_table(FILE *out, const struct htb_result *r, unsigned n)
+{
+  unsigned i, j, m, t, paths = 0;
+  for (j = 0; j < n; j++)
+    paths |= incode_row(&r[j]) ? HTB_PATH_INCODE : HTB_PATH_ENV;
+  if (paths != (HTB_PATH_ENV | HTB_PATH_INCODE))
+    return; /* one path only: nothing to compare */
+  fprintf(out, "\nenv vs in-code (median at the largest N with both; ratio = in-code / env;\n"
+               "env: OMP_PLACES + OMP_PROC_BIND=close, in-code: omp_set_ht_policy_num_threads)\n");
+  fprintf(out, "%-10s %-8s %4s %10s %10s %7s\n", "kernel", "policy", "N", "env", "in-code",
+          "ratio");
+  for (i = 0; htb_kernels[i]; i++) {
+    const char *k = htb_kernels[i]->name;
+    for (j = 0; j < n; j++) {
+      const struct htb_result *env = NULL, *inc = NULL;
+      char label[48];
+      if (strcmp(r[j].kernel, k) || incode_row(&r[j]))
+        continue;
+      for (m = 0; m < j && (strcmp(r[m].kernel, k) || strcmp(r[m].policy, r[j].policy)); m++)
+        ;
+      if (m < j)
+        continue; /* not the first row of this (kernel, env policy) */
+      /* the largest N with both */
+      snprintf(label, sizeof(label), "%s@incode", r[j].policy);
+      for (t = max_threads(r, n); t >= 1 && !(env && inc); t--) {
+        env = find(r, n, k, r[j].policy, t, 0);
+        inc = find(r, n, k, label, t, 0);
+      }
+      if (!env || !inc)
+        continue;
+      fprintf(out, "%-10s %-8s %4u ", k, r[j].policy, env->threads);
+      time_cell(out, env->median_s);
+      fputc(' ', out);
+      time_cell(out, inc->median_s);
+      fprintf(out, " %7.3f\n", inc->median_s / env->median_s);
+    }
+  }
+}
+
 void htb_print_tables(FILE *out, const struct htb_result *r, unsigned n, unsigned max_smt)
 {
   unsigned i, j, bad = 0;
@@ -453,6 +512,7 @@ void htb_print_tables(FILE *out, const struct htb_result *r, unsigned n, unsigne
       overhead_table(out, r, n, htb_kernels[i]->name);
   }
   ht_table(out, r, n, max_smt);
+  path_table(out, r, n);
   for (i = 0, j = 0; j < n; j++)
     i += r[j].cpu_util < 0.8; /* NaN compares false */
   if (i)

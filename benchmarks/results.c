@@ -12,7 +12,7 @@
 
 #define F(name, type) {#name, type, offsetof(struct htb_result, name), sizeof(((struct htb_result *)0)->name)}
 const struct htb_field htb_fields[] = {
-  F(kernel, HTB_F_STR),     F(policy, HTB_F_STR),     F(threads, HTB_F_UINT),
+  F(kernel, HTB_F_STR),     F(policy, HTB_F_STR),     F(path, HTB_F_STR),     F(threads, HTB_F_UINT),
   F(cores, HTB_F_UINT),     F(packages, HTB_F_UINT),  F(extra, HTB_F_UINT),
   F(valid, HTB_F_INT),      F(status, HTB_F_STR),     F(median_s, HTB_F_DBL),
   F(min_s, HTB_F_DBL),      F(max_s, HTB_F_DBL),      F(mean_s, HTB_F_DBL),
@@ -22,7 +22,7 @@ const struct htb_field htb_fields[] = {
   F(unit, HTB_F_STR),       F(speedup, HTB_F_DBL),    F(power_w, HTB_F_DBL),
   F(energy_j, HTB_F_DBL),   F(energy_source, HTB_F_STR), F(spn, HTB_F_DBL),
   F(rapl_w, HTB_F_DBL),     F(cpu_util, HTB_F_DBL),     F(verified, HTB_F_INT),   F(check, HTB_F_STR),
-  F(binding_ok, HTB_F_INT), F(bindings, HTB_F_STR),   F(places, HTB_F_STR),
+  F(binding_ok, HTB_F_INT), F(ht_hooks, HTB_F_INT), F(bindings, HTB_F_STR),   F(places, HTB_F_STR),
 };
 #undef F
 const unsigned htb_nfields = sizeof(htb_fields) / sizeof(htb_fields[0]);

@@ -1,11 +1,15 @@
 /*
  * The worker: one configuration in a fresh process.  The parent started it
- * with OMP_PLACES, OMP_PROC_BIND=close and OMP_NUM_THREADS; the worker
+ * with OMP_PLACES, OMP_PROC_BIND=close and OMP_NUM_THREADS (env path), or
+ * as htbench-incode --incode POLICY with OMP_NUM_THREADS only, and then the
+ * worker calls omp_set_ht_policy_num_threads() first (in-code path); it
  * times one kernel with EPCC's method, checks every thread's binding
  * against the intended places and prints one result line on stdout:
  * "htbench-result" then TAB-separated name=value fields.
  */
+#define _GNU_SOURCE
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +19,10 @@ struct worker_args {
   const struct htb_kernel *kernel;
   unsigned nthreads;
   const unsigned *expect; /* OS index of thread t's place */
+  const char *incode;     /* in-code path: the policy's name; NULL = env path */
+  const struct htb_incode_api *api;
+  int unbound_count;      /* in-code os: every thread keeps the process's mask, */
+  int unbound_first;      /* of this many CPUs from this one (else -1) */
 };
 
 static void probe_free(struct htb_probe *p)
@@ -56,9 +64,10 @@ static struct htb_probe *probe_new(unsigned n)
 
 /* Compare what the threads saw with the intended places; fills bindings
  * ("t:cpus;...") and returns 1 if every thread sat alone on its place. */
-static int check_binding(const struct htb_probe *p, const unsigned *expect, char *out,
+static int check_binding(const struct htb_probe *p, const struct worker_args *a, char *out,
                          size_t outlen, char *why, size_t whylen)
 {
+  const unsigned *expect = a->expect;
   unsigned t;
   size_t used = 0;
   int ok = 1;
@@ -72,6 +81,12 @@ static int check_binding(const struct htb_probe *p, const unsigned *expect, char
     if (ok && p->team[t] != (int)p->nthreads) {
       snprintf(why, whylen, "thread %u ran in a team of %d, not %u", t, p->team[t], p->nthreads);
       ok = 0;
+    } else if (ok && a->unbound_count > 0) { /* in-code os: unbound (the process's mask) */
+      if (p->cpu_count[t] != a->unbound_count || p->first_cpu[t] != a->unbound_first) {
+        snprintf(why, whylen, "thread %u bound to {%s}, intended unbound (%d CPUs from %d)", t,
+                 p->cpus[t], a->unbound_count, a->unbound_first);
+        ok = 0;
+      }
     } else if (ok && (p->cpu_count[t] != 1 || p->first_cpu[t] != (int)expect[t])) {
       snprintf(why, whylen, "thread %u bound to {%s}, intended {%u}", t, p->cpus[t], expect[t]);
       ok = 0;
@@ -148,6 +163,7 @@ static int worker_run(const struct worker_args *a, const struct htb_sizes *sz)
 
   htb_result_init(&r);
   snprintf(r.kernel, sizeof(r.kernel), "%s", k->name);
+  snprintf(r.path, sizeof(r.path), "%s", a->incode ? "incode" : "env");
   r.threads = a->nthreads;
   if (!probe || !x) {
     probe_free(probe);
@@ -162,7 +178,8 @@ static int worker_run(const struct worker_args *a, const struct htb_sizes *sz)
   }
 
   k->run(st, 1, probe); /* warm-up, discarded; records the binding */
-  r.binding_ok = check_binding(probe, a->expect, r.bindings, sizeof(r.bindings), why, sizeof(why));
+  r.binding_ok = check_binding(probe, a, r.bindings, sizeof(r.bindings), why, sizeof(why));
+  r.ht_hooks = a->api && a->incode ? a->api->hooks() : 0;
   r.inner_reps = calibrate(k, st, sz->target_s);
   r.outer_reps = sz->outer_reps;
   ref = k->reference ? calloc(sz->outer_reps, sizeof(double)) : NULL;
@@ -238,8 +255,39 @@ static int parse_expect(const char *text, unsigned n, unsigned *out)
   return t == n && *p == '\0' ? 0 : -1;
 }
 
+/* The in-code path: the policy set by the API before anything else runs
+ * (OMP_PLACES and OMP_PROC_BIND are not set: the parent removed them). */
+static int incode_start(struct worker_args *a)
+{
+  omp_ht_policy_t pol;
+  cpu_set_t set;
+  int rc, cpu;
+  if (!a->api)
+    return htb_error(HTB_EXIT_USAGE, "--incode: this htbench has no in-code API linked in; "
+                                     "in-code workers run as htbench-incode");
+  if (omp_ext_policy_from_name(a->incode, &pol) != 0)
+    return htb_error(HTB_EXIT_USAGE, "--incode: unknown policy '%s'", a->incode);
+  a->unbound_count = 0;
+  a->unbound_first = -1;
+  if (pol == omp_ht_policy_os) { /* os unbinds: threads keep the process's mask */
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) != 0)
+      return htb_error(HTB_EXIT_FAIL, "sched_getaffinity failed");
+    a->unbound_count = CPU_COUNT(&set);
+    for (cpu = 0; cpu < CPU_SETSIZE && a->unbound_first < 0; cpu++)
+      if (CPU_ISSET(cpu, &set))
+        a->unbound_first = cpu;
+  }
+  rc = a->api->set_policy(pol, (int)a->nthreads);
+  if (rc != 0)
+    return htb_error(HTB_EXIT_FAIL, "omp_set_ht_policy_num_threads(%s, %u): %s", a->incode,
+                     a->nthreads, omp_ext_strerror(rc));
+  return 0;
+}
+
 int htb_worker(const char *kernel, unsigned nthreads, const char *expect,
-               const struct htb_sizes *sz)
+               const struct htb_sizes *sz, const char *incode_policy,
+               const struct htb_incode_api *api)
 {
   struct worker_args a;
   unsigned *places;
@@ -260,7 +308,13 @@ int htb_worker(const char *kernel, unsigned nthreads, const char *expect,
   }
   a.nthreads = nthreads;
   a.expect = places;
-  status = worker_run(&a, sz);
+  a.incode = incode_policy;
+  a.api = api;
+  a.unbound_count = 0;
+  a.unbound_first = -1;
+  status = incode_policy ? incode_start(&a) : 0;
+  if (!status)
+    status = worker_run(&a, sz);
   free(places);
   return status;
 }

@@ -22,6 +22,9 @@
 #ifndef HTBENCH_BIN
 #define HTBENCH_BIN "htbench"
 #endif
+#ifndef HTBENCH_INCODE_BIN
+#define HTBENCH_INCODE_BIN "htbench-incode"
+#endif
 
 /* Small sizes for the smoke sweeps: the CI has 2 cores and runs both
  * builds' tests at once. */
@@ -432,6 +435,13 @@ static void test_bad_options(void)
   BAD("cannot be combined", "--plot", "/tmp/x", "--out", "/tmp/y");
   BAD("--worker needs --kernel", "--worker", "--threads", "1", "--expect", "0");
   BAD("--expect '0,1'", "--worker", "--kernel", "sieve", "--threads", "1", "--expect", "0,1");
+  BAD("--path: 'x' is not a path (allowed: env, incode, both)", "--path", "x", "--out", "/tmp/x");
+  BAD("--path: 'Both' is not a path", "--path", "Both", "--out", "/tmp/x");
+  BAD("needs a value", "--out", "/tmp/x", "--path");
+  BAD("--incode are for --worker", "--incode", "spn", "--out", "/tmp/x");
+  /* htbench has no in-code API: its workers are the env path only */
+  BAD("no in-code API linked in", "--worker", "--incode", "spn", "--kernel", "sieve", "--threads",
+      "1", "--expect", "0");
 #undef BAD
 }
 
@@ -471,14 +481,42 @@ static int column(char **header, unsigned n, const char *name)
   return -1;
 }
 
+/* This process's allowed CPUs as a list ("0-1"), as the worker writes
+ * a thread's mask. */
+static void allowed_list(char *out, size_t len)
+{
+  cpu_set_t set;
+  int cpu, end;
+  size_t used = 0;
+  out[0] = '\0';
+  CU_ASSERT_FATAL(sched_getaffinity(0, sizeof(set), &set) == 0);
+  for (cpu = 0; cpu < CPU_SETSIZE; cpu = end + 1) {
+    end = cpu;
+    if (!CPU_ISSET(cpu, &set))
+      continue;
+    while (end + 1 < CPU_SETSIZE && CPU_ISSET(end + 1, &set))
+      end++;
+    used += snprintf(out + used, len - used, end > cpu ? "%s%d-%d" : "%s%d", used ? "," : "",
+                     cpu, end);
+  }
+}
+
+/* Rows per path of the last check_results(). */
+static unsigned env_rows, incode_rows;
+
 /* Every row: status ok, verified, binding_ok, and thread t bound to
- * exactly the t-th place of OMP_PLACES.  Returns the number of rows. */
+ * exactly the t-th place of OMP_PLACES (in-code path: the same places,
+ * bound by omp_set_ht_policy_num_threads(); os@incode: unbound, the
+ * allowed set).  path is "env" or "incode", and an in-code row's series
+ * is POLICY@incode with a live hook (ht_hooks: GOMP wrapper or OMPT).
+ * Returns the number of rows. */
 static unsigned check_results(const char *dir, unsigned only_pu)
 {
-  char path[512], *text, *line, *save = NULL, *hdr[64], *cell[64], err[256];
+  char path[512], *text, *line, *save = NULL, *hdr[64], *cell[64], err[256], allowed[256];
   size_t len;
   unsigned nh, rows = 0;
-  int c_status, c_ver, c_bind, c_bindings, c_places, c_threads, c_median;
+  int c_status, c_ver, c_bind, c_bindings, c_places, c_threads, c_median, c_policy, c_path,
+      c_hooks;
 
   snprintf(path, sizeof(path), "%s/results.csv", dir);
   text = htb_read_file(path, &len, err, sizeof(err));
@@ -495,15 +533,35 @@ static unsigned check_results(const char *dir, unsigned only_pu)
   c_places = column(hdr, nh, "places");
   c_threads = column(hdr, nh, "threads");
   c_median = column(hdr, nh, "median_s");
+  c_policy = column(hdr, nh, "policy");
+  c_path = column(hdr, nh, "path");
+  c_hooks = column(hdr, nh, "ht_hooks");
   CU_ASSERT_FATAL(c_status >= 0 && c_ver >= 0 && c_bind >= 0 && c_bindings >= 0 &&
-                  c_places >= 0 && c_threads >= 0 && c_median >= 0);
+                  c_places >= 0 && c_threads >= 0 && c_median >= 0 && c_policy >= 0 &&
+                  c_path >= 0 && c_hooks >= 0);
+  allowed_list(allowed, sizeof(allowed));
+  env_rows = incode_rows = 0;
   while ((line = strtok_r(NULL, "\n", &save))) {
     unsigned n = csv_split(line, cell, 64), t, nt;
-    char *p, *b;
+    char *p, *b, *at;
+    int incode, hooks;
     CU_ASSERT_EQUAL(n, nh);
     if (n != nh)
       continue;
     rows++;
+    incode = !strcmp(cell[c_path], "incode");
+    CU_ASSERT(incode || !strcmp(cell[c_path], "env"));
+    env_rows += !incode;
+    incode_rows += incode;
+    at = strchr(cell[c_policy], '@');
+    hooks = atoi(cell[c_hooks]);
+    if (incode) {
+      CU_ASSERT(at != NULL && !strcmp(at, "@incode"));
+      CU_ASSERT((hooks & (OMP_EXT_HOOK_GOMP | OMP_EXT_HOOK_OMPT)) != 0);
+    } else {
+      CU_ASSERT(at == NULL);
+      CU_ASSERT_EQUAL(hooks, 0);
+    }
     CU_ASSERT_STRING_EQUAL(cell[c_status], "ok");
     CU_ASSERT_STRING_EQUAL(cell[c_ver], "1");
     CU_ASSERT_STRING_EQUAL(cell[c_bind], "1");
@@ -514,6 +572,14 @@ static unsigned check_results(const char *dir, unsigned only_pu)
     /* places "{a},{b}" and bindings "0:a;1:b": thread t sat on place t */
     p = cell[c_places];
     b = cell[c_bindings];
+    if (!strcmp(cell[c_policy], "os@incode")) { /* os unbinds: "0:ALLOWED;1:ALLOWED" */
+      char want[HTB_STR] = "";
+      size_t used = 0;
+      for (t = 0; t < nt; t++)
+        used += snprintf(want + used, sizeof(want) - used, "%s%u:%s", t ? ";" : "", t, allowed);
+      CU_ASSERT_STRING_EQUAL(b, want);
+      continue;
+    }
     for (t = 0; t < nt; t++) {
       unsigned place, th, cpu;
       int used;
@@ -676,6 +742,101 @@ static void test_binding_mismatch(void)
   run_free(&r);
 }
 
+/* The lines of the "env vs in-code" table in text: kernel, policy, N,
+ * both medians and a positive ratio each.  Returns how many. */
+static unsigned path_table_rows(const char *text)
+{
+  const char *p = strstr(text, "env vs in-code (");
+  unsigned rows = 0;
+  if (!p || !(p = strstr(p, "\nkernel ")) || !(p = strchr(p + 1, '\n')))
+    return 0;
+  for (p++; *p && *p != '\n'; p = strchr(p, '\n') + 1) {
+    char kernel[32], policy[32], env[32], inc[32];
+    unsigned n;
+    double ratio;
+    CU_ASSERT(sscanf(p, "%31s %31s %u %31s %31s %lf", kernel, policy, &n, env, inc, &ratio) == 6);
+    CU_ASSERT(htb_kernel_by_name(kernel) != NULL);
+    CU_ASSERT(strchr(policy, '@') == NULL);
+    CU_ASSERT_EQUAL(n, allowed_pus()); /* the largest N */
+    CU_ASSERT(ratio > 0);
+    rows++;
+    if (!strchr(p, '\n'))
+      break;
+  }
+  return rows;
+}
+
+/* --path both: every configuration on both paths, all bound as intended
+ * (the in-code rows by omp_set_ht_policy_num_threads() in htbench-incode),
+ * and the comparison table. */
+static void test_path_both(void)
+{
+  char *dir = tmpdir();
+  char *argv[] = {HTBENCH_BIN, "--quick", "--path", "both", "--out", dir, "--kernels",
+                  "sieve,barrier", "--policies", "spn,os,speedup", "--no-plot", SMALL, NULL};
+  char path[512], err[256], *tables;
+  struct run_result r;
+  size_t len;
+  CU_ASSERT_FATAL(run_capture(argv, NULL, &r) == 0);
+  if (r.status != 0)
+    fprintf(stderr, "\n%s", r.err);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT(strstr(r.out, "Invalid") == NULL);
+  CU_ASSERT(strstr(r.out, "| spn@incode ") != NULL); /* its own series in Table 6 */
+  CU_ASSERT_EQUAL(path_table_rows(r.out), 2u * 3);
+  run_free(&r);
+  CU_ASSERT_EQUAL(check_results(dir, ~0u), 2u * 3 * 2 * allowed_pus());
+  CU_ASSERT_EQUAL(env_rows, 2u * 3 * allowed_pus());
+  CU_ASSERT_EQUAL(incode_rows, env_rows);
+  snprintf(path, sizeof(path), "%s/tables.txt", dir);
+  tables = htb_read_file(path, &len, err, sizeof(err));
+  CU_ASSERT_FATAL(tables != NULL);
+  tables = realloc(tables, len + 1);
+  tables[len] = '\0';
+  CU_ASSERT_EQUAL(path_table_rows(tables), 2u * 3);
+  free(tables);
+  CU_ASSERT(file_has(dir, "results.json", "\"path\": \"incode\""));
+  CU_ASSERT(file_has(dir, "results.json", "\"policy\": \"spn@incode\""));
+  CU_ASSERT(file_has(dir, "results.json", "\"path\": \"both\""));
+  rmtree(dir);
+  free(dir);
+}
+
+/* --path incode alone: in-code rows only, no comparison (no env row). */
+static void test_path_incode(void)
+{
+  char *dir = tmpdir();
+  char *argv[] = {HTBENCH_BIN, "--quick", "--path", "incode", "--out", dir, "--kernels", "triad",
+                  "--policies", "spread", "--no-plot", SMALL, NULL};
+  struct run_result r;
+  CU_ASSERT_FATAL(run_capture(argv, NULL, &r) == 0);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT(strstr(r.out, "spread@incode") != NULL);
+  CU_ASSERT(strstr(r.out, "env vs in-code") == NULL);
+  run_free(&r);
+  CU_ASSERT_EQUAL(check_results(dir, ~0u), allowed_pus());
+  CU_ASSERT_EQUAL(incode_rows, allowed_pus());
+  rmtree(dir);
+  free(dir);
+}
+
+/* htbench without htbench-incode beside it: --path incode|both refused
+ * up front; --path env still runs.  htbench-incode alone is no sweep. */
+static void test_path_missing_incode(void)
+{
+  char *dir = tmpdir(), bin[512], cmd[1100];
+  char *both[] = {bin, "--quick", "--path", "both", "--out", dir, NULL};
+  char *alone[] = {HTBENCH_INCODE_BIN, "--quick", "--out", dir, NULL};
+  snprintf(bin, sizeof(bin), "%s/htbench", dir);
+  snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", HTBENCH_BIN, bin);
+  CU_ASSERT_FATAL(system(cmd) == 0);
+  expect_usage_error(both, "--path: ");
+  expect_usage_error(both, "/htbench-incode not found");
+  expect_usage_error(alone, "htbench-incode is htbench's in-code worker");
+  rmtree(dir);
+  free(dir);
+}
+
 /* A directory is not an input file. */
 static void test_input_directory(void)
 {
@@ -715,6 +876,9 @@ static CU_TestInfo command_tests[] = {
   {"taskset -c 1: only PU 1 used", test_taskset},
   {"thread off its place: run invalid", test_binding_mismatch},
   {"--input directory refused", test_input_directory},
+  {"--path both: env and in-code rows, comparison table", test_path_both},
+  {"--path incode: in-code rows only", test_path_incode},
+  {"--path without htbench-incode: exit 2", test_path_missing_incode},
   CU_TEST_INFO_NULL,
 };
 

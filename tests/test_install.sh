@@ -13,6 +13,11 @@ for f in "$prefix/bin/htplaces" "$prefix/include/omp_ext.h" "$prefix/share/man/m
   [ -e "$f" ] || { echo "missing after install: $f"; exit 1; }
 done
 ls "$libdir"/libomp_ext.so* >/dev/null
+# htbench finds its in-code worker next to itself once installed too
+"$prefix/bin/htbench" --quick --path both --kernels barrier --policies spn --threads 1 \
+  --no-plot --out "$work/hb" >/dev/null 2>&1 || { echo "installed htbench --path both failed"; exit 1; }
+[ "$(grep -c ',spn@incode,incode,1,' "$work/hb/results.csv")" = 1 ] ||
+  { echo "installed htbench: no in-code row"; exit 1; }
 want='{0},{8},{1},{9}'
 cmake -S "$src/tests/install" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$work/cmake" >/dev/null

@@ -2,7 +2,9 @@
  * The sweep: kernels x thread counts x policies, each configuration in a
  * fresh worker process launched the production way (OMP_PLACES from
  * omp_ext_order() + omp_ext_places_format(), OMP_PROC_BIND=close,
- * OMP_NUM_THREADS), then the files, the tables and the plots.
+ * OMP_NUM_THREADS) and/or the in-code way (htbench-incode calling
+ * omp_set_ht_policy_num_threads(); --path), then the files, the tables and
+ * the plots.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -178,8 +180,8 @@ static void read_all(int fd, char **buf)
 /* Fields the parent sets from the configuration (not the worker's). */
 static int parent_owned(const char *name)
 {
-  static const char *const own[] = {"kernel", "policy", "threads", "cores", "packages", "extra",
-                                    "places", "wall_s", NULL};
+  static const char *const own[] = {"kernel", "policy", "path", "threads", "cores", "packages",
+                                    "extra", "places", "wall_s", NULL};
   unsigned i;
   for (i = 0; own[i]; i++)
     if (!strcmp(name, own[i]))
@@ -217,11 +219,34 @@ struct worker_cmd {
   const struct htb_sizes *sz;
   const char *input; /* corpus or text file */
   const char *wc_expect; /* digest of the serial word count, computed once */
+  const char *incode_bin; /* htbench-incode (in-code path) */
 };
 
-static void run_worker(const struct worker_cmd *w, const struct htb_kernel *k, unsigned n,
-                       const char *places, const char *expect, struct htb_result *r)
+/* The worker's environment: the env path gets the places; the in-code
+ * path none of them (the API binds), only the team size. */
+static void worker_env(const char *incode, const char *places, const char *nbuf)
 {
+  if (incode) {
+    unsetenv("OMP_PLACES");
+    unsetenv("OMP_PROC_BIND");
+  } else {
+    setenv("OMP_PLACES", places, 1);
+    setenv("OMP_PROC_BIND", "close", 1);
+  }
+  setenv("OMP_NUM_THREADS", nbuf, 1);
+  setenv("OMP_DYNAMIC", "false", 1);
+  unsetenv("GOMP_CPU_AFFINITY"); /* these would override OMP_PLACES */
+  unsetenv("KMP_AFFINITY");
+  unsetenv("OMP_EXT_HT_POLICY"); /* the in-code worker sets its policy itself */
+}
+
+/* incode: the policy's name for the in-code path (htbench-incode), NULL
+ * for the env path. */
+static void run_worker(const struct worker_cmd *w, const struct htb_kernel *k, unsigned n,
+                       const char *places, const char *expect, const char *incode,
+                       struct htb_result *r)
+{
+  const char *exe = incode ? w->incode_bin : w->self;
   char nbuf[16], reps[16], target[32], limit[32], iters[32], triad[32];
   const char *argv[32];
   int fd[2], status, i = 0;
@@ -234,8 +259,12 @@ static void run_worker(const struct worker_cmd *w, const struct htb_kernel *k, u
   snprintf(limit, sizeof(limit), "%llu", (unsigned long long)w->sz->sieve_limit);
   snprintf(iters, sizeof(iters), "%llu", (unsigned long long)w->sz->flops_iters);
   snprintf(triad, sizeof(triad), "%llu", (unsigned long long)w->sz->triad_n);
-  argv[i++] = w->self;
+  argv[i++] = exe;
   argv[i++] = "--worker";
+  if (incode) {
+    argv[i++] = "--incode";
+    argv[i++] = incode;
+  }
   argv[i++] = "--kernel";
   argv[i++] = k->name;
   argv[i++] = "--threads";
@@ -271,13 +300,8 @@ static void run_worker(const struct worker_cmd *w, const struct htb_kernel *k, u
     close(fd[0]);
     dup2(fd[1], STDOUT_FILENO);
     close(fd[1]);
-    setenv("OMP_PLACES", places, 1);
-    setenv("OMP_PROC_BIND", "close", 1);
-    setenv("OMP_NUM_THREADS", nbuf, 1);
-    setenv("OMP_DYNAMIC", "false", 1);
-    unsetenv("GOMP_CPU_AFFINITY"); /* these would override OMP_PLACES */
-    unsetenv("KMP_AFFINITY");
-    execv(w->self, (char *const *)argv);
+    worker_env(incode, places, nbuf);
+    execv(exe, (char *const *)argv);
     _exit(127);
   }
   close(fd[1]);
@@ -502,10 +526,10 @@ int htb_sweep(const struct htb_options *opt, const char *self)
   omp_ext_topo_t *topo = NULL;
   struct plan p;
   struct htb_result *res = NULL;
-  struct worker_cmd w = {self, &opt->sizes, opt->sizes.input, NULL};
+  struct worker_cmd w = {self, &opt->sizes, opt->sizes.input, NULL, opt->incode_bin};
   char *corpus = NULL, *machine = NULL, *partial = NULL, note[256], digest[96];
   FILE *pf = NULL;
-  unsigned ik, in, ip, n = 0, bad = 0, skipped = 0, total;
+  unsigned ik, in, ip, ipath, n = 0, bad = 0, skipped = 0, total, npaths;
   double start = htb_now();
   int rc, need_corpus = 0, need_text = 0;
 
@@ -553,39 +577,48 @@ int htb_sweep(const struct htb_options *opt, const char *self)
       htb_error(0, "warning: cannot write %s/topology.xml", opt->out);
     free(xml);
   }
-  total = p.nk * p.nn * p.np;
+  npaths = (opt->paths & HTB_PATH_ENV ? 1 : 0) + (opt->paths & HTB_PATH_INCODE ? 1 : 0);
+  total = p.nk * p.nn * p.np * npaths;
   res = calloc(total, sizeof(*res));
   if (!res || !machine) {
     rc = htb_error(HTB_EXIT_FAIL, "out of memory");
     goto out;
   }
-  /* Policies alternate inside each thread count, so that slow drifts of
-   * the machine spread over all policies. */
+  /* Policies (and paths) alternate inside each thread count, so that slow
+   * drifts of the machine spread over all policies. */
   for (ik = 0; ik < p.nk; ik++)
     for (in = 0; in < p.nn; in++)
-      for (ip = 0; ip < p.np; ip++) {
-        struct htb_result *r = &res[n++];
-        char *expect = NULL;
-        htb_result_init(r);
-        snprintf(r->kernel, sizeof(r->kernel), "%s", p.kernels[ik]->name);
-        snprintf(r->policy, sizeof(r->policy), "%s", omp_ext_policy_name(p.policies[ip]));
-        r->threads = p.threads[in];
-        if ((rc = configure(topo, p.policies[ip], p.threads[in], r, &expect)) != 0) {
-          snprintf(r->status, sizeof(r->status), "no places: %s", omp_ext_strerror(rc));
-        } else if (opt->budget_s > 0 && htb_now() - start > opt->budget_s) {
-          snprintf(r->status, sizeof(r->status), "skipped (budget)");
-          skipped++;
-        } else {
-          double t0 = htb_now();
-          run_worker(&w, p.kernels[ik], p.threads[in], r->places, expect, r);
-          r->wall_s = htb_now() - t0;
+      for (ip = 0; ip < p.np; ip++)
+        for (ipath = 0; ipath < 2; ipath++) {
+          const char *pname = omp_ext_policy_name(p.policies[ip]);
+          const char *incode = ipath ? pname : NULL;
+          struct htb_result *r;
+          char *expect = NULL;
+          if (!(opt->paths & (ipath ? HTB_PATH_INCODE : HTB_PATH_ENV)))
+            continue;
+          r = &res[n++];
+          htb_result_init(r);
+          snprintf(r->kernel, sizeof(r->kernel), "%s", p.kernels[ik]->name);
+          /* the in-code series is its own policy label: reports group by it */
+          snprintf(r->policy, sizeof(r->policy), "%s%s", pname, incode ? "@incode" : "");
+          snprintf(r->path, sizeof(r->path), "%s", incode ? "incode" : "env");
+          r->threads = p.threads[in];
+          if ((rc = configure(topo, p.policies[ip], p.threads[in], r, &expect)) != 0) {
+            snprintf(r->status, sizeof(r->status), "no places: %s", omp_ext_strerror(rc));
+          } else if (opt->budget_s > 0 && htb_now() - start > opt->budget_s) {
+            snprintf(r->status, sizeof(r->status), "skipped (budget)");
+            skipped++;
+          } else {
+            double t0 = htb_now();
+            run_worker(&w, p.kernels[ik], p.threads[in], r->places, expect, incode, r);
+            r->wall_s = htb_now() - t0;
+          }
+          free(expect);
+          fprintf(stderr, "htbench: [%u/%u] %-9s %-14s N=%-3u %s (%.2f s)\n", n, total,
+                  r->kernel, r->policy, r->threads, r->status, isnan(r->wall_s) ? 0 : r->wall_s);
+          htb_csv_row(pf, r);
+          fflush(pf);
         }
-        free(expect);
-        fprintf(stderr, "htbench: [%u/%u] %-9s %-8s N=%-3u %s (%.2f s)\n", n, total, r->kernel,
-                r->policy, r->threads, r->status, isnan(r->wall_s) ? 0 : r->wall_s);
-        htb_csv_row(pf, r);
-        fflush(pf);
-      }
   for (ik = 0; ik < n; ik++)
     bad += strcmp(res[ik].status, "ok") != 0 && strcmp(res[ik].status, "skipped (budget)") != 0;
   rc = write_outputs(opt, machine, res, n, omp_ext_topo_max_smt(topo));
