@@ -1,8 +1,9 @@
 #!/bin/sh
 # Pack what the benchmark sweep needs into DIR, to run on another x86-64
 # Linux machine that has none of omp_ext's dependencies installed (glibc and
-# libudev only): htbench-portable, htplaces, bench_api (gcc/libgomp and
-# clang/libomp builds), cmdbench, hwloc's lstopo-no-graphics and
+# libudev only): htbench-portable, htbench and htbench-incode (for --path
+# both; their shared libraries come along), htplaces, bench_api (gcc/libgomp
+# and clang/libomp builds), cmdbench, hwloc's lstopo-no-graphics and
 # hwloc-distrib, their shared libraries, and DIR/run.sh, which runs
 # everything and writes OUT/results.tgz.
 # Usage: sh benchmarks/portable-kit.sh DIR     (after sh tests/run.sh)
@@ -12,7 +13,8 @@ cd "$(dirname "$0")/.."
 kit=$1
 rm -rf "$kit"
 mkdir -p "$kit/bin" "$kit/lib"
-cp build-gcc/benchmarks/htbench-portable build-gcc/omp_ext/htplaces build-gcc/benchmarks/cmdbench \
+cp build-gcc/benchmarks/htbench-portable build-gcc/benchmarks/htbench \
+   build-gcc/benchmarks/htbench-incode build-gcc/omp_ext/htplaces build-gcc/benchmarks/cmdbench \
    "$kit/bin/"
 cp build-gcc/benchmarks/bench_api "$kit/bin/bench_api-gomp"
 cp build-clang/benchmarks/bench_api "$kit/bin/bench_api-omp"

@@ -38,13 +38,8 @@ static void expected_lines(const char *places, char *out, size_t len)
 static char *htplaces_places(const char *policy, const char *n, const char *taskset)
 {
   char *argv[8];
-  unsigned i = 0;
+  unsigned i = taskset_prefix(argv, taskset);
   struct run_result r;
-  if (taskset) {
-    argv[i++] = "taskset";
-    argv[i++] = "-c";
-    argv[i++] = (char *)taskset;
-  }
   argv[i++] = HTPLACES_BIN;
   argv[i++] = (char *)policy;
   if (n)
@@ -65,16 +60,11 @@ static char *probe(const char *places, const char *n, const char *bind, const ch
   char env_places[4096], env_n[64], env_bind[64];
   char *env[] = {env_places, env_n, env_bind, NULL};
   char *argv[6];
-  unsigned i = 0;
+  unsigned i = taskset_prefix(argv, taskset);
   struct run_result r;
   snprintf(env_places, sizeof(env_places), "OMP_PLACES=%s", places);
   snprintf(env_n, sizeof(env_n), "OMP_NUM_THREADS=%s", n);
   snprintf(env_bind, sizeof(env_bind), "OMP_PROC_BIND=%s", bind);
-  if (taskset) {
-    argv[i++] = "taskset";
-    argv[i++] = "-c";
-    argv[i++] = (char *)taskset;
-  }
   argv[i++] = PROBE_BIN;
   argv[i] = NULL;
   CU_ASSERT_EQUAL_FATAL(run_capture(argv, env, &r), 0);

@@ -25,27 +25,15 @@
 
 static cpu_set_t allowed;   /* the process's affinity before any binding */
 static unsigned npus;
-static unsigned order[OMP_EXT_NPOLICIES][MAXT]; /* OS indexes, npus each */
+static unsigned order[OMP_EXT_NPOLICIES][TEST_MAXPU]; /* OS indexes, npus each */
 
 /* Once per process, before anything is bound. */
 static int suite_init(void)
 {
-  omp_ext_topo_t *topo;
-  omp_ext_pu_t pus[MAXT];
-  unsigned p, i;
   if (npus)
     return 0;
-  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0 ||
-      omp_ext_topo_load(&topo, NULL, 0) != 0)
+  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0 || policy_orders(order, &npus) != 0)
     return 1;
-  npus = omp_ext_topo_npus(topo);
-  for (p = 0; p < OMP_EXT_NPOLICIES && npus <= MAXT; p++) {
-    if (omp_ext_order(topo, (omp_ht_policy_t)p, npus, pus) != 0)
-      return 1;
-    for (i = 0; i < npus; i++)
-      order[p][i] = pus[i].os_index;
-  }
-  omp_ext_topo_destroy(topo);
   return npus > MAXT || (unsigned)CPU_COUNT(&allowed) != npus;
 }
 
@@ -284,13 +272,8 @@ static struct run_result probe(const char *taskset, const char *policy, const ch
                                char *const env[])
 {
   char *argv[8];
-  unsigned i = 0;
+  unsigned i = taskset_prefix(argv, taskset);
   struct run_result r;
-  if (taskset) {
-    argv[i++] = "taskset";
-    argv[i++] = "-c";
-    argv[i++] = (char *)taskset;
-  }
   argv[i++] = HT_PROBE_BIN;
   if (policy)
     argv[i++] = (char *)policy;

@@ -15,39 +15,19 @@
 #include "omp_ext.h"
 #include "testutil.h"
 
-#define MAXPU 64
-
 static unsigned npus;
-static unsigned order[OMP_EXT_NPOLICIES][MAXPU];
+static unsigned order[OMP_EXT_NPOLICIES][TEST_MAXPU];
 
 static int suite_init(void)
 {
-  omp_ext_topo_t *topo;
-  omp_ext_pu_t pus[MAXPU];
-  unsigned p, i;
-  if (omp_ext_topo_load(&topo, NULL, 0) != 0)
-    return 1;
-  npus = omp_ext_topo_npus(topo);
-  for (p = 0; p < OMP_EXT_NPOLICIES && npus <= MAXPU; p++) {
-    if (omp_ext_order(topo, (omp_ht_policy_t)p, npus, pus) != 0)
-      return 1;
-    for (i = 0; i < npus; i++)
-      order[p][i] = pus[i].os_index;
-  }
-  omp_ext_topo_destroy(topo);
-  return npus > MAXPU;
+  return policy_orders(order, &npus) != 0;
 }
 
 static struct run_result run_exec(const char *taskset, char *const args[], char *const env[])
 {
   char *argv[16];
-  unsigned i = 0;
+  unsigned i = taskset_prefix(argv, taskset);
   struct run_result r;
-  if (taskset) {
-    argv[i++] = "taskset";
-    argv[i++] = "-c";
-    argv[i++] = (char *)taskset;
-  }
   argv[i++] = HTPLACES_BIN;
   argv[i++] = "exec";
   while (*args && i < 15)

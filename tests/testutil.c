@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "omp_ext.h"
 #include "testutil.h"
 
 struct buf {
@@ -100,4 +101,32 @@ unsigned count_lines(const char *s)
   for (; s && *s; s++)
     n += *s == '\n';
   return n;
+}
+
+int policy_orders(unsigned order[][TEST_MAXPU], unsigned *npus)
+{
+  omp_ext_topo_t *topo;
+  omp_ext_pu_t pus[TEST_MAXPU];
+  unsigned p, i;
+  if (omp_ext_topo_load(&topo, NULL, 0) != 0)
+    return -1;
+  *npus = omp_ext_topo_npus(topo);
+  for (p = 0; p < OMP_EXT_NPOLICIES && *npus <= TEST_MAXPU; p++) {
+    if (omp_ext_order(topo, (omp_ht_policy_t)p, *npus, pus) != 0)
+      break;
+    for (i = 0; i < *npus; i++)
+      order[p][i] = pus[i].os_index;
+  }
+  omp_ext_topo_destroy(topo);
+  return p == OMP_EXT_NPOLICIES ? 0 : -1;
+}
+
+unsigned taskset_prefix(char **argv, const char *cpus)
+{
+  if (!cpus)
+    return 0;
+  argv[0] = "taskset";
+  argv[1] = "-c";
+  argv[2] = (char *)cpus;
+  return 3;
 }

@@ -22,6 +22,21 @@ int run_capture(char *const argv[], char *const env[], struct run_result *res);
 /** Free the buffers of a run_result. */
 void run_free(struct run_result *res);
 
+/** Most PUs policy_orders() handles. */
+#define TEST_MAXPU 64
+
+/**
+ * Every policy's order over this machine's allowed PUs (omp_ext_order()):
+ * order[p][t] is the OS index of thread t's PU under policy p.
+ * \return 0, or -1 if the topology cannot be loaded or has more than
+ *         TEST_MAXPU allowed PUs.
+ */
+int policy_orders(unsigned order[][TEST_MAXPU], unsigned *npus);
+
+/** "taskset -c CPUS" into argv[0..2] when cpus is not NULL; returns how
+ *  many arguments it wrote (3 or 0). */
+unsigned taskset_prefix(char **argv, const char *cpus);
+
 /** Number of '\n' in s. */
 unsigned count_lines(const char *s);
 
