@@ -19,6 +19,8 @@
 
 #include <hwloc.h>
 
+#include "omp_ext/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -36,19 +38,19 @@ extern "C" {
  * one-line English explanation of each.
  */
 typedef enum omp_ext_error_t {
-  OMP_EXT_SUCCESS = 0,
-  OMP_EXT_ERR_INVALID = -1,     /**< an argument is NULL or out of its domain */
-  OMP_EXT_ERR_NOMEM = -2,       /**< memory allocation failed */
-  OMP_EXT_ERR_TOPOLOGY = -3,    /**< the topology could not be read or is invalid */
-  OMP_EXT_ERR_RANGE = -4,       /**< a count (N) is 0 or above the allowed PUs */
-  OMP_EXT_ERR_EMPTY = -5,       /**< no PU is allowed (empty cpuset) */
-  OMP_EXT_ERR_POLICY = -6,      /**< unknown placement policy */
-  OMP_EXT_ERR_FORMAT = -7,      /**< unknown output format */
-  OMP_EXT_ERR_IN_PARALLEL = -8, /**< called inside a parallel region (active or not) */
-  OMP_EXT_ERR_BIND = -9,        /**< the OS refused a binding */
-  OMP_EXT_ERR_RUNTIME = -10,    /**< no usable OpenMP runtime was found */
-  OMP_EXT_ERR_PARSE = -11,      /**< text could not be parsed */
-  OMP_EXT_ERR_UNSUPPORTED = -12 /**< not supported on this system */
+  omp_ext_success = 0,
+  omp_ext_err_invalid = -1,     /**< an argument is NULL or out of its domain */
+  omp_ext_err_nomem = -2,       /**< memory allocation failed */
+  omp_ext_err_topology = -3,    /**< the topology could not be read or is invalid */
+  omp_ext_err_range = -4,       /**< a count (N) is 0 or above the allowed PUs */
+  omp_ext_err_empty = -5,       /**< no PU is allowed (empty cpuset) */
+  omp_ext_err_policy = -6,      /**< unknown placement policy */
+  omp_ext_err_format = -7,      /**< unknown output format */
+  omp_ext_err_in_parallel = -8, /**< called inside a parallel region (active or not) */
+  omp_ext_err_bind = -9,        /**< the OS refused a binding */
+  omp_ext_err_runtime = -10,    /**< no usable OpenMP runtime was found */
+  omp_ext_err_parse = -11,      /**< text could not be parsed */
+  omp_ext_err_unsupported = -12 /**< not supported on this system */
 } omp_ext_error_t;
 
 /**
@@ -103,7 +105,7 @@ typedef enum omp_ht_policy_t {
  *
  * \param name    the name, NUL-terminated.
  * \param policy  receives the policy on success.
- * \return 0, OMP_EXT_ERR_INVALID if an argument is NULL, OMP_EXT_ERR_POLICY if
+ * \return 0, omp_ext_err_invalid if an argument is NULL, omp_ext_err_policy if
  *         the name is unknown.
  */
 int omp_ext_policy_from_name(const char *name, omp_ht_policy_t *policy);
@@ -137,7 +139,7 @@ typedef struct omp_ext_pu {
 enum omp_ext_topo_flags_e {
   /** For this machine: do not intersect with the process's CPU binding
    *  (sched_getaffinity); only the OS-allowed set (cgroup, online) counts. */
-  OMP_EXT_TOPO_IGNORE_BINDING = 1UL << 0
+  omp_ext_topo_ignore_binding = 1UL << 0
 };
 
 /**
@@ -148,15 +150,15 @@ enum omp_ext_topo_flags_e {
  *               convention (lstopo -i): the path of a readable hwloc XML file,
  *               else an hwloc synthetic string such as
  *               "pack:2 core:4 pu:2(indexes=core:pack)".
- * \param flags  0 or OMP_EXT_TOPO_IGNORE_BINDING.
+ * \param flags  0 or omp_ext_topo_ignore_binding.
  *
  * The allowed PUs are hwloc's allowed cpuset (cgroups, offline CPUs removed:
  * hwloc_topology_get_allowed_cpuset()) and, for this machine, the process's
  * binding (hwloc_get_cpubind(HWLOC_CPUBIND_PROCESS), i.e. taskset).
  *
- * \return 0; OMP_EXT_ERR_INVALID (topo NULL or unknown flag);
- *         OMP_EXT_ERR_TOPOLOGY (unreadable or invalid input; errno-free);
- *         OMP_EXT_ERR_EMPTY (no allowed PU); OMP_EXT_ERR_NOMEM.
+ * \return 0; omp_ext_err_invalid (topo NULL or unknown flag);
+ *         omp_ext_err_topology (unreadable or invalid input; errno-free);
+ *         omp_ext_err_empty (no allowed PU); omp_ext_err_nomem.
  */
 int omp_ext_topo_load(omp_ext_topo_t **topo, const char *input, unsigned long flags);
 
@@ -168,8 +170,8 @@ void omp_ext_topo_destroy(omp_ext_topo_t *topo);
  * --restrict); the tables are rebuilt.
  *
  * \param set  a cpuset of OS indexes.
- * \return 0; OMP_EXT_ERR_INVALID (NULL); OMP_EXT_ERR_EMPTY (no allowed PU
- *         left; the topology is then unchanged); OMP_EXT_ERR_NOMEM.
+ * \return 0; omp_ext_err_invalid (NULL); omp_ext_err_empty (no allowed PU
+ *         left; the topology is then unchanged); omp_ext_err_nomem.
  */
 int omp_ext_topo_restrict(omp_ext_topo_t *topo, hwloc_const_cpuset_t set);
 
@@ -229,9 +231,9 @@ const omp_ext_pu_t *omp_ext_topo_pu_by_os(const omp_ext_topo_t *topo, unsigned o
  * \param policy  an omp_ht_policy_t.
  * \param n       number of threads, 1 .. omp_ext_topo_npus(topo).
  * \param out     an array of at least \p n elements.
- * \return 0; OMP_EXT_ERR_INVALID (NULL pointer); OMP_EXT_ERR_POLICY (not a
- *         policy); OMP_EXT_ERR_RANGE (n is 0 or above the allowed PUs);
- *         OMP_EXT_ERR_NOMEM; for omp_ht_policy_energy also OMP_EXT_ERR_PARSE
+ * \return 0; omp_ext_err_invalid (NULL pointer); omp_ext_err_policy (not a
+ *         policy); omp_ext_err_range (n is 0 or above the allowed PUs);
+ *         omp_ext_err_nomem; for omp_ht_policy_energy also omp_ext_err_parse
  *         (OMP_EXT_POWER_MODEL, OMP_EXT_SIGMA or OMP_EXT_SERIAL_FRACTION is
  *         set to an invalid value, see omp_ext_model_default()).
  */
@@ -264,7 +266,7 @@ typedef enum omp_ext_format_t {
 
 /**
  * Format from its name ("omp", "gomp", "kmp", "list", "json").
- * \return 0; OMP_EXT_ERR_INVALID (NULL); OMP_EXT_ERR_FORMAT (unknown name).
+ * \return 0; omp_ext_err_invalid (NULL); omp_ext_err_format (unknown name).
  */
 int omp_ext_format_from_name(const char *name, omp_ext_format_t *format);
 
@@ -278,8 +280,8 @@ const char *omp_ext_format_name(omp_ext_format_t format);
  * \param n       number of PUs, >= 1.
  * \param format  an omp_ext_format_t.
  * \param text    receives a malloc'ed NUL-terminated string; free() it.
- * \return 0; OMP_EXT_ERR_INVALID (NULL pointer or n == 0);
- *         OMP_EXT_ERR_FORMAT (not a format); OMP_EXT_ERR_NOMEM.
+ * \return 0; omp_ext_err_invalid (NULL pointer or n == 0);
+ *         omp_ext_err_format (not a format); omp_ext_err_nomem.
  */
 int omp_ext_places_format(const omp_ext_pu_t *order, unsigned n, omp_ext_format_t format,
                           char **text);
@@ -309,16 +311,16 @@ int omp_ext_places_format(const omp_ext_pu_t *order, unsigned n, omp_ext_format_
  * \param k    domains (ranks per node), 1 .. omp_ext_topo_ncores(topo).
  * \param r    the domain wanted (local rank), 0 .. k - 1.
  * \param out  receives the domain's PUs (OS indexes); allocated by the caller.
- * \return 0; OMP_EXT_ERR_INVALID (NULL, k == 0 or r >= k);
- *         OMP_EXT_ERR_RANGE (k above the allowed cores); OMP_EXT_ERR_NOMEM.
+ * \return 0; omp_ext_err_invalid (NULL, k == 0 or r >= k);
+ *         omp_ext_err_range (k above the allowed cores); omp_ext_err_nomem.
  */
 int omp_ext_domain_split(const omp_ext_topo_t *topo, unsigned k, unsigned r, hwloc_cpuset_t out);
 
 /** What omp_ext_rank_restrict() did with the rank. */
 typedef enum omp_ext_rank_mode_t {
-  OMP_EXT_RANK_NONE = 0,  /**< no launcher variable: one process, whole allowed set */
-  OMP_EXT_RANK_SPLIT = 1, /**< restricted to the rank's domain (omp_ext_domain_split()) */
-  OMP_EXT_RANK_BOUND = 2  /**< the launcher bound the process already; its binding is used
+  omp_ext_rank_none = 0,  /**< no launcher variable: one process, whole allowed set */
+  omp_ext_rank_split = 1, /**< restricted to the rank's domain (omp_ext_domain_split()) */
+  omp_ext_rank_bound = 2  /**< the launcher bound the process already; its binding is used
                            *   as it is, not split again */
 } omp_ext_rank_mode_t;
 
@@ -351,10 +353,10 @@ typedef struct omp_ext_rank {
  *              environment (getenv()).
  * \param info  receives the result; all pointers in it are static strings.
  * \return 0 (info->launcher NULL when no launcher variable is set);
- *         OMP_EXT_ERR_INVALID (info NULL);
- *         OMP_EXT_ERR_PARSE (a variable missing or not a number, or a Slurm
+ *         omp_ext_err_invalid (info NULL);
+ *         omp_ext_err_parse (a variable missing or not a number, or a Slurm
  *         list malformed or ambiguous: info->bad_var names it);
- *         OMP_EXT_ERR_RANGE (size 0, rank >= size, SLURM_NODEID past the
+ *         omp_ext_err_range (size 0, rank >= size, SLURM_NODEID past the
  *         list: info->bad_var names the variable).
  */
 int omp_ext_rank_from_env(char *const *envp, omp_ext_rank_t *info);
@@ -368,8 +370,8 @@ int omp_ext_rank_from_env(char *const *envp, omp_ext_rank_t *info);
  * \param topo     a topology of this machine (others are never bound).
  * \param binding  NULL, or receives the binding within the allowed PUs.
  * \return 1 if bound, 0 if not (or \p topo is not this machine);
- *         OMP_EXT_ERR_INVALID (topo NULL); OMP_EXT_ERR_UNSUPPORTED (the OS
- *         cannot tell the binding); OMP_EXT_ERR_NOMEM.
+ *         omp_ext_err_invalid (topo NULL); omp_ext_err_unsupported (the OS
+ *         cannot tell the binding); omp_ext_err_nomem.
  */
 int omp_ext_process_bound(const omp_ext_topo_t *topo, hwloc_cpuset_t binding);
 
@@ -378,17 +380,17 @@ int omp_ext_process_bound(const omp_ext_topo_t *topo, hwloc_cpuset_t binding);
  * wrapper and the in-code API do under mpirun or srun.
  *
  * Reads the rank with omp_ext_rank_from_env(envp).  Without a launcher
- * nothing changes (info->mode OMP_EXT_RANK_NONE).  If the process is already
+ * nothing changes (info->mode omp_ext_rank_none).  If the process is already
  * bound (omp_ext_process_bound()), the topology, whose allowed PUs already
- * are that binding, is left as it is (OMP_EXT_RANK_BOUND): several ranks bound
+ * are that binding, is left as it is (omp_ext_rank_bound): several ranks bound
  * to the same set (mpirun --bind-to socket) then share it.  Otherwise the
  * topology is restricted to omp_ext_domain_split(topo, size, rank)
- * (OMP_EXT_RANK_SPLIT).
+ * (omp_ext_rank_split).
  *
  * \return 0; the errors of omp_ext_rank_from_env() (info filled as there);
- *         OMP_EXT_ERR_RANGE (more ranks than allowed cores);
- *         OMP_EXT_ERR_INVALID (NULL); OMP_EXT_ERR_UNSUPPORTED;
- *         OMP_EXT_ERR_NOMEM.
+ *         omp_ext_err_range (more ranks than allowed cores);
+ *         omp_ext_err_invalid (NULL); omp_ext_err_unsupported;
+ *         omp_ext_err_nomem.
  */
 int omp_ext_rank_restrict(omp_ext_topo_t *topo, char *const *envp, omp_ext_rank_t *info);
 
@@ -419,7 +421,7 @@ typedef struct omp_ext_power_model {
  * OMP_EXT_MODEL_MAX_WATTS, with Pn + Ps + Pc > 0 (a one-thread run must draw
  * power).
  *
- * \return 0; OMP_EXT_ERR_INVALID (NULL); OMP_EXT_ERR_PARSE (anything else).
+ * \return 0; omp_ext_err_invalid (NULL); omp_ext_err_parse (anything else).
  */
 int omp_ext_power_model_parse(const char *text, omp_ext_power_model_t *pm);
 
@@ -448,7 +450,7 @@ typedef struct omp_ext_model {
  * OMP_EXT_SIGMA (unset: OMP_EXT_MODEL_SIGMA) and OMP_EXT_SERIAL_FRACTION
  * (unset: OMP_EXT_MODEL_SERIAL).
  *
- * \return 0; OMP_EXT_ERR_INVALID (NULL); OMP_EXT_ERR_PARSE (a variable is set
+ * \return 0; omp_ext_err_invalid (NULL); omp_ext_err_parse (a variable is set
  *         to a value outside its domain; \p m is then unchanged).
  */
 int omp_ext_model_default(omp_ext_model_t *m);
@@ -457,7 +459,7 @@ int omp_ext_model_default(omp_ext_model_t *m);
  * Check a model's domains: watts in [0, OMP_EXT_MODEL_MAX_WATTS] with
  * Pn + Ps + Pc > 0,
  * sigma in (0, 1], serial in [0, 1).
- * \return 0 or OMP_EXT_ERR_INVALID.
+ * \return 0 or omp_ext_err_invalid.
  */
 int omp_ext_model_check(const omp_ext_model_t *m);
 
@@ -472,8 +474,8 @@ typedef struct omp_ext_usage {
 /**
  * Usage of the first \p n PUs of an order (from omp_ext_order()); n may be 0
  * (idle).  Cores and packages are told apart by their hwloc logical index.
- * \return 0; OMP_EXT_ERR_INVALID (order NULL with n > 0, or u NULL; a PU
- *         listed twice); OMP_EXT_ERR_NOMEM.
+ * \return 0; omp_ext_err_invalid (order NULL with n > 0, or u NULL; a PU
+ *         listed twice); omp_ext_err_nomem.
  */
 int omp_ext_usage_of(const omp_ext_pu_t *order, unsigned n, omp_ext_usage_t *u);
 
@@ -503,7 +505,7 @@ double omp_ext_model_speedup(double serial, double capacity);
  * \param speedup  measured speed-up, 1 < speedup <= n (S <= 1 gives e >= 1,
  *                 outside the model's [0, 1)).
  * \param serial   receives e, in [0, 1).
- * \return 0; OMP_EXT_ERR_INVALID (NULL, n <= 1, S outside (1, n], not finite).
+ * \return 0; omp_ext_err_invalid (NULL, n <= 1, S outside (1, n], not finite).
  */
 int omp_ext_karp_flatt(double n, double speedup, double *serial);
 
@@ -518,7 +520,7 @@ double omp_ext_model_spn(double speedup, double power, unsigned cores);
  * The paper's §2.3 rule: going from configuration 0 (time t0 seconds, power
  * p0 watts) to configuration 1 (one more unit: t1, p1) saves energy iff
  *     t1 / t0 < p0 / p1     (i.e. p1 * t1 < p0 * t0).
- * \return 1 (worth it), 0 (not worth it), OMP_EXT_ERR_INVALID (an argument is
+ * \return 1 (worth it), 0 (not worth it), omp_ext_err_invalid (an argument is
  *         not finite and > 0).
  */
 int omp_ext_energy_worth(double t0, double p0, double t1, double p1);
@@ -536,8 +538,8 @@ typedef struct omp_ext_estimate {
 
 /**
  * Model the first \p n PUs (n >= 1) of an order.
- * \return 0; OMP_EXT_ERR_INVALID (NULL, n == 0, model outside its domains,
- *         a PU listed twice); OMP_EXT_ERR_NOMEM.
+ * \return 0; omp_ext_err_invalid (NULL, n == 0, model outside its domains,
+ *         a PU listed twice); omp_ext_err_nomem.
  */
 int omp_ext_model_eval(const omp_ext_model_t *m, const omp_ext_pu_t *order, unsigned n,
                        omp_ext_estimate_t *e);
@@ -556,8 +558,8 @@ typedef enum omp_ext_objective_t {
  *
  * \param policies   \p npolicies policies to consider, npolicies >= 1.
  * \param policy, n  receive the choice; \p est (may be NULL) its figures.
- * \return 0; OMP_EXT_ERR_INVALID (NULL, npolicies == 0, bad model);
- *         OMP_EXT_ERR_POLICY; OMP_EXT_ERR_NOMEM.
+ * \return 0; omp_ext_err_invalid (NULL, npolicies == 0, bad model);
+ *         omp_ext_err_policy; omp_ext_err_nomem.
  */
 int omp_ext_model_best(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
                        const omp_ht_policy_t *policies, unsigned npolicies,
@@ -568,7 +570,7 @@ int omp_ext_model_best(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
  * The §2.3 bound of a policy: the largest N reached by adding threads one at
  * a time in the policy's order while each addition is worth it for energy
  * (omp_ext_energy_worth() with T = 1 / S); 1 if even the second thread is not.
- * \return 0; OMP_EXT_ERR_INVALID; OMP_EXT_ERR_POLICY; OMP_EXT_ERR_NOMEM.
+ * \return 0; omp_ext_err_invalid; omp_ext_err_policy; omp_ext_err_nomem.
  */
 int omp_ext_model_bound(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
                         omp_ht_policy_t policy, unsigned *n);
@@ -582,9 +584,9 @@ int omp_ext_model_bound(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
  * \param m     the model; NULL for omp_ext_model_default().
  * \param base  receives speedup, spn or spread: the order energy uses.
  * \param n     receives the recommended number of threads.
- * \return 0; OMP_EXT_ERR_INVALID (NULL topo/base/n, bad model);
- *         OMP_EXT_ERR_PARSE (m NULL and the environment is invalid);
- *         OMP_EXT_ERR_NOMEM.
+ * \return 0; omp_ext_err_invalid (NULL topo/base/n, bad model);
+ *         omp_ext_err_parse (m NULL and the environment is invalid);
+ *         omp_ext_err_nomem.
  */
 int omp_ext_energy_choice(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
                           omp_ht_policy_t *base, unsigned *n);
@@ -609,9 +611,9 @@ typedef struct omp_ext_rapl omp_ext_rapl_t;
  *              OMP_EXT_POWERCAP_ROOT.
  * \param why   if not NULL, receives on failure a one-line reason (what was
  *              missing or unreadable), NUL-terminated, at most \p whylen bytes.
- * \return 0; OMP_EXT_ERR_INVALID (rapl NULL); OMP_EXT_ERR_UNSUPPORTED (no
+ * \return 0; omp_ext_err_invalid (rapl NULL); omp_ext_err_unsupported (no
  *         package zone, or one is unreadable: energy_uj needs root on Linux
- *         >= 5.10); OMP_EXT_ERR_NOMEM.
+ *         >= 5.10); omp_ext_err_nomem.
  */
 int omp_ext_rapl_open(const char *root, omp_ext_rapl_t **rapl, char *why, size_t whylen);
 
@@ -623,9 +625,9 @@ unsigned omp_ext_rapl_nzones(const omp_ext_rapl_t *rapl);
  * counting each counter wrap (a value below the previous one means the
  * counter passed max_energy_range_uj).  Call it at least once per wrap period
  * (minutes on current parts).
- * \return 0; OMP_EXT_ERR_INVALID (NULL); OMP_EXT_ERR_UNSUPPORTED (a counter
+ * \return 0; omp_ext_err_invalid (NULL); omp_ext_err_unsupported (a counter
  *         could not be read, or is above its max_energy_range_uj; the reader
- *         is then unchanged); OMP_EXT_ERR_NOMEM.
+ *         is then unchanged); omp_ext_err_nomem.
  */
 int omp_ext_rapl_read(omp_ext_rapl_t *rapl, double *joules);
 
@@ -648,9 +650,9 @@ typedef struct omp_ext_perf_energy omp_ext_perf_energy_t;
  *             OMP_EXT_PERF_POWER_PMU.
  * \param why  as for omp_ext_rapl_open().
  * 
-eturn 0; OMP_EXT_ERR_INVALID (perf NULL); OMP_EXT_ERR_UNSUPPORTED (no
+eturn 0; omp_ext_err_invalid (perf NULL); omp_ext_err_unsupported (no
  *         PMU, no energy-pkg event, or perf_event_open() refused: needs root,
- *         CAP_PERFMON or kernel.perf_event_paranoid <= 0); OMP_EXT_ERR_NOMEM.
+ *         CAP_PERFMON or kernel.perf_event_paranoid <= 0); omp_ext_err_nomem.
  */
 int omp_ext_perf_energy_open(const char *pmu, omp_ext_perf_energy_t **perf, char *why,
                              size_t whylen);
@@ -658,7 +660,7 @@ int omp_ext_perf_energy_open(const char *pmu, omp_ext_perf_energy_t **perf, char
 /**
  * Energy in joules counted by all packages since omp_ext_perf_energy_open().
  * 
-eturn 0; OMP_EXT_ERR_INVALID (NULL); OMP_EXT_ERR_UNSUPPORTED (read failed).
+eturn 0; omp_ext_err_invalid (NULL); omp_ext_err_unsupported (read failed).
  */
 int omp_ext_perf_energy_read(omp_ext_perf_energy_t *perf, double *joules);
 
@@ -687,7 +689,7 @@ typedef struct omp_ext_power_sample {
 
 /** Bits of omp_ext_power_fit()'s \p determined: which coefficients the samples fix. */
 enum omp_ext_fit_flags_e {
-  OMP_EXT_FIT_PN = 1, OMP_EXT_FIT_PS = 2, OMP_EXT_FIT_PC = 4, OMP_EXT_FIT_PT = 8
+  omp_ext_fit_pn = 1, omp_ext_fit_ps = 2, omp_ext_fit_pc = 4, omp_ext_fit_pt = 8
 };
 
 /**
@@ -697,7 +699,7 @@ enum omp_ext_fit_flags_e {
  * Fitted values are not clamped (noise may make one slightly negative).
  *
  * \param determined  if not NULL, receives OMP_EXT_FIT_* bits.
- * \return 0; OMP_EXT_ERR_INVALID (NULL, n == 0, a non-finite watt value, or
+ * \return 0; omp_ext_err_invalid (NULL, n == 0, a non-finite watt value, or
  *         the samples do not separate the coefficients, e.g. no idle sample
  *         when every busy sample uses the same packages).
  */
@@ -714,10 +716,10 @@ int omp_ext_power_fit(const omp_ext_power_sample_t *samples, unsigned n,
  * \param seconds   length of each sample, > 0.
  * \param samples   an array of at least 1 + npolicies * omp_ext_topo_npus().
  * \param nsamples  receives the number written.
- * \return 0; OMP_EXT_ERR_INVALID (NULL, npolicies == 0, seconds <= 0,
- *         omp_ht_policy_energy listed); OMP_EXT_ERR_UNSUPPORTED (topo is not
- *         this machine); OMP_EXT_ERR_BIND; OMP_EXT_ERR_POLICY;
- *         OMP_EXT_ERR_NOMEM; or the source's error.
+ * \return 0; omp_ext_err_invalid (NULL, npolicies == 0, seconds <= 0,
+ *         omp_ht_policy_energy listed); omp_ext_err_unsupported (topo is not
+ *         this machine); omp_ext_err_bind; omp_ext_err_policy;
+ *         omp_ext_err_nomem; or the source's error.
  */
 int omp_ext_calibrate(const omp_ext_topo_t *topo, const omp_ht_policy_t *policies,
                       unsigned npolicies, double seconds, omp_ext_energy_source_t src,
@@ -762,9 +764,9 @@ int omp_ext_calibrate(const omp_ext_topo_t *topo, const omp_ht_policy_t *policie
 
 /** Bits of omp_ext_ht_hooks(). */
 enum omp_ext_hook_e {
-  OMP_EXT_HOOK_OMPT_READY = 1 << 0, /**< the runtime started omp_ext's OMPT tool */
-  OMP_EXT_HOOK_OMPT = 1 << 1,       /**< the OMPT hook ran in a region with a policy */
-  OMP_EXT_HOOK_GOMP = 1 << 2        /**< a GOMP_parallel* wrapper ran with a policy */
+  omp_ext_hook_ompt_ready = 1 << 0, /**< the runtime started omp_ext's OMPT tool */
+  omp_ext_hook_ompt = 1 << 1,       /**< the OMPT hook ran in a region with a policy */
+  omp_ext_hook_gomp = 1 << 2        /**< a GOMP_parallel* wrapper ran with a policy */
 };
 
 /**
@@ -778,13 +780,13 @@ enum omp_ext_hook_e {
  * callable from the initial thread of any contention group.
  *
  * \param policy  an omp_ht_policy_t.
- * \return 0; OMP_EXT_ERR_POLICY (not a policy); OMP_EXT_ERR_IN_PARALLEL
+ * \return 0; omp_ext_err_policy (not a policy); omp_ext_err_in_parallel
  *         (called inside a parallel region, active or not: omp_get_level()
- *         > 0; nothing changed); OMP_EXT_ERR_RUNTIME (no OpenMP runtime in
- *         the process); OMP_EXT_ERR_TOPOLOGY, OMP_EXT_ERR_EMPTY,
- *         OMP_EXT_ERR_NOMEM (as omp_ext_topo_load()); OMP_EXT_ERR_PARSE
+ *         > 0; nothing changed); omp_ext_err_runtime (no OpenMP runtime in
+ *         the process); omp_ext_err_topology, omp_ext_err_empty,
+ *         omp_ext_err_nomem (as omp_ext_topo_load()); omp_ext_err_parse
  *         (omp_ht_policy_energy with an invalid model environment, as
- *         omp_ext_order()); OMP_EXT_ERR_BIND (the OS refused a binding: the
+ *         omp_ext_order()); omp_ext_err_bind (the OS refused a binding: the
  *         policy is set, some thread is not bound); the errors of
  *         omp_ext_rank_restrict() (inconsistent launcher variables, more
  *         ranks than cores).
@@ -801,7 +803,7 @@ int omp_set_ht_policy(omp_ht_policy_t policy);
  *
  * \param num_threads  team size of the following regions, >= 1 (may exceed
  *                     the allowed PUs: wrap-around).
- * \return as omp_set_ht_policy(); OMP_EXT_ERR_RANGE if num_threads < 1.
+ * \return as omp_set_ht_policy(); omp_ext_err_range if num_threads < 1.
  */
 int omp_set_ht_policy_num_threads(omp_ht_policy_t policy, int num_threads);
 
@@ -812,8 +814,8 @@ omp_ht_policy_t omp_get_ht_policy(void);
  * The PU that thread \p thread_num of a level-1 team gets under the current
  * policy: its OS index (what sched_getcpu() reports there).
  *
- * \return the OS index (>= 0); OMP_EXT_ERR_INVALID (thread_num < 0);
- *         OMP_EXT_ERR_UNSUPPORTED (policy os: no single PU, see
+ * \return the OS index (>= 0); omp_ext_err_invalid (thread_num < 0);
+ *         omp_ext_err_unsupported (policy os: no single PU, see
  *         omp_get_ht_cpuset()); errors of omp_ext_topo_load().
  */
 int omp_get_ht_pu(int thread_num);
@@ -824,7 +826,7 @@ int omp_get_ht_pu(int thread_num);
  * omp_ht_policy_os.
  *
  * \param set  an allocated hwloc bitmap; overwritten.
- * \return 0; OMP_EXT_ERR_INVALID (thread_num < 0 or set NULL); errors of
+ * \return 0; omp_ext_err_invalid (thread_num < 0 or set NULL); errors of
  *         omp_ext_topo_load().
  */
 int omp_get_ht_cpuset(int thread_num, hwloc_bitmap_t set);
@@ -834,7 +836,7 @@ int omp_get_ht_cpuset(int thread_num, hwloc_bitmap_t set);
  * region that no hook sees (see above), call it first thing in the region.
  * Does nothing outside level-1 regions or while no policy was set.
  *
- * \return 0; OMP_EXT_ERR_RUNTIME; OMP_EXT_ERR_BIND; OMP_EXT_ERR_NOMEM.
+ * \return 0; omp_ext_err_runtime; omp_ext_err_bind; omp_ext_err_nomem.
  */
 int omp_ht_rebind(void);
 
@@ -966,14 +968,14 @@ typedef struct omp_ext_parse_error {
  * \param text    the value, NUL-terminated.
  * \param syntax  an omp_ext_syntax_t.
  * \param list    receives the list; release with omp_ext_placelist_destroy().
- * \param err     may be NULL; on OMP_EXT_ERR_PARSE receives the position and
+ * \param err     may be NULL; on omp_ext_err_parse receives the position and
  *                reason.
- * \return 0; OMP_EXT_ERR_INVALID (NULL text or list, unknown syntax, or an
- *         abstract name with topo NULL); OMP_EXT_ERR_PARSE (the text does not
+ * \return 0; omp_ext_err_invalid (NULL text or list, unknown syntax, or an
+ *         abstract name with topo NULL); omp_ext_err_parse (the text does not
  *         follow the syntax, a number is above OMP_EXT_PLACES_MAX_CPU, an
  *         interval leaves 0..OMP_EXT_PLACES_MAX_CPU, or the list expands to
  *         more than OMP_EXT_PLACES_MAX_PLACES places or about a million
- *         numbers); OMP_EXT_ERR_NOMEM.
+ *         numbers); omp_ext_err_nomem.
  */
 int omp_ext_places_parse(const omp_ext_topo_t *topo, const char *text, omp_ext_syntax_t syntax,
                          omp_ext_placelist_t **list, omp_ext_parse_error_t *err);
@@ -987,7 +989,7 @@ void omp_ext_placelist_destroy(omp_ext_placelist_t *list);
  * place is "{}"; an empty list is "".
  *
  * \param text  receives a malloc'ed NUL-terminated string; free() it.
- * \return 0; OMP_EXT_ERR_INVALID (NULL); OMP_EXT_ERR_NOMEM.
+ * \return 0; omp_ext_err_invalid (NULL); omp_ext_err_nomem.
  */
 int omp_ext_placelist_canonical(const omp_ext_placelist_t *list, char **text);
 

@@ -64,10 +64,10 @@ static int load_topology(omp_ext_topo_t **out)
     }
     return err;
   }
-  if ((err = omp_ext_topo_load(out, NULL, OMP_EXT_TOPO_IGNORE_BINDING)) != 0)
+  if ((err = omp_ext_topo_load(out, NULL, omp_ext_topo_ignore_binding)) != 0)
     return err;
   if (!(set = hwloc_bitmap_alloc())) {
-    err = OMP_EXT_ERR_NOMEM;
+    err = omp_ext_err_nomem;
   } else {
     for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
       if (CPU_ISSET(cpu, &load_affinity))
@@ -116,11 +116,11 @@ static int prepare_locked(omp_ht_policy_t policy)
     warn_gomp_pinned();
   }
   if (policy == omp_ht_policy_os || orders[policy])
-    return OMP_EXT_SUCCESS;
+    return omp_ext_success;
   if (!(order = malloc(npus * sizeof(*order))) ||
       !(orders[policy] = malloc(npus * sizeof(**orders)))) {
     free(order);
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   }
   if ((err = omp_ext_order(topo, policy, npus, order)) != 0) {
     free(orders[policy]);
@@ -160,11 +160,11 @@ static int bind_thread(hwloc_const_bitmap_t set)
     ok = ok && rt->kmp_set_affinity(&mask) == 0;
     rt->kmp_destroy_mask(&mask);
     if (ok)
-      return OMP_EXT_SUCCESS;
+      return omp_ext_success;
   }
   if (hwloc_set_cpubind(omp_ext_topo_hwloc(topo), set, HWLOC_CPUBIND_THREAD) != 0)
-    return OMP_EXT_ERR_BIND;
-  return OMP_EXT_SUCCESS;
+    return omp_ext_err_bind;
+  return omp_ext_success;
 }
 
 static void warn_once(int *flag, const char *fmt, unsigned a, unsigned b)
@@ -186,9 +186,9 @@ static int bind_self(unsigned index)
   int err;
   if (gen == 0 || (tl_gen == gen && tl_index == index &&
                    !__atomic_load_n(&always_rebind, __ATOMIC_RELAXED)))
-    return OMP_EXT_SUCCESS;
+    return omp_ext_success;
   if (!(set = hwloc_bitmap_alloc()))
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   pthread_mutex_lock(&bind_lock);
   gen = generation;
   policy = (omp_ht_policy_t)cur_policy;
@@ -266,11 +266,11 @@ static int set_policy(omp_ht_policy_t policy, int nthreads)
   struct apply a;
   int err;
   if ((int)policy < 0 || (int)policy >= OMP_EXT_NPOLICIES)
-    return OMP_EXT_ERR_POLICY;
+    return omp_ext_err_policy;
   if (!(rt = omp_ext_runtime()))
-    return OMP_EXT_ERR_RUNTIME;
+    return omp_ext_err_runtime;
   if (rt->get_level() > 0)
-    return OMP_EXT_ERR_IN_PARALLEL;
+    return omp_ext_err_in_parallel;
   pthread_mutex_lock(&bind_lock);
   if ((err = prepare_locked(policy)) == 0)
     publish_locked(policy);
@@ -280,9 +280,9 @@ static int set_policy(omp_ht_policy_t policy, int nthreads)
   if (nthreads > 0)
     rt->set_num_threads(nthreads);
   if (!rt->parallel) /* no way to run a team: the hooks bind at the next region */
-    return OMP_EXT_SUCCESS;
+    return omp_ext_success;
   a.rt = rt;
-  a.err = OMP_EXT_SUCCESS;
+  a.err = omp_ext_success;
   rt->parallel(apply_thread, &a, nthreads > 0 ? (unsigned)nthreads : 0, 0);
   omp_ext_hooks_check(rt);
   return a.err;
@@ -296,7 +296,7 @@ int omp_set_ht_policy(omp_ht_policy_t policy)
 int omp_set_ht_policy_num_threads(omp_ht_policy_t policy, int num_threads)
 {
   if (num_threads < 1)
-    return OMP_EXT_ERR_RANGE;
+    return omp_ext_err_range;
   return set_policy(policy, num_threads);
 }
 
@@ -310,7 +310,7 @@ int omp_get_ht_cpuset(int thread_num, hwloc_bitmap_t set)
   omp_ht_policy_t policy;
   int err;
   if (thread_num < 0 || !set)
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   pthread_mutex_lock(&bind_lock);
   policy = (omp_ht_policy_t)cur_policy;
   if ((err = prepare_locked(policy)) == 0)
@@ -324,13 +324,13 @@ int omp_get_ht_pu(int thread_num)
   int err, pu;
   hwloc_bitmap_t set;
   if (thread_num < 0)
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   if (omp_get_ht_policy() == omp_ht_policy_os)
-    return OMP_EXT_ERR_UNSUPPORTED;
+    return omp_ext_err_unsupported;
   if (!(set = hwloc_bitmap_alloc()))
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   err = omp_get_ht_cpuset(thread_num, set);
-  pu = err ? err : hwloc_bitmap_weight(set) == 1 ? hwloc_bitmap_first(set) : OMP_EXT_ERR_UNSUPPORTED;
+  pu = err ? err : hwloc_bitmap_weight(set) == 1 ? hwloc_bitmap_first(set) : omp_ext_err_unsupported;
   hwloc_bitmap_free(set);
   return pu;
 }
@@ -339,9 +339,9 @@ int omp_ht_rebind(void)
 {
   const struct omp_ext_runtime *rt = omp_ext_runtime();
   if (!rt)
-    return OMP_EXT_ERR_RUNTIME;
+    return omp_ext_err_runtime;
   if (rt->get_level() != 1)
-    return OMP_EXT_SUCCESS;
+    return omp_ext_success;
   return bind_self((unsigned)rt->get_thread_num());
 }
 

@@ -66,26 +66,26 @@ static int add_zone(omp_ext_rapl_t *r, const char *root, const char *name, char 
   struct rapl_zone z, *zones;
   char label[64];
   if (asprintf(&z.path, "%s/%s", root, name) < 0)
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   if (omp_ext_read_line(z.path, "name", label, sizeof(label)) != 0 ||
       strncmp(label, "package-", 8) != 0) {
     free(z.path); /* psys, dram at top level, or no name: not a package */
-    return OMP_EXT_SUCCESS;
+    return omp_ext_success;
   }
   if (read_counter(z.path, "max_energy_range_uj", &z.max_uj) != 0 ||
       read_counter(z.path, "energy_uj", &z.last_uj) != 0) {
     omp_ext_say(why, whylen, "cannot read the RAPL counters of %s (energy_uj, max_energy_range_uj): %s%s",
         z.path, strerror(errno), errno == EACCES ? " (root is needed since Linux 5.10)" : "");
     free(z.path);
-    return OMP_EXT_ERR_UNSUPPORTED;
+    return omp_ext_err_unsupported;
   }
   if (!(zones = realloc(r->zones, (r->nzones + 1) * sizeof(*zones)))) {
     free(z.path);
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   }
   r->zones = zones;
   r->zones[r->nzones++] = z;
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 int omp_ext_rapl_open(const char *root, omp_ext_rapl_t **rapl, char *why, size_t whylen)
@@ -93,20 +93,20 @@ int omp_ext_rapl_open(const char *root, omp_ext_rapl_t **rapl, char *why, size_t
   omp_ext_rapl_t *r;
   struct dirent *d;
   DIR *dir;
-  int err = OMP_EXT_SUCCESS;
+  int err = omp_ext_success;
   if (!rapl)
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   if (!root || !*root)
     root = getenv("OMP_EXT_POWERCAP_ROOT");
   if (!root || !*root)
     root = OMP_EXT_POWERCAP_ROOT;
   if (!(dir = opendir(root))) {
     omp_ext_say(why, whylen, "no RAPL energy counters: cannot open %s: %s", root, strerror(errno));
-    return OMP_EXT_ERR_UNSUPPORTED;
+    return omp_ext_err_unsupported;
   }
   if (!(r = calloc(1, sizeof(*r)))) {
     closedir(dir);
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   }
   while (!err && (d = readdir(dir)) != NULL)
     if (is_package_dir(d->d_name))
@@ -115,14 +115,14 @@ int omp_ext_rapl_open(const char *root, omp_ext_rapl_t **rapl, char *why, size_t
   if (!err && r->nzones == 0) {
     omp_ext_say(why, whylen, "no RAPL package zone under %s (expected intel-rapl:N folders named "
         "package-N: needs the intel_rapl_common driver and an Intel or AMD CPU)", root);
-    err = OMP_EXT_ERR_UNSUPPORTED;
+    err = omp_ext_err_unsupported;
   }
   if (err) {
     omp_ext_rapl_close(r);
     return err;
   }
   *rapl = r;
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 unsigned omp_ext_rapl_nzones(const omp_ext_rapl_t *rapl)
@@ -134,15 +134,15 @@ int omp_ext_rapl_read(omp_ext_rapl_t *rapl, double *joules)
 {
   unsigned long long *now, delta = 0;
   unsigned i;
-  int err = OMP_EXT_SUCCESS;
+  int err = omp_ext_success;
   if (!rapl || !joules)
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   if (!(now = malloc(rapl->nzones * sizeof(*now))))
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   for (i = 0; !err && i < rapl->nzones; i++) {
     struct rapl_zone *z = &rapl->zones[i];
     if (read_counter(z->path, "energy_uj", &now[i]) != 0 || now[i] > z->max_uj)
-      err = OMP_EXT_ERR_UNSUPPORTED;
+      err = omp_ext_err_unsupported;
     /* Below the last value: the counter passed max_energy_range_uj. */
     else
       delta += now[i] >= z->last_uj ? now[i] - z->last_uj : z->max_uj - z->last_uj + now[i];
@@ -155,7 +155,7 @@ int omp_ext_rapl_read(omp_ext_rapl_t *rapl, double *joules)
     return err;
   rapl->total_uj += delta;
   *joules = (double)rapl->total_uj / 1e6;
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 void omp_ext_rapl_close(omp_ext_rapl_t *rapl)
@@ -239,10 +239,10 @@ int omp_ext_power_fit(const omp_ext_power_sample_t *samples, unsigned n,
   double ata[4][4] = {{0}}, atb[4] = {0}, x[4] = {0}, coef[4] = {0};
   unsigned col[4], k = 0, i, j, l;
   if (!samples || !n || !pm)
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   for (i = 0; i < n; i++)
     if (!isfinite(samples[i].watts))
-      return OMP_EXT_ERR_INVALID;
+      return omp_ext_err_invalid;
   /* Columns that some sample exercises; Pn (the constant) always. */
   for (j = 0; j < 4; j++) {
     int used = j == 0;
@@ -258,14 +258,14 @@ int omp_ext_power_fit(const omp_ext_power_sample_t *samples, unsigned n,
       atb[j] += regressor(&samples[i], col[j]) * samples[i].watts;
     }
   if (solve(ata, atb, k, x) != 0)
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   for (j = 0; j < k; j++)
     coef[col[j]] = x[j];
   *pm = (omp_ext_power_model_t){coef[0], coef[1], coef[2], coef[3]};
   if (determined)
     for (*determined = 0, j = 0; j < k; j++)
       *determined |= 1u << col[j];
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 /* ---- driver ------------------------------------------------------------ */
@@ -324,7 +324,7 @@ static int measure(const omp_ext_energy_source_t *src, double seconds, double *w
     return err;
   t1 = source_now(src);
   *watts = t1 > t0 ? (e1 - e0) / (t1 - t0) : 0;
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 /* One sample with the first n PUs of order busy (n may be 0). */
@@ -334,13 +334,13 @@ static int sample(const omp_ext_topo_t *topo, const omp_ext_pu_t *order, unsigne
   struct spinner *s = calloc(n ? n : 1, sizeof(*s));
   atomic_int stop = 0, ready = 0;
   unsigned i, started = 0;
-  int err = OMP_EXT_SUCCESS;
+  int err = omp_ext_success;
   if (!s)
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   for (i = 0; i < n && !err; i++) {
     s[i] = (struct spinner){0, omp_ext_topo_hwloc(topo), order[i].os_index, &stop, &ready, 0};
     if (pthread_create(&s[i].thread, NULL, spin, &s[i]) != 0)
-      err = OMP_EXT_ERR_NOMEM;
+      err = omp_ext_err_nomem;
     else
       started++;
   }
@@ -348,7 +348,7 @@ static int sample(const omp_ext_topo_t *topo, const omp_ext_pu_t *order, unsigne
     sleep_for(0.001);
   for (i = 0; !err && i < started; i++)
     if (s[i].bind_failed)
-      err = OMP_EXT_ERR_BIND;
+      err = omp_ext_err_bind;
   if (!err)
     err = measure(src, seconds, watts);
   atomic_store(&stop, 1);
@@ -367,17 +367,17 @@ int omp_ext_calibrate(const omp_ext_topo_t *topo, const omp_ht_policy_t *policie
   int err;
   if (!topo || !policies || !npolicies || !samples || !nsamples || !src.read ||
       !(seconds > 0) || !isfinite(seconds))
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   for (i = 0; i < npolicies; i++)
     if (policies[i] == omp_ht_policy_energy)
-      return OMP_EXT_ERR_INVALID;
+      return omp_ext_err_invalid;
     else if ((unsigned)policies[i] >= OMP_EXT_NPOLICIES)
-      return OMP_EXT_ERR_POLICY;
+      return omp_ext_err_policy;
   if (!omp_ext_topo_is_thissystem(topo))
-    return OMP_EXT_ERR_UNSUPPORTED;
+    return omp_ext_err_unsupported;
   npus = omp_ext_topo_npus(topo);
   if (!(order = malloc(npus * sizeof(*order))))
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   samples[0].usage = (omp_ext_usage_t){0, 0, 0, 0};
   samples[0].policy = policies[0];
   err = sample(topo, order, 0, seconds, &src, &samples[0].watts);

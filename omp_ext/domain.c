@@ -52,7 +52,7 @@ static int cut_cores(const omp_ext_topo_t *t, unsigned k, unsigned *bound)
   unsigned c = t->ncores, q = c / k, r, p = c, s;
   long long *best = malloc((size_t)(k + 1) * (c + 1) * sizeof(*best));
   if (!best)
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   fill_best(t, k, best);
   for (r = k; r > 0; r--) {
     bound[r] = p;
@@ -64,7 +64,7 @@ static int cut_cores(const omp_ext_topo_t *t, unsigned k, unsigned *bound)
   }
   bound[0] = 0;
   free(best);
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 #undef BEST
@@ -74,12 +74,12 @@ int omp_ext_domain_split(const omp_ext_topo_t *topo, unsigned k, unsigned r, hwl
   unsigned *bound, i;
   int err;
   if (!topo || !out || k == 0 || r >= k)
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   if (k > topo->ncores)
-    return OMP_EXT_ERR_RANGE;
+    return omp_ext_err_range;
   bound = malloc((k + 1) * sizeof(*bound));
   if (!bound)
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   err = cut_cores(topo, k, bound);
   if (!err) {
     /* The PUs of consecutive cores are consecutive in the PU table. */
@@ -97,15 +97,15 @@ int omp_ext_process_bound(const omp_ext_topo_t *topo, hwloc_cpuset_t binding)
   hwloc_bitmap_t bound, machine;
   int ret = 0;
   if (!topo)
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   if (!topo->thissystem)
     return 0;
   bound = hwloc_bitmap_alloc();
   machine = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(topo->hw));
   if (!bound || !machine) {
-    ret = OMP_EXT_ERR_NOMEM;
+    ret = omp_ext_err_nomem;
   } else if (hwloc_get_cpubind(topo->hw, bound, HWLOC_CPUBIND_PROCESS) < 0) {
-    ret = OMP_EXT_ERR_UNSUPPORTED;
+    ret = omp_ext_err_unsupported;
   } else {
     hwloc_bitmap_and(machine, machine, hwloc_topology_get_topology_cpuset(topo->hw));
     hwloc_bitmap_and(bound, bound, machine);
@@ -123,22 +123,22 @@ int omp_ext_rank_restrict(omp_ext_topo_t *topo, char *const *envp, omp_ext_rank_
   hwloc_bitmap_t set;
   int err;
   if (!topo || !info)
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   if ((err = omp_ext_rank_from_env(envp, info)) != 0 || !info->launcher)
     return err;
   if ((err = omp_ext_process_bound(topo, NULL)) < 0)
     return err;
   if (err == 1) {
-    info->mode = OMP_EXT_RANK_BOUND;
-    return OMP_EXT_SUCCESS;
+    info->mode = omp_ext_rank_bound;
+    return omp_ext_success;
   }
   if (!(set = hwloc_bitmap_alloc()))
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   err = omp_ext_domain_split(topo, info->size, info->rank, set);
   if (!err)
     err = omp_ext_topo_restrict(topo, set);
   hwloc_bitmap_free(set);
   if (!err)
-    info->mode = OMP_EXT_RANK_SPLIT;
+    info->mode = omp_ext_rank_split;
   return err;
 }

@@ -78,7 +78,7 @@ static void on_implicit_task(int endpoint, ompt_data_t *parallel_data, ompt_data
   if (endpoint != OMPT_SCOPE_BEGIN || !(flags & OMPT_TASK_IMPLICIT) ||
       omp_ext_bind_generation() == 0 || !(rt = omp_ext_runtime()))
     return;
-  omp_ext_hooks_mark(OMP_EXT_HOOK_OMPT);
+  omp_ext_hooks_mark(omp_ext_hook_ompt);
   if (rt->get_level() == 1) /* nested teams are not bound: see omp_ext.h */
     omp_ext_bind_hook(index);
 }
@@ -95,7 +95,7 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
   if (set_callback(OMPT_CALLBACK_IMPLICIT_TASK, (ompt_callback_t)on_implicit_task) <
       OMPT_SET_SOMETIMES)
     return 0;
-  omp_ext_hooks_mark(OMP_EXT_HOOK_OMPT_READY);
+  omp_ext_hooks_mark(omp_ext_hook_ompt_ready);
   return 1; /* keep the tool active */
 }
 
@@ -128,7 +128,7 @@ struct tramp {
 static void trampoline(void *arg)
 {
   const struct tramp *t = arg;
-  omp_ext_hooks_mark(OMP_EXT_HOOK_GOMP);
+  omp_ext_hooks_mark(omp_ext_hook_gomp);
   omp_ext_bind_hook((unsigned)t->rt->get_thread_num());
   t->fn(t->data);
 }
@@ -185,7 +185,7 @@ void omp_ext_hooks_check(const struct omp_ext_runtime *rt)
   if (__atomic_exchange_n(&checked, 1, __ATOMIC_RELAXED))
     return;
   if (rt->kmp_set_affinity) {
-    if (!(omp_ext_ht_hooks() & OMP_EXT_HOOK_OMPT_READY))
+    if (!(omp_ext_ht_hooks() & omp_ext_hook_ompt_ready))
       why = "the runtime did not start omp_ext's OMPT tool (OMP_TOOL=disabled or "
             "OMP_TOOL_LIBRARIES set)";
   } else if (!OMP_EXT_STATIC_LIB &&

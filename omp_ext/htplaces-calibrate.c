@@ -126,7 +126,7 @@ static int open_energy(const struct calib_opts *o, struct energy *e)
     e->src = omp_ext_rapl_source(e->rapl);
     return HTP_EXIT_OK;
   }
-  if (err == OMP_EXT_ERR_NOMEM)
+  if (err == omp_ext_err_nomem)
     return htp_error(HTP_EXIT_FAIL, "out of memory");
   if ((err = omp_ext_perf_energy_open(o->pmu, &e->perf, why_perf, sizeof(why_perf))) == 0) {
     e->src = omp_ext_perf_energy_source(e->perf);
@@ -167,7 +167,7 @@ int htp_cmd_calibrate(struct htp_ctx *ctx, int argc, char **argv)
   }
   err = omp_ext_calibrate(topo, o.policies, o.npolicies, o.seconds, en.src, samples, &nsamples);
   close_energy(&en);
-  if (err == OMP_EXT_ERR_UNSUPPORTED)
+  if (err == omp_ext_err_unsupported)
     status = htp_error(HTP_EXIT_FAIL, "calibrate: an energy counter became unreadable while "
                        "measuring");
   else if (err)

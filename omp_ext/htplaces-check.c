@@ -492,7 +492,7 @@ int htp_cmd_check(struct htp_ctx *ctx, int argc, char **argv)
   if (!(topo = htp_topo(ctx, &status)))
     return status;
   err = omp_ext_places_parse(topo, value, syntax, &list, &perr);
-  if (err == OMP_EXT_ERR_PARSE)
+  if (err == omp_ext_err_parse)
     return htp_error(HTP_EXIT_USAGE, "cannot parse %s value '%s' at character %zu: %s",
                      syntax_var[syntax], value, perr.pos + 1, perr.what);
   if (err)

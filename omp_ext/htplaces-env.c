@@ -108,7 +108,7 @@ static long check_list(struct envrep *r, const omp_ext_topo_t *topo, const char 
   if (!value)
     return -1;
   err = omp_ext_places_parse(topo, value, syntax, &l, &e);
-  if (err == OMP_EXT_ERR_PARSE) {
+  if (err == omp_ext_err_parse) {
     conflict(r, "%s is invalid at character %zu (%s): %s", name, e.pos + 1, e.what, fallback);
     return -1;
   }

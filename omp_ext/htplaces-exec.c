@@ -44,7 +44,7 @@ static int set_env(const omp_ext_pu_t *order, unsigned n)
 /* Keep the whole process in the rank's domain. */
 static int bind_domain(const struct htp_ctx *ctx)
 {
-  if (ctx->rank.mode != OMP_EXT_RANK_SPLIT || !omp_ext_topo_is_thissystem(ctx->topo))
+  if (ctx->rank.mode != omp_ext_rank_split || !omp_ext_topo_is_thissystem(ctx->topo))
     return HTP_EXIT_OK;
   if (hwloc_set_cpubind(omp_ext_topo_hwloc(ctx->topo), omp_ext_topo_allowed(ctx->topo),
                         HWLOC_CPUBIND_PROCESS) < 0)

@@ -67,7 +67,7 @@ int htp_default_model(omp_ext_model_t *m)
   const char *pm = getenv("OMP_EXT_POWER_MODEL"), *sigma = getenv("OMP_EXT_SIGMA"),
              *serial = getenv("OMP_EXT_SERIAL_FRACTION");
   double v;
-  if (omp_ext_model_default(m) == OMP_EXT_SUCCESS)
+  if (omp_ext_model_default(m) == omp_ext_success)
     return HTP_EXIT_OK;
   if (pm && *pm && omp_ext_power_model_parse(pm, &m->power) != 0)
     return power_model_error("OMP_EXT_POWER_MODEL", pm);
@@ -217,7 +217,7 @@ static int fill_rows(const omp_ext_topo_t *topo, const omp_ext_model_t *m, struc
   unsigned npus = omp_ext_topo_npus(topo), k, best_n;
   omp_ht_policy_t base = r->policy;
   omp_ext_pu_t *order = malloc(npus * sizeof(*order));
-  int err = OMP_EXT_ERR_NOMEM;
+  int err = omp_ext_err_nomem;
   r->est = malloc(npus * sizeof(*r->est));
   if (order && r->est) {
     err = base == omp_ht_policy_energy ? omp_ext_energy_choice(topo, m, &base, &best_n) : 0;
@@ -379,7 +379,7 @@ int htp_cmd_model(struct htp_ctx *ctx, int argc, char **argv)
     return status;
   }
   if (!(rows = calloc(npols, sizeof(*rows))))
-    err = OMP_EXT_ERR_NOMEM;
+    err = omp_ext_err_nomem;
   for (i = 0; !err && i < npols; i++) {
     rows[i].policy = pols[i];
     err = fill_rows(t.topo, &o.m, &rows[i]);

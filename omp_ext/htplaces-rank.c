@@ -46,29 +46,29 @@ static int env_error(const struct htp_ctx *ctx, int err)
   const omp_ext_rank_t *i = &ctx->rank;
   const char *bad = i->bad_var, *l = i->launcher;
   int nodeid = bad && strcmp(bad, "SLURM_NODEID") == 0;
-  if (err == OMP_EXT_ERR_PARSE && nodeid && !getenv(bad))
+  if (err == omp_ext_err_parse && nodeid && !getenv(bad))
     return htp_error(HTP_EXIT_USAGE, "Slurm: %s='%s' differs between nodes and SLURM_NODEID is "
                      "not set", i->size_var, env_or_empty(i->size_var));
-  if (err == OMP_EXT_ERR_PARSE && bad && !getenv(bad))
+  if (err == omp_ext_err_parse && bad && !getenv(bad))
     return htp_error(HTP_EXIT_USAGE, "%s: %s is set but %s is not; set both, or use "
                      "--ranks-per-node K --local-rank R", l,
                      bad == i->rank_var ? i->size_var : i->rank_var, bad);
-  if (err == OMP_EXT_ERR_PARSE && bad && strncmp(bad, "SLURM_", 6) == 0 && bad == i->size_var)
+  if (err == omp_ext_err_parse && bad && strncmp(bad, "SLURM_", 6) == 0 && bad == i->size_var)
     return htp_error(HTP_EXIT_USAGE, "Slurm: %s='%s' is not a task list such as 4(x2),3", bad,
                      env_or_empty(bad));
-  if (err == OMP_EXT_ERR_PARSE && bad)
+  if (err == omp_ext_err_parse && bad)
     return htp_error(HTP_EXIT_USAGE, "%s: %s='%s' is not a whole number", l, bad,
                      env_or_empty(bad));
-  if (err == OMP_EXT_ERR_RANGE && bad && bad == i->rank_var)
+  if (err == omp_ext_err_range && bad && bad == i->rank_var)
     return htp_error(HTP_EXIT_USAGE, "%s: %s=%s is not below %s=%s", l, bad, env_or_empty(bad),
                      i->size_var, env_or_empty(i->size_var));
-  if (err == OMP_EXT_ERR_RANGE && nodeid)
+  if (err == omp_ext_err_range && nodeid)
     return htp_error(HTP_EXIT_USAGE, "Slurm: SLURM_NODEID=%s is past the nodes of %s='%s'",
                      env_or_empty(bad), i->size_var, env_or_empty(i->size_var));
-  if (err == OMP_EXT_ERR_RANGE && bad)
+  if (err == omp_ext_err_range && bad)
     return htp_error(HTP_EXIT_USAGE, "%s: %s=%s; the ranks per node must be at least 1", l, bad,
                      env_or_empty(bad));
-  if (err == OMP_EXT_ERR_RANGE)
+  if (err == omp_ext_err_range)
     return htp_error(HTP_EXIT_USAGE, "%s runs %u ranks on this node (%s=%s) but only %u cores "
                      "are allowed; allowed: at most one rank per core", l, i->size, i->size_var,
                      env_or_empty(i->size_var), omp_ext_topo_ncores(ctx->topo));
@@ -78,7 +78,7 @@ static int env_error(const struct htp_ctx *ctx, int err)
 static int split(struct htp_ctx *ctx, unsigned k, unsigned r)
 {
   hwloc_bitmap_t set = hwloc_bitmap_alloc();
-  int err = set ? omp_ext_domain_split(ctx->topo, k, r, set) : OMP_EXT_ERR_NOMEM;
+  int err = set ? omp_ext_domain_split(ctx->topo, k, r, set) : omp_ext_err_nomem;
   if (!err)
     err = omp_ext_topo_restrict(ctx->topo, set);
   hwloc_bitmap_free(set);
@@ -87,7 +87,7 @@ static int split(struct htp_ctx *ctx, unsigned k, unsigned r)
                      omp_ext_strerror(err));
   ctx->rank.rank = r;
   ctx->rank.size = k;
-  ctx->rank.mode = OMP_EXT_RANK_SPLIT;
+  ctx->rank.mode = omp_ext_rank_split;
   return HTP_EXIT_OK;
 }
 
@@ -173,7 +173,7 @@ int htp_rank_shared(const struct htp_ctx *ctx)
   hwloc_topology_t hw = omp_ext_topo_hwloc(ctx->topo);
   hwloc_bitmap_t machine;
   int shared;
-  if (ctx->rank.mode != OMP_EXT_RANK_BOUND || !(machine = hwloc_bitmap_alloc()))
+  if (ctx->rank.mode != omp_ext_rank_bound || !(machine = hwloc_bitmap_alloc()))
     return 0;
   hwloc_bitmap_and(machine, hwloc_topology_get_allowed_cpuset(hw),
                    hwloc_topology_get_topology_cpuset(hw));
@@ -198,7 +198,7 @@ char *htp_rank_summary(const struct htp_ctx *ctx)
   const omp_ext_rank_t *i = &ctx->rank;
   char *set = NULL, *line = NULL, *in;
   int n;
-  if (i->mode == OMP_EXT_RANK_NONE)
+  if (i->mode == omp_ext_rank_none)
     return strdup("");
   if (!(in = where(ctx->topo)))
     return NULL;
@@ -206,7 +206,7 @@ char *htp_rank_summary(const struct htp_ctx *ctx)
     free(in);
     return NULL;
   }
-  if (i->mode == OMP_EXT_RANK_BOUND)
+  if (i->mode == omp_ext_rank_bound)
     n = asprintf(&line, "rank %u of %u (%s %s, %s): already bound by the launcher to PUs %s; "
                  "working inside that set, not splitting it again%s", i->rank, i->size,
                  i->launcher, i->rank_var, i->size_var, set,

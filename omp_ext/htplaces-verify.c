@@ -173,13 +173,13 @@ static int intended_close(struct verify *v, const omp_ext_placelist_t *l)
   for (t = 0; t < T; t++) {
     unsigned cap = T <= P ? 1 : T / P + (p < T % P);
     if (!(v->intended[t] = hwloc_bitmap_dup(l->places[p])))
-      return OMP_EXT_ERR_NOMEM;
+      return omp_ext_err_nomem;
     if (++inplace == cap) {
       inplace = 0;
       p = (p + 1) % P;
     }
   }
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 static int print_table(const struct verify *v)
@@ -243,7 +243,7 @@ static int plan(struct htp_ctx *ctx, int argc, char **argv, omp_ext_placelist_t 
   if (!(topo = htp_topo(ctx, &status)))
     return status;
   err = omp_ext_places_parse(topo, places, omp_ext_syntax_omp, list, &perr);
-  if (err == OMP_EXT_ERR_PARSE)
+  if (err == omp_ext_err_parse)
     return htp_error(HTP_EXIT_USAGE, "cannot parse OMP_PLACES '%s' at character %zu: %s", places,
                      perr.pos + 1, perr.what);
   if (err)

@@ -179,7 +179,7 @@ static int apply_restrict(omp_ext_topo_t *topo, const char *list)
   }
   err = omp_ext_topo_restrict(topo, set);
   hwloc_bitmap_free(set);
-  if (err == OMP_EXT_ERR_EMPTY) {
+  if (err == omp_ext_err_empty) {
     hwloc_bitmap_list_asprintf(&allowed, omp_ext_topo_allowed(topo));
     err = htp_error(HTP_EXIT_USAGE, "--restrict %s leaves no allowed PU; allowed PUs: %s", list,
                     allowed ? allowed : "?");
@@ -217,7 +217,7 @@ omp_ext_topo_t *htp_topo(struct htp_ctx *ctx, int *status)
   if (ctx->topo)
     return ctx->topo;
   err = omp_ext_topo_load(&ctx->topo, ctx->input, 0);
-  if (err == OMP_EXT_ERR_TOPOLOGY) {
+  if (err == omp_ext_err_topology) {
     *status = topology_error(ctx->input);
     return NULL;
   }
@@ -263,7 +263,7 @@ static const char *command_names(void)
 
 int htp_parse_policy(const char *text, omp_ht_policy_t *policy)
 {
-  if (omp_ext_policy_from_name(text, policy) == OMP_EXT_SUCCESS)
+  if (omp_ext_policy_from_name(text, policy) == omp_ext_success)
     return HTP_EXIT_OK;
   return htp_error(HTP_EXIT_USAGE, "unknown policy '%s'; allowed: %s", text, htp_policy_names());
 }
@@ -430,7 +430,7 @@ int main(int argc, char **argv)
   argv[0] = "htplaces";
   if ((cmd = find_command(argv[1])) != NULL)
     status = cmd->run(&ctx, argc - 1, argv + 1);
-  else if (omp_ext_policy_from_name(argv[1], &policy) == OMP_EXT_SUCCESS)
+  else if (omp_ext_policy_from_name(argv[1], &policy) == omp_ext_success)
     status = htp_cmd_places(&ctx, argc, argv);
   else
     status = htp_error(HTP_EXIT_USAGE, "unknown policy or command '%s'; policies: %s; "

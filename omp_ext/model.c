@@ -39,13 +39,13 @@ static int parse_double(const char *text, size_t len, double *v)
 {
   char buf[64], *end;
   if (len == 0 || len >= sizeof(buf))
-    return OMP_EXT_ERR_PARSE;
+    return omp_ext_err_parse;
   memcpy(buf, text, len);
   buf[len] = '\0';
   *v = strtod(buf, &end);
   if (*end || end == buf || !isfinite(*v))
-    return OMP_EXT_ERR_PARSE;
-  return OMP_EXT_SUCCESS;
+    return omp_ext_err_parse;
+  return omp_ext_success;
 }
 
 static int watts_ok(double w)
@@ -68,35 +68,35 @@ int omp_ext_power_model_parse(const char *text, omp_ext_power_model_t *pm)
   const char *p;
   omp_ext_power_model_t out;
   if (!text || !pm)
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   for (i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
     if (strcmp(text, presets[i].name) == 0) {
       *pm = presets[i].pm;
-      return OMP_EXT_SUCCESS;
+      return omp_ext_success;
     }
   for (i = 0, p = text; i < 4; i++) {
     size_t len = strcspn(p, ",");
     if (parse_double(p, len, &v[i]) != 0)
-      return OMP_EXT_ERR_PARSE;
+      return omp_ext_err_parse;
     p += len;
     if (i < 3 && *p++ != ',')
-      return OMP_EXT_ERR_PARSE; /* fewer than four numbers */
+      return omp_ext_err_parse; /* fewer than four numbers */
   }
   if (*p)
-    return OMP_EXT_ERR_PARSE; /* more than four */
+    return omp_ext_err_parse; /* more than four */
   out = (omp_ext_power_model_t){v[0], v[1], v[2], v[3]};
   if (!power_ok(&out))
-    return OMP_EXT_ERR_PARSE;
+    return omp_ext_err_parse;
   *pm = out;
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 int omp_ext_model_check(const omp_ext_model_t *m)
 {
   if (!m || !power_ok(&m->power) || !(m->sigma > 0 && m->sigma <= 1) ||
       !(m->serial >= 0 && m->serial < 1))
-    return OMP_EXT_ERR_INVALID;
-  return OMP_EXT_SUCCESS;
+    return omp_ext_err_invalid;
+  return omp_ext_success;
 }
 
 /* A number from the environment variable \p name, in [lo, hi] with the
@@ -106,12 +106,12 @@ static int env_number(const char *name, double lo, int lo_open, double hi, int h
   const char *text = getenv(name);
   double x;
   if (!text || !*text)
-    return OMP_EXT_SUCCESS;
+    return omp_ext_success;
   if (parse_double(text, strlen(text), &x) != 0 || x < lo || (lo_open && x == lo) || x > hi ||
       (hi_open && x == hi))
-    return OMP_EXT_ERR_PARSE;
+    return omp_ext_err_parse;
   *v = x;
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 int omp_ext_model_default(omp_ext_model_t *m)
@@ -119,34 +119,34 @@ int omp_ext_model_default(omp_ext_model_t *m)
   omp_ext_model_t out = {{0, 0, 0, 0}, OMP_EXT_MODEL_SIGMA, OMP_EXT_MODEL_SERIAL};
   const char *pm = getenv("OMP_EXT_POWER_MODEL");
   if (!m)
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   if (omp_ext_power_model_parse(pm && *pm ? pm : OMP_EXT_MODEL_PRESET, &out.power) != 0 ||
       env_number("OMP_EXT_SIGMA", 0, 1, 1, 0, &out.sigma) != 0 ||
       env_number("OMP_EXT_SERIAL_FRACTION", 0, 0, 1, 1, &out.serial) != 0)
-    return OMP_EXT_ERR_PARSE;
+    return omp_ext_err_parse;
   *m = out;
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 int omp_ext_usage_of(const omp_ext_pu_t *order, unsigned n, omp_ext_usage_t *u)
 {
   hwloc_bitmap_t pus, cores, packages;
   unsigned i;
-  int err = OMP_EXT_SUCCESS;
+  int err = omp_ext_success;
   if (!u || (n > 0 && !order))
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   pus = hwloc_bitmap_alloc();
   cores = hwloc_bitmap_alloc();
   packages = hwloc_bitmap_alloc();
   if (!pus || !cores || !packages)
-    err = OMP_EXT_ERR_NOMEM;
+    err = omp_ext_err_nomem;
   for (i = 0; !err && i < n; i++) {
     if (hwloc_bitmap_isset(pus, order[i].os_index))
-      err = OMP_EXT_ERR_INVALID;
+      err = omp_ext_err_invalid;
     else if (hwloc_bitmap_set(pus, order[i].os_index) < 0 ||
              hwloc_bitmap_set(cores, order[i].core) < 0 ||
              hwloc_bitmap_set(packages, order[i].package) < 0)
-      err = OMP_EXT_ERR_NOMEM;
+      err = omp_ext_err_nomem;
   }
   if (!err) {
     u->threads = n;
@@ -185,9 +185,9 @@ int omp_ext_karp_flatt(double n, double speedup, double *serial)
 {
   if (!serial || !isfinite(n) || !isfinite(speedup) || !(n > 1) || !(speedup > 1) ||
       speedup > n)
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   *serial = (1 / speedup - 1 / n) / (1 - 1 / n);
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 double omp_ext_model_spn(double speedup, double power, unsigned cores)
@@ -201,7 +201,7 @@ int omp_ext_energy_worth(double t0, double p0, double t1, double p1)
 {
   if (!isfinite(t0) || !isfinite(p0) || !isfinite(t1) || !isfinite(p1) || !(t0 > 0) ||
       !(p0 > 0) || !(t1 > 0) || !(p1 > 0))
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   return t1 / t0 < p0 / p1;
 }
 
@@ -212,7 +212,7 @@ int omp_ext_model_eval(const omp_ext_model_t *m, const omp_ext_pu_t *order, unsi
   double p1;
   int err;
   if (!order || !e || n == 0 || omp_ext_model_check(m) != 0)
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   if ((err = omp_ext_usage_of(order, n, &out.usage)) != 0)
     return err;
   p1 = m->power.pn + m->power.ps + m->power.pc;
@@ -222,7 +222,7 @@ int omp_ext_model_eval(const omp_ext_model_t *m, const omp_ext_pu_t *order, unsi
   out.spn = omp_ext_model_spn(out.speedup, out.power, out.usage.cores);
   out.energy = out.power / out.speedup / p1;
   *e = out;
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 /* Is candidate a strictly better than b for obj?  Last tie-break: fewer threads. */
@@ -255,11 +255,11 @@ static int model_order(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
   unsigned npus = omp_ext_topo_npus(topo), n;
   int err;
   if ((unsigned)policy >= OMP_EXT_NPOLICIES)
-    return OMP_EXT_ERR_POLICY;
+    return omp_ext_err_policy;
   if (policy == omp_ht_policy_energy && (err = omp_ext_energy_choice(topo, m, &policy, &n)) != 0)
     return err;
   if (!(*order = malloc(npus * sizeof(**order))))
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   if ((err = omp_ext_order(topo, policy, npus, *order)) != 0) {
     free(*order);
     *order = NULL;
@@ -277,7 +277,7 @@ int omp_ext_model_best(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
   unsigned i, k;
   int err, found = 0;
   if (!topo || !policies || !npolicies || !policy || !n || omp_ext_model_check(m) != 0)
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   for (i = 0; i < npolicies; i++) {
     if ((err = model_order(topo, m, policies[i], &order)) != 0)
       return err;
@@ -297,7 +297,7 @@ int omp_ext_model_best(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
   }
   if (est)
     *est = best;
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 int omp_ext_model_bound(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
@@ -308,7 +308,7 @@ int omp_ext_model_bound(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
   unsigned k, npus;
   int err;
   if (!topo || !n || omp_ext_model_check(m) != 0)
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   if ((err = model_order(topo, m, policy, &order)) != 0)
     return err;
   npus = omp_ext_topo_npus(topo);
@@ -334,7 +334,7 @@ int omp_ext_energy_choice(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
   omp_ext_model_t def;
   int err;
   if (!topo || !base || !n)
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   if (!m) {
     if ((err = omp_ext_model_default(&def)) != 0)
       return err;

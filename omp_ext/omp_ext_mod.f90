@@ -2,7 +2,7 @@
 !
 !   use omp_ext
 !   ierr = omp_set_ht_policy(omp_ht_policy_spn)
-!   if (ierr /= OMP_EXT_SUCCESS) print *, omp_ext_strerror(ierr)
+!   if (ierr /= omp_ext_success) print *, omp_ext_strerror(ierr)
 !
 ! Same functions, values and semantics as include/omp_ext.h, section
 ! "In-code policy (OpenMP-style API)"; thread numbers as omp_get_thread_num().
@@ -21,19 +21,19 @@ module omp_ext
   integer(c_int), parameter, public :: OMP_EXT_NPOLICIES = 5
 
   ! omp_ext_error_t
-  integer(c_int), parameter, public :: OMP_EXT_SUCCESS = 0
-  integer(c_int), parameter, public :: OMP_EXT_ERR_INVALID = -1
-  integer(c_int), parameter, public :: OMP_EXT_ERR_NOMEM = -2
-  integer(c_int), parameter, public :: OMP_EXT_ERR_TOPOLOGY = -3
-  integer(c_int), parameter, public :: OMP_EXT_ERR_RANGE = -4
-  integer(c_int), parameter, public :: OMP_EXT_ERR_EMPTY = -5
-  integer(c_int), parameter, public :: OMP_EXT_ERR_POLICY = -6
-  integer(c_int), parameter, public :: OMP_EXT_ERR_FORMAT = -7
-  integer(c_int), parameter, public :: OMP_EXT_ERR_IN_PARALLEL = -8
-  integer(c_int), parameter, public :: OMP_EXT_ERR_BIND = -9
-  integer(c_int), parameter, public :: OMP_EXT_ERR_RUNTIME = -10
-  integer(c_int), parameter, public :: OMP_EXT_ERR_PARSE = -11
-  integer(c_int), parameter, public :: OMP_EXT_ERR_UNSUPPORTED = -12
+  integer(c_int), parameter, public :: omp_ext_success = 0
+  integer(c_int), parameter, public :: omp_ext_err_invalid = -1
+  integer(c_int), parameter, public :: omp_ext_err_nomem = -2
+  integer(c_int), parameter, public :: omp_ext_err_topology = -3
+  integer(c_int), parameter, public :: omp_ext_err_range = -4
+  integer(c_int), parameter, public :: omp_ext_err_empty = -5
+  integer(c_int), parameter, public :: omp_ext_err_policy = -6
+  integer(c_int), parameter, public :: omp_ext_err_format = -7
+  integer(c_int), parameter, public :: omp_ext_err_in_parallel = -8
+  integer(c_int), parameter, public :: omp_ext_err_bind = -9
+  integer(c_int), parameter, public :: omp_ext_err_runtime = -10
+  integer(c_int), parameter, public :: omp_ext_err_parse = -11
+  integer(c_int), parameter, public :: omp_ext_err_unsupported = -12
 
   public :: omp_set_ht_policy, omp_set_ht_policy_num_threads, omp_get_ht_policy
   public :: omp_get_ht_pu, omp_ht_rebind, omp_ext_strerror

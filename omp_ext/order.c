@@ -68,7 +68,7 @@ static int spread_keys(const omp_ext_topo_t *t, struct core_key *keys)
   long *group = calloc(n, sizeof(*group));
   unsigned *round = calloc(n, sizeof(*round)), *grank = calloc(n, sizeof(*grank));
   unsigned long *inner = calloc(n, sizeof(*inner));
-  int err = OMP_EXT_ERR_NOMEM;
+  int err = omp_ext_err_nomem;
   if (group && round && grank && inner) {
     for (i = 0; i < n; i++)
       group[i] = group_id(&t->cores[i], 1);
@@ -85,7 +85,7 @@ static int spread_keys(const omp_ext_topo_t *t, struct core_key *keys)
     round_robin(group, n, round, grank);
     for (i = 0; i < n; i++)
       keys[i].minor = grank[i]; /* package rank */
-    err = OMP_EXT_SUCCESS;
+    err = omp_ext_success;
   }
   free(group);
   free(round);
@@ -100,20 +100,20 @@ static int core_order(const omp_ext_topo_t *t, omp_ht_policy_t policy, unsigned 
   unsigned i;
   struct core_key *keys = calloc(t->ncores, sizeof(*keys));
   if (!keys)
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   for (i = 0; i < t->ncores; i++) {
     keys[i].idx = i;
     keys[i].kind = t->cores[i].kind;
   }
-  if (policy == omp_ht_policy_spread && spread_keys(t, keys) != OMP_EXT_SUCCESS) {
+  if (policy == omp_ht_policy_spread && spread_keys(t, keys) != omp_ext_success) {
     free(keys);
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   }
   qsort(keys, t->ncores, sizeof(*keys), cmp_key);
   for (i = 0; i < t->ncores; i++)
     order[i] = keys[i].idx;
   free(keys);
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 static int cmp_os(const void *a, const void *b)
@@ -143,13 +143,13 @@ int omp_ext_order(const omp_ext_topo_t *topo, omp_ht_policy_t policy, unsigned n
 {
   omp_ext_pu_t *all;
   unsigned *cores;
-  int err = OMP_EXT_SUCCESS;
+  int err = omp_ext_success;
   if (!topo || !out)
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   if ((unsigned)policy >= OMP_EXT_NPOLICIES)
-    return OMP_EXT_ERR_POLICY;
+    return omp_ext_err_policy;
   if (n == 0 || n > topo->npus)
-    return OMP_EXT_ERR_RANGE;
+    return omp_ext_err_range;
   /* energy: the order of the base policy the default model picks (model.c). */
   if (policy == omp_ht_policy_energy) {
     unsigned best_n;
@@ -159,7 +159,7 @@ int omp_ext_order(const omp_ext_topo_t *topo, omp_ht_policy_t policy, unsigned n
   all = malloc(topo->npus * sizeof(*all));
   cores = malloc(topo->ncores * sizeof(*cores));
   if (!all || !cores) {
-    err = OMP_EXT_ERR_NOMEM;
+    err = omp_ext_err_nomem;
   } else if (policy == omp_ht_policy_os) {
     memcpy(all, topo->pus, topo->npus * sizeof(*all));
     qsort(all, topo->npus, sizeof(*all), cmp_os);

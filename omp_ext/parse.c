@@ -44,7 +44,7 @@ static int fail(struct parser *p, size_t pos, const char *what)
     p->err->pos = p->base + pos;
     p->err->what = what;
   }
-  return OMP_EXT_ERR_PARSE;
+  return omp_ext_err_parse;
 }
 
 static void skip_ws(struct parser *p)
@@ -85,7 +85,7 @@ static int number(struct parser *p, unsigned long max, unsigned long *v, const c
     p->i++;
   }
   *v = x;
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 /* Positive length 1..OMP_EXT_PLACES_MAX_PLACES. */
@@ -122,20 +122,20 @@ static int interval_tail(struct parser *p, unsigned long *len, long *str)
   *str = 1;
   skip_ws(p);
   if (!at(p, ':'))
-    return OMP_EXT_SUCCESS;
+    return omp_ext_success;
   p->i++;
   skip_ws(p);
   if ((err = length(p, len)) != 0)
     return err;
   skip_ws(p);
   if (!at(p, ':'))
-    return OMP_EXT_SUCCESS;
+    return omp_ext_success;
   p->i++;
   skip_ws(p);
   if ((err = stride(p, str)) != 0)
     return err;
   skip_ws(p);
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 static int spend(struct parser *p, unsigned long n, size_t pos)
@@ -143,7 +143,7 @@ static int spend(struct parser *p, unsigned long n, size_t pos)
   p->work += n;
   if (p->work > WORK_MAX)
     return fail(p, pos, "the list expands to too many numbers (more than a million)");
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 /* Set start, start+stride, ... (len numbers) in set. */
@@ -157,7 +157,7 @@ static int set_interval(struct parser *p, hwloc_bitmap_t set, unsigned long star
     if (v < 0 || v > OMP_EXT_PLACES_MAX_CPU)
       return fail(p, pos, "the interval leaves 0..65535");
     if (hwloc_bitmap_set(set, (unsigned)v) < 0)
-      return OMP_EXT_ERR_NOMEM;
+      return omp_ext_err_nomem;
   }
   return err;
 }
@@ -180,7 +180,7 @@ static int add_place(struct parser *p, hwloc_bitmap_t set, size_t pos)
     if (where)
       l->pos = where;
     if (!places || !where)
-      err = OMP_EXT_ERR_NOMEM;
+      err = omp_ext_err_nomem;
     else
       p->cap = cap;
   }
@@ -191,7 +191,7 @@ static int add_place(struct parser *p, hwloc_bitmap_t set, size_t pos)
   l->places[l->nplaces] = set;
   l->pos[l->nplaces] = p->base + pos;
   l->nplaces++;
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 /* A one-number place. */
@@ -200,7 +200,7 @@ static int add_single(struct parser *p, unsigned long cpu, size_t pos)
   hwloc_bitmap_t set = hwloc_bitmap_alloc();
   if (!set || hwloc_bitmap_set(set, (unsigned)cpu) < 0) {
     hwloc_bitmap_free(set);
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   }
   return add_place(p, set, pos);
 }
@@ -219,7 +219,7 @@ static int res_list(struct parser *p, hwloc_bitmap_t set)
 {
   struct exclusion *ex = NULL;
   unsigned nex = 0, cap = 0, k;
-  int err = OMP_EXT_SUCCESS;
+  int err = omp_ext_success;
   for (;;) {
     size_t item = (skip_ws(p), p->i);
     int neg = at(p, '!');
@@ -243,7 +243,7 @@ static int res_list(struct parser *p, hwloc_bitmap_t set)
       if (nex == cap) {
         struct exclusion *n = realloc(ex, (cap = cap ? cap * 2 : 8) * sizeof(*n));
         if (!n) {
-          err = OMP_EXT_ERR_NOMEM;
+          err = omp_ext_err_nomem;
           break;
         }
         ex = n;
@@ -280,7 +280,7 @@ static int shifted(struct parser *p, hwloc_const_bitmap_t src, long str, size_t 
 {
   hwloc_bitmap_t set = hwloc_bitmap_alloc();
   unsigned cpu;
-  int err = set ? spend(p, (unsigned long)hwloc_bitmap_weight(src), pos) : OMP_EXT_ERR_NOMEM;
+  int err = set ? spend(p, (unsigned long)hwloc_bitmap_weight(src), pos) : omp_ext_err_nomem;
   if (!err) {
     hwloc_bitmap_foreach_begin(cpu, src) {
       long v = (long)cpu + str;
@@ -297,7 +297,7 @@ static int shifted(struct parser *p, hwloc_const_bitmap_t src, long str, size_t 
     return err;
   }
   *out = set;
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 /* "!place": remove an identical earlier place (libgomp's reading). */
@@ -334,7 +334,7 @@ static int p_interval(struct parser *p)
   }
   place_at = p->i;
   if (!(set = hwloc_bitmap_alloc()))
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   if (at(p, '{')) {
     p->i++;
     err = res_list(p, set);
@@ -358,7 +358,7 @@ static int p_interval(struct parser *p)
   }
   if (neg) {
     exclude_place(p, set, item);
-    return OMP_EXT_SUCCESS;
+    return omp_ext_success;
   }
   for (k = 0; k < len; k++) {
     next = NULL;
@@ -372,7 +372,7 @@ static int p_interval(struct parser *p)
     }
     set = next;
   }
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 static int explicit_list(struct parser *p)
@@ -383,7 +383,7 @@ static int explicit_list(struct parser *p)
       return err;
     skip_ws(p);
     if (!p->s[p->i])
-      return OMP_EXT_SUCCESS;
+      return omp_ext_success;
     if (!at(p, ','))
       return fail(p, p->i, "expected ',' or the end of the value");
     p->i++;
@@ -422,7 +422,7 @@ static int expand_abstract(struct parser *p, const omp_ext_topo_t *t)
   unsigned n = t->npus, i, j;
   long *key = malloc(n * sizeof(*key));
   char *done = calloc(n, 1);
-  int err = (key && done) ? OMP_EXT_SUCCESS : OMP_EXT_ERR_NOMEM, nocache = 0;
+  int err = (key && done) ? omp_ext_success : omp_ext_err_nomem, nocache = 0;
   unsigned long want = p->l->count ? p->l->count : ~0UL;
   for (i = 0; !err && i < n; i++)
     key[i] = pu_key(t, a, i, &nocache);
@@ -431,7 +431,7 @@ static int expand_abstract(struct parser *p, const omp_ext_topo_t *t)
     if (done[i])
       continue;
     if (!(set = hwloc_bitmap_alloc())) {
-      err = OMP_EXT_ERR_NOMEM;
+      err = omp_ext_err_nomem;
       break;
     }
     for (j = i; j < n; j++)
@@ -483,7 +483,7 @@ static int abstract_list(struct parser *p, const omp_ext_topo_t *topo)
   if (p->s[p->i])
     return fail(p, p->i, "unexpected text after the abstract name");
   if (!topo)
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   return expand_abstract(p, topo);
 }
 
@@ -536,7 +536,7 @@ static int gomp_number(struct parser *p, unsigned long *v)
   if (base != 10 && p->i - start > 1)
     note(p, omp_ext_note_radix, start, x);
   *v = x;
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 static int gomp_list(struct parser *p)
@@ -572,7 +572,7 @@ static int gomp_list(struct parser *p)
     if (at(p, ','))
       p->i++;
     else if (!p->s[p->i])
-      return OMP_EXT_SUCCESS;
+      return omp_ext_success;
   }
 }
 
@@ -583,7 +583,7 @@ static int kmp_set(struct parser *p, size_t item)
 {
   hwloc_bitmap_t set = hwloc_bitmap_alloc();
   unsigned long cpu;
-  int err = set ? OMP_EXT_SUCCESS : OMP_EXT_ERR_NOMEM;
+  int err = set ? omp_ext_success : omp_ext_err_nomem;
   p->i++; /* '{' */
   while (!err) {
     skip_ws(p);
@@ -643,7 +643,7 @@ static int kmp_range(struct parser *p, size_t item)
   for (v = (long)beg; str > 0 ? v <= (long)end : v >= (long)end; v += str)
     if ((err = add_single(p, (unsigned long)v, item)) != 0)
       return err;
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 /* Point the parser at the proclist inside "...proclist=[...]" or "[...]". */
@@ -662,13 +662,13 @@ static int kmp_locate(struct parser *p, const char *text, char **inner)
     return fail(p, (size_t)(open - text), "expected '[' after proclist=");
   if (!open) {
     *inner = strdup(text);
-    return *inner ? OMP_EXT_SUCCESS : OMP_EXT_ERR_NOMEM;
+    return *inner ? omp_ext_success : omp_ext_err_nomem;
   }
   if (!(close = strchr(open, ']')))
     return fail(p, strlen(text), "missing ']' at the end of the proclist");
   p->base = (size_t)(open + 1 - text);
   *inner = strndup(open + 1, (size_t)(close - open - 1));
-  return *inner ? OMP_EXT_SUCCESS : OMP_EXT_ERR_NOMEM;
+  return *inner ? omp_ext_success : omp_ext_err_nomem;
 }
 
 static int kmp_list(struct parser *p, const char *text)
@@ -706,13 +706,13 @@ int omp_ext_places_parse(const omp_ext_topo_t *topo, const char *text, omp_ext_s
   struct parser p;
   int rc;
   if (!text || !list || (unsigned)syntax > omp_ext_syntax_kmp)
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   *list = NULL;
   memset(&p, 0, sizeof(p));
   p.s = text;
   p.err = err;
   if (!(p.l = calloc(1, sizeof(*p.l))))
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   p.l->syntax = syntax;
   if (syntax == omp_ext_syntax_omp)
     rc = omp_places(&p, topo);
@@ -725,7 +725,7 @@ int omp_ext_places_parse(const omp_ext_topo_t *topo, const char *text, omp_ext_s
     return rc;
   }
   *list = p.l;
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 void omp_ext_placelist_destroy(omp_ext_placelist_t *list)
@@ -746,11 +746,11 @@ int omp_ext_placelist_canonical(const omp_ext_placelist_t *list, char **text)
   char *buf;
   unsigned i, cpu;
   if (!list || !text)
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   for (i = 0; i < list->nplaces; i++)
     cap += 3 + 6 * (size_t)hwloc_bitmap_weight(list->places[i]);
   if (!(buf = malloc(cap)))
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   for (i = 0; i < list->nplaces; i++) {
     int first = 1;
     len += (size_t)snprintf(buf + len, cap - len, "%s{", i ? "," : "");
@@ -763,5 +763,5 @@ int omp_ext_placelist_canonical(const omp_ext_placelist_t *list, char **text)
   }
   buf[len] = '\0';
   *text = buf;
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }

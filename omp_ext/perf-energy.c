@@ -49,12 +49,12 @@ static int open_counters(omp_ext_perf_energy_t *p, const char *dir, unsigned typ
   char mask[1024];
   int cpu;
   if (!cpus)
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   if (omp_ext_read_line(dir, "cpumask", mask, sizeof(mask)) != 0 || hwloc_bitmap_list_sscanf(cpus, mask) < 0 ||
       hwloc_bitmap_iszero(cpus) || !(p->fds = malloc(hwloc_bitmap_weight(cpus) * sizeof(int)))) {
     omp_ext_say(why, whylen, "no perf package energy: cannot read %s/cpumask", dir);
     hwloc_bitmap_free(cpus);
-    return OMP_EXT_ERR_UNSUPPORTED;
+    return omp_ext_err_unsupported;
   }
   memset(&attr, 0, sizeof(attr));
   attr.size = sizeof(attr);
@@ -68,13 +68,13 @@ static int open_counters(omp_ext_perf_energy_t *p, const char *dir, unsigned typ
           "(perf_event_paranoid is %d; needs root, CAP_PERFMON or a value <= 0)",
           cpu, strerror(e), paranoid());
       hwloc_bitmap_free(cpus);
-      return OMP_EXT_ERR_UNSUPPORTED;
+      return omp_ext_err_unsupported;
     }
     p->fds[p->nfds++] = (int)fd;
   }
   hwloc_bitmap_foreach_end();
   hwloc_bitmap_free(cpus);
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 int omp_ext_perf_energy_open(const char *pmu, omp_ext_perf_energy_t **perf, char *why,
@@ -86,22 +86,22 @@ int omp_ext_perf_energy_open(const char *pmu, omp_ext_perf_energy_t **perf, char
   unsigned long type;
   int err;
   if (!perf)
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   if (!pmu || !*pmu)
     pmu = getenv("OMP_EXT_PERF_POWER_PMU");
   if (!pmu || !*pmu)
     pmu = OMP_EXT_PERF_POWER_PMU;
   if (omp_ext_read_line(pmu, "type", buf, sizeof(buf)) != 0 || (type = strtoul(buf, &end, 10), *end)) {
     omp_ext_say(why, whylen, "no perf package energy: no power PMU at %s (no readable type file)", pmu);
-    return OMP_EXT_ERR_UNSUPPORTED;
+    return omp_ext_err_unsupported;
   }
   if (omp_ext_read_line(pmu, "events/energy-pkg", buf, sizeof(buf)) != 0 || event_config(buf, &config) != 0) {
     omp_ext_say(why, whylen, "no perf package energy: the power PMU at %s has no energy-pkg event "
         "(the CPU or kernel exposes no package RAPL)", pmu);
-    return OMP_EXT_ERR_UNSUPPORTED;
+    return omp_ext_err_unsupported;
   }
   if (!(p = calloc(1, sizeof(*p))))
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   p->scale = 1;
   if (omp_ext_read_line(pmu, "events/energy-pkg.scale", buf, sizeof(buf)) == 0)
     p->scale = strtod(buf, NULL);
@@ -110,7 +110,7 @@ int omp_ext_perf_energy_open(const char *pmu, omp_ext_perf_energy_t **perf, char
     return err;
   }
   *perf = p;
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 int omp_ext_perf_energy_read(omp_ext_perf_energy_t *perf, double *joules)
@@ -118,15 +118,15 @@ int omp_ext_perf_energy_read(omp_ext_perf_energy_t *perf, double *joules)
   unsigned i;
   double total = 0;
   if (!perf || !joules)
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   for (i = 0; i < perf->nfds; i++) {
     uint64_t count;
     if (read(perf->fds[i], &count, sizeof(count)) != (ssize_t)sizeof(count))
-      return OMP_EXT_ERR_UNSUPPORTED;
+      return omp_ext_err_unsupported;
     total += (double)count * perf->scale;
   }
   *joules = total;
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 void omp_ext_perf_energy_close(omp_ext_perf_energy_t *perf)

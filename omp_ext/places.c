@@ -16,13 +16,13 @@ int omp_ext_format_from_name(const char *name, omp_ext_format_t *format)
 {
   unsigned i;
   if (!name || !format)
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   for (i = 0; i < OMP_EXT_NFORMATS; i++)
     if (strcmp(name, format_names[i]) == 0) {
       *format = (omp_ext_format_t)i;
-      return OMP_EXT_SUCCESS;
+      return omp_ext_success;
     }
-  return OMP_EXT_ERR_FORMAT;
+  return omp_ext_err_format;
 }
 
 const char *omp_ext_format_name(omp_ext_format_t format)
@@ -85,9 +85,9 @@ int omp_ext_places_format(const omp_ext_pu_t *order, unsigned n, omp_ext_format_
   struct text t = {NULL, 0, 0, 0};
   unsigned i;
   if (!order || !text || n == 0)
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   if ((unsigned)format >= OMP_EXT_NFORMATS)
-    return OMP_EXT_ERR_FORMAT;
+    return omp_ext_err_format;
   append(&t, "%s", format == omp_ext_format_kmp ? "granularity=fine,explicit,proclist=[" :
                    format == omp_ext_format_json ? "[" : "");
   for (i = 0; i < n; i++) {
@@ -102,8 +102,8 @@ int omp_ext_places_format(const omp_ext_pu_t *order, unsigned n, omp_ext_format_
   append(&t, "%s", format == omp_ext_format_kmp ? "]" : format == omp_ext_format_json ? "]" : "");
   if (t.failed) {
     free(t.buf);
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   }
   *text = t.buf;
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }

@@ -24,13 +24,13 @@ int omp_ext_policy_from_name(const char *name, omp_ht_policy_t *policy)
 {
   unsigned i;
   if (!name || !policy)
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   for (i = 0; i < OMP_EXT_NPOLICIES; i++)
     if (strcmp(name, policies[i].name) == 0) {
       *policy = (omp_ht_policy_t)i;
-      return OMP_EXT_SUCCESS;
+      return omp_ext_success;
     }
-  return OMP_EXT_ERR_POLICY;
+  return omp_ext_err_policy;
 }
 
 const char *omp_ext_policy_name(omp_ht_policy_t policy)

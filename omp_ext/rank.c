@@ -103,9 +103,9 @@ static int from_slurm(char *const *envp, omp_ext_rank_t *info)
   info->launcher = "Slurm";
   info->rank_var = "SLURM_LOCALID";
   if (parse_whole(env_get(envp, "SLURM_LOCALID"), &info->rank) < 0)
-    return info->bad_var = "SLURM_LOCALID", OMP_EXT_ERR_PARSE;
+    return info->bad_var = "SLURM_LOCALID", omp_ext_err_parse;
   if (nodeid && parse_whole(nodeid, &node) < 0)
-    return info->bad_var = "SLURM_NODEID", OMP_EXT_ERR_PARSE;
+    return info->bad_var = "SLURM_NODEID", omp_ext_err_parse;
   for (i = 0; i < 3; i++) {
     const char *list = env_get(envp, size_vars[i]);
     if (!list)
@@ -113,13 +113,13 @@ static int from_slurm(char *const *envp, omp_ext_rank_t *info)
     info->size_var = size_vars[i];
     r = slurm_tasks(list, nodeid ? (long)node : -1, &info->size);
     if (r == 0)
-      return OMP_EXT_SUCCESS;
+      return omp_ext_success;
     info->bad_var = r == -1 ? size_vars[i] : "SLURM_NODEID";
-    return r == -3 ? OMP_EXT_ERR_RANGE : OMP_EXT_ERR_PARSE;
+    return r == -3 ? omp_ext_err_range : omp_ext_err_parse;
   }
   info->size_var = size_vars[0];
   info->bad_var = size_vars[0];
-  return OMP_EXT_ERR_PARSE;
+  return omp_ext_err_parse;
 }
 
 static int from_launcher(char *const *envp, const struct launcher *l, omp_ext_rank_t *info)
@@ -131,10 +131,10 @@ static int from_launcher(char *const *envp, const struct launcher *l, omp_ext_ra
   info->rank_var = l->rank_var;
   info->size_var = l->size_var;
   if (parse_whole(rank, &info->rank) < 0)
-    return info->bad_var = l->rank_var, OMP_EXT_ERR_PARSE;
+    return info->bad_var = l->rank_var, omp_ext_err_parse;
   if (parse_whole(size, &info->size) < 0)
-    return info->bad_var = l->size_var, OMP_EXT_ERR_PARSE;
-  return OMP_EXT_SUCCESS;
+    return info->bad_var = l->size_var, omp_ext_err_parse;
+  return omp_ext_success;
 }
 
 int omp_ext_rank_from_env(char *const *envp, omp_ext_rank_t *info)
@@ -142,7 +142,7 @@ int omp_ext_rank_from_env(char *const *envp, omp_ext_rank_t *info)
   unsigned i;
   int err = 1;
   if (!info)
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   memset(info, 0, sizeof(*info));
   for (i = 0; i < NLAUNCHERS && err == 1; i++)
     err = from_launcher(envp, &launchers[i], info);
@@ -151,11 +151,11 @@ int omp_ext_rank_from_env(char *const *envp, omp_ext_rank_t *info)
   if (err == 1) {
     memset(info, 0, sizeof(*info));
     info->size = 1;
-    return OMP_EXT_SUCCESS;
+    return omp_ext_success;
   }
   if (err == 0 && info->size == 0)
-    return info->bad_var = info->size_var, OMP_EXT_ERR_RANGE;
+    return info->bad_var = info->size_var, omp_ext_err_range;
   if (err == 0 && info->rank >= info->size)
-    return info->bad_var = info->rank_var, OMP_EXT_ERR_RANGE;
+    return info->bad_var = info->rank_var, omp_ext_err_range;
   return err;
 }

@@ -120,7 +120,7 @@ static int build_cores(omp_ext_topo_t *t)
   unsigned i;
   t->cores = calloc(t->npus, sizeof(*t->cores));
   if (!t->cores)
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   t->ncores = 0;
   t->max_smt = 0;
   for (i = 0; i < t->npus; i++) {
@@ -137,7 +137,7 @@ static int build_cores(omp_ext_topo_t *t)
     if (c->npus > t->max_smt)
       t->max_smt = c->npus;
   }
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 /* (Re)build the PU and core tables from t->allowed. */
@@ -154,11 +154,11 @@ static int build_tables(omp_ext_topo_t *t)
   t->cores = NULL;
   t->npus = t->ncores = 0;
   if (!rank)
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   t->pus = calloc((size_t)hwloc_bitmap_weight(t->allowed) + 1, sizeof(*t->pus));
   if (!t->pus) {
     free(rank);
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   }
   while ((pu = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_PU, pu)) != NULL)
     if (hwloc_bitmap_isset(t->allowed, pu->os_index))
@@ -166,14 +166,14 @@ static int build_tables(omp_ext_topo_t *t)
   free(rank);
   t->npus = n;
   if (n == 0)
-    return OMP_EXT_ERR_EMPTY;
+    return omp_ext_err_empty;
   err = build_cores(t);
   if (err)
     return err;
   t->npackages = count_distinct(t->pus, n, offsetof(omp_ext_pu_t, package));
   t->nnuma = count_numa(t->hw, t->allowed);
   t->nkinds = count_distinct(t->pus, n, offsetof(omp_ext_pu_t, kind));
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 /* Allowed PUs: hwloc's allowed cpuset within the topology, and for this
@@ -182,42 +182,42 @@ static int compute_allowed(omp_ext_topo_t *t, unsigned long flags)
 {
   t->allowed = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(t->hw));
   if (!t->allowed)
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   hwloc_bitmap_and(t->allowed, t->allowed, hwloc_topology_get_topology_cpuset(t->hw));
-  if (t->thissystem && !(flags & OMP_EXT_TOPO_IGNORE_BINDING)) {
+  if (t->thissystem && !(flags & omp_ext_topo_ignore_binding)) {
     hwloc_bitmap_t bound = hwloc_bitmap_alloc();
     if (!bound)
-      return OMP_EXT_ERR_NOMEM;
+      return omp_ext_err_nomem;
     if (hwloc_get_cpubind(t->hw, bound, HWLOC_CPUBIND_PROCESS) == 0)
       hwloc_bitmap_and(t->allowed, t->allowed, bound);
     hwloc_bitmap_free(bound);
   }
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 static int load_hwloc(omp_ext_topo_t *t, const char *input)
 {
   if (hwloc_topology_init(&t->hw) < 0)
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   if (set_source(t->hw, input) < 0)
-    return OMP_EXT_ERR_TOPOLOGY;
+    return omp_ext_err_topology;
   if (hwloc_topology_load(t->hw) < 0)
-    return OMP_EXT_ERR_TOPOLOGY;
+    return omp_ext_err_topology;
   t->thissystem = hwloc_topology_is_thissystem(t->hw);
   t->source = strdup(input ? input : "this machine");
-  return t->source ? OMP_EXT_SUCCESS : OMP_EXT_ERR_NOMEM;
+  return t->source ? omp_ext_success : omp_ext_err_nomem;
 }
 
 int omp_ext_topo_load(omp_ext_topo_t **topo, const char *input, unsigned long flags)
 {
   omp_ext_topo_t *t;
   int err;
-  if (!topo || (flags & ~(unsigned long)OMP_EXT_TOPO_IGNORE_BINDING))
-    return OMP_EXT_ERR_INVALID;
+  if (!topo || (flags & ~(unsigned long)omp_ext_topo_ignore_binding))
+    return omp_ext_err_invalid;
   *topo = NULL;
   t = calloc(1, sizeof(*t));
   if (!t)
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   if (input && !*input)
     input = NULL;
   err = load_hwloc(t, input);
@@ -230,7 +230,7 @@ int omp_ext_topo_load(omp_ext_topo_t **topo, const char *input, unsigned long fl
     return err;
   }
   *topo = t;
-  return OMP_EXT_SUCCESS;
+  return omp_ext_success;
 }
 
 void omp_ext_topo_destroy(omp_ext_topo_t *topo)
@@ -251,12 +251,12 @@ int omp_ext_topo_restrict(omp_ext_topo_t *topo, hwloc_const_cpuset_t set)
   hwloc_bitmap_t old;
   int err;
   if (!topo || !set)
-    return OMP_EXT_ERR_INVALID;
+    return omp_ext_err_invalid;
   if (!hwloc_bitmap_intersects(topo->allowed, set))
-    return OMP_EXT_ERR_EMPTY;
+    return omp_ext_err_empty;
   old = hwloc_bitmap_dup(topo->allowed);
   if (!old)
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   hwloc_bitmap_and(topo->allowed, topo->allowed, set);
   err = build_tables(topo);
   if (err) {

@@ -140,7 +140,7 @@ static void test_nested(void)
       if (omp_get_level() == 2 && omp_get_num_threads() == inner_n)
         sched_getaffinity(0, sizeof(got[outer][inner]), &got[outer][inner]);
       /* Not allowed in a (nested) region: error, nothing changed. */
-      if (omp_set_ht_policy(omp_ht_policy_os) != OMP_EXT_ERR_IN_PARALLEL)
+      if (omp_set_ht_policy(omp_ht_policy_os) != omp_ext_err_in_parallel)
         CPU_ZERO(&got[outer][inner]);
     }
   }
@@ -169,8 +169,8 @@ static void test_in_parallel_refused(void)
   }
 #pragma omp parallel num_threads(1)
   errs[1] = omp_set_ht_policy_num_threads(omp_ht_policy_spn, 1);
-  CU_ASSERT_EQUAL(errs[0], OMP_EXT_ERR_IN_PARALLEL);
-  CU_ASSERT_EQUAL(errs[1], OMP_EXT_ERR_IN_PARALLEL);
+  CU_ASSERT_EQUAL(errs[0], omp_ext_err_in_parallel);
+  CU_ASSERT_EQUAL(errs[1], omp_ext_err_in_parallel);
   CU_ASSERT_EQUAL(omp_get_ht_policy(), omp_ht_policy_speedup);
   check_regions(omp_ht_policy_speedup, 0, omp_get_max_threads());
 }
@@ -178,10 +178,10 @@ static void test_in_parallel_refused(void)
 static void test_invalid_policy(void)
 {
   CU_ASSERT_EQUAL(omp_set_ht_policy(omp_ht_policy_spn), 0);
-  CU_ASSERT_EQUAL(omp_set_ht_policy((omp_ht_policy_t)-1), OMP_EXT_ERR_POLICY);
-  CU_ASSERT_EQUAL(omp_set_ht_policy((omp_ht_policy_t)OMP_EXT_NPOLICIES), OMP_EXT_ERR_POLICY);
-  CU_ASSERT_EQUAL(omp_set_ht_policy_num_threads((omp_ht_policy_t)99, 2), OMP_EXT_ERR_POLICY);
-  CU_ASSERT_EQUAL(omp_set_ht_policy_num_threads(omp_ht_policy_os, 0), OMP_EXT_ERR_RANGE);
+  CU_ASSERT_EQUAL(omp_set_ht_policy((omp_ht_policy_t)-1), omp_ext_err_policy);
+  CU_ASSERT_EQUAL(omp_set_ht_policy((omp_ht_policy_t)OMP_EXT_NPOLICIES), omp_ext_err_policy);
+  CU_ASSERT_EQUAL(omp_set_ht_policy_num_threads((omp_ht_policy_t)99, 2), omp_ext_err_policy);
+  CU_ASSERT_EQUAL(omp_set_ht_policy_num_threads(omp_ht_policy_os, 0), omp_ext_err_range);
   CU_ASSERT_EQUAL(omp_get_ht_policy(), omp_ht_policy_spn);
   check_regions(omp_ht_policy_spn, 0, omp_get_max_threads());
 }
@@ -198,11 +198,11 @@ static void test_query(void)
     CU_ASSERT(hwloc_bitmap_weight(set) == 1 &&
               hwloc_bitmap_first(set) == (int)order[omp_ht_policy_spread][t % npus]);
   }
-  CU_ASSERT_EQUAL(omp_get_ht_pu(-1), OMP_EXT_ERR_INVALID);
-  CU_ASSERT_EQUAL(omp_get_ht_cpuset(-1, set), OMP_EXT_ERR_INVALID);
-  CU_ASSERT_EQUAL(omp_get_ht_cpuset(0, NULL), OMP_EXT_ERR_INVALID);
+  CU_ASSERT_EQUAL(omp_get_ht_pu(-1), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_get_ht_cpuset(-1, set), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_get_ht_cpuset(0, NULL), omp_ext_err_invalid);
   CU_ASSERT_EQUAL(omp_set_ht_policy(omp_ht_policy_os), 0);
-  CU_ASSERT_EQUAL(omp_get_ht_pu(0), OMP_EXT_ERR_UNSUPPORTED);
+  CU_ASSERT_EQUAL(omp_get_ht_pu(0), omp_ext_err_unsupported);
   CU_ASSERT_EQUAL(omp_get_ht_cpuset(1, set), 0);
   CU_ASSERT_EQUAL((unsigned)hwloc_bitmap_weight(set), npus);
   for (t = 0; t < npus; t++)
@@ -260,9 +260,9 @@ static void test_hook_path(void)
   check_regions(omp_ht_policy_spn, 0, omp_get_max_threads());
   hooks = omp_ext_ht_hooks();
   if (dlsym(RTLD_DEFAULT, "kmp_set_affinity")) {
-    CU_ASSERT((hooks & OMP_EXT_HOOK_OMPT_READY) && (hooks & OMP_EXT_HOOK_OMPT));
+    CU_ASSERT((hooks & omp_ext_hook_ompt_ready) && (hooks & omp_ext_hook_ompt));
   } else {
-    CU_ASSERT(hooks & OMP_EXT_HOOK_GOMP);
+    CU_ASSERT(hooks & omp_ext_hook_gomp);
   }
 }
 

@@ -145,7 +145,7 @@ static void test_rapl_wrap(void)
   CU_ASSERT_DOUBLE_EQUAL(j, 1.1, 1e-12);
   /* Above the range: a broken counter, not a wrap. */
   set_energy(root, "intel-rapl:0", 1000001);
-  CU_ASSERT_EQUAL(omp_ext_rapl_read(r, &j), OMP_EXT_ERR_UNSUPPORTED);
+  CU_ASSERT_EQUAL(omp_ext_rapl_read(r, &j), omp_ext_err_unsupported);
   omp_ext_rapl_close(r);
   remove_tree(root);
 }
@@ -160,7 +160,7 @@ static void test_rapl_unreadable(void)
   /* Unreadable at open: an error that names the file. */
   break_energy(root, "intel-rapl:1");
   why[0] = '\0';
-  CU_ASSERT_EQUAL(omp_ext_rapl_open(root, &r, why, sizeof(why)), OMP_EXT_ERR_UNSUPPORTED);
+  CU_ASSERT_EQUAL(omp_ext_rapl_open(root, &r, why, sizeof(why)), omp_ext_err_unsupported);
   CU_ASSERT_PTR_NOT_NULL(strstr(why, "intel-rapl:1"));
   CU_ASSERT_PTR_NOT_NULL(strstr(why, "energy_uj"));
   repair_energy(root, "intel-rapl:1", 1000);
@@ -168,18 +168,18 @@ static void test_rapl_unreadable(void)
   /* Unreadable while reading: error, and the total is not moved. */
   set_energy(root, "intel-rapl:0", 2001000);
   break_energy(root, "intel-rapl:1");
-  CU_ASSERT_EQUAL(omp_ext_rapl_read(r, &j), OMP_EXT_ERR_UNSUPPORTED);
+  CU_ASSERT_EQUAL(omp_ext_rapl_read(r, &j), omp_ext_err_unsupported);
   repair_energy(root, "intel-rapl:1", 1000);
   CU_ASSERT_EQUAL(omp_ext_rapl_read(r, &j), 0);
   CU_ASSERT_DOUBLE_EQUAL(j, 2.0, 1e-12);
   /* Not a number. */
   write_file(root, "intel-rapl:1", "energy_uj", "12abc");
-  CU_ASSERT_EQUAL(omp_ext_rapl_read(r, &j), OMP_EXT_ERR_UNSUPPORTED);
+  CU_ASSERT_EQUAL(omp_ext_rapl_read(r, &j), omp_ext_err_unsupported);
   omp_ext_rapl_close(r);
   /* A bad max_energy_range_uj fails the open. */
   write_file(root, "intel-rapl:1", "energy_uj", "5");
   write_file(root, "intel-rapl:1", "max_energy_range_uj", "-1");
-  CU_ASSERT_EQUAL(omp_ext_rapl_open(root, &r, why, sizeof(why)), OMP_EXT_ERR_UNSUPPORTED);
+  CU_ASSERT_EQUAL(omp_ext_rapl_open(root, &r, why, sizeof(why)), omp_ext_err_unsupported);
   CU_ASSERT_PTR_NOT_NULL(strstr(why, "max_energy_range_uj"));
   remove_tree(root);
 }
@@ -189,17 +189,17 @@ static void test_rapl_missing(void)
   char *root = fake_root(), why[512];
   omp_ext_rapl_t *r = NULL;
   /* Empty tree, then only non-package zones. */
-  CU_ASSERT_EQUAL(omp_ext_rapl_open(root, &r, why, sizeof(why)), OMP_EXT_ERR_UNSUPPORTED);
+  CU_ASSERT_EQUAL(omp_ext_rapl_open(root, &r, why, sizeof(why)), omp_ext_err_unsupported);
   CU_ASSERT_PTR_NOT_NULL(strstr(why, "no RAPL package zone"));
   add_zone(root, "intel-rapl:0:0", "core", 1, BIG_RANGE);
   add_zone(root, "intel-rapl:0", "dram", 1, BIG_RANGE);
-  CU_ASSERT_EQUAL(omp_ext_rapl_open(root, &r, why, sizeof(why)), OMP_EXT_ERR_UNSUPPORTED);
+  CU_ASSERT_EQUAL(omp_ext_rapl_open(root, &r, why, sizeof(why)), omp_ext_err_unsupported);
   CU_ASSERT_PTR_NOT_NULL(strstr(why, "no RAPL package zone"));
   remove_tree(root);
   CU_ASSERT_EQUAL(omp_ext_rapl_open("/nonexistent/powercap", &r, why, sizeof(why)),
-                  OMP_EXT_ERR_UNSUPPORTED);
+                  omp_ext_err_unsupported);
   CU_ASSERT_PTR_NOT_NULL(strstr(why, "/nonexistent/powercap"));
-  CU_ASSERT_EQUAL(omp_ext_rapl_open(NULL, NULL, why, sizeof(why)), OMP_EXT_ERR_INVALID);
+  CU_ASSERT_EQUAL(omp_ext_rapl_open(NULL, NULL, why, sizeof(why)), omp_ext_err_invalid);
 }
 
 static void test_rapl_env_root(void)
@@ -254,7 +254,7 @@ static void test_fit_exact(void)
   CU_ASSERT_DOUBLE_EQUAL(pm.ps, 25.19, 1e-9);
   CU_ASSERT_DOUBLE_EQUAL(pm.pc, 9.68, 1e-9);
   CU_ASSERT_DOUBLE_EQUAL(pm.pt, 2.61, 1e-9);
-  CU_ASSERT_EQUAL(det, OMP_EXT_FIT_PN | OMP_EXT_FIT_PS | OMP_EXT_FIT_PC | OMP_EXT_FIT_PT);
+  CU_ASSERT_EQUAL(det, omp_ext_fit_pn | omp_ext_fit_ps | omp_ext_fit_pc | omp_ext_fit_pt);
 }
 
 static void test_fit_noisy(void)
@@ -278,7 +278,7 @@ static void test_fit_no_smt(void)
   unsigned n = model_samples("pack:2 core:4 pu:1", &c6100, s, 64), det = 0;
   CU_ASSERT_EQUAL(n, 17);
   CU_ASSERT_EQUAL(omp_ext_power_fit(s, n, &pm, &det), 0);
-  CU_ASSERT_EQUAL(det, OMP_EXT_FIT_PN | OMP_EXT_FIT_PS | OMP_EXT_FIT_PC);
+  CU_ASSERT_EQUAL(det, omp_ext_fit_pn | omp_ext_fit_ps | omp_ext_fit_pc);
   CU_ASSERT_DOUBLE_EQUAL(pm.pn, 76.11, 1e-9);
   CU_ASSERT_DOUBLE_EQUAL(pm.ps, 25.19, 1e-9);
   CU_ASSERT_DOUBLE_EQUAL(pm.pc, 9.68, 1e-9);
@@ -291,15 +291,15 @@ static void test_fit_undetermined(void)
   omp_ext_power_model_t pm = {1, 2, 3, 4};
   unsigned n = model_samples("pack:1 core:4 pu:1", &c6100, s, 64);
   /* One package and no idle sample: Pn and Ps always come together. */
-  CU_ASSERT_EQUAL(omp_ext_power_fit(s + 1, 4, &pm, NULL), OMP_EXT_ERR_INVALID);
+  CU_ASSERT_EQUAL(omp_ext_power_fit(s + 1, 4, &pm, NULL), omp_ext_err_invalid);
   CU_ASSERT_DOUBLE_EQUAL(pm.pn, 1, 0); /* untouched */
   /* With the idle sample they separate. */
   CU_ASSERT_EQUAL(omp_ext_power_fit(s, n, &pm, NULL), 0);
   CU_ASSERT_DOUBLE_EQUAL(pm.ps, 25.19, 1e-9);
   /* Bad input. */
-  CU_ASSERT_EQUAL(omp_ext_power_fit(s, 0, &pm, NULL), OMP_EXT_ERR_INVALID);
+  CU_ASSERT_EQUAL(omp_ext_power_fit(s, 0, &pm, NULL), omp_ext_err_invalid);
   s[2].watts = NAN;
-  CU_ASSERT_EQUAL(omp_ext_power_fit(s, n, &pm, NULL), OMP_EXT_ERR_INVALID);
+  CU_ASSERT_EQUAL(omp_ext_power_fit(s, n, &pm, NULL), omp_ext_err_invalid);
 }
 
 /* ---- driver with a scripted source -------------------------------------- */
@@ -401,7 +401,7 @@ static void test_calibrate_scripted(void)
   if (omp_ext_topo_max_smt(topo) > 1) {
     CU_ASSERT_DOUBLE_EQUAL(pm.pt, 2.61, 1e-6);
   } else {
-    CU_ASSERT_EQUAL(det & OMP_EXT_FIT_PT, 0);
+    CU_ASSERT_EQUAL(det & omp_ext_fit_pt, 0);
   }
   omp_ext_topo_destroy(topo);
 }
@@ -420,10 +420,10 @@ static void test_calibrate_errors(void)
   CU_ASSERT_FATAL(omp_ext_topo_load(&topo, NULL, 0) == 0);
   CU_ASSERT_FATAL(omp_ext_topo_load(&synthetic, C6100, 0) == 0);
   CU_ASSERT_EQUAL(omp_ext_calibrate(synthetic, &spn, 1, 0.01, src, s, &n),
-                  OMP_EXT_ERR_UNSUPPORTED);
-  CU_ASSERT_EQUAL(omp_ext_calibrate(topo, &energy, 1, 0.01, src, s, &n), OMP_EXT_ERR_INVALID);
-  CU_ASSERT_EQUAL(omp_ext_calibrate(topo, &spn, 1, 0, src, s, &n), OMP_EXT_ERR_INVALID);
-  CU_ASSERT_EQUAL(omp_ext_calibrate(topo, &spn, 0, 0.01, src, s, &n), OMP_EXT_ERR_INVALID);
+                  omp_ext_err_unsupported);
+  CU_ASSERT_EQUAL(omp_ext_calibrate(topo, &energy, 1, 0.01, src, s, &n), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_calibrate(topo, &spn, 1, 0, src, s, &n), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_calibrate(topo, &spn, 0, 0.01, src, s, &n), omp_ext_err_invalid);
   CU_ASSERT_EQUAL(sc.reads, 0);
   omp_ext_topo_destroy(synthetic);
   omp_ext_topo_destroy(topo);
@@ -463,20 +463,20 @@ static void test_perf_unavailable(void)
   char *pmu = fake_root(), why[512];
   omp_ext_perf_energy_t *p = NULL;
   CU_ASSERT_EQUAL(omp_ext_perf_energy_open("/nonexistent/pmu", &p, why, sizeof(why)),
-                  OMP_EXT_ERR_UNSUPPORTED);
+                  omp_ext_err_unsupported);
   CU_ASSERT_PTR_NOT_NULL(strstr(why, "no power PMU at /nonexistent/pmu"));
   /* A PMU without the event (as on machines without package RAPL). */
   write_file(pmu, ".", "type", "4242");
   write_file(pmu, ".", "cpumask", "0");
-  CU_ASSERT_EQUAL(omp_ext_perf_energy_open(pmu, &p, why, sizeof(why)), OMP_EXT_ERR_UNSUPPORTED);
+  CU_ASSERT_EQUAL(omp_ext_perf_energy_open(pmu, &p, why, sizeof(why)), omp_ext_err_unsupported);
   CU_ASSERT_PTR_NOT_NULL(strstr(why, "no energy-pkg event"));
   /* The event is listed but the kernel has no such PMU type: the open fails. */
   write_file(pmu, "events", "energy-pkg", "event=0x02");
   write_file(pmu, "events", "energy-pkg.scale", "2.3283064365386962890625e-10");
-  CU_ASSERT_EQUAL(omp_ext_perf_energy_open(pmu, &p, why, sizeof(why)), OMP_EXT_ERR_UNSUPPORTED);
+  CU_ASSERT_EQUAL(omp_ext_perf_energy_open(pmu, &p, why, sizeof(why)), omp_ext_err_unsupported);
   CU_ASSERT_PTR_NOT_NULL(strstr(why, "perf_event_open(power/energy-pkg, cpu 0)"));
   CU_ASSERT_PTR_NULL(p);
-  CU_ASSERT_EQUAL(omp_ext_perf_energy_open(pmu, NULL, why, sizeof(why)), OMP_EXT_ERR_INVALID);
+  CU_ASSERT_EQUAL(omp_ext_perf_energy_open(pmu, NULL, why, sizeof(why)), omp_ext_err_invalid);
   remove_tree(pmu);
 }
 

@@ -261,11 +261,11 @@ static void test_split_errors(void)
   omp_ext_topo_t *topo;
   hwloc_bitmap_t set = hwloc_bitmap_alloc();
   CU_ASSERT_EQUAL_FATAL(omp_ext_topo_load(&topo, C6100, 0), 0);
-  CU_ASSERT_EQUAL(omp_ext_domain_split(topo, 0, 0, set), OMP_EXT_ERR_INVALID);
-  CU_ASSERT_EQUAL(omp_ext_domain_split(topo, 2, 2, set), OMP_EXT_ERR_INVALID);
-  CU_ASSERT_EQUAL(omp_ext_domain_split(topo, 9, 0, set), OMP_EXT_ERR_RANGE);
-  CU_ASSERT_EQUAL(omp_ext_domain_split(NULL, 1, 0, set), OMP_EXT_ERR_INVALID);
-  CU_ASSERT_EQUAL(omp_ext_domain_split(topo, 1, 0, NULL), OMP_EXT_ERR_INVALID);
+  CU_ASSERT_EQUAL(omp_ext_domain_split(topo, 0, 0, set), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_domain_split(topo, 2, 2, set), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_domain_split(topo, 9, 0, set), omp_ext_err_range);
+  CU_ASSERT_EQUAL(omp_ext_domain_split(NULL, 1, 0, set), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_domain_split(topo, 1, 0, NULL), omp_ext_err_invalid);
   CU_ASSERT_EQUAL(omp_ext_domain_split(topo, 8, 7, set), 0);
   CU_ASSERT_EQUAL(hwloc_bitmap_weight(set), 2);
   omp_ext_topo_destroy(topo);
@@ -341,31 +341,31 @@ static void test_env_slurm(void)
   /* A batch script: SLURM_LOCALID without a step is one process. */
   CU_ASSERT_EQUAL(from_env(&info, "SLURM_LOCALID=0", "SLURM_TASKS_PER_NODE=4", NULL), 0);
   CU_ASSERT_PTR_NULL(info.launcher);
-  ASSERT_RANK_ERR(OMP_EXT_ERR_PARSE, "SLURM_NODEID", "SLURM_LOCALID=0", step,
+  ASSERT_RANK_ERR(omp_ext_err_parse, "SLURM_NODEID", "SLURM_LOCALID=0", step,
                   "SLURM_TASKS_PER_NODE=4(x2),3");
-  ASSERT_RANK_ERR(OMP_EXT_ERR_RANGE, "SLURM_NODEID", "SLURM_LOCALID=0", step,
+  ASSERT_RANK_ERR(omp_ext_err_range, "SLURM_NODEID", "SLURM_LOCALID=0", step,
                   "SLURM_TASKS_PER_NODE=4(x2),3", "SLURM_NODEID=3");
-  ASSERT_RANK_ERR(OMP_EXT_ERR_PARSE, "SLURM_TASKS_PER_NODE", "SLURM_LOCALID=0", step,
+  ASSERT_RANK_ERR(omp_ext_err_parse, "SLURM_TASKS_PER_NODE", "SLURM_LOCALID=0", step,
                   "SLURM_TASKS_PER_NODE=4(2)", "SLURM_NODEID=0");
-  ASSERT_RANK_ERR(OMP_EXT_ERR_PARSE, "SLURM_STEP_TASKS_PER_NODE", "SLURM_LOCALID=0", step);
-  ASSERT_RANK_ERR(OMP_EXT_ERR_RANGE, "SLURM_LOCALID", "SLURM_LOCALID=3", step,
+  ASSERT_RANK_ERR(omp_ext_err_parse, "SLURM_STEP_TASKS_PER_NODE", "SLURM_LOCALID=0", step);
+  ASSERT_RANK_ERR(omp_ext_err_range, "SLURM_LOCALID", "SLURM_LOCALID=3", step,
                   "SLURM_STEP_TASKS_PER_NODE=3");
 }
 
 static void test_env_errors(void)
 {
-  ASSERT_RANK_ERR(OMP_EXT_ERR_RANGE, "OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK=2",
+  ASSERT_RANK_ERR(omp_ext_err_range, "OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK=2",
                   "OMPI_COMM_WORLD_LOCAL_SIZE=2");
-  ASSERT_RANK_ERR(OMP_EXT_ERR_PARSE, "OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK=x",
+  ASSERT_RANK_ERR(omp_ext_err_parse, "OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK=x",
                   "OMPI_COMM_WORLD_LOCAL_SIZE=2");
-  ASSERT_RANK_ERR(OMP_EXT_ERR_PARSE, "MPI_LOCALNRANKS", "MPI_LOCALRANKID=0",
+  ASSERT_RANK_ERR(omp_ext_err_parse, "MPI_LOCALNRANKS", "MPI_LOCALRANKID=0",
                   "MPI_LOCALNRANKS=-1");
-  ASSERT_RANK_ERR(OMP_EXT_ERR_PARSE, "MPI_LOCALNRANKS", "MPI_LOCALRANKID=0");
-  ASSERT_RANK_ERR(OMP_EXT_ERR_PARSE, "PMIX_LOCAL_RANK", "PMIX_LOCAL_SIZE=4");
-  ASSERT_RANK_ERR(OMP_EXT_ERR_RANGE, "PMIX_LOCAL_SIZE", "PMIX_LOCAL_RANK=0", "PMIX_LOCAL_SIZE=0");
-  ASSERT_RANK_ERR(OMP_EXT_ERR_PARSE, "PMIX_LOCAL_SIZE", "PMIX_LOCAL_RANK=0",
+  ASSERT_RANK_ERR(omp_ext_err_parse, "MPI_LOCALNRANKS", "MPI_LOCALRANKID=0");
+  ASSERT_RANK_ERR(omp_ext_err_parse, "PMIX_LOCAL_RANK", "PMIX_LOCAL_SIZE=4");
+  ASSERT_RANK_ERR(omp_ext_err_range, "PMIX_LOCAL_SIZE", "PMIX_LOCAL_RANK=0", "PMIX_LOCAL_SIZE=0");
+  ASSERT_RANK_ERR(omp_ext_err_parse, "PMIX_LOCAL_SIZE", "PMIX_LOCAL_RANK=0",
                   "PMIX_LOCAL_SIZE=4 ");
-  CU_ASSERT_EQUAL(omp_ext_rank_from_env(NULL, NULL), OMP_EXT_ERR_INVALID);
+  CU_ASSERT_EQUAL(omp_ext_rank_from_env(NULL, NULL), omp_ext_err_invalid);
 }
 
 /* omp_ext_rank_restrict on a fixture: too many ranks, then a real split. */
@@ -379,12 +379,12 @@ static void test_rank_restrict(void)
   char *text;
   CU_ASSERT_EQUAL_FATAL(omp_ext_topo_load(&topo, C6100, 0), 0);
   CU_ASSERT_EQUAL(omp_ext_rank_restrict(topo, none, &info), 0);
-  CU_ASSERT_EQUAL(info.mode, OMP_EXT_RANK_NONE);
+  CU_ASSERT_EQUAL(info.mode, omp_ext_rank_none);
   CU_ASSERT_EQUAL(omp_ext_topo_npus(topo), 16);
-  CU_ASSERT_EQUAL(omp_ext_rank_restrict(topo, env9, &info), OMP_EXT_ERR_RANGE);
+  CU_ASSERT_EQUAL(omp_ext_rank_restrict(topo, env9, &info), omp_ext_err_range);
   CU_ASSERT_EQUAL(omp_ext_topo_npus(topo), 16);
   CU_ASSERT_EQUAL(omp_ext_rank_restrict(topo, env2, &info), 0);
-  CU_ASSERT_EQUAL(info.mode, OMP_EXT_RANK_SPLIT);
+  CU_ASSERT_EQUAL(info.mode, omp_ext_rank_split);
   CU_ASSERT_FATAL(hwloc_bitmap_list_asprintf(&text, omp_ext_topo_allowed(topo)) >= 0);
   CU_ASSERT_STRING_EQUAL(text, "4-7,12-15");
   free(text);

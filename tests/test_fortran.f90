@@ -20,25 +20,25 @@ program test_fortran
   failures = 0
   policies = [omp_ht_policy_spn, omp_ht_policy_speedup, omp_ht_policy_spread]
   do r = 1, 3
-    call check(omp_set_ht_policy_num_threads(policies(r), 3) == OMP_EXT_SUCCESS, "set policy")
+    call check(omp_set_ht_policy_num_threads(policies(r), 3) == omp_ext_success, "set policy")
     call check(omp_get_ht_policy() == policies(r), "omp_get_ht_policy")
     call check_regions()
   end do
 
-  call check(omp_set_ht_policy(7_c_int) == OMP_EXT_ERR_POLICY, "invalid policy")
-  call check(omp_set_ht_policy_num_threads(omp_ht_policy_spn, 0_c_int) == OMP_EXT_ERR_RANGE, &
+  call check(omp_set_ht_policy(7_c_int) == omp_ext_err_policy, "invalid policy")
+  call check(omp_set_ht_policy_num_threads(omp_ht_policy_spn, 0_c_int) == omp_ext_err_range, &
              "team size 0")
-  err = OMP_EXT_SUCCESS
+  err = omp_ext_success
   !$omp parallel num_threads(2)
   !$omp single
   err = omp_set_ht_policy(omp_ht_policy_os)
   !$omp end single
   !$omp end parallel
-  call check(err == OMP_EXT_ERR_IN_PARALLEL, "inside a parallel region")
+  call check(err == omp_ext_err_in_parallel, "inside a parallel region")
   call check(omp_get_ht_policy() == omp_ht_policy_spread, "policy unchanged")
-  call check(omp_ext_strerror(OMP_EXT_ERR_POLICY) == "unknown placement policy", "strerror")
-  call check(omp_set_ht_policy(omp_ht_policy_os) == OMP_EXT_SUCCESS, "os")
-  call check(omp_get_ht_pu(0_c_int) == OMP_EXT_ERR_UNSUPPORTED, "os has no single PU")
+  call check(omp_ext_strerror(omp_ext_err_policy) == "unknown placement policy", "strerror")
+  call check(omp_set_ht_policy(omp_ht_policy_os) == omp_ext_success, "os")
+  call check(omp_get_ht_pu(0_c_int) == omp_ext_err_unsupported, "os has no single PU")
 
   if (failures > 0) then
     print '(i0, a)', failures, " check(s) failed"

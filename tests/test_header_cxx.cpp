@@ -9,9 +9,9 @@ int main()
   int failures = 0;
   if (omp_get_ht_policy() != omp_ht_policy_os)
     failures++;
-  if (omp_set_ht_policy(static_cast<omp_ht_policy_t>(OMP_EXT_NPOLICIES)) != OMP_EXT_ERR_POLICY)
+  if (omp_set_ht_policy(static_cast<omp_ht_policy_t>(OMP_EXT_NPOLICIES)) != omp_ext_err_policy)
     failures++;
-  if (std::strcmp(omp_ext_strerror(OMP_EXT_ERR_IN_PARALLEL),
+  if (std::strcmp(omp_ext_strerror(omp_ext_err_in_parallel),
                   "not allowed inside a parallel region") != 0)
     failures++;
   if (failures)

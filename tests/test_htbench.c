@@ -557,7 +557,7 @@ static unsigned check_results(const char *dir, unsigned only_pu)
     hooks = atoi(cell[c_hooks]);
     if (incode) {
       CU_ASSERT(at != NULL && !strcmp(at, "@incode"));
-      CU_ASSERT((hooks & (OMP_EXT_HOOK_GOMP | OMP_EXT_HOOK_OMPT)) != 0);
+      CU_ASSERT((hooks & (omp_ext_hook_gomp | omp_ext_hook_ompt)) != 0);
     } else {
       CU_ASSERT(at == NULL);
       CU_ASSERT_EQUAL(hooks, 0);

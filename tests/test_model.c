@@ -125,12 +125,12 @@ static void test_karp_flatt(void)
   CU_ASSERT_EQUAL(omp_ext_karp_flatt(16, 16, &e), 0);
   ASSERT_NEAR(e, 0);
   /* Outside the domain. */
-  CU_ASSERT_EQUAL(omp_ext_karp_flatt(1, 1, &e), OMP_EXT_ERR_INVALID);
-  CU_ASSERT_EQUAL(omp_ext_karp_flatt(4, 5, &e), OMP_EXT_ERR_INVALID);
-  CU_ASSERT_EQUAL(omp_ext_karp_flatt(4, 0, &e), OMP_EXT_ERR_INVALID);
-  CU_ASSERT_EQUAL(omp_ext_karp_flatt(4, -2, &e), OMP_EXT_ERR_INVALID);
-  CU_ASSERT_EQUAL(omp_ext_karp_flatt(4, 1, &e), OMP_EXT_ERR_INVALID);
-  CU_ASSERT_EQUAL(omp_ext_karp_flatt(4, 2, NULL), OMP_EXT_ERR_INVALID);
+  CU_ASSERT_EQUAL(omp_ext_karp_flatt(1, 1, &e), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_karp_flatt(4, 5, &e), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_karp_flatt(4, 0, &e), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_karp_flatt(4, -2, &e), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_karp_flatt(4, 1, &e), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_karp_flatt(4, 2, NULL), omp_ext_err_invalid);
 }
 
 static void test_rule_hand(void)
@@ -143,8 +143,8 @@ static void test_rule_hand(void)
   CU_ASSERT_EQUAL(omp_ext_energy_worth(10, 100, 7, 150), 0);
   /* Equal energy is not a saving. */
   CU_ASSERT_EQUAL(omp_ext_energy_worth(10, 100, 5, 200), 0);
-  CU_ASSERT_EQUAL(omp_ext_energy_worth(0, 100, 5, 200), OMP_EXT_ERR_INVALID);
-  CU_ASSERT_EQUAL(omp_ext_energy_worth(10, -1, 5, 200), OMP_EXT_ERR_INVALID);
+  CU_ASSERT_EQUAL(omp_ext_energy_worth(0, 100, 5, 200), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_energy_worth(10, -1, 5, 200), omp_ext_err_invalid);
   /* C6100, speedup order, s = 0.5, T = s + (1-s)/N (T1 = 1):
    *   N=2: T 0.75,     P 120.66;  N=3: T 0.666667, P 130.34;  N=4: T 0.625, P 140.02
    *   2->3: T3/T2 = 0.8889 < P2/P3 = 0.9257: worth it
@@ -200,7 +200,7 @@ static void test_best(void)
   CU_ASSERT_EQUAL(p, omp_ht_policy_speedup);
   CU_ASSERT_EQUAL(n, 16);
   CU_ASSERT_EQUAL(omp_ext_model_best(topo, &m, pols, 0, omp_ext_objective_speed, &p, &n, &e),
-                  OMP_EXT_ERR_INVALID);
+                  omp_ext_err_invalid);
   omp_ext_topo_destroy(topo);
 }
 
@@ -229,7 +229,7 @@ static void test_energy_policy_order(void)
   for (i = 0; i < 16; i++)
     CU_ASSERT_EQUAL(energy[i].os_index, speedup[i].os_index);
   setenv("OMP_EXT_POWER_MODEL", "1,2,3", 1);
-  CU_ASSERT_EQUAL(omp_ext_order(topo, omp_ht_policy_energy, 4, energy), OMP_EXT_ERR_PARSE);
+  CU_ASSERT_EQUAL(omp_ext_order(topo, omp_ht_policy_energy, 4, energy), omp_ext_err_parse);
   unsetenv("OMP_EXT_POWER_MODEL");
   omp_ext_topo_destroy(topo);
 }
@@ -244,20 +244,20 @@ static void test_parse_and_default(void)
   CU_ASSERT_EQUAL(omp_ext_power_model_parse("1.5,2,3,0", &pm), 0);
   ASSERT_NEAR(pm.pn, 1.5);
   ASSERT_NEAR(pm.pc, 3);
-  CU_ASSERT_EQUAL(omp_ext_power_model_parse("1,2,3", &pm), OMP_EXT_ERR_PARSE);
-  CU_ASSERT_EQUAL(omp_ext_power_model_parse("1,2,3,4,5", &pm), OMP_EXT_ERR_PARSE);
-  CU_ASSERT_EQUAL(omp_ext_power_model_parse("-1,2,3,4", &pm), OMP_EXT_ERR_PARSE);
-  CU_ASSERT_EQUAL(omp_ext_power_model_parse("1,2,3,-0.5", &pm), OMP_EXT_ERR_PARSE);
-  CU_ASSERT_EQUAL(omp_ext_power_model_parse("0,0,0,4", &pm), OMP_EXT_ERR_PARSE);
-  CU_ASSERT_EQUAL(omp_ext_power_model_parse("1,,3,4", &pm), OMP_EXT_ERR_PARSE);
-  CU_ASSERT_EQUAL(omp_ext_power_model_parse("1,2,3,4,", &pm), OMP_EXT_ERR_PARSE);
-  CU_ASSERT_EQUAL(omp_ext_power_model_parse("nan,2,3,4", &pm), OMP_EXT_ERR_PARSE);
-  CU_ASSERT_EQUAL(omp_ext_power_model_parse("inf,2,3,4", &pm), OMP_EXT_ERR_PARSE);
-  CU_ASSERT_EQUAL(omp_ext_power_model_parse("1e308,1e308,1e308,1e308", &pm), OMP_EXT_ERR_PARSE);
+  CU_ASSERT_EQUAL(omp_ext_power_model_parse("1,2,3", &pm), omp_ext_err_parse);
+  CU_ASSERT_EQUAL(omp_ext_power_model_parse("1,2,3,4,5", &pm), omp_ext_err_parse);
+  CU_ASSERT_EQUAL(omp_ext_power_model_parse("-1,2,3,4", &pm), omp_ext_err_parse);
+  CU_ASSERT_EQUAL(omp_ext_power_model_parse("1,2,3,-0.5", &pm), omp_ext_err_parse);
+  CU_ASSERT_EQUAL(omp_ext_power_model_parse("0,0,0,4", &pm), omp_ext_err_parse);
+  CU_ASSERT_EQUAL(omp_ext_power_model_parse("1,,3,4", &pm), omp_ext_err_parse);
+  CU_ASSERT_EQUAL(omp_ext_power_model_parse("1,2,3,4,", &pm), omp_ext_err_parse);
+  CU_ASSERT_EQUAL(omp_ext_power_model_parse("nan,2,3,4", &pm), omp_ext_err_parse);
+  CU_ASSERT_EQUAL(omp_ext_power_model_parse("inf,2,3,4", &pm), omp_ext_err_parse);
+  CU_ASSERT_EQUAL(omp_ext_power_model_parse("1e308,1e308,1e308,1e308", &pm), omp_ext_err_parse);
   CU_ASSERT_EQUAL(omp_ext_power_model_parse("1000000,0,0,0", &pm), 0);
-  CU_ASSERT_EQUAL(omp_ext_power_model_parse("1000001,0,0,0", &pm), OMP_EXT_ERR_PARSE);
-  CU_ASSERT_EQUAL(omp_ext_power_model_parse("C6100", &pm), OMP_EXT_ERR_PARSE);
-  CU_ASSERT_EQUAL(omp_ext_power_model_parse(NULL, &pm), OMP_EXT_ERR_INVALID);
+  CU_ASSERT_EQUAL(omp_ext_power_model_parse("1000001,0,0,0", &pm), omp_ext_err_parse);
+  CU_ASSERT_EQUAL(omp_ext_power_model_parse("C6100", &pm), omp_ext_err_parse);
+  CU_ASSERT_EQUAL(omp_ext_power_model_parse(NULL, &pm), omp_ext_err_invalid);
 
   unsetenv("OMP_EXT_POWER_MODEL");
   unsetenv("OMP_EXT_SIGMA");
@@ -274,11 +274,11 @@ static void test_parse_and_default(void)
   ASSERT_NEAR(m.sigma, 0.25);
   ASSERT_NEAR(m.serial, 0.05);
   setenv("OMP_EXT_SIGMA", "0", 1);
-  CU_ASSERT_EQUAL(omp_ext_model_default(&m), OMP_EXT_ERR_PARSE);
+  CU_ASSERT_EQUAL(omp_ext_model_default(&m), omp_ext_err_parse);
   ASSERT_NEAR(m.sigma, 0.25); /* unchanged */
   setenv("OMP_EXT_SIGMA", "1", 1);
   setenv("OMP_EXT_SERIAL_FRACTION", "1", 1);
-  CU_ASSERT_EQUAL(omp_ext_model_default(&m), OMP_EXT_ERR_PARSE);
+  CU_ASSERT_EQUAL(omp_ext_model_default(&m), omp_ext_err_parse);
   unsetenv("OMP_EXT_POWER_MODEL");
   unsetenv("OMP_EXT_SIGMA");
   unsetenv("OMP_EXT_SERIAL_FRACTION");
@@ -286,10 +286,10 @@ static void test_parse_and_default(void)
   m = c6100_s0;
   CU_ASSERT_EQUAL(omp_ext_model_check(&m), 0);
   m.sigma = 1.01;
-  CU_ASSERT_EQUAL(omp_ext_model_check(&m), OMP_EXT_ERR_INVALID);
+  CU_ASSERT_EQUAL(omp_ext_model_check(&m), omp_ext_err_invalid);
   m.sigma = 0.3;
   m.serial = -0.1;
-  CU_ASSERT_EQUAL(omp_ext_model_check(&m), OMP_EXT_ERR_INVALID);
+  CU_ASSERT_EQUAL(omp_ext_model_check(&m), omp_ext_err_invalid);
 }
 
 /* ---- properties on every fixture -------------------------------------- */
@@ -365,10 +365,10 @@ static void test_usage_errors(void)
   omp_ext_usage_t u;
   omp_ext_estimate_t e;
   memset(twice, 0, sizeof(twice));
-  CU_ASSERT_EQUAL(omp_ext_usage_of(twice, 2, &u), OMP_EXT_ERR_INVALID);
+  CU_ASSERT_EQUAL(omp_ext_usage_of(twice, 2, &u), omp_ext_err_invalid);
   CU_ASSERT_EQUAL(omp_ext_usage_of(NULL, 0, &u), 0);
   CU_ASSERT_EQUAL(u.threads + u.cores + u.packages + u.extra, 0);
-  CU_ASSERT_EQUAL(omp_ext_model_eval(&c6100_s0, twice, 0, &e), OMP_EXT_ERR_INVALID);
+  CU_ASSERT_EQUAL(omp_ext_model_eval(&c6100_s0, twice, 0, &e), omp_ext_err_invalid);
 }
 
 /* ---- htplaces model ---------------------------------------------------- */

@@ -408,9 +408,9 @@ static void test_restrict(void)
   CU_ASSERT_EQUAL(omp_ext_places_format(o, 4, omp_ext_format_list, &text), 0);
   CU_ASSERT_STRING_EQUAL(text, "1,9,2,10");
   free(text);
-  CU_ASSERT_EQUAL(omp_ext_order(topo, omp_ht_policy_spn, 5, o), OMP_EXT_ERR_RANGE);
+  CU_ASSERT_EQUAL(omp_ext_order(topo, omp_ht_policy_spn, 5, o), omp_ext_err_range);
   hwloc_bitmap_only(set, 100);
-  CU_ASSERT_EQUAL(omp_ext_topo_restrict(topo, set), OMP_EXT_ERR_EMPTY);
+  CU_ASSERT_EQUAL(omp_ext_topo_restrict(topo, set), omp_ext_err_empty);
   CU_ASSERT_EQUAL(omp_ext_topo_npus(topo), 4); /* unchanged */
   hwloc_bitmap_free(set);
   omp_ext_topo_destroy(topo);
@@ -425,25 +425,25 @@ static void test_errors(void)
   omp_ht_policy_t p;
   omp_ext_format_t f;
   char *text;
-  CU_ASSERT_EQUAL(omp_ext_topo_load(NULL, C6100, 0), OMP_EXT_ERR_INVALID);
-  CU_ASSERT_EQUAL(omp_ext_topo_load(&topo, C6100, 1UL << 20), OMP_EXT_ERR_INVALID);
-  CU_ASSERT_EQUAL(omp_ext_topo_load(&topo, "pack:2 banana:3", 0), OMP_EXT_ERR_TOPOLOGY);
+  CU_ASSERT_EQUAL(omp_ext_topo_load(NULL, C6100, 0), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_topo_load(&topo, C6100, 1UL << 20), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_topo_load(&topo, "pack:2 banana:3", 0), omp_ext_err_topology);
   CU_ASSERT_PTR_NULL(topo);
-  CU_ASSERT_EQUAL(omp_ext_topo_load(&topo, "/nonexistent/topology.xml", 0), OMP_EXT_ERR_TOPOLOGY);
+  CU_ASSERT_EQUAL(omp_ext_topo_load(&topo, "/nonexistent/topology.xml", 0), omp_ext_err_topology);
   CU_ASSERT_EQUAL_FATAL(omp_ext_topo_load(&topo, C6100, 0), 0);
-  CU_ASSERT_EQUAL(omp_ext_order(topo, (omp_ht_policy_t)99, 4, o), OMP_EXT_ERR_POLICY);
-  CU_ASSERT_EQUAL(omp_ext_order(topo, omp_ht_policy_spn, 0, o), OMP_EXT_ERR_RANGE);
-  CU_ASSERT_EQUAL(omp_ext_order(topo, omp_ht_policy_spn, 17, o), OMP_EXT_ERR_RANGE);
-  CU_ASSERT_EQUAL(omp_ext_order(topo, omp_ht_policy_spn, 4, NULL), OMP_EXT_ERR_INVALID);
+  CU_ASSERT_EQUAL(omp_ext_order(topo, (omp_ht_policy_t)99, 4, o), omp_ext_err_policy);
+  CU_ASSERT_EQUAL(omp_ext_order(topo, omp_ht_policy_spn, 0, o), omp_ext_err_range);
+  CU_ASSERT_EQUAL(omp_ext_order(topo, omp_ht_policy_spn, 17, o), omp_ext_err_range);
+  CU_ASSERT_EQUAL(omp_ext_order(topo, omp_ht_policy_spn, 4, NULL), omp_ext_err_invalid);
   CU_ASSERT_EQUAL(omp_ext_order(topo, omp_ht_policy_spn, 4, o), 0);
-  CU_ASSERT_EQUAL(omp_ext_places_format(o, 4, (omp_ext_format_t)9, &text), OMP_EXT_ERR_FORMAT);
-  CU_ASSERT_EQUAL(omp_ext_places_format(o, 0, omp_ext_format_omp, &text), OMP_EXT_ERR_INVALID);
-  CU_ASSERT_EQUAL(omp_ext_policy_from_name("SPN", &p), OMP_EXT_ERR_POLICY);
+  CU_ASSERT_EQUAL(omp_ext_places_format(o, 4, (omp_ext_format_t)9, &text), omp_ext_err_format);
+  CU_ASSERT_EQUAL(omp_ext_places_format(o, 0, omp_ext_format_omp, &text), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_policy_from_name("SPN", &p), omp_ext_err_policy);
   CU_ASSERT_EQUAL(omp_ext_policy_from_name("spn", &p), 0);
   CU_ASSERT_EQUAL(p, omp_ht_policy_spn);
-  CU_ASSERT_EQUAL(omp_ext_format_from_name("xml", &f), OMP_EXT_ERR_FORMAT);
+  CU_ASSERT_EQUAL(omp_ext_format_from_name("xml", &f), omp_ext_err_format);
   CU_ASSERT_PTR_NULL(omp_ext_policy_name((omp_ht_policy_t)OMP_EXT_NPOLICIES));
-  CU_ASSERT_STRING_EQUAL(omp_ext_strerror(OMP_EXT_ERR_RANGE),
+  CU_ASSERT_STRING_EQUAL(omp_ext_strerror(omp_ext_err_range),
                          "thread count out of range (1 .. allowed PUs)");
   CU_ASSERT_STRING_EQUAL(omp_ext_strerror(12345), "unknown error");
   omp_ext_topo_destroy(topo);

@@ -29,7 +29,7 @@ static char *expand(const omp_ext_topo_t *topo, const char *text, omp_ext_syntax
   omp_ext_parse_error_t e = {0, NULL};
   char *out = NULL;
   int err = omp_ext_places_parse(topo, text, syntax, &l, &e);
-  if (err == OMP_EXT_ERR_PARSE) {
+  if (err == omp_ext_err_parse) {
     CU_ASSERT_PTR_NOT_NULL(e.what);
     CU_ASSERT_PTR_NULL(l);
     CU_ASSERT_FATAL(asprintf(&out, "error@%zu", e.pos + 1) > 0);
@@ -134,7 +134,7 @@ static void test_positions(void)
   CU_ASSERT_EQUAL(l->abstract, omp_ext_abstract_none);
   omp_ext_placelist_destroy(l);
   CU_ASSERT_EQUAL(omp_ext_places_parse(NULL, "{0,x}", omp_ext_syntax_omp, &l, &e),
-                  OMP_EXT_ERR_PARSE);
+                  omp_ext_err_parse);
   CU_ASSERT_EQUAL(e.pos, 3);
   CU_ASSERT_STRING_EQUAL(e.what, "expected a CPU number");
 }
@@ -165,7 +165,7 @@ static void test_abstract(void)
   CU_ASSERT_EQUAL(l->notes[0].kind, omp_ext_note_count_capped);
   omp_ext_placelist_destroy(l);
   CU_ASSERT_EQUAL(omp_ext_places_parse(NULL, "cores", omp_ext_syntax_omp, &l, &e),
-                  OMP_EXT_ERR_INVALID);
+                  omp_ext_err_invalid);
 
   /* EPYC 7742 NPS4: 8 NUMA nodes, 32 L3 (one per 4-core CCX). */
   CU_ASSERT_EQUAL_FATAL(omp_ext_topo_load(&t, FIXTURE("amd-epyc-7742-rome-2s-64c-smt2-far128-nps4.xml"), 0), 0);
@@ -244,14 +244,14 @@ static void test_api(void)
   omp_ext_placelist_t *l;
   char *text;
   CU_ASSERT_EQUAL(omp_ext_places_parse(NULL, NULL, omp_ext_syntax_omp, &l, NULL),
-                  OMP_EXT_ERR_INVALID);
+                  omp_ext_err_invalid);
   CU_ASSERT_EQUAL(omp_ext_places_parse(NULL, "0", omp_ext_syntax_omp, NULL, NULL),
-                  OMP_EXT_ERR_INVALID);
+                  omp_ext_err_invalid);
   CU_ASSERT_EQUAL(omp_ext_places_parse(NULL, "0", (omp_ext_syntax_t)7, &l, NULL),
-                  OMP_EXT_ERR_INVALID);
+                  omp_ext_err_invalid);
   CU_ASSERT_EQUAL(omp_ext_places_parse(NULL, "{", omp_ext_syntax_omp, &l, NULL),
-                  OMP_EXT_ERR_PARSE);
-  CU_ASSERT_EQUAL(omp_ext_placelist_canonical(NULL, &text), OMP_EXT_ERR_INVALID);
+                  omp_ext_err_parse);
+  CU_ASSERT_EQUAL(omp_ext_placelist_canonical(NULL, &text), omp_ext_err_invalid);
   CU_ASSERT_STRING_EQUAL(omp_ext_abstract_name(omp_ext_abstract_ll_caches), "ll_caches");
   CU_ASSERT_PTR_NULL(omp_ext_abstract_name(omp_ext_abstract_none));
   CU_ASSERT_PTR_NULL(omp_ext_abstract_name((omp_ext_abstract_t)9));

@@ -434,7 +434,7 @@ static int configure(omp_ext_topo_t *topo, omp_ht_policy_t pol, unsigned n, stru
   unsigned t, u, seen;
   int rc;
   if (!order)
-    return OMP_EXT_ERR_NOMEM;
+    return omp_ext_err_nomem;
   rc = omp_ext_order(topo, pol, n, order);
   if (!rc)
     rc = omp_ext_places_format(order, n, omp_ext_format_omp, &places);

@@ -61,9 +61,9 @@ static int fuzz_placelist(const uint8_t *data, size_t size, omp_ext_syntax_t syn
   memcpy(text, data, size);
   text[size] = '\0';
   err = omp_ext_places_parse(fuzz_topo, text, syntax, &l, &e);
-  if (err == OMP_EXT_ERR_PARSE && (e.pos > strlen(text) || !e.what))
+  if (err == omp_ext_err_parse && (e.pos > strlen(text) || !e.what))
     abort();
-  if (err == OMP_EXT_SUCCESS) {
+  if (err == omp_ext_success) {
     if (l->nnotes > OMP_EXT_PLACES_MAX_NOTES || l->nplaces > OMP_EXT_PLACES_MAX_PLACES)
       abort();
     if (omp_ext_placelist_canonical(l, &canonical) == 0 && !has_empty_place(l))
