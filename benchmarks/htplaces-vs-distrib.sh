@@ -6,8 +6,8 @@ set -eu
 build=${1:-build-gcc} reps=${2:-300}
 n=$(nproc)
 "$build/benchmarks/cmdbench" "$reps" \
-  -- "$build/omp_ext/htplaces" spn "$n" \
+  -- "$build/bin/htplaces" spn "$n" \
   -- hwloc-distrib --single "$n" \
-  -- "$build/omp_ext/htplaces" -i "pack:2 core:4 pu:2(indexes=core:pack)" spn 8 \
+  -- "$build/bin/htplaces" -i "pack:2 core:4 pu:2(indexes=core:pack)" spn 8 \
   -- hwloc-calc --physical-output --intersect pu all \
   -- /bin/true

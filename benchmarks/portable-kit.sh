@@ -14,7 +14,7 @@ kit=$1
 rm -rf "$kit"
 mkdir -p "$kit/bin" "$kit/lib"
 cp build-gcc/benchmarks/htbench-portable build-gcc/benchmarks/htbench \
-   build-gcc/benchmarks/htbench-incode build-gcc/omp_ext/htplaces build-gcc/benchmarks/cmdbench \
+   build-gcc/benchmarks/htbench-incode build-gcc/bin/htplaces build-gcc/benchmarks/cmdbench \
    "$kit/bin/"
 cp build-gcc/benchmarks/bench_api "$kit/bin/bench_api-gomp"
 cp build-clang/benchmarks/bench_api "$kit/bin/bench_api-omp"

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 sh cmake/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
-echo "\$ build/omp_ext/htplaces show spn"
-build/omp_ext/htplaces show spn
-echo "\$ build/omp_ext/htplaces spn"
-build/omp_ext/htplaces spn
+echo "\$ build/bin/htplaces show spn"
+build/bin/htplaces show spn
+echo "\$ build/bin/htplaces spn"
+build/bin/htplaces spn

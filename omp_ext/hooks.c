@@ -68,7 +68,8 @@ enum {
   OMPT_SET_SOMETIMES = 3 /* ompt_set_result_t: 3 and above = registered */
 };
 
-ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *runtime_version);
+OMP_EXT_API ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
+                                                   const char *runtime_version);
 
 static void on_implicit_task(int endpoint, ompt_data_t *parallel_data, ompt_data_t *task_data,
                              unsigned int actual_parallelism, unsigned int index, int flags)
@@ -168,7 +169,7 @@ static int wrap(struct tramp *t, void (**fn)(void *), void **data)
 
 typedef void (*gomp_fn)(void *);
 
-void GOMP_parallel(gomp_fn fn, void *data, unsigned num_threads, unsigned flags);
+OMP_EXT_API void GOMP_parallel(gomp_fn fn, void *data, unsigned num_threads, unsigned flags);
 /* This library's own GOMP_parallel: taking &GOMP_parallel here would give
  * whichever definition wins symbol interposition. */
 extern __typeof__(GOMP_parallel) gomp_parallel_self
@@ -209,8 +210,8 @@ void GOMP_parallel(gomp_fn fn, void *data, unsigned num_threads, unsigned flags)
   real(fn, data, num_threads, flags);
 }
 
-void GOMP_parallel_sections(gomp_fn fn, void *data, unsigned num_threads, unsigned count,
-                            unsigned flags);
+OMP_EXT_API void GOMP_parallel_sections(gomp_fn fn, void *data, unsigned num_threads,
+                                        unsigned count, unsigned flags);
 void GOMP_parallel_sections(gomp_fn fn, void *data, unsigned num_threads, unsigned count,
                             unsigned flags)
 {
@@ -226,7 +227,7 @@ void GOMP_parallel_sections(gomp_fn fn, void *data, unsigned num_threads, unsign
 /* parallel + worksharing loop with a chunk size (schedule(static|dynamic|
  * guided[, chunk]) and their nonmonotonic forms). */
 #define WRAP_LOOP(name)                                                                      \
-  void name(gomp_fn fn, void *data, unsigned num_threads, long start, long end, long incr,   \
+  OMP_EXT_API void name(gomp_fn fn, void *data, unsigned num_threads, long start, long end, long incr,   \
             long chunk, unsigned flags);                                                     \
   void name(gomp_fn fn, void *data, unsigned num_threads, long start, long end, long incr,   \
             long chunk, unsigned flags)                                                      \
@@ -240,7 +241,7 @@ void GOMP_parallel_sections(gomp_fn fn, void *data, unsigned num_threads, unsign
   }
 /* schedule(runtime) forms: no chunk size. */
 #define WRAP_LOOP_RUNTIME(name)                                                              \
-  void name(gomp_fn fn, void *data, unsigned num_threads, long start, long end, long incr,   \
+  OMP_EXT_API void name(gomp_fn fn, void *data, unsigned num_threads, long start, long end, long incr,   \
             unsigned flags);                                                                 \
   void name(gomp_fn fn, void *data, unsigned num_threads, long start, long end, long incr,   \
             unsigned flags)                                                                  \

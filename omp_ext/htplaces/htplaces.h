@@ -1,7 +1,8 @@
 /*
  * htplaces: private declarations shared by the command's source files.
  * The command is a thin client of libomp_ext; each subcommand lives in its
- * own htplaces-NAME.c and parses its own options with getopt_long.
+ * own NAME.c and parses its own options with getopt_long.  Layers, no cycle:
+ * main.c -> subcommand files -> common.c -> libomp_ext.
  */
 #ifndef HTPLACES_H
 #define HTPLACES_H
@@ -28,7 +29,8 @@ struct htp_ctx {
   const char *ranks_opt;     /* --ranks-per-node K, or NULL */
   const char *rank_opt;      /* --local-rank R, or NULL */
   int all_ranks;             /* show: draw every rank, do not restrict to one */
-  omp_ext_rank_t rank;       /* the rank htp_topo() applied (mode NONE: none) */
+  omp_ext_rank_t rank;       /* the rank htp_topo() applied (mode none: none) */
+  void (*help)(FILE *out);   /* -h prints this (main's usage); NULL: nothing */
 };
 
 /* A subcommand: returns the exit status. argv[0] is its name. */
@@ -78,6 +80,13 @@ const char *htp_policy_names(void);
 /* Parse POLICY; prints the error (listing allowed names). */
 int htp_parse_policy(const char *text, omp_ht_policy_t *policy);
 
+/* A whole finite number (strtod, nothing after it): 0, or -1. */
+int htp_parse_double(const char *text, double *v);
+
+/* Why a power model text (WHAT: the option or variable) is wrong: the
+ * error line; returns HTP_EXIT_USAGE. */
+int htp_power_model_error(const char *what, const char *text);
+
 /* Parse N as a whole number 1..max (max = allowed PUs); prints the error. */
 int htp_parse_count(const char *text, unsigned max, unsigned *n);
 
@@ -88,6 +97,12 @@ int htp_print(const char *text);
  * else the launcher's variables); fills ctx->rank; prints errors.  Called by
  * htp_topo(), so every subcommand works inside the rank's domain. */
 int htp_apply_rank(struct htp_ctx *ctx);
+
+/* --ranks-per-node K: 1 .. ncores; prints the error. */
+int htp_parse_ranks(const char *text, unsigned ncores, unsigned *k);
+
+/* The allowed PUs of topo as text ("PUs 0-3", malloc'ed; NULL: no memory). */
+char *htp_pu_list_text(const omp_ext_topo_t *topo);
 
 /* One line on the rank for show ("" if none); malloc'ed, NULL if no memory. */
 char *htp_rank_summary(const struct htp_ctx *ctx);

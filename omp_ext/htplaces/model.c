@@ -35,61 +35,6 @@ struct model_opts {
   enum model_format format;
 };
 
-/* A whole finite number. */
-static int number(const char *text, double *v)
-{
-  char *end;
-  if (!*text)
-    return -1;
-  *v = strtod(text, &end);
-  return *end || !isfinite(*v) ? -1 : 0;
-}
-
-/* Why a power model text is wrong, for the error line. */
-static int power_model_error(const char *what, const char *text)
-{
-  unsigned fields = 1;
-  const char *p;
-  for (p = text; *p; p++)
-    fields += *p == ',';
-  if (fields == 1)
-    return htp_error(HTP_EXIT_USAGE, "invalid %s '%s'; allowed: c6100, dl380p, or four watts "
-                     "Pn,Ps,Pc,Pt", what, text);
-  if (fields != 4)
-    return htp_error(HTP_EXIT_USAGE, "invalid %s '%s': %u numbers; allowed: four watts "
-                     "Pn,Ps,Pc,Pt, each >= 0", what, text, fields);
-  return htp_error(HTP_EXIT_USAGE, "invalid %s '%s'; allowed: four finite watts Pn,Ps,Pc,Pt, "
-                   "each >= 0 and <= 1e6, with Pn+Ps+Pc > 0", what, text);
-}
-
-int htp_default_model(omp_ext_model_t *m)
-{
-  const char *pm = getenv("OMP_EXT_POWER_MODEL"), *sigma = getenv("OMP_EXT_SIGMA"),
-             *serial = getenv("OMP_EXT_SERIAL_FRACTION");
-  double v;
-  if (omp_ext_model_default(m) == omp_ext_success)
-    return HTP_EXIT_OK;
-  if (pm && *pm && omp_ext_power_model_parse(pm, &m->power) != 0)
-    return power_model_error("OMP_EXT_POWER_MODEL", pm);
-  if (sigma && *sigma && (number(sigma, &v) != 0 || !(v > 0 && v <= 1)))
-    return htp_error(HTP_EXIT_USAGE, "invalid OMP_EXT_SIGMA '%s'; allowed: a number in (0, 1]",
-                     sigma);
-  return htp_error(HTP_EXIT_USAGE, "invalid OMP_EXT_SERIAL_FRACTION '%s'; allowed: a number "
-                   "in [0, 1)", serial ? serial : "");
-}
-
-int htp_energy_count(const omp_ext_topo_t *topo, unsigned *n)
-{
-  omp_ext_model_t m;
-  omp_ht_policy_t base;
-  int status, err;
-  if ((status = htp_default_model(&m)) != 0)
-    return status;
-  if ((err = omp_ext_energy_choice(topo, &m, &base, n)) != 0)
-    return htp_error(HTP_EXIT_FAIL, "energy policy: %s", omp_ext_strerror(err));
-  return HTP_EXIT_OK;
-}
-
 /* --speedup N:S -> serial fraction by Karp-Flatt. */
 static int parse_speedup(const char *text, double *serial)
 {
@@ -101,10 +46,10 @@ static int parse_speedup(const char *text, double *serial)
                      "measured with N threads on N cores, 1 < S <= N", text);
   memcpy(nbuf, text, (size_t)(colon - text));
   nbuf[colon - text] = '\0';
-  if (number(nbuf, &n) != 0 || n < 2 || n > 1e9 || n != (double)(long)n)
+  if (htp_parse_double(nbuf, &n) != 0 || n < 2 || n > 1e9 || n != (double)(long)n)
     return htp_error(HTP_EXIT_USAGE, "invalid --speedup '%s': N must be a whole number >= 2",
                      text);
-  if (number(colon + 1, &s) != 0 || s <= 0)
+  if (htp_parse_double(colon + 1, &s) != 0 || s <= 0)
     return htp_error(HTP_EXIT_USAGE, "invalid --speedup '%s': S must be a number > 0", text);
   if (s > n)
     return htp_error(HTP_EXIT_USAGE, "invalid --speedup '%s': S above N (super-linear) is "
@@ -164,10 +109,10 @@ static int model_options(struct htp_ctx *ctx, int argc, char **argv, struct mode
     return htp_error(HTP_EXIT_USAGE, "give --serial-fraction or --speedup, not both");
   /* Each command-line value replaces its variable before the defaults are read. */
   if (power && omp_ext_power_model_parse(power, &o->m.power) != 0)
-    return power_model_error("--power-model", power);
-  if (sigma && (number(sigma, &v) != 0 || !(v > 0 && v <= 1)))
+    return htp_power_model_error("--power-model", power);
+  if (sigma && (htp_parse_double(sigma, &v) != 0 || !(v > 0 && v <= 1)))
     return htp_error(HTP_EXIT_USAGE, "invalid --sigma '%s'; allowed: a number in (0, 1]", sigma);
-  if (serial && (number(serial, &v) != 0 || !(v >= 0 && v < 1)))
+  if (serial && (htp_parse_double(serial, &v) != 0 || !(v >= 0 && v < 1)))
     return htp_error(HTP_EXIT_USAGE, "invalid --serial-fraction '%s'; allowed: a number in "
                      "[0, 1)", serial);
   if (power)

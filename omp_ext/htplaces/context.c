@@ -1,14 +1,164 @@
 /*
- * htplaces: MPI ranks.  --ranks-per-node K --local-rank R, or the launcher's
- * variables, restrict the topology to the rank's domain (omp_ext_domain_split,
- * omp_ext_rank_restrict); show --ranks-per-node K draws every rank.
+ * htplaces: the context every subcommand works in -- the topology (-i, this
+ * machine), restricted by --restrict and to the MPI rank's domain, the
+ * energy model of the environment, and POLICY [N] turned into an order.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "htplaces.h"
+
+/* hwloc's list syntax, strictly: "N", "N-M" or "N-" items separated by
+ * single commas. */
+static int valid_list(const char *s)
+{
+  for (;;) {
+    if (*s < '0' || *s > '9')
+      return 0;
+    s += strspn(s, "0123456789");
+    if (*s == '-')
+      s += 1 + strspn(s + 1, "0123456789");
+    if (*s == '\0')
+      return 1;
+    if (*s++ != ',')
+      return 0;
+  }
+}
+
+static int apply_restrict(omp_ext_topo_t *topo, const char *list)
+{
+  hwloc_bitmap_t set = hwloc_bitmap_alloc();
+  char *allowed = NULL;
+  int err;
+  if (!set)
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  if (!valid_list(list) || hwloc_bitmap_list_sscanf(set, list) < 0 || hwloc_bitmap_iszero(set)) {
+    hwloc_bitmap_free(set);
+    return htp_error(HTP_EXIT_USAGE, "invalid --restrict list '%s'; allowed: OS indexes and "
+                     "ranges such as 0-3,8", list);
+  }
+  err = omp_ext_topo_restrict(topo, set);
+  hwloc_bitmap_free(set);
+  if (err == omp_ext_err_empty) {
+    hwloc_bitmap_list_asprintf(&allowed, omp_ext_topo_allowed(topo));
+    err = htp_error(HTP_EXIT_USAGE, "--restrict %s leaves no allowed PU; allowed PUs: %s", list,
+                    allowed ? allowed : "?");
+    free(allowed);
+    return err;
+  }
+  if (err)
+    return htp_error(HTP_EXIT_FAIL, "--restrict: %s", omp_ext_strerror(err));
+  return HTP_EXIT_OK;
+}
+
+/* Why -i X could not be loaded, as precisely as the file system tells. */
+static int topology_error(const char *input)
+{
+  struct stat st;
+  if (stat(input, &st) == 0) {
+    if (S_ISDIR(st.st_mode))
+      return htp_error(HTP_EXIT_FAIL, "cannot load topology '%s': it is a directory; give an "
+                       "hwloc XML file (lstopo --of xml) or a synthetic string", input);
+    if (S_ISREG(st.st_mode))
+      return htp_error(HTP_EXIT_FAIL, "cannot load topology '%s': not a valid hwloc XML file "
+                       "(make one with lstopo --of xml)", input);
+    return htp_error(HTP_EXIT_FAIL, "cannot load topology '%s': not a regular file; give an "
+                     "hwloc XML file or a synthetic string", input);
+  }
+  if (strchr(input, '/') || strstr(input, ".xml"))
+    return htp_error(HTP_EXIT_FAIL, "cannot load topology '%s': %s", input, strerror(errno));
+  return htp_error(HTP_EXIT_FAIL, "cannot load topology '%s': not an existing file nor a valid "
+                   "hwloc synthetic string such as \"pack:2 core:4 pu:2\"", input);
+}
+
+omp_ext_topo_t *htp_topo(struct htp_ctx *ctx, int *status)
+{
+  int err;
+  if (ctx->topo)
+    return ctx->topo;
+  err = omp_ext_topo_load(&ctx->topo, ctx->input, 0);
+  if (err == omp_ext_err_topology) {
+    *status = topology_error(ctx->input);
+    return NULL;
+  }
+  if (err) {
+    *status = htp_error(HTP_EXIT_FAIL, "cannot load topology '%s': %s",
+                        ctx->input ? ctx->input : "this machine", omp_ext_strerror(err));
+    return NULL;
+  }
+  if (ctx->restrict_list && (*status = apply_restrict(ctx->topo, ctx->restrict_list)) != 0) {
+    omp_ext_topo_destroy(ctx->topo);
+    ctx->topo = NULL;
+    return NULL;
+  }
+  if ((*status = htp_apply_rank(ctx)) != 0) {
+    omp_ext_topo_destroy(ctx->topo);
+    ctx->topo = NULL;
+    return NULL;
+  }
+  return ctx->topo;
+}
+
+/* Turn POLICY [N] into the order; shared by the places and show commands. */
+int htp_policy_order(struct htp_ctx *ctx, int argc, char **argv, omp_ht_policy_t *policy,
+                     omp_ext_pu_t **order, unsigned *n)
+{
+  omp_ext_topo_t *topo;
+  int status = HTP_EXIT_OK, err;
+  if (argc < 1)
+    return htp_error(HTP_EXIT_USAGE, "missing POLICY; allowed: %s", htp_policy_names());
+  if (argc > 2)
+    return htp_error(HTP_EXIT_USAGE, "unexpected argument '%s'; usage: POLICY [N]", argv[2]);
+  if ((status = htp_parse_policy(argv[0], policy)) != 0)
+    return status;
+  if (!(topo = htp_topo(ctx, &status)))
+    return status;
+  *n = omp_ext_topo_npus(topo);
+  /* energy: N defaults to the modelled best; a bad model is a usage error. */
+  if (*policy == omp_ht_policy_energy && (status = htp_energy_count(topo, n)) != 0)
+    return status;
+  if (argc == 2 && (status = htp_parse_count(argv[1], omp_ext_topo_npus(topo), n)) != 0)
+    return status;
+  if (!(*order = malloc(*n * sizeof(**order))))
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  if ((err = omp_ext_order(topo, *policy, *n, *order)) != 0) {
+    free(*order);
+    return htp_error(HTP_EXIT_FAIL, "%s", omp_ext_strerror(err));
+  }
+  return HTP_EXIT_OK;
+}
+
+int htp_default_model(omp_ext_model_t *m)
+{
+  const char *pm = getenv("OMP_EXT_POWER_MODEL"), *sigma = getenv("OMP_EXT_SIGMA"),
+             *serial = getenv("OMP_EXT_SERIAL_FRACTION");
+  double v;
+  if (omp_ext_model_default(m) == omp_ext_success)
+    return HTP_EXIT_OK;
+  if (pm && *pm && omp_ext_power_model_parse(pm, &m->power) != 0)
+    return htp_power_model_error("OMP_EXT_POWER_MODEL", pm);
+  if (sigma && *sigma && (htp_parse_double(sigma, &v) != 0 || !(v > 0 && v <= 1)))
+    return htp_error(HTP_EXIT_USAGE, "invalid OMP_EXT_SIGMA '%s'; allowed: a number in (0, 1]",
+                     sigma);
+  return htp_error(HTP_EXIT_USAGE, "invalid OMP_EXT_SERIAL_FRACTION '%s'; allowed: a number "
+                   "in [0, 1)", serial ? serial : "");
+}
+
+int htp_energy_count(const omp_ext_topo_t *topo, unsigned *n)
+{
+  omp_ext_model_t m;
+  omp_ht_policy_t base;
+  int status, err;
+  if ((status = htp_default_model(&m)) != 0)
+    return status;
+  if ((err = omp_ext_energy_choice(topo, &m, &base, n)) != 0)
+    return htp_error(HTP_EXIT_FAIL, "energy policy: %s", omp_ext_strerror(err));
+  return HTP_EXIT_OK;
+}
 
 /* A whole number 0 .. max - 1 (digits only); -1 otherwise. */
 static long parse_below(const char *text, unsigned long max)
@@ -21,7 +171,7 @@ static long parse_below(const char *text, unsigned long max)
   return (*end || v >= max) ? -1 : (long)v;
 }
 
-static int parse_ranks(const char *text, unsigned ncores, unsigned *k)
+int htp_parse_ranks(const char *text, unsigned ncores, unsigned *k)
 {
   long v = parse_below(text, 1000000);
   if (v < 1)
@@ -121,7 +271,7 @@ int htp_apply_rank(struct htp_ctx *ctx)
     err = omp_ext_rank_restrict(ctx->topo, NULL, &ctx->rank);
     return err ? env_error(ctx, err) : HTP_EXIT_OK;
   }
-  if ((status = parse_ranks(ctx->ranks_opt, omp_ext_topo_ncores(ctx->topo), &k)) != 0)
+  if ((status = htp_parse_ranks(ctx->ranks_opt, omp_ext_topo_ncores(ctx->topo), &k)) != 0)
     return status;
   if (ctx->all_ranks)
     return HTP_EXIT_OK;
@@ -138,7 +288,7 @@ int htp_apply_rank(struct htp_ctx *ctx)
 
 /* "package 0, NUMA node 1" or "packages 0-1, NUMA nodes 0-3": where the
  * topology's allowed PUs lie (hwloc logical package, OS NUMA indexes). */
-static char *where(const omp_ext_topo_t *topo)
+char *htp_pu_list_text(const omp_ext_topo_t *topo)
 {
   hwloc_bitmap_t pkgs = hwloc_bitmap_alloc(), numas = hwloc_bitmap_alloc();
   char *p = NULL, *n = NULL, *text = NULL;
@@ -200,7 +350,7 @@ char *htp_rank_summary(const struct htp_ctx *ctx)
   int n;
   if (i->mode == omp_ext_rank_none)
     return strdup("");
-  if (!(in = where(ctx->topo)))
+  if (!(in = htp_pu_list_text(ctx->topo)))
     return NULL;
   if (hwloc_bitmap_list_asprintf(&set, omp_ext_topo_allowed(ctx->topo)) < 0) {
     free(in);
@@ -218,105 +368,4 @@ char *htp_rank_summary(const struct htp_ctx *ctx)
   free(set);
   free(in);
   return n < 0 ? NULL : line;
-}
-
-/* Index of the PU with OS index os in the topology's PU table. */
-static unsigned pu_index(const omp_ext_topo_t *topo, unsigned os)
-{
-  unsigned i;
-  for (i = 0; i < omp_ext_topo_npus(topo); i++)
-    if (omp_ext_topo_pu(topo, i)->os_index == os)
-      break;
-  return i;
-}
-
-/* Rank r's order on a fresh topology restricted to its domain; labels the
- * full topology's PUs and returns the rank's line of text in *line. */
-static int one_rank(struct htp_ctx *ctx, int argc, char **argv, unsigned r, int *thread,
-                    int *rank, char **line)
-{
-  struct htp_ctx sub = *ctx;
-  char rtext[16], *places = NULL, *set = NULL, *in = NULL;
-  omp_ht_policy_t policy;
-  omp_ext_pu_t *order;
-  unsigned n, t;
-  int status;
-  snprintf(rtext, sizeof(rtext), "%u", r);
-  sub.topo = NULL;
-  sub.all_ranks = 0;
-  sub.rank_opt = rtext;
-  if ((status = htp_policy_order(&sub, argc, argv, &policy, &order, &n)) != 0) {
-    omp_ext_topo_destroy(sub.topo);
-    return status;
-  }
-  for (t = 0; t < n; t++) {
-    unsigned i = pu_index(ctx->topo, order[t].os_index);
-    thread[i] = (int)t;
-    rank[i] = (int)r;
-  }
-  status = HTP_EXIT_FAIL;
-  if (omp_ext_places_format(order, n, omp_ext_format_omp, &places) == 0 &&
-      hwloc_bitmap_list_asprintf(&set, omp_ext_topo_allowed(sub.topo)) >= 0 &&
-      (in = where(sub.topo)) != NULL &&
-      asprintf(line, "rank %u: %u threads, %u cores, PUs %s (%s): OMP_PLACES=%s", r, n,
-               omp_ext_topo_ncores(sub.topo), set, in, places) >= 0)
-    status = HTP_EXIT_OK;
-  else
-    htp_error(HTP_EXIT_FAIL, "out of memory");
-  free(places);
-  free(set);
-  free(in);
-  free(order);
-  omp_ext_topo_destroy(sub.topo);
-  return status;
-}
-
-static int show_ranks(struct htp_ctx *ctx, int argc, char **argv, unsigned k, char **lines,
-                      int *thread, int *rank)
-{
-  omp_ht_policy_t policy;
-  unsigned r;
-  int status = HTP_EXIT_OK;
-  for (r = 0; r < k && status == HTP_EXIT_OK; r++)
-    status = one_rank(ctx, argc, argv, r, thread, rank, &lines[r]);
-  if (status)
-    return status;
-  omp_ext_policy_from_name(argv[0], &policy);
-  printf("%s: %u ranks per node on %u allowed PUs (%u cores) of %s\n",
-         omp_ext_policy_name(policy), k, omp_ext_topo_npus(ctx->topo),
-         omp_ext_topo_ncores(ctx->topo), omp_ext_topo_source(ctx->topo));
-  for (r = 0; r < k; r++)
-    printf("%s\n", lines[r]);
-  htp_show_picture(ctx->topo, thread, rank);
-  return fflush(stdout) == 0 ? HTP_EXIT_OK : htp_error(HTP_EXIT_FAIL, "cannot write output");
-}
-
-int htp_show_ranks(struct htp_ctx *ctx, int argc, char **argv)
-{
-  omp_ext_topo_t *topo;
-  unsigned npus, k = 0, i;
-  int status = HTP_EXIT_OK, *thread, *rank;
-  char **lines;
-  ctx->all_ranks = 1;
-  if (!(topo = htp_topo(ctx, &status)))
-    return status;
-  if ((status = parse_ranks(ctx->ranks_opt, omp_ext_topo_ncores(topo), &k)) != 0)
-    return status;
-  npus = omp_ext_topo_npus(topo);
-  thread = malloc(npus * sizeof(*thread));
-  rank = malloc(npus * sizeof(*rank));
-  lines = calloc(k, sizeof(*lines));
-  if (!thread || !rank || !lines) {
-    status = htp_error(HTP_EXIT_FAIL, "out of memory");
-  } else {
-    for (i = 0; i < npus; i++)
-      thread[i] = rank[i] = -1;
-    status = show_ranks(ctx, argc, argv, k, lines, thread, rank);
-  }
-  for (i = 0; lines && i < k; i++)
-    free(lines[i]);
-  free(lines);
-  free(thread);
-  free(rank);
-  return status;
 }

@@ -1,0 +1,159 @@
+/*
+ * omp_ext/incode.h -- In-code policy (OpenMP-style API).
+ *
+ * Part of the public API; users include <omp_ext.h>, the umbrella header.
+ */
+#ifndef OMP_EXT_INCODE_H
+#define OMP_EXT_INCODE_H
+
+#include <stddef.h>
+
+#include <hwloc.h>
+
+#include "omp_ext/export.h"
+#include "omp_ext/policy.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/** \defgroup ht_api In-code policy (OpenMP-style API)                       */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The program chooses the policy between parallel regions; from then on,
+ * thread t of every level-1 team runs on PU order[t % P], order being the
+ * policy's order (omp_ext_order()) over the P allowed PUs of this machine.
+ * The same libomp_ext works under libgomp (GCC), libomp (Clang) and libiomp5:
+ * it links no OpenMP runtime and finds the program's at run time (dlsym).
+ *
+ * How the binding is kept (details and limits: README, "In-code policy"):
+ * - omp_set_ht_policy() binds a team of the next region's size at once,
+ *   from inside a region it runs (GOMP_parallel, which libgomp, libomp and
+ *   libiomp5 all export);
+ * - then a hook re-binds, at the start of each region, every thread whose
+ *   number changed or that is new (a team that grows): an OMPT tool under
+ *   libomp/libiomp5 (ompt_callback_implicit_task), wrappers of GOMP_parallel
+ *   and GOMP_parallel_loop_* / _sections under libgomp (effective when
+ *   libomp_ext comes before the runtime in the link order, as with
+ *   `cc ... -lomp_ext -fopenmp`);
+ * - each thread binds itself with kmp_set_affinity() where the runtime has
+ *   it (keeps libomp's own place bookkeeping right), else
+ *   hwloc_set_cpubind(HWLOC_CPUBIND_THREAD).
+ * Nested regions (omp_get_level() > 1) are not bound: an inner team's
+ * primary keeps its outer PU; its other threads keep the mask they were
+ * created with (both runtimes: the creator's, so the outer thread's PU).
+ * Nothing is ever bound outside the allowed PUs, read once, at first use
+ * (hwloc allowed cpuset and the process binding, as omp_ext_topo_load()).
+ * Under an MPI launcher (omp_ext_rank_from_env()) the allowed PUs are this
+ * rank's domain, as for htplaces exec: omp_ext_rank_restrict().
+ *
+ * Environment: OMP_EXT_HT_POLICY=POLICY[:N] (e.g. "spn:8") acts as
+ * omp_set_ht_policy_num_threads(POLICY, N) before the first region (N
+ * optional); an invalid value is reported on stderr and ignored.
+ *
+ * Runtime entry points: libomp_ext also exports these symbols, which are
+ * not for calling but for the runtimes to find (interposition):
+ * interposed: ompt_start_tool
+ * interposed: GOMP_parallel GOMP_parallel_sections
+ * interposed: GOMP_parallel_loop_static GOMP_parallel_loop_dynamic
+ * interposed: GOMP_parallel_loop_guided GOMP_parallel_loop_runtime
+ * interposed: GOMP_parallel_loop_nonmonotonic_dynamic
+ * interposed: GOMP_parallel_loop_nonmonotonic_guided
+ * interposed: GOMP_parallel_loop_nonmonotonic_runtime
+ * interposed: GOMP_parallel_loop_maybe_nonmonotonic_runtime
+ * ompt_start_tool is the OMPT tool's entry (OpenMP 5.2 §19.2.1); the GOMP_*
+ * wrappers re-bind a team under libgomp and call libgomp's own function
+ * (dlsym(RTLD_NEXT)).
+ */
+
+/** Bits of omp_ext_ht_hooks(). */
+enum omp_ext_hook_e {
+  omp_ext_hook_ompt_ready = 1 << 0, /**< the runtime started omp_ext's OMPT tool */
+  omp_ext_hook_ompt = 1 << 1,       /**< the OMPT hook ran in a region with a policy */
+  omp_ext_hook_gomp = 1 << 2        /**< a GOMP_parallel* wrapper ran with a policy */
+};
+
+/**
+ * Set the placement policy of the following parallel regions.
+ *
+ * Binds a team of omp_get_max_threads() threads at once (runs one empty
+ * region); later teams are bound by the hooks.  A team larger than the
+ * allowed PUs wraps around (thread t on order[t % P]); omp_ext says so once
+ * on stderr.  omp_ht_policy_os unbinds: every thread gets the whole allowed
+ * set back.  Thread-safe (one process-wide policy, guarded by a mutex);
+ * callable from the initial thread of any contention group.
+ *
+ * \param policy  an omp_ht_policy_t.
+ * \return 0; omp_ext_err_policy (not a policy); omp_ext_err_in_parallel
+ *         (called inside a parallel region, active or not: omp_get_level()
+ *         > 0; nothing changed); omp_ext_err_runtime (no OpenMP runtime in
+ *         the process); omp_ext_err_topology, omp_ext_err_empty,
+ *         omp_ext_err_nomem (as omp_ext_topo_load()); omp_ext_err_parse
+ *         (omp_ht_policy_energy with an invalid model environment, as
+ *         omp_ext_order()); omp_ext_err_bind (the OS refused a binding: the
+ *         policy is set, some thread is not bound); the errors of
+ *         omp_ext_rank_restrict() (inconsistent launcher variables, more
+ *         ranks than cores).
+ * omp_ht_policy_energy binds in its base order (omp_ext_order()); the team
+ * size stays the caller's: omp_ext_energy_choice() recommends one.
+ * Source: paper §3 (application layer); OpenMP 5.2 §18.2 (omp_get_level),
+ * §19 (OMPT); hwloc_set_cpubind().
+ */
+OMP_EXT_API int omp_set_ht_policy(omp_ht_policy_t policy);
+
+/**
+ * omp_set_num_threads(\p num_threads), then omp_set_ht_policy(\p policy),
+ * binding a team of \p num_threads threads at once.
+ *
+ * \param num_threads  team size of the following regions, >= 1 (may exceed
+ *                     the allowed PUs: wrap-around).
+ * \return as omp_set_ht_policy(); omp_ext_err_range if num_threads < 1.
+ */
+OMP_EXT_API int omp_set_ht_policy_num_threads(omp_ht_policy_t policy, int num_threads);
+
+/** The current policy; omp_ht_policy_os until one is set. */
+OMP_EXT_API omp_ht_policy_t omp_get_ht_policy(void);
+
+/**
+ * The PU that thread \p thread_num of a level-1 team gets under the current
+ * policy: its OS index (what sched_getcpu() reports there).
+ *
+ * \return the OS index (>= 0); omp_ext_err_invalid (thread_num < 0);
+ *         omp_ext_err_unsupported (policy os: no single PU, see
+ *         omp_get_ht_cpuset()); errors of omp_ext_topo_load().
+ */
+OMP_EXT_API int omp_get_ht_pu(int thread_num);
+
+/**
+ * The cpuset (OS indexes) that thread \p thread_num of a level-1 team gets
+ * under the current policy: one PU, or every allowed PU for
+ * omp_ht_policy_os.
+ *
+ * \param set  an allocated hwloc bitmap; overwritten.
+ * \return 0; omp_ext_err_invalid (thread_num < 0 or set NULL); errors of
+ *         omp_ext_topo_load().
+ */
+OMP_EXT_API int omp_get_ht_cpuset(int thread_num, hwloc_bitmap_t set);
+
+/**
+ * Bind the calling thread as the policy says, if it is not already: for a
+ * region that no hook sees (see above), call it first thing in the region.
+ * Does nothing outside level-1 regions or while no policy was set.
+ *
+ * \return 0; omp_ext_err_runtime; omp_ext_err_bind; omp_ext_err_nomem.
+ */
+OMP_EXT_API int omp_ht_rebind(void);
+
+/**
+ * Which hooks are live in this process: OMP_EXT_HOOK_* bits (diagnostics:
+ * which path keeps the binding under the runtime the program uses).
+ */
+OMP_EXT_API int omp_ext_ht_hooks(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OMP_EXT_INCODE_H */

@@ -1,0 +1,154 @@
+/*
+ * htplaces: what every subcommand shares -- errors, the common options, the
+ * topology (with --restrict and the MPI rank), POLICY and N.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "htplaces.h"
+
+int htp_error(int status, const char *fmt, ...)
+{
+  char msg[1024];
+  size_t i;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof(msg), fmt, ap);
+  va_end(ap);
+  /* One line, whatever the user typed: control characters become '?'. */
+  for (i = 0; msg[i]; i++)
+    if ((unsigned char)msg[i] < 0x20 || msg[i] == 0x7f)
+      msg[i] = '?';
+  fprintf(stderr, "htplaces: %s\n", msg);
+  return status;
+}
+
+int htp_common_option(struct htp_ctx *ctx, int c, const char *optarg_, int optopt_,
+                      char *const argv[])
+{
+  switch (c) {
+  case 'i':
+    if (ctx->input)
+      exit(htp_error(HTP_EXIT_USAGE, "--input given twice; give one topology"));
+    if (!*optarg_)
+      exit(htp_error(HTP_EXIT_USAGE, "empty --input; give an hwloc XML file or synthetic "
+                     "string, or leave -i out for this machine"));
+    ctx->input = optarg_;
+    return 1;
+  case 'r':
+    if (ctx->restrict_list)
+      exit(htp_error(HTP_EXIT_USAGE, "--restrict given twice; give one list of PUs"));
+    ctx->restrict_list = optarg_;
+    return 1;
+  case 'e': ctx->do_export = ctx->format_set = 1; return 1;
+  case HTP_OPT_RANKS: ctx->ranks_opt = optarg_; return 1;
+  case HTP_OPT_LOCAL_RANK: ctx->rank_opt = optarg_; return 1;
+  case 'f':
+    if (omp_ext_format_from_name(optarg_, &ctx->format) != 0)
+      exit(htp_error(HTP_EXIT_USAGE, "unknown format '%s'; allowed: omp, gomp, kmp, list, json",
+                     optarg_));
+    ctx->format_set = 1;
+    return 1;
+  case 'h':
+    if (ctx->help)
+      ctx->help(stdout);
+    exit(HTP_EXIT_OK);
+  case ':':
+    exit(htp_error(HTP_EXIT_USAGE, "option '%s' needs a value; see htplaces --help",
+                   argv[optind - 1]));
+  case '?':
+    if (optopt_ >= '0' && optopt_ <= '9')
+      exit(htp_error(HTP_EXIT_USAGE, "N must be a positive whole number, got one with a minus "
+                     "sign"));
+    if (optopt_)
+      exit(htp_error(HTP_EXIT_USAGE, "unknown option '-%c'; see htplaces --help", optopt_));
+    exit(htp_error(HTP_EXIT_USAGE, "unknown option '%s'; see htplaces --help",
+                   argv[optind - 1]));
+  default: return 0;
+  }
+}
+
+int htp_no_format(const struct htp_ctx *ctx, const char *command)
+{
+  if (ctx->format_set)
+    return htp_error(HTP_EXIT_USAGE, "--format and --export apply to 'htplaces POLICY [N]', "
+                     "not to '%s'", command);
+  return HTP_EXIT_OK;
+}
+
+const char *htp_policy_names(void)
+{
+  static char names[256];
+  size_t len = 0;
+  unsigned i;
+  for (i = 0; i < OMP_EXT_NPOLICIES && len < sizeof(names); i++)
+    len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", i ? ", " : "",
+                            omp_ext_policy_name((omp_ht_policy_t)i));
+  return names;
+}
+
+int htp_parse_policy(const char *text, omp_ht_policy_t *policy)
+{
+  if (omp_ext_policy_from_name(text, policy) == omp_ext_success)
+    return HTP_EXIT_OK;
+  return htp_error(HTP_EXIT_USAGE, "unknown policy '%s'; allowed: %s", text, htp_policy_names());
+}
+
+int htp_parse_count(const char *text, unsigned max, unsigned *n)
+{
+  char *end;
+  unsigned long v;
+  if (text[0] < '0' || text[0] > '9')
+    return htp_error(HTP_EXIT_USAGE, "N must be a positive whole number, got '%s'; allowed: "
+                     "1..%u", text, max);
+  errno = 0;
+  v = strtoul(text, &end, 10);
+  if (*end || v == 0)
+    return htp_error(HTP_EXIT_USAGE, "N must be a positive whole number, got '%s'; allowed: "
+                     "1..%u", text, max);
+  if (errno == ERANGE || v > max)
+    return htp_error(HTP_EXIT_USAGE, "N=%s is larger than the %u allowed PUs; allowed: 1..%u",
+                     text, max, max);
+  *n = (unsigned)v;
+  return HTP_EXIT_OK;
+}
+
+int htp_print(const char *text)
+{
+  if (fputs(text, stdout) == EOF || fputc('\n', stdout) == EOF || fflush(stdout) == EOF)
+    return htp_error(HTP_EXIT_FAIL, "cannot write to standard output");
+  return HTP_EXIT_OK;
+}
+
+/* A whole finite number. */
+int htp_parse_double(const char *text, double *v)
+{
+  char *end;
+  if (!*text)
+    return -1;
+  *v = strtod(text, &end);
+  return *end || !isfinite(*v) ? -1 : 0;
+}
+
+/* Why a power model text is wrong, for the error line. */
+int htp_power_model_error(const char *what, const char *text)
+{
+  unsigned fields = 1;
+  const char *p;
+  for (p = text; *p; p++)
+    fields += *p == ',';
+  if (fields == 1)
+    return htp_error(HTP_EXIT_USAGE, "invalid %s '%s'; allowed: c6100, dl380p, or four watts "
+                     "Pn,Ps,Pc,Pt", what, text);
+  if (fields != 4)
+    return htp_error(HTP_EXIT_USAGE, "invalid %s '%s': %u numbers; allowed: four watts "
+                     "Pn,Ps,Pc,Pt, each >= 0", what, text, fields);
+  return htp_error(HTP_EXIT_USAGE, "invalid %s '%s'; allowed: four finite watts Pn,Ps,Pc,Pt, "
+                   "each >= 0 and <= 1e6, with Pn+Ps+Pc > 0", what, text);
+}

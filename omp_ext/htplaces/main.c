@@ -1,0 +1,150 @@
+/*
+ * htplaces: print SMT-aware OpenMP place lists.
+ *
+ *   htplaces [options] POLICY [N]       the place list (OMP_PLACES by default)
+ *   htplaces [options] show POLICY [N]  a picture of the machine with the order
+ *   htplaces [options] topo             a summary of the topology
+ *   htplaces list                       the policies
+ *
+ * main.c holds the subcommand table, the usage text and main(); the
+ * subcommands (one file each) and common.c are the static library
+ * htplaces_cli, which tests and fuzzers link without this file.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "htplaces.h"
+
+/* hwloc's I/O discovery plugins (hwloc 2.x names). */
+#define HTP_IO_PLUGINS "hwloc_pci,hwloc_opencl,hwloc_gl,hwloc_cuda,hwloc_nvml,hwloc_rsmi,hwloc_levelzero"
+
+static const struct htp_command commands[] = {
+  {"show", "show [options] POLICY [N]", "picture of packages, cores and PUs with thread numbers",
+   htp_cmd_show},
+  {"topo", "topo [options]", "summary: packages, NUMA nodes, cores, SMT, sibling numbering",
+   htp_cmd_topo},
+  {"list", "list", "the policies, one line each", htp_cmd_list},
+  {"exec", "exec POLICY [N] -- PROG ...", "run PROG with OMP_PLACES, OMP_PROC_BIND=close, "
+   "OMP_NUM_THREADS set (per MPI rank)", htp_cmd_exec},
+  {"model", "model [options] [POLICY...]",
+   "modelled power, speed-up, SPN, energy per N (paper §2)", htp_cmd_model},
+  {"calibrate", "calibrate [opts] [POLICY...]", "fit the power model from RAPL energy counters",
+   htp_cmd_calibrate},
+  {"check", "check [--expand] [PLACES]",
+   "parse and check an OMP_PLACES value (--as gomp|kmp: GOMP_CPU_AFFINITY, KMP proclist)",
+   htp_cmd_check},
+  {"doctor", "doctor [POLICY [N]]",
+   "what limits parallel execution here (--sysfs D, --cgroup D, --no-saturation)",
+   htp_cmd_doctor},
+  {"verify", "verify [POLICY [N]] -- PROG",
+   "run an OpenMP program, compare each thread's affinity with its place", htp_cmd_verify},
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *out)
+{
+  unsigned i;
+  fprintf(out,
+          "Usage: htplaces [options] POLICY [N]\n"
+          "       htplaces COMMAND [options] ...\n"
+          "Print the first N PUs of a placement policy as an OpenMP place list:\n"
+          "  OMP_PLACES=$(htplaces spn 8) OMP_PROC_BIND=close OMP_NUM_THREADS=8 ./app\n"
+          "\nPolicies:\n");
+  for (i = 0; i < OMP_EXT_NPOLICIES; i++)
+    fprintf(out, "  %-9s %s\n", omp_ext_policy_name((omp_ht_policy_t)i),
+            omp_ext_policy_description((omp_ht_policy_t)i));
+  fprintf(out,
+          "N defaults to all allowed PUs; for energy, to the modelled best N.\n"
+          "\nOptions:\n"
+          "  -i, --input X        topology from an hwloc XML file or synthetic string\n"
+          "                       (e.g. \"pack:2 core:4 pu:2(indexes=core:pack)\")\n"
+          "  -r, --restrict LIST  use only these PUs (OS indexes, e.g. 0-3,8)\n"
+          "  -f, --format F       omp (OMP_PLACES, default), gomp (GOMP_CPU_AFFINITY),\n"
+          "                       kmp (KMP_AFFINITY), list (taskset -c), json\n"
+          "  -e, --export         print 'export OMP_PLACES=... OMP_PROC_BIND=close\n"
+          "                       OMP_NUM_THREADS=N' for eval\n"
+          "  --ranks-per-node K   MPI ranks on the node: use the PUs of rank R's share\n"
+          "  --local-rank R       (K disjoint domains of whole cores); without these, R and\n"
+          "                       K come from Open MPI, MPICH/Intel MPI, PMIx or srun\n"
+          "  -h, --help           this help\n"
+          "  -V, --version        the version\n"
+          "\nCommands:\n");
+  for (i = 0; i < NCOMMANDS; i++)
+    fprintf(out, "  %-28s %s\n", commands[i].synopsis, commands[i].summary);
+  fprintf(out,
+          "\nmodel options: --serial-fraction s (default 0) | --speedup N:S (Karp-Flatt),\n"
+          "  --sigma x (SMT sibling's worth, default 0.3), --power-model c6100|dl380p|Pn,Ps,Pc,Pt\n"
+          "  (watts; default $OMP_EXT_POWER_MODEL or c6100), --format table|csv|json\n"
+          "calibrate options: --powercap DIR (default /sys/class/powercap),\n"
+          "  --perf-pmu DIR (default /sys/bus/event_source/devices/power), --seconds T (1)\n");
+  fprintf(out, "\nExit status: 0 success, 1 failure (e.g. unreadable topology), 2 usage error.\n");
+  fprintf(out, "check, doctor, verify: 1 when they find a problem; check: 2 when unparsable.\n");
+}
+
+
+static const char *command_names(void)
+{
+  static char names[256];
+  size_t len = 0;
+  unsigned i;
+  for (i = 0; i < NCOMMANDS && len < sizeof(names); i++)
+    len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", i ? ", " : "",
+                            commands[i].name);
+  return names;
+}
+
+static const struct htp_command *find_command(const char *name)
+{
+  unsigned i;
+  for (i = 0; i < NCOMMANDS; i++)
+    if (strcmp(name, commands[i].name) == 0)
+      return &commands[i];
+  return NULL;
+}
+
+int main(int argc, char **argv)
+{
+  static const struct option longopts[] = {
+    HTP_COMMON_LONGOPTS, {"version", no_argument, NULL, 'V'}, {0}};
+  struct htp_ctx ctx = {.format = omp_ext_format_omp, .help = usage};
+  const struct htp_command *cmd;
+  omp_ht_policy_t policy;
+  int c, status;
+
+  /* omp_ext keeps no I/O objects, so hwloc's I/O discovery plugins are
+   * never useful here: not loading them saves about a fifth of a call.
+   * A user's own setting wins. */
+  setenv("HWLOC_PLUGINS_BLACKLIST", HTP_IO_PLUGINS, 0);
+
+  /* Global options before the command; the rest is the command's. */
+  optind = 0;
+  while ((c = getopt_long(argc, argv, "+:" HTP_COMMON_SHORTOPTS "V", longopts, NULL)) != -1) {
+    if (htp_common_option(&ctx, c, optarg, optopt, argv))
+      continue;
+    if (c == 'V') {
+      printf("htplaces %s (hwloc %s)\n", OMP_EXT_VERSION, HWLOC_VERSION);
+      return HTP_EXIT_OK;
+    }
+  }
+  if (optind >= argc)
+    return htp_error(HTP_EXIT_USAGE, "missing POLICY or command; policies: %s; commands: %s "
+                     "(see htplaces --help)", htp_policy_names(), command_names());
+  argv += optind - 1;
+  argc -= optind - 1;
+  argv[0] = "htplaces";
+  if ((cmd = find_command(argv[1])) != NULL)
+    status = cmd->run(&ctx, argc - 1, argv + 1);
+  else if (omp_ext_policy_from_name(argv[1], &policy) == omp_ext_success)
+    status = htp_cmd_places(&ctx, argc, argv);
+  else
+    status = htp_error(HTP_EXIT_USAGE, "unknown policy or command '%s'; policies: %s; "
+                       "commands: %s (see htplaces --help)", argv[1], htp_policy_names(),
+                       command_names());
+  omp_ext_topo_destroy(ctx.topo);
+  return status;
+}
