@@ -20,6 +20,7 @@
 #include <hwloc.h>
 
 #include "omp_ext/export.h"
+#include "omp_ext/version.h"
 
 #ifdef __cplusplus
 extern "C" {
