@@ -82,3 +82,5 @@ foreach(cmd htplaces htbench)
   install(FILES ${PROJECT_SOURCE_DIR}/packaging/htplaces.bash-completion
     DESTINATION ${OMP_EXT_BASHCOMP_DIR} RENAME ${cmd})
 endforeach()
+
+include(OmpExtPackage)
