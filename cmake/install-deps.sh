@@ -1,6 +1,6 @@
 #!/bin/sh
 # Install omp_ext's dependencies from Debian, if missing.
-# Usage: sh cmake/install-deps.sh [--dev]   (as root, or with sudo available)
+# Usage: sh cmake/install-deps.sh [--dev] [--list]   (as root, or with sudo)
 #   (default)  the run-time set: what building and running htplaces and the
 #              library needs (hwloc, gcc with its OpenMP runtime libgomp,
 #              cmake, make, pkg-config).
@@ -8,17 +8,25 @@
 #              clang + libomp, CUnit, Open MPI, gfortran, valgrind, gnuplot,
 #              lmod, bash-completion, dpkg-dev (dpkg-shlibdeps for the .deb),
 #              man-db (man, groff).
+#   --list     print the packages of the set, one a line; install nothing.
 set -eu
 RUNTIME="cmake make gcc libc6-dev libgomp1 pkg-config libhwloc-dev hwloc"
 DEV="clang libomp-dev libcunit1-dev util-linux openmpi-bin libopenmpi-dev gfortran valgrind
   libclang-rt-14-dev gnuplot-nox lmod bash-completion dpkg-dev man-db groff-base"
 
-case "${1:-}" in
-  "") PACKAGES=$RUNTIME ;;
-  --dev) PACKAGES="$RUNTIME $DEV" ;;
-  -h|--help) sed -n '2,10s/^# \{0,1\}//p' "$0"; exit 0 ;;
-  *) echo "install-deps.sh: unknown option '$1'; allowed: --dev" >&2; exit 2 ;;
-esac
+PACKAGES=$RUNTIME list=0
+for arg in "$@"; do
+  case $arg in
+    --dev) PACKAGES="$RUNTIME $DEV" ;;
+    --list) list=1 ;;
+    -h|--help) sed -n '2,11s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    *) echo "install-deps.sh: unknown option '$arg'; allowed: --dev, --list" >&2; exit 2 ;;
+  esac
+done
+if [ "$list" = 1 ]; then
+  printf '%s\n' $PACKAGES
+  exit 0
+fi
 
 missing=""
 for p in $PACKAGES; do
