@@ -4,9 +4,11 @@
 
 #include "omp_ext.h"
 
+/* OMP_EXT_VERSION equals project()'s version: configure stops otherwise
+ * (cmake/OmpExtPackage.cmake). */
 const char *omp_ext_get_version(void)
 {
-  return OMP_EXT_PROJECT_VERSION;
+  return OMP_EXT_VERSION;
 }
 
 static int copy(char *buf, size_t size, const char *text)
