@@ -24,6 +24,7 @@ for arg in "$@"; do
   esac
 done
 if [ "$list" = 1 ]; then
+  # shellcheck disable=SC2086
   printf '%s\n' $PACKAGES
   exit 0
 fi

@@ -18,7 +18,7 @@ export DEBIAN_FRONTEND=noninteractive
 apt="apt-get -o DPkg::Lock::Timeout=600 -y -q"
 installed() { dpkg-query -W -f='${Status}' omp-ext 2>/dev/null | grep -q "install ok installed"; }
 work=$(mktemp -d)
-trap 'installed && $apt remove omp-ext >/dev/null 2>&1; rm -rf "$work"' EXIT
+trap 'installed && $apt purge omp-ext >/dev/null 2>&1; rm -rf "$work"' EXIT
 if installed; then
   $apt remove omp-ext >/dev/null || fail "cannot remove the omp-ext of an earlier run"
 fi
@@ -81,6 +81,10 @@ while read -r f; do
 done <"$work/files"
 [ -z "$left" ] || fail "left after apt-get remove:$left"
 [ ! -e /usr/bin/htplaces ] || fail "/usr/bin/htplaces still there"
+# The package's postrm (ldconfig) keeps it known to dpkg until purged.
+$apt purge omp-ext >"$work/apt.log" 2>&1 || { cat "$work/apt.log"; fail "apt-get purge failed"; }
+dpkg-query -W -f='${Status}' omp-ext 2>/dev/null | grep -q "not-installed" ||
+  ! dpkg-query -W omp-ext >/dev/null 2>&1 || fail "dpkg still knows omp-ext after purge"
 size=$(stat -c %s "$deb")
 echo "deb: $(basename "$deb"), $size bytes; Depends: $depends"
 echo "deb: 1 passed, 0 failed"
