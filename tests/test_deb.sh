@@ -39,7 +39,8 @@ case $depends in *libgomp1*|*libomp5*) ;; *) fail "Depends lacks an OpenMP runti
 ! grep -q 'CPACK_DEBIAN_PACKAGE_DEPENDS' "$src"/cmake/*.cmake || fail "Depends typed by hand"
 grep -q 'Generating dependency list' "$work/cpack.log" || fail "CPack did not run dpkg-shlibdeps"
 
-$apt install "$deb" >"$work/apt.log" 2>&1 || { cat "$work/apt.log"; fail "apt-get install failed"; }
+(cd "$work" && $apt install "./$(basename "$deb")") >"$work/apt.log" 2>&1 ||
+  { cat "$work/apt.log"; fail "apt-get install ./$(basename "$deb") failed"; }
 installed || fail "omp-ext not installed after apt-get install"
 dpkg -L omp-ext >"$work/files"
 for f in /usr/bin/htplaces /usr/bin/htbench /usr/bin/htbench-incode /usr/include/omp_ext.h \
