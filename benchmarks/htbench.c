@@ -203,7 +203,12 @@ int main(int argc, char **argv)
     case O_EXPECT: expect = optarg; break;
     case O_WCEXPECT: set.wc_expect = optarg; break;
     case O_LIST: list_all(); return HTB_EXIT_OK;
-    case O_VERSION: printf("htbench (omp_ext) %s\n", OMP_EXT_VERSION); return HTB_EXIT_OK;
+    case O_VERSION: {
+      char line[256];
+      omp_ext_version_line("htbench (omp_ext)", line, sizeof(line));
+      printf("%s\n", line);
+      return HTB_EXIT_OK;
+    }
     case 'h': usage(stdout); return HTB_EXIT_OK;
     case ':':
       return htb_error(HTB_EXIT_USAGE, "option '%s' needs a value (see htbench --help)",

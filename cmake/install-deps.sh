@@ -1,8 +1,33 @@
 #!/bin/sh
-# Install omp_ext's build and test dependencies from Debian, if missing.
-# Usage: sh cmake/install-deps.sh   (as root, or with sudo available)
+# Install omp_ext's dependencies from Debian, if missing.
+# Usage: sh cmake/install-deps.sh [--dev] [--list]   (as root, or with sudo)
+#   (default)  the run-time set: what building and running htplaces and the
+#              library needs (hwloc, gcc with its OpenMP runtime libgomp,
+#              cmake, make, pkg-config).
+#   --dev      everything the tests need as well (tests/run.sh, .ci/run):
+#              clang + libomp, CUnit, Open MPI, gfortran, valgrind, gnuplot,
+#              lmod, bash-completion, dpkg-dev (dpkg-shlibdeps for the .deb),
+#              man-db (man, groff).
+#   --list     print the packages of the set, one a line; install nothing.
 set -eu
-PACKAGES="cmake make gcc clang pkg-config libhwloc-dev hwloc libomp-dev libcunit1-dev util-linux openmpi-bin libopenmpi-dev gfortran valgrind libclang-rt-14-dev gnuplot-nox"
+RUNTIME="cmake make gcc libc6-dev libgomp1 pkg-config libhwloc-dev hwloc"
+DEV="clang libomp-dev libcunit1-dev util-linux openmpi-bin libopenmpi-dev gfortran valgrind
+  libclang-rt-14-dev gnuplot-nox lmod bash-completion dpkg-dev man-db groff-base"
+
+PACKAGES=$RUNTIME list=0
+for arg in "$@"; do
+  case $arg in
+    --dev) PACKAGES="$RUNTIME $DEV" ;;
+    --list) list=1 ;;
+    -h|--help) sed -n '2,11s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    *) echo "install-deps.sh: unknown option '$arg'; allowed: --dev, --list" >&2; exit 2 ;;
+  esac
+done
+if [ "$list" = 1 ]; then
+  # shellcheck disable=SC2086
+  printf '%s\n' $PACKAGES
+  exit 0
+fi
 
 missing=""
 for p in $PACKAGES; do
@@ -19,7 +44,7 @@ else
   echo "omp_ext: need root to run: apt-get install$missing" >&2
   exit 1
 fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
+# Wait for another apt/dpkg run (unattended upgrades) rather than fail.
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update -qq
 # shellcheck disable=SC2086
-$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends $missing >/dev/null

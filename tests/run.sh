@@ -4,7 +4,7 @@
 # Usage: sh tests/run.sh       (from the repository root)
 set -eu
 cd "$(dirname "$0")/.."
-sh cmake/install-deps.sh
+sh cmake/install-deps.sh --dev
 jobs=$(nproc 2>/dev/null || echo 2)
 log=$(mktemp)
 trap 'rm -f "$log" "$log.one"' EXIT

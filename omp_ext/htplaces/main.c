@@ -127,8 +127,9 @@ int main(int argc, char **argv)
     if (htp_common_option(&ctx, c, optarg, optopt, argv))
       continue;
     if (c == 'V') {
-      printf("htplaces %s (hwloc %s)\n", OMP_EXT_VERSION, HWLOC_VERSION);
-      return HTP_EXIT_OK;
+      char line[256];
+      omp_ext_version_line("htplaces", line, sizeof(line));
+      return htp_print(line);
     }
   }
   if (optind >= argc)

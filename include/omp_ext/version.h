@@ -1,0 +1,62 @@
+/*
+ * omp_ext/version.h -- versions at run time: of libomp_ext and of the hwloc
+ * library it runs with (as `lstopo --version` reports hwloc's).
+ */
+#ifndef OMP_EXT_VERSION_H
+#define OMP_EXT_VERSION_H
+
+#include <stddef.h>
+
+#include "omp_ext/export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * The version of the libomp_ext that is running, "MAJOR.MINOR.PATCH" (the
+ * project() version of the build; OMP_EXT_VERSION in omp_ext.h is the one
+ * a program was compiled against).
+ *
+ * \return a static string, never NULL.
+ */
+OMP_EXT_API const char *omp_ext_get_version(void);
+
+/**
+ * The release of the hwloc library this process runs with, e.g. "2.9.0".
+ *
+ * Source: the "hwlocVersion" info attribute that hwloc (2.x) puts on the
+ * root object of every topology it loads (hwloc_obj_get_info_by_name());
+ * read from a one-PU synthetic topology ("pu:1"), so the machine is not
+ * discovered.  When that attribute is missing, the run-time API version
+ * from hwloc_get_api_version() is given instead, as "api 2.8.0".  (The
+ * HWLOC_VERSION macro is the version compiled against, not the one run.)
+ *
+ * \param buf   receives the NUL-terminated version.
+ * \param size  bytes at buf; 16 is always enough for real versions.
+ * \return 0; omp_ext_err_invalid (buf NULL or size 0); omp_ext_err_range
+ *         (too small: buf holds the truncated text); omp_ext_err_nomem or
+ *         omp_ext_err_topology (hwloc could not build the synthetic
+ *         topology; buf holds the API version then).
+ */
+OMP_EXT_API int omp_ext_hwloc_version(char *buf, size_t size);
+
+/**
+ * The line that `htplaces --version` and `htbench --version` print:
+ * "TOOL VERSION (hwloc RUN)" with RUN from omp_ext_hwloc_version(), or
+ * "TOOL VERSION (hwloc RUN, built with hwloc BUILT)" when the hwloc
+ * compiled against (HWLOC_VERSION) differs; no newline.
+ *
+ * \param tool  the program's name and any qualifier, e.g. "htbench (omp_ext)".
+ * \param buf   receives the NUL-terminated line.
+ * \param size  bytes at buf.
+ * \return 0; omp_ext_err_invalid (NULL argument or size 0);
+ *         omp_ext_err_range (truncated).
+ */
+OMP_EXT_API int omp_ext_version_line(const char *tool, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OMP_EXT_VERSION_H */
