@@ -61,7 +61,7 @@ PATH=/usr/bin:/bin:$PATH
 # htplaces by name, from /usr/bin
 [ "$(command -v htplaces)" = /usr/bin/htplaces ] || fail "htplaces is $(command -v htplaces)"
 got=$(htplaces spn) || fail "htplaces spn failed"
-want=$("$build/omp_ext/htplaces" spn)
+want=$("$build/bin/htplaces" spn)
 [ "$got" = "$want" ] || fail "installed htplaces spn printed '$got', the build's '$want'"
 htplaces --version | grep -q "^htplaces $version (hwloc " || fail "htplaces --version: $(htplaces --version)"
 htbench --version | grep -q "^htbench (omp_ext) $version (hwloc " || fail "htbench --version: $(htbench --version)"
