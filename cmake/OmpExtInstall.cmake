@@ -1,5 +1,5 @@
-# Installation: libraries (shared and static), the header, htplaces, its man
-# page, a pkg-config file and a CMake package (find_package(omp_ext) gives the
+# Installation: libraries (shared and static), the header, htplaces, the man
+# pages, a pkg-config file and a CMake package (find_package(omp_ext) gives the
 # target omp_ext::omp_ext).
 include(CMakePackageConfigHelpers)
 
@@ -11,7 +11,12 @@ install(TARGETS omp_ext omp_ext_static htplaces
   PUBLIC_HEADER DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/omp_ext DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   FILES_MATCHING PATTERN "*.h")
-install(FILES ${PROJECT_SOURCE_DIR}/omp_ext/htplaces/htplaces.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+# Man pages: htplaces and one page per subcommand, htbench, the in-code API
+# (omp_set_ht_policy.3 and its .so links).
+file(GLOB OMP_EXT_MAN1 ${PROJECT_SOURCE_DIR}/omp_ext/htplaces/*.1 ${PROJECT_SOURCE_DIR}/benchmarks/*.1)
+file(GLOB OMP_EXT_MAN3 ${PROJECT_SOURCE_DIR}/omp_ext/*.3)
+install(FILES ${OMP_EXT_MAN1} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+install(FILES ${OMP_EXT_MAN3} DESTINATION ${CMAKE_INSTALL_MANDIR}/man3)
 
 set(OMP_EXT_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/omp_ext)
 install(EXPORT omp_extTargets NAMESPACE omp_ext:: DESTINATION ${OMP_EXT_CMAKE_DIR})
