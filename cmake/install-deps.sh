@@ -2,7 +2,7 @@
 # Install omp_ext's build and test dependencies from Debian, if missing.
 # Usage: sh cmake/install-deps.sh   (as root, or with sudo available)
 set -eu
-PACKAGES="cmake make gcc clang pkg-config libhwloc-dev hwloc libomp-dev libcunit1-dev util-linux openmpi-bin libopenmpi-dev gfortran valgrind libclang-rt-14-dev gnuplot-nox"
+PACKAGES="cmake make gcc clang pkg-config libhwloc-dev hwloc libomp-dev libcunit1-dev util-linux openmpi-bin libopenmpi-dev gfortran valgrind libclang-rt-14-dev gnuplot-nox man-db"
 
 missing=""
 for p in $PACKAGES; do
