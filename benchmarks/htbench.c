@@ -1,6 +1,6 @@
 /*
  * htbench: OpenMP kernels timed per region under every placement policy
- * and thread count (issue 5).  Options: see usage() and benchmarks/README.
+ * and thread count (issue 5).  Options: see usage() and benchmarks/README.md and htbench.1.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -16,7 +16,7 @@
 #include "omp_ext.h"
 
 /* Defaults: --quick is the CI/smoke size (well under 2 minutes on 2 cores);
- * the full sweep is sized for about 5 minutes on 16 cores (see README). */
+ * the full sweep is sized for about 5 minutes on 16 cores (see benchmarks/README.md). */
 static const struct htb_sizes quick_sizes = {NULL, 2, 42, 1000000, 1000000, 1000000, 10, 0.001, NULL};
 static const struct htb_sizes full_sizes = {NULL, 8, 42, 10000000, 4000000, 10000000, 10, 0.001, NULL};
 #define FULL_BUDGET_S 330 /* default --budget of the full sweep */

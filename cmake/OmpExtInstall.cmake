@@ -1,5 +1,5 @@
-# Installation: libraries (shared and static), the header, htplaces, its man
-# page, a pkg-config file and a CMake package (find_package(omp_ext) gives the
+# Installation: libraries (shared and static), the header, htplaces, the man
+# pages, a pkg-config file and a CMake package (find_package(omp_ext) gives the
 # target omp_ext::omp_ext).
 include(CMakePackageConfigHelpers)
 

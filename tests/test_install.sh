@@ -1,6 +1,7 @@
 #!/bin/sh
 # Install the build into a temporary prefix, then build and run a consumer
-# with find_package(omp_ext) and another with pkg-config; check the files.
+# with find_package(omp_ext) and another with pkg-config; check the files
+# and that man finds the installed pages.
 # Usage: test_install.sh BUILD_DIR SOURCE_DIR
 set -eu
 build=$1 src=$2
@@ -13,6 +14,19 @@ for f in "$prefix/bin/htplaces" "$prefix/include/omp_ext.h" "$prefix/share/man/m
   [ -e "$f" ] || { echo "missing after install: $f"; exit 1; }
 done
 ls "$libdir"/libomp_ext.so* >/dev/null
+# Every man page of the tree is installed, and `man htplaces` finds and
+# renders the installed one (also a subcommand's page and a .so link).
+man="$prefix/share/man"
+for p in $(cd "$src" && find omp_ext benchmarks -name '*.[1-8]' -type f); do
+  s=${p##*.}
+  [ -f "$man/man$s/$(basename "$p")" ] || { echo "man page not installed: $p"; exit 1; }
+done
+for page in htplaces htplaces-check htbench omp_set_ht_policy omp_get_ht_pu; do
+  out=$(MANPATH= MANWIDTH=80 man -M "$man" "$page" 2>"$work/man.err") ||
+    { echo "man -M $man $page failed: $(cat "$work/man.err")"; exit 1; }
+  echo "$out" | grep -q '^NAME' || { echo "man $page rendered no NAME section"; exit 1; }
+done
+echo "$out" | grep -q 'omp_set_ht_policy' || { echo "man omp_get_ht_pu does not show omp_set_ht_policy.3"; exit 1; }
 # htbench finds its in-code worker next to itself once installed too
 "$prefix/bin/htbench" --quick --path both --kernels barrier --policies spn --threads 1 \
   --no-plot --out "$work/hb" >/dev/null 2>&1 || { echo "installed htbench --path both failed"; exit 1; }

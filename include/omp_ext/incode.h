@@ -28,7 +28,7 @@ extern "C" {
  * The same libomp_ext works under libgomp (GCC), libomp (Clang) and libiomp5:
  * it links no OpenMP runtime and finds the program's at run time (dlsym).
  *
- * How the binding is kept (details and limits: README, "In-code policy"):
+ * How the binding is kept (details and limits: omp_set_ht_policy(3)):
  * - omp_set_ht_policy() binds a team of the next region's size at once,
  *   from inside a region it runs (GOMP_parallel, which libgomp, libomp and
  *   libiomp5 all export);
@@ -147,7 +147,7 @@ OMP_EXT_API int omp_get_ht_cpuset(int thread_num, hwloc_bitmap_t set);
 OMP_EXT_API int omp_ht_rebind(void);
 
 /**
- * Which hooks are live in this process: OMP_EXT_HOOK_* bits (diagnostics:
+ * Which hooks are live in this process: omp_ext_hook_* bits (diagnostics:
  * which path keeps the binding under the runtime the program uses).
  */
 OMP_EXT_API int omp_ext_ht_hooks(void);

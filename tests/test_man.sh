@@ -1,0 +1,77 @@
+#!/bin/sh
+# Every man page in the tree renders with groff -ww (all warnings) without a
+# warning; every htplaces subcommand has its page; every long option of
+# htplaces and htbench, and every environment variable the library and the
+# command read, is documented in a page.
+# Usage: test_man.sh SOURCE_DIR HTPLACES_BINARY
+set -eu
+src=$1 htplaces=$2
+fail=0 n=0
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+command -v groff >/dev/null 2>&1 || { echo "groff is missing (apt-get install groff-base)"; exit 1; }
+
+pages=$(find "$src/omp_ext" "$src/benchmarks" "$src/packaging" -name '*.[1-8]' -type f | sort)
+[ -n "$pages" ] || { echo "FAIL: no man page found"; exit 1; }
+
+# 1. Each page renders without a warning; a .so link names an existing page.
+for p in $pages; do
+  n=$((n + 1))
+  if head -n 1 "$p" | grep -q '^\.so '; then
+    [ "$(wc -l <"$p")" -eq 1 ] || bad "$p: a .so link must be one line"
+    target=$(sed -n 's/^\.so man[1-8]\///p' "$p")
+    echo "$pages" | grep -q "/$target\$" || bad "$p: .so target '$target' is not in the tree"
+    continue
+  fi
+  if ! LC_ALL=C.UTF-8 groff -ww -man -Tutf8 -z "$p" >"$work/err" 2>&1 || [ -s "$work/err" ]; then
+    bad "$p: groff -ww -man:"; cat "$work/err"
+  fi
+  # The page's .TH name is its file name (man finds it by that name).
+  name=$(basename "$p"); section=${name##*.}; name=${name%.*}
+  th=$(sed -n 's/^\.TH \([^ ]*\) \([0-9]\).*/\1 \2/p' "$p" | sed 's/\\-/-/g')
+  upper=$(echo "$name" | tr 'a-z' 'A-Z')
+  [ "$th" = "$upper $section" ] || bad "$p: .TH says '$th', want '$upper $section'"
+done
+
+all="$work/all"
+cat $pages >"$all"
+hp="$work/htplaces-pages"
+cat "$src"/omp_ext/htplaces/*.1 "$src"/omp_ext/*.3 >"$hp"
+
+# 2. Every subcommand in htplaces --help has htplaces-NAME.1, named in htplaces.1.
+cmds=$("$htplaces" --help | sed -n '/^Commands:/,/^$/p' | sed -n 's/^  \([a-z][a-z]*\) .*/\1/p')
+[ -n "$cmds" ] || bad "htplaces --help lists no command"
+for c in $cmds; do
+  n=$((n + 1))
+  [ -f "$src/omp_ext/htplaces/htplaces-$c.1" ] || bad "no man page omp_ext/htplaces/htplaces-$c.1"
+  grep -q "^\.BR htplaces\\\\-$c (1)" "$src/omp_ext/htplaces/htplaces.1" ||
+    bad "htplaces.1 does not refer to htplaces-$c(1)"
+done
+
+# 3. Every long option of the command and of htbench appears as \-\-NAME.
+longopts() { grep -ho '{"[a-z][a-z-]*", *\(no\|required\|optional\)_argument' "$@" |
+             sed 's/{"\([^"]*\)".*/\1/' | sort -u; }
+for o in $(longopts "$src"/omp_ext/htplaces/*.c "$src"/omp_ext/htplaces/htplaces.h); do
+  n=$((n + 1))
+  grep -qF -- "\\-\\-$(echo "$o" | sed 's/-/\\-/g')" "$src"/omp_ext/htplaces/*.1 ||
+    bad "htplaces option --$o is in no htplaces page"
+done
+for o in $(longopts "$src/benchmarks/htbench.c"); do
+  n=$((n + 1))
+  grep -qF -- "\\-\\-$(echo "$o" | sed 's/-/\\-/g')" "$src/benchmarks/htbench.1" ||
+    bad "htbench option --$o is not in htbench.1"
+done
+
+# 4. Every environment variable of omp_ext's own or a launcher's that the
+#    library or the command reads is named in a page.
+vars=$(grep -ho '"\(OMP_EXT\|HTPLACES\|OMPI_COMM\|MPI_LOCAL\|PMIX_LOCAL\|SLURM\|OMP_TOOL\)[A-Z_]*"' \
+         "$src"/omp_ext/*.c "$src"/omp_ext/htplaces/*.c | tr -d '"' | sort -u)
+for v in $vars; do
+  n=$((n + 1))
+  grep -q "$v" "$hp" || bad "environment variable $v is in no htplaces or omp_ext page"
+done
+
+echo "man: $((n - fail)) passed, $fail failed"
+[ "$fail" -eq 0 ]
