@@ -132,15 +132,8 @@ int htb_wordcount_reference(const char *buf, size_t len, char *out, size_t outle
 
 /* -------------------------------------------------------------- stats */
 
-struct htb_stats {
-  unsigned n;
-  double median, min, max, mean, sd, ci95_lo, ci95_hi;
-  unsigned outliers; /* samples with |x - mean| > 3 sd */
-};
-/* Statistics of x[0..n-1] (n >= 1; x is sorted in place). */
-void htb_stats_compute(double *x, unsigned n, struct htb_stats *st);
-/* Student t quantile t(0.975, df), df >= 1. */
-double htb_student_t975(unsigned df);
+/* The library's: omp_ext_stats_compute(), omp_ext_student_t975()
+ * (include/omp_ext/stats.h). */
 
 /* -------------------------------------------------------------- power */
 

@@ -30,6 +30,7 @@
 #include "omp_ext/rank.h"
 #include "omp_ext/model.h"
 #include "omp_ext/calibrate.h"
+#include "omp_ext/stats.h"
 #include "omp_ext/incode.h"
 #include "omp_ext/parse.h"
 #include "omp_ext/version.h"

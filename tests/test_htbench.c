@@ -36,8 +36,8 @@
 static void test_stats_known(void)
 {
   double x[10] = {10, 9, 8, 7, 6, 5, 4, 3, 2, 1};
-  struct htb_stats s;
-  htb_stats_compute(x, 10, &s);
+  omp_ext_stats_t s;
+  omp_ext_stats_compute(x, 10, &s);
   CU_ASSERT_EQUAL(s.n, 10);
   CU_ASSERT_DOUBLE_EQUAL(s.median, 5.5, 1e-12);
   CU_ASSERT_DOUBLE_EQUAL(s.min, 1, 1e-12);
@@ -54,16 +54,16 @@ static void test_stats_outlier(void)
 {
   double x[13] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 100};
   double odd[3] = {3, 1, 2};
-  struct htb_stats s;
-  htb_stats_compute(x, 13, &s);
+  omp_ext_stats_t s;
+  omp_ext_stats_compute(x, 13, &s);
   CU_ASSERT_EQUAL(s.outliers, 1); /* 100 is 3.3 sd above the mean */
   CU_ASSERT_DOUBLE_EQUAL(s.median, 1, 1e-12);
-  htb_stats_compute(odd, 3, &s);
+  omp_ext_stats_compute(odd, 3, &s);
   CU_ASSERT_DOUBLE_EQUAL(s.median, 2, 1e-12);
-  CU_ASSERT_DOUBLE_EQUAL(htb_student_t975(1), 12.706, 1e-9);
-  CU_ASSERT_DOUBLE_EQUAL(htb_student_t975(29), 2.045, 1e-9);
-  CU_ASSERT_DOUBLE_EQUAL(htb_student_t975(1000), 1.962, 2e-3);
-  CU_ASSERT(isnan(htb_student_t975(0)));
+  CU_ASSERT_DOUBLE_EQUAL(omp_ext_student_t975(1), 12.706, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(omp_ext_student_t975(29), 2.045, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(omp_ext_student_t975(1000), 1.962, 2e-3);
+  CU_ASSERT(isnan(omp_ext_student_t975(0)));
 }
 
 /* ------------------------------------------------------------ corpus */

@@ -154,7 +154,7 @@ static int worker_run(const struct worker_args *a, const struct htb_sizes *sz)
 {
   const struct htb_kernel *k = a->kernel;
   struct htb_result r;
-  struct htb_stats s;
+  omp_ext_stats_t s;
   struct htb_probe *probe = probe_new(a->nthreads);
   double *x = calloc(sz->outer_reps, sizeof(double)), *ref, joules, c0, w0;
   omp_ext_rapl_t *rapl;
@@ -211,7 +211,7 @@ static int worker_run(const struct worker_args *a, const struct htb_sizes *sz)
     r.ref_mean_s = sum / sz->outer_reps;
     free(ref);
   }
-  htb_stats_compute(x, sz->outer_reps, &s);
+  omp_ext_stats_compute(x, sz->outer_reps, &s);
   r.median_s = s.median;
   r.min_s = s.min;
   r.max_s = s.max;

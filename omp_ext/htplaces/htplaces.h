@@ -138,6 +138,7 @@ int htp_energy_count(const omp_ext_topo_t *topo, unsigned *n);
 int htp_cmd_check(struct htp_ctx *ctx, int argc, char **argv);
 int htp_cmd_doctor(struct htp_ctx *ctx, int argc, char **argv);
 int htp_cmd_verify(struct htp_ctx *ctx, int argc, char **argv);
+int htp_cmd_tune(struct htp_ctx *ctx, int argc, char **argv);
 
 /* doctor: list the OMP_* / KMP_* / GOMP_* variables of envp on \p out and
  * their conflicts (libgomp and libomp rules); returns the conflict count. */

@@ -41,6 +41,9 @@ static const struct htp_command commands[] = {
   {"doctor", "doctor [POLICY [N]]",
    "what limits parallel execution here (--sysfs D, --cgroup D, --no-saturation)",
    htp_cmd_doctor},
+  {"tune", "tune [options] -- PROG ...",
+   "time PROG under every policy and thread count, measure sigma and the serial fraction, "
+   "recommend", htp_cmd_tune},
   {"verify", "verify [POLICY [N]] -- PROG",
    "run an OpenMP program, compare each thread's affinity with its place", htp_cmd_verify},
 };

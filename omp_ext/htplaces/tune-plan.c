@@ -1,0 +1,261 @@
+/*
+ * htplaces tune: the plan -- which configurations (placement policy x
+ * thread count x OMP_WAIT_POLICY) run, and in which order each round runs
+ * them (a seeded shuffle, so that drift on a shared machine spreads over all
+ * configurations).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tune.h"
+
+const char *tune_policy_name(int policy)
+{
+  return policy == TUNE_NONE ? "none" : omp_ext_policy_name((omp_ht_policy_t)policy);
+}
+
+const char *tune_wait_name(enum tune_wait w)
+{
+  static const char *const names[] = {"unset", "passive", "active"};
+  return names[w];
+}
+
+const char *tune_objective_name(enum tune_objective o)
+{
+  static const char *const names[] = {"time", "energy", "spn", "edp"};
+  return names[o];
+}
+
+/* "none, os, speedup, spn, spread": what --policies takes. */
+const char *tune_policy_names(void)
+{
+  static char names[256];
+  size_t len = snprintf(names, sizeof(names), "none");
+  unsigned i;
+  for (i = 0; i < OMP_EXT_NPOLICIES && len < sizeof(names); i++)
+    if ((omp_ht_policy_t)i != omp_ht_policy_energy)
+      len += (size_t)snprintf(names + len, sizeof(names) - len, ", %s",
+                              omp_ext_policy_name((omp_ht_policy_t)i));
+  return names;
+}
+
+/* Split a comma list in place; calls item(each) until one fails. */
+static int each_item(const char *text, const char *what, int (*item)(const char *, void *),
+                     void *arg)
+{
+  char *copy = strdup(text), *p, *save = NULL;
+  int status = HTP_EXIT_OK, any = 0;
+  if (!copy)
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  if (!*text || text[strlen(text) - 1] == ',' || *text == ',' || strstr(text, ",,"))
+    status = htp_error(HTP_EXIT_USAGE, "invalid --%s '%s': an empty item; give a comma list",
+                       what, text);
+  for (p = strtok_r(copy, ",", &save); !status && p; p = strtok_r(NULL, ",", &save), any = 1)
+    status = item(p, arg);
+  if (!status && !any)
+    status = htp_error(HTP_EXIT_USAGE, "empty --%s; give a comma list", what);
+  free(copy);
+  return status;
+}
+
+struct collect {
+  void *out;
+  unsigned max, n, limit;
+};
+
+static int policy_item(const char *s, void *arg)
+{
+  struct collect *c = arg;
+  omp_ht_policy_t p;
+  int v, *out = c->out;
+  unsigned i;
+  if (strcmp(s, "none") == 0)
+    v = TUNE_NONE;
+  else if (omp_ext_policy_from_name(s, &p) == 0 && p != omp_ht_policy_energy)
+    v = (int)p;
+  else
+    return htp_error(HTP_EXIT_USAGE, "unknown policy '%s' in --policies; allowed: %s (energy "
+                     "is a recommendation, not a placement: tune measures it)", s,
+                     tune_policy_names());
+  for (i = 0; i < c->n; i++)
+    if (out[i] == v)
+      return htp_error(HTP_EXIT_USAGE, "policy '%s' given twice in --policies", s);
+  if (c->n == c->max)
+    return htp_error(HTP_EXIT_USAGE, "too many --policies (at most %u)", c->max);
+  out[c->n++] = v;
+  return HTP_EXIT_OK;
+}
+
+int tune_parse_policies(const char *text, int *policies, unsigned max, unsigned *n)
+{
+  struct collect c = {policies, max, 0, 0};
+  int status = each_item(text, "policies", policy_item, &c);
+  *n = c.n;
+  return status;
+}
+
+static int thread_item(const char *s, void *arg)
+{
+  struct collect *c = arg;
+  unsigned *out = c->out, v, i;
+  int status = htp_parse_count(s, c->limit, &v);
+  if (status)
+    return status;
+  for (i = 0; i < c->n; i++)
+    if (out[i] == v)
+      return htp_error(HTP_EXIT_USAGE, "thread count %u given twice in --threads", v);
+  if (c->n == c->max)
+    return htp_error(HTP_EXIT_USAGE, "too many --threads (at most %u)", c->max);
+  out[c->n++] = v;
+  return HTP_EXIT_OK;
+}
+
+int tune_parse_threads(const char *text, unsigned max_threads, unsigned *counts, unsigned max,
+                       unsigned *n)
+{
+  struct collect c = {counts, max, 0, max_threads};
+  int status = each_item(text, "threads", thread_item, &c);
+  *n = c.n;
+  return status;
+}
+
+static int wait_item(const char *s, void *arg)
+{
+  struct collect *c = arg;
+  enum tune_wait *out = c->out, v;
+  unsigned i;
+  if (strcmp(s, "passive") == 0)
+    v = TUNE_WAIT_PASSIVE;
+  else if (strcmp(s, "active") == 0)
+    v = TUNE_WAIT_ACTIVE;
+  else
+    return htp_error(HTP_EXIT_USAGE, "unknown wait policy '%s'; allowed: passive, active", s);
+  for (i = 0; i < c->n; i++)
+    if (out[i] == v)
+      return htp_error(HTP_EXIT_USAGE, "wait policy '%s' given twice", s);
+  if (c->n == c->max)
+    return htp_error(HTP_EXIT_USAGE, "too many --wait-policy values");
+  out[c->n++] = v;
+  return HTP_EXIT_OK;
+}
+
+int tune_parse_waits(const char *text, enum tune_wait *waits, unsigned max, unsigned *n)
+{
+  struct collect c = {waits, max, 0, 0};
+  int status = each_item(text, "wait-policy", wait_item, &c);
+  *n = c.n;
+  return status;
+}
+
+static int cmp_unsigned(const void *a, const void *b)
+{
+  unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+  return (x > y) - (x < y);
+}
+
+static unsigned add_count(unsigned *counts, unsigned n, unsigned max, unsigned v, unsigned npus)
+{
+  unsigned i;
+  if (v == 0 || v > npus || n == max)
+    return n;
+  for (i = 0; i < n; i++)
+    if (counts[i] == v)
+      return n;
+  counts[n] = v;
+  return n + 1;
+}
+
+unsigned tune_auto_threads(unsigned ncores, unsigned npus, unsigned max_smt, unsigned *counts,
+                           unsigned max)
+{
+  unsigned n = 0, i, m;
+  n = add_count(counts, n, max, 1, npus);
+  n = add_count(counts, n, max, ncores / 4, npus);
+  n = add_count(counts, n, max, ncores / 2, npus);
+  n = add_count(counts, n, max, ncores, npus);
+  n = add_count(counts, n, max, npus, npus);
+  if (max_smt >= 2) /* sigma: 2c threads on the same c cores */
+    for (i = 0, m = n; i < m; i++)
+      if (counts[i] <= ncores)
+        n = add_count(counts, n, max, 2 * counts[i], npus);
+  qsort(counts, n, sizeof(*counts), cmp_unsigned);
+  return n;
+}
+
+static int fill(const omp_ext_topo_t *topo, struct tune_config *c)
+{
+  omp_ext_pu_t *order = malloc(c->threads * sizeof(*order));
+  omp_ht_policy_t base = c->policy == TUNE_NONE ? omp_ht_policy_speedup
+                                                : (omp_ht_policy_t)c->policy;
+  int err;
+  if (!order)
+    return omp_ext_err_nomem;
+  err = omp_ext_order(topo, base, c->threads, order);
+  if (!err)
+    err = omp_ext_usage_of(order, c->threads, &c->usage);
+  if (!err && c->policy != TUNE_NONE)
+    err = omp_ext_places_format(order, c->threads, omp_ext_format_omp, &c->places);
+  free(order);
+  return err;
+}
+
+int tune_make_plan(const omp_ext_topo_t *topo, const int *policies, unsigned npol,
+                   const unsigned *counts, unsigned ncounts, const enum tune_wait *waits,
+                   unsigned nwaits, struct tune_config **configs, unsigned *n)
+{
+  unsigned p, t, w, k = 0, total = npol * ncounts * nwaits;
+  struct tune_config *c = calloc(total ? total : 1, sizeof(*c));
+  int err = 0;
+  if (!c)
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  for (p = 0; p < npol; p++)
+    for (t = 0; t < ncounts; t++)
+      for (w = 0; w < nwaits && !err; w++, k++) {
+        c[k].policy = policies[p];
+        c[k].threads = counts[t];
+        c[k].wait = waits[w];
+        err = fill(topo, &c[k]);
+      }
+  if (err) {
+    tune_free_plan(c, k);
+    return htp_error(HTP_EXIT_FAIL, "cannot make the plan: %s", omp_ext_strerror(err));
+  }
+  *configs = c;
+  *n = total;
+  return HTP_EXIT_OK;
+}
+
+void tune_free_plan(struct tune_config *configs, unsigned n)
+{
+  unsigned i;
+  if (!configs)
+    return;
+  for (i = 0; i < n; i++) {
+    free(configs[i].places);
+    free(configs[i].runs);
+  }
+  free(configs);
+}
+
+/* splitmix64: a small, well-mixed generator; the same seed gives the same
+ * plan on every machine. */
+static unsigned long long next(unsigned long long *s)
+{
+  unsigned long long z = (*s += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+void tune_shuffle(unsigned *order, unsigned n, unsigned long seed, unsigned round)
+{
+  unsigned long long s = seed * 1000003ULL + round;
+  unsigned i;
+  for (i = 0; i < n; i++)
+    order[i] = i;
+  for (i = n; i > 1; i--) { /* Fisher-Yates */
+    unsigned j = (unsigned)(next(&s) % i), tmp = order[i - 1];
+    order[i - 1] = order[j];
+    order[j] = tmp;
+  }
+}

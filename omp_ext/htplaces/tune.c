@@ -1,0 +1,414 @@
+/*
+ * htplaces tune [options] -- PROGRAM [ARGS]: run the user's program over a
+ * plan of placements (policy x thread count x OMP_WAIT_POLICY), every round
+ * in a seeded shuffled order after one discarded warm-up run, then fit the
+ * paper's model (serial fraction by Karp-Flatt, sigma from paired runs, SPN,
+ * energy) and recommend a placement per objective, with the statistics to
+ * trust it (medians, 95% confidence intervals, significance).
+ * See htplaces-tune(1).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tune.h"
+
+#define MAX_LIST 64
+enum {
+  OPT_POLICIES = 256, OPT_THREADS, OPT_WAIT, OPT_REPS, OPT_SEED, OPT_BUDGET, OPT_TIMEOUT,
+  OPT_DRY_RUN, OPT_OBJECTIVE, OPT_OUT, OPT_POWER
+};
+
+struct tune_opts {
+  const char *policies, *threads, *waits, *out, *power_text;
+  unsigned reps;
+  unsigned long seed;
+  double budget_s, timeout_s;
+  int dry_run;
+  enum tune_objective objective;
+  omp_ext_power_model_t power;
+};
+
+static int positive_seconds(const char *opt, const char *text, double *v)
+{
+  if (htp_parse_double(text, v) != 0 || !(*v > 0))
+    return htp_error(HTP_EXIT_USAGE, "invalid %s '%s'; allowed: seconds > 0", opt, text);
+  return HTP_EXIT_OK;
+}
+
+static int parse_reps(const char *text, unsigned *k)
+{
+  char *end;
+  unsigned long v;
+  errno = 0;
+  v = strtoul(text, &end, 10);
+  if (text[0] < '0' || text[0] > '9' || *end || errno || v < 3 || v > 1000)
+    return htp_error(HTP_EXIT_USAGE, "invalid --reps '%s'; allowed: 3..1000 rounds (fewer than "
+                     "3 give no confidence interval worth the name)", text);
+  *k = (unsigned)v;
+  return HTP_EXIT_OK;
+}
+
+static int parse_objective(const char *text, enum tune_objective *o)
+{
+  int i;
+  for (i = 0; i < TUNE_NOBJECTIVES; i++)
+    if (strcmp(text, tune_objective_name((enum tune_objective)i)) == 0) {
+      *o = (enum tune_objective)i;
+      return HTP_EXIT_OK;
+    }
+  return htp_error(HTP_EXIT_USAGE, "unknown --objective '%s'; allowed: time, energy, spn, edp",
+                   text);
+}
+
+static int one_option(struct tune_opts *o, int c, const char *arg)
+{
+  char *end;
+  switch (c) {
+  case OPT_POLICIES: o->policies = arg; return HTP_EXIT_OK;
+  case OPT_THREADS: o->threads = arg; return HTP_EXIT_OK;
+  case OPT_WAIT: o->waits = arg; return HTP_EXIT_OK;
+  case OPT_REPS: return parse_reps(arg, &o->reps);
+  case OPT_SEED:
+    errno = 0;
+    o->seed = strtoul(arg, &end, 10);
+    if (arg[0] < '0' || arg[0] > '9' || *end || errno)
+      return htp_error(HTP_EXIT_USAGE, "invalid --seed '%s'; allowed: a whole number", arg);
+    return HTP_EXIT_OK;
+  case OPT_BUDGET: return positive_seconds("--budget", arg, &o->budget_s);
+  case OPT_TIMEOUT: return positive_seconds("--timeout", arg, &o->timeout_s);
+  case OPT_DRY_RUN: o->dry_run = 1; return HTP_EXIT_OK;
+  case OPT_OBJECTIVE: return parse_objective(arg, &o->objective);
+  case OPT_OUT:
+    if (!*arg)
+      return htp_error(HTP_EXIT_USAGE, "empty --out; give a folder");
+    o->out = arg;
+    return HTP_EXIT_OK;
+  case OPT_POWER:
+    if (omp_ext_power_model_parse(arg, &o->power) != 0)
+      return htp_power_model_error("--power-model", arg);
+    o->power_text = arg;
+    return HTP_EXIT_OK;
+  default: return htp_error(HTP_EXIT_USAGE, "unknown option; see htplaces --help");
+  }
+}
+
+static int parse_options(struct htp_ctx *ctx, int argc, char **argv, struct tune_opts *o,
+                         int *sep)
+{
+  static const struct option longopts[] = {
+    HTP_COMMON_LONGOPTS,
+    {"policies", required_argument, NULL, OPT_POLICIES},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"wait-policy", required_argument, NULL, OPT_WAIT},
+    {"reps", required_argument, NULL, OPT_REPS},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"budget", required_argument, NULL, OPT_BUDGET},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"dry-run", no_argument, NULL, OPT_DRY_RUN},
+    {"objective", required_argument, NULL, OPT_OBJECTIVE},
+    {"out", required_argument, NULL, OPT_OUT},
+    {"power-model", required_argument, NULL, OPT_POWER},
+    {0}};
+  int c, status;
+  optind = 0;
+  while ((c = getopt_long(argc, argv, "+:" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1)
+    if (!htp_common_option(ctx, c, optarg, optopt, argv) &&
+        (status = one_option(o, c, optarg)) != 0)
+      return status;
+  if (optind > 1 && strcmp(argv[optind - 1], "--") == 0)
+    *sep = optind - 1;
+  else if (optind < argc && strcmp(argv[optind], "--") == 0)
+    *sep = optind;
+  else if (optind < argc)
+    return htp_error(HTP_EXIT_USAGE, "unexpected argument '%s'; usage: htplaces tune [options] "
+                     "-- PROGRAM [ARGS]", argv[optind]);
+  else
+    *sep = argc;
+  if (*sep + 1 >= argc)
+    return htp_error(HTP_EXIT_USAGE, "missing '-- PROGRAM'; usage: htplaces tune [options] -- "
+                     "PROGRAM [ARGS]");
+  return HTP_EXIT_OK;
+}
+
+static int check_env(const struct htp_ctx *ctx)
+{
+  static const char *const conflicting[] = {"KMP_AFFINITY", "GOMP_CPU_AFFINITY",
+                                            "OMP_EXT_HT_POLICY"};
+  unsigned i;
+  if (ctx->input)
+    return htp_error(HTP_EXIT_USAGE, "tune runs the program on this machine: -i does not apply");
+  if (ctx->format_set && (ctx->do_export || ctx->format != omp_ext_format_json))
+    return htp_error(HTP_EXIT_USAGE, "tune prints a table, or JSON with -f json; other formats "
+                     "and --export do not apply");
+  for (i = 0; i < sizeof(conflicting) / sizeof(conflicting[0]); i++)
+    if (getenv(conflicting[i]))
+      return htp_error(HTP_EXIT_USAGE, "%s is set and would override the places; unset it to "
+                       "use 'htplaces tune'", conflicting[i]);
+  return HTP_EXIT_OK;
+}
+
+struct plan {
+  int policies[MAX_LIST];
+  unsigned counts[MAX_LIST];
+  enum tune_wait waits[3];
+  unsigned npol, ncounts, nwaits;
+  struct tune_config *c;
+  unsigned n;
+};
+
+static int make_plan(const omp_ext_topo_t *topo, const struct tune_opts *o, struct plan *p)
+{
+  unsigned npus = omp_ext_topo_npus(topo);
+  int status;
+  if ((status = tune_parse_policies(o->policies, p->policies, MAX_LIST, &p->npol)) != 0)
+    return status;
+  if (strcmp(o->threads, "auto") == 0)
+    p->ncounts = tune_auto_threads(omp_ext_topo_ncores(topo), npus, omp_ext_topo_max_smt(topo),
+                                   p->counts, MAX_LIST);
+  else if ((status = tune_parse_threads(o->threads, npus, p->counts, MAX_LIST, &p->ncounts)) != 0)
+    return status;
+  p->nwaits = 1;
+  p->waits[0] = TUNE_WAIT_UNSET;
+  if (o->waits && (status = tune_parse_waits(o->waits, p->waits, 3, &p->nwaits)) != 0)
+    return status;
+  return tune_make_plan(topo, p->policies, p->npol, p->counts, p->ncounts, p->waits, p->nwaits,
+                        &p->c, &p->n);
+}
+
+static void print_plan(FILE *out, const struct plan *p, const struct tune_opts *o)
+{
+  unsigned i, runs = 1 + p->n * o->reps;
+  fprintf(out, "plan: %u configurations x %u rounds + 1 warm-up = %u runs (seed %lu)\n", p->n,
+          o->reps, runs, o->seed);
+  for (i = 0; i < p->n; i++)
+    fprintf(out, "  %-8s %4u threads %-8s %s\n", tune_policy_name(p->c[i].policy),
+            p->c[i].threads, p->c[i].wait ? tune_wait_name(p->c[i].wait) : "",
+            p->c[i].places ? p->c[i].places : "(no OMP_PLACES: the runtime's default)");
+  if (o->timeout_s > 0)
+    fprintf(out, "estimated time: at most %.0f s (%u runs x --timeout %.0f s); typically %u x "
+            "the program's own time\n", runs * o->timeout_s, runs, o->timeout_s, runs);
+  else
+    fprintf(out, "estimated time: %u x the program's own time (no --timeout given)\n", runs);
+  if (o->budget_s > 0)
+    fprintf(out, "budget: no run starts after %.0f s\n", o->budget_s);
+}
+
+static double seconds_now(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static int add_run(struct tune_config *c, const struct tune_run *r)
+{
+  struct tune_run *more = realloc(c->runs, (c->nruns + 1) * sizeof(*more));
+  if (!more)
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  c->runs = more;
+  c->runs[c->nruns++] = *r;
+  return HTP_EXIT_OK;
+}
+
+struct loop {
+  double start, run_time;
+  unsigned done, total, nskipped;
+  char **skipped;
+};
+
+static int skip(struct loop *l, const struct tune_config *c, unsigned round)
+{
+  char **more = realloc(l->skipped, (l->nskipped + 1) * sizeof(*more));
+  if (!more || asprintf(&more[l->nskipped], "%s %u round %u", tune_policy_name(c->policy),
+                        c->threads, round + 1) < 0)
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  l->skipped = more;
+  l->nskipped++;
+  return HTP_EXIT_OK;
+}
+
+static void progress(const struct loop *l, const struct tune_config *c, unsigned round,
+                     const struct tune_run *r)
+{
+  double left = l->done ? l->run_time / l->done * (l->total - l->done) : 0;
+  fprintf(stderr, "htplaces tune: [%u/%u] %s %u%s%s, round %u: %.3f s %s (about %.0f s left)\n",
+          l->done, l->total, tune_policy_name(c->policy), c->threads, c->wait ? " " : "",
+          c->wait ? tune_wait_name(c->wait) : "", round + 1, r->wall_s,
+          r->status == 0 ? "ok" : r->status < 0 ? "TIMEOUT" : "FAILED", left);
+}
+
+static int run_rounds(const struct tune_exec *x, struct plan *p, const struct tune_opts *o,
+                      struct loop *l)
+{
+  unsigned *order = malloc(p->n * sizeof(*order)), round, i;
+  struct tune_run r;
+  int status = HTP_EXIT_OK;
+  if (!order)
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  l->total = p->n * o->reps;
+  tune_shuffle(order, p->n, o->seed, 0);
+  /* One warm-up run (page cache, the runtime's first start), discarded. */
+  if ((status = tune_run_once(x, &p->c[order[0]], &r)) == 0)
+    p->c[order[0]].tail[0] = '\0';
+  for (round = 0; !status && round < o->reps; round++) {
+    tune_shuffle(order, p->n, o->seed, round);
+    for (i = 0; !status && i < p->n; i++) {
+      struct tune_config *c = &p->c[order[i]];
+      if (o->budget_s > 0 && seconds_now() - l->start >= o->budget_s) {
+        status = skip(l, c, round);
+        continue;
+      }
+      if ((status = tune_run_once(x, c, &r)) != 0 || (status = add_run(c, &r)) != 0)
+        break;
+      l->done++;
+      l->run_time += r.wall_s;
+      progress(l, c, round, &r);
+    }
+  }
+  free(order);
+  return status;
+}
+
+static int make_out_dir(const char *dir)
+{
+  char *copy = strdup(dir), *p;
+  int ok = 1;
+  if (!copy)
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  for (p = copy + 1; ok && *p; p++)
+    if (*p == '/') {
+      *p = '\0';
+      ok = mkdir(copy, 0777) == 0 || errno == EEXIST;
+      *p = '/';
+    }
+  ok = ok && (mkdir(copy, 0777) == 0 || errno == EEXIST);
+  free(copy);
+  if (!ok)
+    return htp_error(HTP_EXIT_FAIL, "cannot make --out folder '%s': %s", dir, strerror(errno));
+  return HTP_EXIT_OK;
+}
+
+static int open_stdout_sink(const struct tune_opts *o, int *fd)
+{
+  char *path = NULL;
+  if (o->out && asprintf(&path, "%s/program-stdout.txt", o->out) < 0)
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  *fd = open(path ? path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (*fd < 0) {
+    int status = htp_error(HTP_EXIT_FAIL, "cannot open %s: %s", path ? path : "/dev/null",
+                           strerror(errno));
+    free(path);
+    return status;
+  }
+  free(path);
+  return HTP_EXIT_OK;
+}
+
+/* All configurations failed: exit 1 with one failure's stderr tail. */
+static int all_failed(const struct plan *p, const struct tune_result *r)
+{
+  unsigned i;
+  for (i = 0; i < p->n; i++)
+    if (r[i].ok)
+      return 0;
+  for (i = 0; i < p->n; i++)
+    if (p->c[i].nruns)
+      return htp_error(HTP_EXIT_FAIL, "the program failed in every configuration (e.g. %s %u: "
+                       "exit %d): %s", tune_policy_name(p->c[i].policy), p->c[i].threads,
+                       p->c[i].runs[0].status, p->c[i].tail[0] ? p->c[i].tail : "(no stderr)");
+  return htp_error(HTP_EXIT_FAIL, "no run was started (--budget too small?)");
+}
+
+static int report(struct htp_ctx *ctx, const struct plan *p, const struct tune_opts *o,
+                  const struct loop *l, char **argv, int measured)
+{
+  struct tune_result *r = calloc(p->n, sizeof(*r));
+  struct tune_summary s;
+  struct tune_report t = {0};
+  int status;
+  if (!r || tune_analyse(p->c, p->n, ctx->topo, &o->power, r, &s) != 0) {
+    free(r);
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  }
+  if ((status = all_failed(p, r)) != 0) {
+    free(r);
+    return status;
+  }
+  t = (struct tune_report){p->c, r, p->n, &s, argv, ctx->topo, o->reps, o->seed, o->objective,
+                           measured, &o->power, o->power_text, l->skipped, l->nskipped};
+  if (ctx->format_set)
+    tune_print_json(stdout, &t);
+  else
+    tune_print_table(stdout, &t);
+  status = fflush(stdout) == 0 ? HTP_EXIT_OK : htp_error(HTP_EXIT_FAIL, "cannot write output");
+  if (!status && o->out)
+    status = tune_write_dir(o->out, &t);
+  free(r);
+  return status;
+}
+
+static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *o, char **argv)
+{
+  struct tune_exec x = {argv, o->timeout_s, -1, NULL, &o->power};
+  struct loop l = {seconds_now(), 0, 0, 0, 0, NULL};
+  omp_ext_rapl_t *rapl = NULL;
+  char why[256];
+  unsigned i;
+  int status;
+  if ((o->out && (status = make_out_dir(o->out)) != 0) ||
+      (status = open_stdout_sink(o, &x.stdout_fd)) != 0)
+    return status;
+  if (omp_ext_rapl_open(NULL, &rapl, why, sizeof(why)) == 0)
+    x.rapl = rapl;
+  else
+    fprintf(stderr, "htplaces tune: energy is modelled (%s): %s\n", o->power_text, why);
+  tune_forward_signals();
+  status = run_rounds(&x, p, o, &l);
+  close(x.stdout_fd);
+  omp_ext_rapl_close(rapl);
+  if (!status)
+    status = report(ctx, p, o, &l, argv, x.rapl != NULL);
+  for (i = 0; i < l.nskipped; i++)
+    free(l.skipped[i]);
+  free(l.skipped);
+  return status;
+}
+
+int htp_cmd_tune(struct htp_ctx *ctx, int argc, char **argv)
+{
+  struct tune_opts o = {"speedup,spn,spread,none", "auto", NULL, NULL, NULL, 5, 1, 0, 0, 0,
+                        TUNE_TIME, {0, 0, 0, 0}};
+  struct plan p = {0};
+  omp_ext_model_t m;
+  int status, sep = 0;
+  /* The power model for modelled energy: $OMP_EXT_POWER_MODEL or the
+   * paper's C6100 preset, unless --power-model says. */
+  if ((status = htp_default_model(&m)) != 0)
+    return status;
+  o.power = m.power;
+  o.power_text = getenv("OMP_EXT_POWER_MODEL");
+  if (!o.power_text || !*o.power_text)
+    o.power_text = OMP_EXT_MODEL_PRESET;
+  if ((status = parse_options(ctx, argc, argv, &o, &sep)) != 0 || (status = check_env(ctx)) != 0)
+    return status;
+  if (!htp_topo(ctx, &status))
+    return status;
+  if ((status = make_plan(ctx->topo, &o, &p)) != 0)
+    return status;
+  if ((status = tune_find_program(argv[sep + 1])) == 0) {
+    if (o.dry_run)
+      print_plan(stdout, &p, &o);
+    else
+      status = measure(ctx, &p, &o, argv + sep + 1);
+  }
+  tune_free_plan(p.c, p.n);
+  return status;
+}

@@ -1,0 +1,164 @@
+/*
+ * htplaces tune: private declarations of its files.
+ *
+ *   tune.c           the command: options, the loop over rounds, exit status
+ *   tune-plan.c      the plan: configurations (policy x N x wait policy),
+ *                    the automatic thread counts, the seeded shuffle
+ *   tune-run.c       one run of the program in one configuration
+ *   tune-analysis.c  statistics, speed-up, Karp-Flatt, sigma, SPN, energy,
+ *                    the recommendation (pure functions on crafted or
+ *                    measured data; unit-tested on crafted data)
+ *   tune-report.c    the table, results.csv / results.json, the plots
+ */
+#ifndef HTPLACES_TUNE_H
+#define HTPLACES_TUNE_H
+
+#include <stdio.h>
+
+#include "htplaces.h"
+
+/* The "none" pseudo-policy: the runtime's default, no OMP_PLACES nor
+ * OMP_PROC_BIND (the baseline every user has today). */
+#define TUNE_NONE (-1)
+/* OMP_WAIT_POLICY: not set, passive, active. */
+enum tune_wait { TUNE_WAIT_UNSET = 0, TUNE_WAIT_PASSIVE, TUNE_WAIT_ACTIVE };
+enum tune_objective { TUNE_TIME = 0, TUNE_ENERGY, TUNE_SPN, TUNE_EDP, TUNE_NOBJECTIVES };
+
+/* One run's outcome. */
+struct tune_run {
+  double wall_s;   /* wall-clock seconds */
+  double cpu_s;    /* user + system CPU seconds of the program (all threads) */
+  double energy_j; /* joules: measured (RAPL) or modelled */
+  int status;      /* 0 ok; else the exit status, 128 + signal, or -1 (timeout) */
+};
+
+/* One configuration of the plan, with its runs. */
+struct tune_config {
+  int policy;            /* omp_ht_policy_t or TUNE_NONE */
+  unsigned threads;      /* N: OMP_NUM_THREADS */
+  enum tune_wait wait;
+  omp_ext_usage_t usage; /* cores/packages/extra PUs its places use (none: as speedup) */
+  char *places;          /* OMP_PLACES text; NULL for none */
+  struct tune_run *runs; /* runs[0 .. nruns-1], in the order they ran */
+  unsigned nruns;
+  char tail[512];        /* the last failing run's stderr tail */
+};
+
+/* Figures of one configuration over its successful runs. */
+struct tune_result {
+  unsigned ok;             /* successful runs */
+  int failed;              /* some run failed (configuration marked failed) */
+  omp_ext_stats_t time;    /* seconds */
+  omp_ext_stats_t metric[TUNE_NOBJECTIVES]; /* per-run time, energy, SPN, EDP */
+  double speedup;          /* median T(1 thread) / median T; NAN without a baseline */
+  double serial;           /* Karp-Flatt s at this N; NAN for N = 1 or no baseline */
+  double power_w;          /* mean power: energy / time */
+  double cpu_util;         /* CPU seconds / (wall seconds x N), median */
+};
+
+/* What the whole plan says. */
+struct tune_summary {
+  int baseline;            /* index of the 1-thread configuration used for S_N, -1 none */
+  double serial;           /* program's serial fraction (Karp-Flatt), NAN if none */
+  int serial_from;         /* configuration it was taken from, -1 */
+  double sigma;            /* median sigma over the pairs, NAN if no pair */
+  unsigned npairs;         /* (C one per core, 2C on the same C cores) pairs */
+  unsigned bound;          /* §2.3 useful thread count from serial and sigma, 0 unknown */
+  int best[TUNE_NOBJECTIVES], runner_up[TUNE_NOBJECTIVES]; /* -1 none */
+  int significant[TUNE_NOBJECTIVES]; /* best vs runner-up: 1 yes, 0 CIs overlap */
+};
+
+/* tune-plan.c ---------------------------------------------------------- */
+
+/* "speedup,spn,spread,none" -> policies (TUNE_NONE for none); prints errors. */
+int tune_parse_policies(const char *text, int *policies, unsigned max, unsigned *n);
+/* "1,2,4" -> counts, each 1..max_threads; prints errors. */
+int tune_parse_threads(const char *text, unsigned max_threads, unsigned *counts, unsigned max,
+                       unsigned *n);
+/* "passive,active" -> wait policies; prints errors. */
+int tune_parse_waits(const char *text, enum tune_wait *waits, unsigned max, unsigned *n);
+/* The automatic thread counts for ncores cores and npus PUs (max_smt PUs per
+ * core at most): 1, C/4, C/2, C, all PUs, and 2c for each core count c
+ * listed (so sigma can be measured where cores have siblings); ascending,
+ * distinct.  Returns the count written (at most max). */
+unsigned tune_auto_threads(unsigned ncores, unsigned npus, unsigned max_smt, unsigned *counts,
+                           unsigned max);
+/* Fill the configurations of policies x counts x waits on topo (places,
+ * usage); returns 0 or prints the error and returns the exit status. */
+int tune_make_plan(const omp_ext_topo_t *topo, const int *policies, unsigned npol,
+                   const unsigned *counts, unsigned ncounts, const enum tune_wait *waits,
+                   unsigned nwaits, struct tune_config **configs, unsigned *n);
+void tune_free_plan(struct tune_config *configs, unsigned n);
+/* A permutation of 0..n-1, the same for the same seed and round. */
+void tune_shuffle(unsigned *order, unsigned n, unsigned long seed, unsigned round);
+/* "spn", "none": the configuration's policy name. */
+const char *tune_policy_name(int policy);
+/* The names --policies takes, for messages (static buffer). */
+const char *tune_policy_names(void);
+const char *tune_wait_name(enum tune_wait w);
+const char *tune_objective_name(enum tune_objective o);
+
+/* tune-run.c ----------------------------------------------------------- */
+
+struct tune_exec {
+  char **argv;          /* PROGRAM ARGS */
+  double timeout_s;     /* 0: none */
+  int stdout_fd;        /* the program's stdout goes here (a file or /dev/null) */
+  void *rapl;           /* omp_ext_rapl_t *, or NULL: energy is modelled */
+  const omp_ext_power_model_t *power; /* for modelled energy */
+};
+/* SIGINT, SIGTERM, SIGHUP to tune reach the running program's process
+ * group, then end tune itself. */
+void tune_forward_signals(void);
+/* Where PROGRAM is, as execvp would find it: 0, 127 (not found) or 126 (not
+ * executable); prints the error. */
+int tune_find_program(const char *program);
+/* Run the program once in configuration c; fills r; c->tail on failure.
+ * Returns 0, or HTP_EXIT_FAIL when the run could not be started. */
+int tune_run_once(const struct tune_exec *x, struct tune_config *c, struct tune_run *r);
+
+/* tune-analysis.c ------------------------------------------------------ */
+
+/* Figures of every configuration and the summary, from the runs.  topo and
+ * power: for the §2.3 bound (omp_ext_model_bound with the measured serial
+ * fraction and sigma; topo may be NULL: no bound).  Returns 0 or
+ * omp_ext_err_nomem. */
+int tune_analyse(const struct tune_config *c, unsigned n, const omp_ext_topo_t *topo,
+                 const omp_ext_power_model_t *power, struct tune_result *r,
+                 struct tune_summary *s);
+/* sigma from a pair: T(C threads, one per core) / T(2C threads on the same
+ * C cores) - 1. */
+double tune_sigma(double t_one_per_core, double t_two_per_core);
+/* Best and runner-up for one objective among the successful configurations;
+ * ties (overlapping 95% CIs) go to fewer cores, then fewer threads. */
+void tune_recommend(const struct tune_config *c, const struct tune_result *r, unsigned n,
+                    enum tune_objective o, int *best, int *runner_up, int *significant);
+
+/* tune-report.c -------------------------------------------------------- */
+
+struct tune_report {
+  const struct tune_config *c;
+  const struct tune_result *r;
+  unsigned n;
+  const struct tune_summary *s;
+  char *const *argv;       /* the program and its arguments */
+  const omp_ext_topo_t *topo;
+  unsigned rounds;
+  unsigned long seed;
+  enum tune_objective objective;
+  int energy_measured;     /* 1: RAPL, 0: modelled */
+  const omp_ext_power_model_t *power;
+  const char *power_name;  /* the --power-model text */
+  char **skipped;          /* runs not started (budget): "spn 2 round 3" */
+  unsigned nskipped;
+};
+void tune_print_table(FILE *out, const struct tune_report *t);
+void tune_print_json(FILE *out, const struct tune_report *t);
+void tune_print_csv(FILE *out, const struct tune_report *t);
+/* The exact command for configuration i: "htplaces exec spn 6 -- ./app". */
+char *tune_exec_line(const struct tune_report *t, int i);
+/* --out DIR: results.csv, results.json, recommendation.txt and, with
+ * gnuplot, plots; returns 0 or prints the error. */
+int tune_write_dir(const char *dir, const struct tune_report *t);
+
+#endif /* HTPLACES_TUNE_H */

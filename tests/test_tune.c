@@ -1,0 +1,492 @@
+/*
+ * htplaces tune: the analysis on crafted timings with known answers (S_N,
+ * Karp-Flatt s, sigma, SPN, energy, confidence intervals, the significance
+ * verdict, the tie rule), the plan (automatic thread counts, the seeded
+ * shuffle, list parsing) -- never on measured times -- and the command end
+ * to end on tests/tune_prog (files, recommendation line, every bad input).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cunit_main.h"
+#include "testutil.h"
+#include "tune.h"
+
+/* A crafted configuration: runs with the given times, energy = watts x time. */
+static void craft(struct tune_config *c, int policy, unsigned threads, unsigned cores,
+                  unsigned extra, const double *times, unsigned n, double watts)
+{
+  unsigned i;
+  memset(c, 0, sizeof(*c));
+  c->policy = policy;
+  c->threads = threads;
+  c->usage.threads = threads;
+  c->usage.cores = cores;
+  c->usage.packages = 1;
+  c->usage.extra = extra;
+  c->runs = calloc(n, sizeof(*c->runs));
+  c->nruns = n;
+  for (i = 0; i < n; i++) {
+    c->runs[i].wall_s = times[i];
+    c->runs[i].cpu_s = times[i] * threads;
+    c->runs[i].energy_j = watts * times[i];
+  }
+}
+
+static void free_configs(struct tune_config *c, unsigned n)
+{
+  unsigned i;
+  for (i = 0; i < n; i++)
+    free(c[i].runs);
+}
+
+static void test_sigma_formula(void)
+{
+  CU_ASSERT_DOUBLE_EQUAL(tune_sigma(5.0, 4.0), 0.25, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(tune_sigma(4.0, 4.0), 0.0, 1e-12);
+  CU_ASSERT(isnan(tune_sigma(0, 4.0)));
+  CU_ASSERT(isnan(tune_sigma(4.0, -1)));
+}
+
+/* none 1: 10 s; speedup 2 (2 cores): 5.5 s; spn 4 (2 cores + 2 siblings):
+ * 4.4 s; all with a spread of +-0.1 s. */
+static void test_analysis_known_answers(void)
+{
+  static const double t1[] = {9.9, 10.0, 10.1}, t2[] = {5.4, 5.5, 5.6}, t4[] = {4.3, 4.4, 4.5};
+  struct tune_config c[3];
+  struct tune_result r[3];
+  struct tune_summary s;
+  double spn, half;
+  craft(&c[0], TUNE_NONE, 1, 1, 0, t1, 3, 100);
+  craft(&c[1], omp_ht_policy_speedup, 2, 2, 0, t2, 3, 120);
+  craft(&c[2], omp_ht_policy_spn, 4, 2, 2, t4, 3, 130);
+  CU_ASSERT_EQUAL_FATAL(tune_analyse(c, 3, NULL, NULL, r, &s), 0);
+  CU_ASSERT_EQUAL(s.baseline, 0);
+  CU_ASSERT_EQUAL(r[0].ok, 3);
+  CU_ASSERT_DOUBLE_EQUAL(r[0].time.median, 10.0, 1e-12);
+  /* 95% CI of the mean: 10 -+ t(0.975, 2) * 0.1 / sqrt(3) = 10 -+ 0.24843 */
+  half = 4.303 * 0.1 / sqrt(3);
+  CU_ASSERT_DOUBLE_EQUAL(r[0].time.ci95_lo, 10.0 - half, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(r[0].time.ci95_hi, 10.0 + half, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(r[1].speedup, 10.0 / 5.5, 1e-12);
+  /* Karp-Flatt: s = (N - S) / (S (N - 1)) = (2 - 20/11) / (20/11) = 0.1 */
+  CU_ASSERT_DOUBLE_EQUAL(r[1].serial, 0.1, 1e-9);
+  CU_ASSERT_EQUAL(s.serial_from, 1); /* most cores, one PU each */
+  CU_ASSERT_DOUBLE_EQUAL(s.serial, 0.1, 1e-9);
+  /* sigma = T(2 one per core) / T(4 on the same 2 cores) - 1 = 5.5 / 4.4 - 1 */
+  CU_ASSERT_EQUAL(s.npairs, 1);
+  CU_ASSERT_DOUBLE_EQUAL(s.sigma, 0.25, 1e-9);
+  /* power = energy / time = 120 W; SPN = 1000 S / (P C) */
+  CU_ASSERT_DOUBLE_EQUAL(r[1].power_w, 120, 1e-9);
+  spn = 1000 * (10.0 / 5.5) / (120 * 2);
+  CU_ASSERT_DOUBLE_EQUAL(r[1].metric[TUNE_SPN].median, spn, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(r[2].metric[TUNE_ENERGY].median, 130 * 4.4, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(r[2].metric[TUNE_EDP].median, 130 * 4.4 * 4.4, 1e-9);
+  CU_ASSERT_DOUBLE_EQUAL(r[1].cpu_util, 1.0, 1e-9);
+  /* time: spn 4 (4.4 s) beats speedup 2 (5.5 s), CIs disjoint */
+  CU_ASSERT_EQUAL(s.best[TUNE_TIME], 2);
+  CU_ASSERT_EQUAL(s.runner_up[TUNE_TIME], 1);
+  CU_ASSERT_EQUAL(s.significant[TUNE_TIME], 1);
+  /* energy: 100 * 10 = 1000 J, 120 * 5.5 = 660 J, 130 * 4.4 = 572 J */
+  CU_ASSERT_EQUAL(s.best[TUNE_ENERGY], 2);
+  /* SPN: none 1 = 1000 / 100 = 10; speedup 2 = 7.58; spn 4 = 8.74 */
+  CU_ASSERT_EQUAL(s.best[TUNE_SPN], 0);
+  CU_ASSERT_EQUAL(s.runner_up[TUNE_SPN], 2);
+  free_configs(c, 3);
+}
+
+/* Overlapping intervals: no significant difference, and the configuration
+ * with fewer cores wins although its median is slower. */
+static void test_tie_goes_to_fewer_cores(void)
+{
+  static const double t1[] = {10, 10, 10}, a[] = {5.0, 6.0, 7.0}, b[] = {4.9, 5.9, 6.9};
+  struct tune_config c[3];
+  struct tune_result r[3];
+  struct tune_summary s;
+  craft(&c[0], TUNE_NONE, 1, 1, 0, t1, 3, 100);
+  craft(&c[1], omp_ht_policy_spn, 4, 2, 2, a, 3, 100);    /* 2 cores, 6.0 s */
+  craft(&c[2], omp_ht_policy_speedup, 4, 4, 0, b, 3, 100); /* 4 cores, 5.9 s */
+  CU_ASSERT_EQUAL_FATAL(tune_analyse(c, 3, NULL, NULL, r, &s), 0);
+  CU_ASSERT_EQUAL(s.significant[TUNE_TIME], 0);
+  CU_ASSERT_EQUAL(s.best[TUNE_TIME], 1);
+  CU_ASSERT_EQUAL(s.runner_up[TUNE_TIME], 2);
+  /* with disjoint intervals the faster one wins even with more cores */
+  c[2].runs[0].wall_s = c[2].runs[1].wall_s = c[2].runs[2].wall_s = 3.0;
+  CU_ASSERT_EQUAL_FATAL(tune_analyse(c, 3, NULL, NULL, r, &s), 0);
+  CU_ASSERT_EQUAL(s.significant[TUNE_TIME], 1);
+  CU_ASSERT_EQUAL(s.best[TUNE_TIME], 2);
+  free_configs(c, 3);
+}
+
+/* A configuration with a failed run is marked failed and never recommended;
+ * without a 1-thread run there is no speed-up nor serial fraction. */
+static void test_failed_and_no_baseline(void)
+{
+  static const double t[] = {2, 2, 2}, u[] = {1, 1, 1};
+  struct tune_config c[2];
+  struct tune_result r[2];
+  struct tune_summary s;
+  craft(&c[0], omp_ht_policy_spn, 2, 1, 1, t, 3, 100);
+  craft(&c[1], omp_ht_policy_speedup, 2, 2, 0, u, 3, 100);
+  c[1].runs[1].status = 7;
+  CU_ASSERT_EQUAL_FATAL(tune_analyse(c, 2, NULL, NULL, r, &s), 0);
+  CU_ASSERT_EQUAL(r[1].failed, 1);
+  CU_ASSERT_EQUAL(r[1].ok, 2);
+  CU_ASSERT_EQUAL(s.best[TUNE_TIME], 0);
+  CU_ASSERT_EQUAL(s.runner_up[TUNE_TIME], -1);
+  CU_ASSERT_EQUAL(s.baseline, -1);
+  CU_ASSERT(isnan(r[0].speedup));
+  CU_ASSERT(isnan(s.serial));
+  CU_ASSERT_EQUAL(s.npairs, 0);
+  CU_ASSERT(isnan(s.sigma));
+  free_configs(c, 2);
+}
+
+static void test_auto_threads(void)
+{
+  unsigned v[64], n;
+  n = tune_auto_threads(8, 16, 2, v, 64);
+  CU_ASSERT_EQUAL_FATAL(n, 5);
+  CU_ASSERT(v[0] == 1 && v[1] == 2 && v[2] == 4 && v[3] == 8 && v[4] == 16);
+  n = tune_auto_threads(6, 12, 2, v, 64); /* 1, 1, 3, 6, 12 and 2, 6, 12 */
+  CU_ASSERT_EQUAL_FATAL(n, 5);
+  CU_ASSERT(v[0] == 1 && v[1] == 2 && v[2] == 3 && v[3] == 6 && v[4] == 12);
+  n = tune_auto_threads(2, 2, 1, v, 64); /* no SMT: no doubling */
+  CU_ASSERT_EQUAL_FATAL(n, 2);
+  CU_ASSERT(v[0] == 1 && v[1] == 2);
+  n = tune_auto_threads(4, 16, 4, v, 64); /* SMT4: 1, 1, 2, 4, 16 + 2, 4, 8 */
+  CU_ASSERT_EQUAL_FATAL(n, 5);
+  CU_ASSERT(v[0] == 1 && v[1] == 2 && v[2] == 4 && v[3] == 8 && v[4] == 16);
+}
+
+static void test_shuffle(void)
+{
+  unsigned a[10], b[10], c[10], seen = 0, i, same = 1;
+  tune_shuffle(a, 10, 42, 3);
+  tune_shuffle(b, 10, 42, 3);
+  tune_shuffle(c, 10, 42, 4);
+  for (i = 0; i < 10; i++) {
+    CU_ASSERT_EQUAL(a[i], b[i]);
+    seen |= 1u << a[i];
+    same &= a[i] == c[i];
+  }
+  CU_ASSERT_EQUAL(seen, 0x3ffu); /* a permutation */
+  CU_ASSERT_FALSE(same);         /* another round, another order */
+}
+
+static void test_parse_lists(void)
+{
+  int p[8];
+  unsigned t[8], n;
+  enum tune_wait w[3];
+  CU_ASSERT_EQUAL(tune_parse_policies("spn,none,speedup", p, 8, &n), 0);
+  CU_ASSERT(n == 3 && p[0] == omp_ht_policy_spn && p[1] == TUNE_NONE &&
+            p[2] == omp_ht_policy_speedup);
+  CU_ASSERT_EQUAL(tune_parse_policies("spn,,none", p, 8, &n), HTP_EXIT_USAGE);
+  CU_ASSERT_EQUAL(tune_parse_policies("spn,bogus", p, 8, &n), HTP_EXIT_USAGE);
+  CU_ASSERT_EQUAL(tune_parse_policies("energy", p, 8, &n), HTP_EXIT_USAGE);
+  CU_ASSERT_EQUAL(tune_parse_policies("spn,spn", p, 8, &n), HTP_EXIT_USAGE);
+  CU_ASSERT_EQUAL(tune_parse_threads("1,4,2", 4, t, 8, &n), 0);
+  CU_ASSERT(n == 3 && t[0] == 1 && t[1] == 4 && t[2] == 2);
+  CU_ASSERT_EQUAL(tune_parse_threads("1,5", 4, t, 8, &n), HTP_EXIT_USAGE);
+  CU_ASSERT_EQUAL(tune_parse_threads("0", 4, t, 8, &n), HTP_EXIT_USAGE);
+  CU_ASSERT_EQUAL(tune_parse_threads("", 4, t, 8, &n), HTP_EXIT_USAGE);
+  CU_ASSERT_EQUAL(tune_parse_waits("active,passive", w, 3, &n), 0);
+  CU_ASSERT(n == 2 && w[0] == TUNE_WAIT_ACTIVE && w[1] == TUNE_WAIT_PASSIVE);
+  CU_ASSERT_EQUAL(tune_parse_waits("busy", w, 3, &n), HTP_EXIT_USAGE);
+}
+
+/* The plan on the paper's C6100 (2 packages x 4 cores x 2 siblings,
+ * siblings numbered n, n + 8): places and usage per configuration. */
+static void test_plan_on_fixture(void)
+{
+  static const int pol[] = {omp_ht_policy_speedup, omp_ht_policy_spn, TUNE_NONE};
+  static const unsigned counts[] = {4, 8};
+  static const enum tune_wait waits[] = {TUNE_WAIT_UNSET};
+  omp_ext_topo_t *topo;
+  struct tune_config *c;
+  unsigned n;
+  CU_ASSERT_EQUAL_FATAL(omp_ext_topo_load(&topo, "pack:2 core:4 pu:2(indexes=core:pack)", 0), 0);
+  CU_ASSERT_EQUAL_FATAL(tune_make_plan(topo, pol, 3, counts, 2, waits, 1, &c, &n), 0);
+  CU_ASSERT_EQUAL_FATAL(n, 6);
+  CU_ASSERT_STRING_EQUAL(c[0].places, "{0},{1},{2},{3}");
+  CU_ASSERT_EQUAL(c[0].usage.cores, 4);
+  CU_ASSERT_STRING_EQUAL(c[2].places, "{0},{8},{1},{9}");
+  CU_ASSERT_EQUAL(c[2].usage.cores, 2);
+  CU_ASSERT_EQUAL(c[2].usage.extra, 2);
+  CU_ASSERT_STRING_EQUAL(c[3].places, "{0},{8},{1},{9},{2},{10},{3},{11}");
+  CU_ASSERT_PTR_NULL(c[4].places); /* none: no OMP_PLACES */
+  tune_free_plan(c, n);
+  omp_ext_topo_destroy(topo);
+}
+
+/* ---------------------------------------------------------- the command */
+
+static char tmpdir[] = "/tmp/test-tune-XXXXXX";
+
+static int run_tune(struct run_result *res, char *const env[], char **args)
+{
+  char *argv[32];
+  unsigned k = 0;
+  argv[k++] = HTPLACES_BIN;
+  argv[k++] = "tune";
+  while (*args && k < 31)
+    argv[k++] = *args++;
+  argv[k] = NULL;
+  return run_capture(argv, env, res);
+}
+
+/* The contents of DIR/NAME (malloc'ed, NULL if unreadable). */
+static char *slurp(const char *dir, const char *name)
+{
+  char path[700], *buf;
+  FILE *f;
+  long len;
+  snprintf(path, sizeof(path), "%s/%s", dir, name);
+  if (!(f = fopen(path, "r")))
+    return NULL;
+  fseek(f, 0, SEEK_END);
+  len = ftell(f);
+  rewind(f);
+  buf = malloc((size_t)len + 1);
+  if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
+    free(buf);
+    buf = NULL;
+  }
+  if (buf)
+    buf[len] = '\0';
+  fclose(f);
+  return buf;
+}
+
+static int suite_init(void)
+{
+  return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int suite_clean(void)
+{
+  char cmd[128];
+  snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+  return system(cmd) == 0 ? 0 : -1;
+}
+
+/* --reps 3, spn and none at 1 thread, --out into folders that do not exist
+ * yet: exit 0, the table, the recommendation, 6 progress lines, the files. */
+static void test_end_to_end(void)
+{
+  struct run_result res;
+  char dir[600], *csv, *json, *rec, *prog_out;
+  snprintf(dir, sizeof(dir), "%s/a/b", tmpdir);
+  {
+    char *args[] = {"--reps", "3", "--threads", "1", "--policies", "spn,none", "--out", dir,
+                    "--", TUNE_PROG_BIN, "20000", NULL};
+    CU_ASSERT_EQUAL_FATAL(run_tune(&res, NULL, args), 0);
+  }
+  CU_ASSERT_EQUAL(res.status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "Recommendation:"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "\nspn 1 "));
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "\nnone 1 "));
+  CU_ASSERT_PTR_NULL(strstr(res.out, "tune_prog: done")); /* its stdout goes to a file */
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.err, "[6/6]"));
+  CU_ASSERT_PTR_NULL(strstr(res.err, "[7/"));
+  run_free(&res);
+  csv = slurp(dir, "results.csv");
+  json = slurp(dir, "results.json");
+  rec = slurp(dir, "recommendation.txt");
+  prog_out = slurp(dir, "program-stdout.txt");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
+  CU_ASSERT_EQUAL(count_lines(csv), 1 + 2 * 3); /* header + 2 configurations x 3 rounds */
+  CU_ASSERT_PTR_NOT_NULL_FATAL(json);
+  CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"configurations\": ["));
+  CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"recommendation\": {\"objective\": \"time\""));
+  CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"policy\": \"spn\", \"threads\": 1"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"omp_places\": null")); /* none */
+  CU_ASSERT_PTR_NOT_NULL_FATAL(rec);
+  CU_ASSERT(strstr(rec, "time: htplaces exec spn 1 -- ") != NULL ||
+            strstr(rec, "time: OMP_NUM_THREADS=1 ") != NULL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(rec, "tune_prog 20000\n"));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(prog_out);
+  /* warm-up + 6 measured runs, each printed its line */
+  CU_ASSERT_EQUAL(count_lines(prog_out), 7);
+  free(csv), free(json), free(rec), free(prog_out);
+}
+
+static void test_json_and_dry_run(void)
+{
+  struct run_result res;
+  {
+    char *args[] = {"-f", "json", "--reps", "3", "--threads", "1", "--policies", "none", "--",
+                    TUNE_PROG_BIN, "20000", NULL};
+    CU_ASSERT_EQUAL_FATAL(run_tune(&res, NULL, args), 0);
+  }
+  CU_ASSERT_EQUAL(res.status, 0);
+  CU_ASSERT_EQUAL(res.out[0], '{');
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "\"summary\": {\"baseline\": 0"));
+  run_free(&res);
+  {
+    char *args[] = {"--dry-run", "--reps", "4", "--threads", "1", "--policies", "spn,none",
+                    "--timeout", "10", "--", TUNE_PROG_BIN, NULL};
+    CU_ASSERT_EQUAL_FATAL(run_tune(&res, NULL, args), 0);
+  }
+  CU_ASSERT_EQUAL(res.status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "plan: 2 configurations x 4 rounds + 1 warm-up = 9 runs"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "at most 90 s"));
+  CU_ASSERT_STRING_EQUAL(res.err, ""); /* nothing ran */
+  run_free(&res);
+}
+
+/* One bad input: exit status, one line on stderr containing what, empty stdout. */
+static void bad(int status, const char *what, char *const env[], char **args)
+{
+  struct run_result res;
+  CU_ASSERT_EQUAL_FATAL(run_tune(&res, env, args), 0);
+  CU_ASSERT_EQUAL(res.status, status);
+  CU_ASSERT_STRING_EQUAL(res.out, "");
+  CU_ASSERT_EQUAL(count_lines(res.err), 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.err, what));
+  if (res.status != status || !strstr(res.err, what))
+    fprintf(stderr, "\n  got %d: %s", res.status, res.err);
+  run_free(&res);
+}
+
+static void test_bad_input(void)
+{
+  char over[16], notexec[700];
+  unsigned npus = 0;
+  unsigned order[OMP_EXT_NPOLICIES][TEST_MAXPU];
+  FILE *f;
+  CU_ASSERT_EQUAL_FATAL(policy_orders(order, &npus), 0);
+  snprintf(over, sizeof(over), "%u", npus + 1);
+  snprintf(notexec, sizeof(notexec), "%s/not-executable", tmpdir);
+  f = fopen(notexec, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs("data\n", f);
+  fclose(f);
+  {
+    char *a[] = {"--", "/nonexistent/prog", NULL};
+    bad(127, "cannot run '/nonexistent/prog'", NULL, a);
+  }
+  {
+    char *a[] = {"--", "no-such-program-omp-ext", NULL};
+    bad(127, "cannot run 'no-such-program-omp-ext'", NULL, a);
+  }
+  {
+    char *a[] = {"--", notexec, NULL};
+    bad(126, "Permission denied", NULL, a);
+  }
+  {
+    char *a[] = {"--reps", "2", "--", TUNE_PROG_BIN, NULL};
+    bad(2, "invalid --reps '2'; allowed: 3..1000", NULL, a);
+  }
+  {
+    char *a[] = {"--budget", "0", "--", TUNE_PROG_BIN, NULL};
+    bad(2, "invalid --budget '0'; allowed: seconds > 0", NULL, a);
+  }
+  {
+    char *a[] = {"--timeout", "-1", "--", TUNE_PROG_BIN, NULL};
+    bad(2, "invalid --timeout", NULL, a);
+  }
+  {
+    char *a[] = {"--threads", over, "--", TUNE_PROG_BIN, NULL};
+    bad(2, "allowed PUs", NULL, a);
+  }
+  {
+    char *a[] = {"--threads", "1,,2", "--", TUNE_PROG_BIN, NULL};
+    bad(2, "an empty item", NULL, a);
+  }
+  {
+    char *a[] = {"--policies", "spn,fast", "--", TUNE_PROG_BIN, NULL};
+    bad(2, "unknown policy 'fast' in --policies; allowed: none, os, speedup, spn, spread (energy", NULL, a);
+  }
+  {
+    char *a[] = {"--objective", "speed", "--", TUNE_PROG_BIN, NULL};
+    bad(2, "allowed: time, energy, spn, edp", NULL, a);
+  }
+  {
+    char *a[] = {"--reps", "3", NULL};
+    bad(2, "missing '-- PROGRAM'", NULL, a);
+  }
+  {
+    char *a[] = {"-i", "pack:2 core:2 pu:2", "--", TUNE_PROG_BIN, NULL};
+    bad(2, "-i does not apply", NULL, a);
+  }
+  {
+    char *a[] = {"--", TUNE_PROG_BIN, NULL};
+    char *env[] = {"KMP_AFFINITY=compact", NULL};
+    bad(2, "KMP_AFFINITY is set", env, a);
+  }
+}
+
+/* A program that fails in every configuration: exit 1 with its stderr tail;
+ * one past --timeout: killed, marked TIMEOUT. */
+static void test_failing_program(void)
+{
+  struct run_result res;
+  {
+    char *args[] = {"--reps", "3", "--threads", "1", "--policies", "none", "--", TUNE_PROG_BIN,
+                    NULL};
+    char *env[] = {"TUNE_PROG_FAIL=7", NULL};
+    CU_ASSERT_EQUAL_FATAL(run_tune(&res, env, args), 0);
+  }
+  CU_ASSERT_EQUAL(res.status, 1);
+  CU_ASSERT_STRING_EQUAL(res.out, "");
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.err, "failed in every configuration (e.g. none 1: exit 7)"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.err, "tune_prog: failing on purpose with 7"));
+  run_free(&res);
+  {
+    char *args[] = {"--reps", "3", "--threads", "1", "--policies", "none", "--timeout", "0.2",
+                    "--", TUNE_PROG_BIN, NULL};
+    char *env[] = {"TUNE_PROG_SLEEP=20", NULL};
+    CU_ASSERT_EQUAL_FATAL(run_tune(&res, env, args), 0);
+  }
+  CU_ASSERT_EQUAL(res.status, 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.err, "TIMEOUT"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.err, "exit -1"));
+  run_free(&res);
+}
+
+/* --budget: runs stop being started; what was skipped is listed. */
+static void test_budget(void)
+{
+  struct run_result res;
+  char *args[] = {"--reps", "3", "--threads", "1", "--policies", "none", "--budget", "0.3",
+                  "--", TUNE_PROG_BIN, "20000", NULL};
+  char *env[] = {"TUNE_PROG_SLEEP=1", NULL};
+  CU_ASSERT_EQUAL_FATAL(run_tune(&res, env, args), 0);
+  /* the warm-up (1 s) exhausts the budget before the first measured run */
+  CU_ASSERT_EQUAL(res.status, 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.err, "no run was started (--budget too small?)"));
+  run_free(&res);
+}
+
+static CU_TestInfo analysis_tests[] = {
+  {"sigma from a pair", test_sigma_formula},
+  {"S_N, Karp-Flatt, sigma, SPN, energy, CI on crafted runs", test_analysis_known_answers},
+  {"overlapping CIs: fewer cores win", test_tie_goes_to_fewer_cores},
+  {"failed configuration; no baseline", test_failed_and_no_baseline},
+  CU_TEST_INFO_NULL};
+static CU_TestInfo plan_tests[] = {
+  {"automatic thread counts", test_auto_threads},
+  {"seeded shuffle", test_shuffle},
+  {"lists", test_parse_lists},
+  {"plan on the C6100", test_plan_on_fixture},
+  CU_TEST_INFO_NULL};
+static CU_TestInfo command_tests[] = {
+  {"end to end with files", test_end_to_end},
+  {"-f json, --dry-run", test_json_and_dry_run},
+  {"bad input", test_bad_input},
+  {"failing and slow program", test_failing_program},
+  {"budget", test_budget},
+  CU_TEST_INFO_NULL};
+static CU_SuiteInfo suites[] = {
+  {"tune analysis", NULL, NULL, NULL, NULL, analysis_tests},
+  {"tune plan", NULL, NULL, NULL, NULL, plan_tests},
+  {"tune command", suite_init, suite_clean, NULL, NULL, command_tests},
+  CU_SUITE_INFO_NULL};
+
+OMP_EXT_CUNIT_MAIN(suites)

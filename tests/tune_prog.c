@@ -1,0 +1,59 @@
+/*
+ * tune_prog: the program htplaces tune is tested on -- an OpenMP program
+ * with a known serial part and two parallel regions: scaled_work (its
+ * iterations split over the team: it scales) and fixed_work (every thread
+ * repeats the same work: it does not).
+ *   tune_prog [ITERATIONS]       (default 2000000)
+ * TUNE_PROG_FAIL=N: exit N at once (a failing program); TUNE_PROG_SLEEP=S:
+ * sleep S seconds first (a slow one, for --timeout).
+ */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static volatile double sink;
+
+static double spin(long n, double x)
+{
+  long i;
+  for (i = 0; i < n; i++)
+    x = x * 1.0000001 + 1e-9;
+  return x;
+}
+
+static void scaled_work(long n)
+{
+  double total = 0;
+#pragma omp parallel reduction(+ : total)
+  {
+    int t = omp_get_thread_num(), k = omp_get_num_threads();
+    total += spin(n / k + (t < n % k), t);
+  }
+  sink = total;
+}
+
+static void fixed_work(long n)
+{
+  double total = 0;
+#pragma omp parallel reduction(+ : total)
+  total += spin(n / 8, omp_get_thread_num());
+  sink = total;
+}
+
+int main(int argc, char **argv)
+{
+  long n = argc > 1 ? atol(argv[1]) : 2000000;
+  const char *fail = getenv("TUNE_PROG_FAIL"), *slow = getenv("TUNE_PROG_SLEEP");
+  if (fail) {
+    fprintf(stderr, "tune_prog: failing on purpose with %s\n", fail);
+    return atoi(fail);
+  }
+  if (slow)
+    sleep((unsigned)atoi(slow));
+  sink = spin(n / 4, 1); /* the serial part */
+  scaled_work(n);
+  fixed_work(n);
+  printf("tune_prog: done (%g)\n", sink);
+  return 0;
+}
