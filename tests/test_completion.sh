@@ -56,7 +56,7 @@ expect() {
 }
 
 policies="energy os speedup spn spread"
-commands="calibrate check doctor exec list model show topo verify"
+commands="calibrate check doctor exec list model show topo tune verify"
 expect "$(echo $commands $policies | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')" htplaces ''
 expect "speedup spn spread" htplaces sp
 expect "speedup spn spread" htplaces -i "pack:2" -f omp sp
@@ -76,6 +76,9 @@ expect "--no-saturation" htplaces doctor --no
 expect "--serial-fraction --sigma --speedup" htplaces model --s
 expect "--expand --export" htplaces check --ex
 expect "" htplaces -r ''
+expect "--threads --timeout" htplaces tune --t
+expect "edp energy" htplaces tune --objective e
+expect "spn,speedup spn,spn spn,spread" htplaces tune --policies spn,sp
 # -i: files
 mkdir -p "$work/d" && : >"$work/d/topo.xml" && : >"$work/d/other.txt"
 (cd "$work/d" && expect "topo.xml" htplaces -i to) || failed=$((failed + 1))
@@ -98,7 +101,7 @@ done
 
 # Each option offered for a command is one the command accepts: with a
 # value it is not an unknown option (a missing value is a different error).
-for sub in "" show topo exec model calibrate check doctor verify; do
+for sub in "" show topo exec model calibrate check doctor verify tune; do
   for opt in $(comp htplaces $sub --); do
     [ "$opt" = -- ] && continue
     checks=$((checks + 1))
