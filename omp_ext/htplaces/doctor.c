@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "htplaces.h"
+#include "util.h"
 
 extern char **environ;
 
@@ -46,44 +47,9 @@ static void limit(struct doctor *d, const char *fmt, ...)
   d->limits++;
 }
 
-/* First line of DIR/REL without its newline (malloc'ed), or NULL. */
-static char *read_line(const char *dir, const char *rel)
-{
-  char path[PATH_MAX], *line = NULL;
-  size_t cap = 0;
-  ssize_t n;
-  FILE *f;
-  if (snprintf(path, sizeof(path), "%s/%s", dir, rel) >= (int)sizeof(path) ||
-      !(f = fopen(path, "r")))
-    return NULL;
-  n = getline(&line, &cap, f);
-  fclose(f);
-  if (n < 0) {
-    free(line);
-    return NULL;
-  }
-  while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == ' '))
-    line[--n] = '\0';
-  return line;
-}
-
-/* A cpulist file ("0-3,8") as a bitmap; NULL if missing or malformed.  An
- * empty file is an empty set. */
-static hwloc_bitmap_t read_cpulist(const char *dir, const char *rel)
-{
-  char *line = read_line(dir, rel);
-  hwloc_bitmap_t set;
-  if (!line)
-    return NULL;
-  set = hwloc_bitmap_alloc();
-  if (set && *line &&
-      (strspn(line, "0123456789,-") != strlen(line) || hwloc_bitmap_list_sscanf(set, line) < 0)) {
-    hwloc_bitmap_free(set);
-    set = NULL;
-  }
-  free(line);
-  return set;
-}
+/* The library's sysfs/cgroup readers: a first line, a cpulist. */
+#define read_line omp_ext_read_text
+#define read_cpulist omp_ext_read_cpulist
 
 static char *list_text(hwloc_const_bitmap_t set)
 {
@@ -186,24 +152,33 @@ static void section_allowed(struct doctor *d, hwloc_const_bitmap_t online,
   hwloc_bitmap_free(cg);
 }
 
-/* Quota in CPUs from DIR: cgroup v2 cpu.max, else v1 cfs files; <0 if none. */
+/* Quota in CPUs from DIR: cgroup v2 cpu.max ("QUOTA PERIOD" or "max
+ * PERIOD", microseconds), else v1 cpu.cfs_quota_us / cpu.cfs_period_us (-1:
+ * none); <0 if none. */
 static double dir_quota(const char *dir, char *how, size_t len)
 {
   char *max = read_line(dir, "cpu.max"), *q, *p;
-  double quota = -1, period;
+  unsigned long long quota_us, period_us;
+  double quota = -1;
   if (max) {
-    char word[32];
-    if (sscanf(max, "%31s %lf", word, &period) == 2 && strcmp(word, "max") != 0 && period > 0) {
-      quota = strtod(word, NULL) / period;
-      snprintf(how, len, "cpu.max '%s' in %s", max, dir);
+    char *space = strchr(max, ' ');
+    if (space) {
+      *space = '\0';
+      if (omp_ext_parse_uint(max, 1, ~0ULL, &quota_us) == OMP_EXT_UINT_OK &&
+          omp_ext_parse_uint(space + 1, 1, ~0ULL, &period_us) == OMP_EXT_UINT_OK) {
+        quota = (double)quota_us / (double)period_us;
+        *space = ' ';
+        snprintf(how, len, "cpu.max '%s' in %s", max, dir);
+      }
     }
     free(max);
     return quota;
   }
   q = read_line(dir, "cpu.cfs_quota_us");
   p = read_line(dir, "cpu.cfs_period_us");
-  if (q && p && atof(q) > 0 && atof(p) > 0) {
-    quota = atof(q) / atof(p);
+  if (q && p && omp_ext_parse_uint(q, 1, ~0ULL, &quota_us) == OMP_EXT_UINT_OK &&
+      omp_ext_parse_uint(p, 1, ~0ULL, &period_us) == OMP_EXT_UINT_OK) {
+    quota = (double)quota_us / (double)period_us;
     snprintf(how, len, "cpu.cfs_quota_us %s / cpu.cfs_period_us %s in %s", q, p, dir);
   }
   free(q);

@@ -17,15 +17,12 @@
 #include <strings.h>
 
 #include "htplaces.h"
+#include "util.h"
 
-/* Value of NAME in envp, or NULL. */
+/* Value of NAME in envp, or NULL (no envp: nothing is set). */
 static const char *env_get(char *const envp[], const char *name)
 {
-  size_t len = strlen(name);
-  for (; envp && *envp; envp++)
-    if (strncmp(*envp, name, len) == 0 && (*envp)[len] == '=')
-      return *envp + len + 1;
-  return NULL;
+  return envp ? omp_ext_env_get(envp, name) : NULL;
 }
 
 static int is_runtime_var(const char *entry)
@@ -84,13 +81,12 @@ static int proc_bind_valid(const char *v, int *is_false)
 /* First value of OMP_NUM_THREADS ("8" or "8,4"); 0 if invalid. */
 static unsigned long num_threads(const char *v)
 {
-  char *end;
-  unsigned long n;
+  const char *end;
+  unsigned long long n;
   while (isspace((unsigned char)*v))
     v++;
-  if (!isdigit((unsigned char)*v))
+  if (omp_ext_scan_uint(v, &end, ~0UL, &n) == OMP_EXT_UINT_MALFORMED)
     return 0;
-  n = strtoul(v, &end, 10);
   while (isspace((unsigned char)*end))
     end++;
   return (*end == '\0' || *end == ',') ? n : 0;
