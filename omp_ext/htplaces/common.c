@@ -83,6 +83,25 @@ int htp_no_format(const struct htp_ctx *ctx, const char *command)
   return HTP_EXIT_OK;
 }
 
+int htp_report_format(const struct htp_ctx *ctx, const char *command, const char *arg,
+                      int *json)
+{
+  *json = 0;
+  if (ctx->do_export)
+    return htp_error(HTP_EXIT_USAGE, "--export applies to 'htplaces POLICY [N]', not to '%s'",
+                     command);
+  if (!arg && ctx->format_set)
+    arg = omp_ext_format_name(ctx->format);
+  if (!arg || strcmp(arg, "text") == 0)
+    return HTP_EXIT_OK;
+  if (strcmp(arg, "json") == 0) {
+    *json = 1;
+    return HTP_EXIT_OK;
+  }
+  return htp_error(HTP_EXIT_USAGE, "unknown format '%s' for %s; allowed: text, json", arg,
+                   command);
+}
+
 const char *htp_policy_names(void)
 {
   static char names[256];
