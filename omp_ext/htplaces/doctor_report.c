@@ -83,8 +83,8 @@ static void finding_text(FILE *out, const struct htp_finding *f)
     break;
   case htp_finding_invalid_list: {
     static const char *const fallback[] = {
-      "libgomp warns and ignores it (then uses GOMP_CPU_AFFINITY if set); libomp warns and "
-      "uses OMP_PLACES=cores",
+      ("libgomp warns and ignores it (then uses GOMP_CPU_AFFINITY if set); libomp warns and "
+       "uses OMP_PLACES=cores"),
       "libgomp warns and ignores it", "libomp warns and ignores it"};
     int which = strcmp(f->variable, "OMP_PLACES") == 0 ? 0 :
                 strcmp(f->variable, "GOMP_CPU_AFFINITY") == 0 ? 1 : 2;
