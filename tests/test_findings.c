@@ -184,6 +184,22 @@ static void test_kind_names(void)
   CU_ASSERT_STRING_EQUAL(htp_section_name(htp_section_quota), "quota");
 }
 
+static void test_json_string(void)
+{
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  CU_ASSERT_FATAL(f != NULL);
+  htp_json_string(f, "a\"b\\\n\t\x01\x7f \xc3\xa9 \xff \xed\xa0\x80 \xe2\x82");
+  fputc(' ', f);
+  htp_json_string(f, NULL);
+  fclose(f);
+  /* Escapes; é kept; a stray byte, a surrogate and a cut sequence as U+FFFD. */
+  CU_ASSERT_STRING_EQUAL(text, "\"a\\\"b\\\\\\n\\t\\u0001\\u007f \xc3\xa9 \\ufffd "
+                               "\\ufffd\\ufffd\\ufffd \\ufffd\\ufffd\" \"\"");
+  free(text);
+}
+
 /* ---- check ---- */
 
 static char *setstr(hwloc_const_bitmap_t set)
@@ -621,6 +637,7 @@ static CU_TestInfo util_tests[] = {
   {"omp_ext_env_get", test_env_get},
   {"omp_ext_read_text / omp_ext_read_cpulist", test_sysfs_readers},
   {"finding kinds: unique stable names, severities", test_kind_names},
+  {"JSON strings: escapes, UTF-8 checked", test_json_string},
   CU_TEST_INFO_NULL,
 };
 

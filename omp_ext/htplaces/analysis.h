@@ -36,7 +36,20 @@ void htp_check_report_free(struct htp_check_report *rep);
 const char *htp_check_variable(omp_ext_syntax_t syntax);
 
 /* The report of 'htplaces check' on out: text (the list, the picture,
- * "problems:" with one line per finding, the policy matches) or JSON. */
+ * "problems:" with one line per finding, the policy matches) or JSON:
+ *   {"command": "check", "variable": "OMP_PLACES", "value": TEXT,
+ *    "topology": SOURCE, "allowed_pus": N, "cores": N,
+ *    "places": [{"index": I, "pus": "0,8", "from": {"character": C} or
+ *                {"abstract": "cores"}}, ...],
+ *    "findings": [FINDING, ...], "matches": ["spn", ...],
+ *    "problems": N, "verdict": "clean" | "problems"}
+ * FINDING (findings.h, htp_json_finding):
+ *   {"kind": NAME, "severity": "problem" | "limit" | "conflict" | "note",
+ *    "section": NAME (doctor only), "position": null | {"character": C} |
+ *    {"place": I} | {"pu": OS_INDEX} | {"variable": NAME},
+ *    "values": {NAME: number | "text" | "0-3,8" (cpuset) | [0, 2] (indexes)}}
+ * Cpusets are hwloc list strings; "problems" counts findings that are not
+ * notes; the exit status is 1 exactly when it is not 0. */
 void htp_check_print_text(FILE *out, const omp_ext_topo_t *topo, const omp_ext_placelist_t *l,
                           const char *value, const struct htp_check_report *rep);
 void htp_check_print_json(FILE *out, const omp_ext_topo_t *topo, const omp_ext_placelist_t *l,
@@ -112,7 +125,20 @@ void htp_doctor_report_free(struct htp_doctor_report *rep);
  * none. */
 char *htp_find_cgroup(const char *root, char **cpuset);
 
-/* The report of 'htplaces doctor': text or JSON. */
+/* The report of 'htplaces doctor': text or JSON:
+ *   {"command": "doctor",
+ *    "smt": {"control": T|null, "active": T|null, "sysfs": ROOT},
+ *    "cpus": {"present": SET|null, "online": SET|null, "offline": SET|null},
+ *    "allowed": {"affinity": SET|null, "cgroup_cpuset": SET|null, "usable": SET|null},
+ *    "quota": {"cgroup": DIR|null, "cpus": X|null, "source": T|null},
+ *    "topology": {"source": T, "packages": N, "cores": N, "pus": N, "max_smt": N,
+ *                 "kinds": N},
+ *    "environment": [{"name": "OMP_PLACES", "value": T}, ...],
+ *    "saturation": {"state": "off" | "skipped" | "failed" | "ran" [, "policy": P,
+ *                   "threads": N, "duration_s": X, "wall_s": X, "cpu_s": X,
+ *                   "effective_parallelism": X, "per_thread": [{"thread": I,
+ *                   "pu": OS_INDEX, "cpu_s": X, "bound": true|false}, ...]]},
+ *    "findings": [FINDING, ...], "limits": N, "verdict": "clean" | "limits"} */
 void htp_doctor_print_text(FILE *out, const omp_ext_topo_t *topo,
                            const struct htp_doctor_report *rep);
 void htp_doctor_print_json(FILE *out, const omp_ext_topo_t *topo,
