@@ -22,6 +22,7 @@
 #include <strings.h>
 
 #include "runtime.h"
+#include "util.h"
 #include "omp_ext.h"
 
 static pthread_mutex_t bind_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -352,10 +353,10 @@ int omp_ht_rebind(void)
  */
 static int parse_env(const char *text, omp_ht_policy_t *policy, int *n)
 {
-  char name[16], *end;
+  char name[16];
   const char *colon = strchr(text, ':');
   size_t len = colon ? (size_t)(colon - text) : strlen(text);
-  long v;
+  unsigned long long v;
   if (len >= sizeof(name))
     return -1;
   memcpy(name, text, len);
@@ -365,10 +366,7 @@ static int parse_env(const char *text, omp_ht_policy_t *policy, int *n)
   *n = 0;
   if (!colon)
     return 0;
-  if (colon[1] < '0' || colon[1] > '9')
-    return -1;
-  v = strtol(colon + 1, &end, 10);
-  if (*end || v < 1 || v > 1 << 20)
+  if (omp_ext_parse_uint(colon + 1, 1, 1 << 20, &v) != OMP_EXT_UINT_OK)
     return -1;
   *n = (int)v;
   return 0;

@@ -38,12 +38,10 @@ struct omp_ext_rapl {
 /* An unsigned decimal counter from DIR/FILE; errno EINVAL if not a number. */
 static int read_counter(const char *dir, const char *file, unsigned long long *v)
 {
-  char buf[64], *end;
+  char buf[64];
   if (omp_ext_read_line(dir, file, buf, sizeof(buf)) != 0)
     return -1;
-  errno = 0;
-  *v = strtoull(buf, &end, 10);
-  if (!buf[0] || *end || buf[0] == '-' || errno) {
+  if (omp_ext_parse_uint(buf, 0, ~0ULL, v) != OMP_EXT_UINT_OK) {
     errno = EINVAL;
     return -1;
   }

@@ -5,6 +5,7 @@
 #define OMP_EXT_INTERNAL_H
 
 #include "omp_ext.h"
+#include "util.h"
 
 /** A core with at least one allowed PU: a slice of the PU table. */
 struct omp_ext_core {

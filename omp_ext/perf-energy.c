@@ -81,9 +81,8 @@ int omp_ext_perf_energy_open(const char *pmu, omp_ext_perf_energy_t **perf, char
                              size_t whylen)
 {
   omp_ext_perf_energy_t *p;
-  char buf[256], *end;
-  unsigned long long config;
-  unsigned long type;
+  char buf[256];
+  unsigned long long config, type;
   int err;
   if (!perf)
     return omp_ext_err_invalid;
@@ -91,7 +90,8 @@ int omp_ext_perf_energy_open(const char *pmu, omp_ext_perf_energy_t **perf, char
     pmu = getenv("OMP_EXT_PERF_POWER_PMU");
   if (!pmu || !*pmu)
     pmu = OMP_EXT_PERF_POWER_PMU;
-  if (omp_ext_read_line(pmu, "type", buf, sizeof(buf)) != 0 || (type = strtoul(buf, &end, 10), *end)) {
+  if (omp_ext_read_line(pmu, "type", buf, sizeof(buf)) != 0 ||
+      omp_ext_parse_uint(buf, 0, ~0U, &type) != OMP_EXT_UINT_OK) {
     omp_ext_say(why, whylen, "no perf package energy: no power PMU at %s (no readable type file)", pmu);
     return omp_ext_err_unsupported;
   }

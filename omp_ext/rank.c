@@ -22,35 +22,25 @@ static const struct launcher {
 };
 #define NLAUNCHERS (sizeof(launchers) / sizeof(launchers[0]))
 
-static const char *env_get(char *const *envp, const char *name)
-{
-  size_t len = strlen(name);
-  if (!envp)
-    return getenv(name);
-  for (; *envp; envp++)
-    if (strncmp(*envp, name, len) == 0 && (*envp)[len] == '=')
-      return *envp + len + 1;
-  return NULL;
-}
+#define env_get omp_ext_env_get
 
 /* A whole decimal number 0 .. MAX_LOCAL, digits only; *end after it. */
 static int parse_num(const char *s, const char **end, unsigned *v)
 {
-  unsigned long x = 0;
-  if (!s || *s < '0' || *s > '9')
+  unsigned long long x;
+  if (omp_ext_scan_uint(s, end, MAX_LOCAL, &x) != OMP_EXT_UINT_OK)
     return -1;
-  for (; *s >= '0' && *s <= '9'; s++)
-    if ((x = x * 10 + (unsigned long)(*s - '0')) > MAX_LOCAL)
-      return -1;
   *v = (unsigned)x;
-  *end = s;
   return 0;
 }
 
 static int parse_whole(const char *s, unsigned *v)
 {
-  const char *end;
-  return parse_num(s, &end, v) == 0 && *end == '\0' ? 0 : -1;
+  unsigned long long x;
+  if (omp_ext_parse_uint(s, 0, MAX_LOCAL, &x) != OMP_EXT_UINT_OK)
+    return -1;
+  *v = (unsigned)x;
+  return 0;
 }
 
 /* Entry \p node of a Slurm tasks-per-node list such as "4(x2),3"; with

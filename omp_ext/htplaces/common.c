@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "htplaces.h"
+#include "util.h"
 
 int htp_error(int status, const char *fmt, ...)
 {
@@ -82,6 +83,25 @@ int htp_no_format(const struct htp_ctx *ctx, const char *command)
   return HTP_EXIT_OK;
 }
 
+int htp_report_format(const struct htp_ctx *ctx, const char *command, const char *arg,
+                      int *json)
+{
+  *json = 0;
+  if (ctx->do_export)
+    return htp_error(HTP_EXIT_USAGE, "--export applies to 'htplaces POLICY [N]', not to '%s'",
+                     command);
+  if (!arg && ctx->format_set)
+    arg = omp_ext_format_name(ctx->format);
+  if (!arg || strcmp(arg, "text") == 0)
+    return HTP_EXIT_OK;
+  if (strcmp(arg, "json") == 0) {
+    *json = 1;
+    return HTP_EXIT_OK;
+  }
+  return htp_error(HTP_EXIT_USAGE, "unknown format '%s' for %s; allowed: text, json", arg,
+                   command);
+}
+
 const char *htp_policy_names(void)
 {
   static char names[256];
@@ -102,17 +122,12 @@ int htp_parse_policy(const char *text, omp_ht_policy_t *policy)
 
 int htp_parse_count(const char *text, unsigned max, unsigned *n)
 {
-  char *end;
-  unsigned long v;
-  if (text[0] < '0' || text[0] > '9')
+  unsigned long long v;
+  int r = omp_ext_parse_uint(text, 1, max, &v);
+  if (r == OMP_EXT_UINT_MALFORMED || r == OMP_EXT_UINT_BELOW)
     return htp_error(HTP_EXIT_USAGE, "N must be a positive whole number, got '%s'; allowed: "
                      "1..%u", text, max);
-  errno = 0;
-  v = strtoul(text, &end, 10);
-  if (*end || v == 0)
-    return htp_error(HTP_EXIT_USAGE, "N must be a positive whole number, got '%s'; allowed: "
-                     "1..%u", text, max);
-  if (errno == ERANGE || v > max)
+  if (r == OMP_EXT_UINT_ABOVE)
     return htp_error(HTP_EXIT_USAGE, "N=%s is larger than the %u allowed PUs; allowed: 1..%u",
                      text, max, max);
   *n = (unsigned)v;

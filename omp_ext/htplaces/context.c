@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "htplaces.h"
+#include "util.h"
 
 /* hwloc's list syntax, strictly: "N", "N-M" or "N-" items separated by
  * single commas. */
@@ -163,12 +164,10 @@ int htp_energy_count(const omp_ext_topo_t *topo, unsigned *n)
 /* A whole number 0 .. max - 1 (digits only); -1 otherwise. */
 static long parse_below(const char *text, unsigned long max)
 {
-  char *end;
-  unsigned long v;
-  if (text[0] < '0' || text[0] > '9')
+  unsigned long long v;
+  if (max == 0 || omp_ext_parse_uint(text, 0, max - 1, &v) != OMP_EXT_UINT_OK)
     return -1;
-  v = strtoul(text, &end, 10);
-  return (*end || v >= max) ? -1 : (long)v;
+  return (long)v;
 }
 
 int htp_parse_ranks(const char *text, unsigned ncores, unsigned *k)

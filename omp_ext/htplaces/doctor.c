@@ -1,131 +1,63 @@
 /*
- * htplaces doctor: what limits parallel execution here -- SMT state, online
- * and offline CPUs, the allowed cpuset, the cgroup CPU quota, conflicting
- * OpenMP variables, and a saturation test (N spinning threads placed by a
- * policy; effective parallelism = total CPU time / wall time).
+ * htplaces doctor, the analysis: what limits parallel execution here -- SMT
+ * state, online and offline CPUs, the allowed cpuset, the cgroup CPU quota,
+ * conflicting OpenMP variables (env.c), and a saturation test (N spinning
+ * threads placed by a policy; effective parallelism = total CPU time / wall
+ * time) -- as observations and findings (analysis.h).  Prints nothing:
+ * doctor_report.c prints.
  *
  * The sysfs and cgroup roots can point at fake trees (--sysfs, --cgroup or
  * HTPLACES_SYSFS, HTPLACES_CGROUP), so every branch is testable anywhere.
+ * Files are read with the library's sysfs readers (omp_ext/sysfs.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "htplaces.h"
+#include "analysis.h"
+#include "util.h"
 
-extern char **environ;
+#define read_line omp_ext_read_text
+#define read_cpulist omp_ext_read_cpulist
 
-enum { OPT_SYSFS = 256, OPT_CGROUP, OPT_NOSAT, OPT_DURATION };
-
-struct doctor {
-  const char *sysfs;   /* root holding devices/system/cpu */
-  char *cgroup;        /* this process's cgroup directory (v2 or v1 cpu controller) */
-  char *cpuset_dir;    /* v1 cpuset controller directory, if separate */
-  int saturation;
-  double duration;
-  unsigned limits;
-};
-
-static void limit(struct doctor *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void limit(struct doctor *d, const char *fmt, ...)
+static struct htp_finding *found(struct htp_doctor_report *r, enum htp_finding_kind kind,
+                                 enum htp_section section)
 {
-  va_list ap;
-  fputs("  limit: ", stdout);
-  va_start(ap, fmt);
-  vprintf(fmt, ap);
-  va_end(ap);
-  putchar('\n');
-  d->limits++;
+  return htp_finding_add(&r->findings, kind, section, htp_at_none, 0);
 }
 
-/* First line of DIR/REL without its newline (malloc'ed), or NULL. */
-static char *read_line(const char *dir, const char *rel)
+static void look_smt(struct htp_doctor_report *r)
 {
-  char path[PATH_MAX], *line = NULL;
-  size_t cap = 0;
-  ssize_t n;
-  FILE *f;
-  if (snprintf(path, sizeof(path), "%s/%s", dir, rel) >= (int)sizeof(path) ||
-      !(f = fopen(path, "r")))
-    return NULL;
-  n = getline(&line, &cap, f);
-  fclose(f);
-  if (n < 0) {
-    free(line);
-    return NULL;
-  }
-  while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == ' '))
-    line[--n] = '\0';
-  return line;
-}
-
-/* A cpulist file ("0-3,8") as a bitmap; NULL if missing or malformed.  An
- * empty file is an empty set. */
-static hwloc_bitmap_t read_cpulist(const char *dir, const char *rel)
-{
-  char *line = read_line(dir, rel);
-  hwloc_bitmap_t set;
-  if (!line)
-    return NULL;
-  set = hwloc_bitmap_alloc();
-  if (set && *line &&
-      (strspn(line, "0123456789,-") != strlen(line) || hwloc_bitmap_list_sscanf(set, line) < 0)) {
-    hwloc_bitmap_free(set);
-    set = NULL;
-  }
-  free(line);
-  return set;
-}
-
-static char *list_text(hwloc_const_bitmap_t set)
-{
-  char *s = NULL;
-  if (!set || hwloc_bitmap_list_asprintf(&s, set) < 0)
-    return NULL;
-  return s;
-}
-
-static void section_smt(struct doctor *d)
-{
-  char *control = read_line(d->sysfs, "devices/system/cpu/smt/control");
-  char *active = read_line(d->sysfs, "devices/system/cpu/smt/active");
-  printf("SMT:        control=%s active=%s  (%s/devices/system/cpu/smt)\n",
-         control ? control : "unknown", active ? active : "unknown", d->sysfs);
+  const char *control;
+  r->smt_control = read_line(r->sysfs, "devices/system/cpu/smt/control");
+  r->smt_active = read_line(r->sysfs, "devices/system/cpu/smt/active");
+  control = r->smt_control;
   if (control && (strcmp(control, "off") == 0 || strcmp(control, "forceoff") == 0))
-    limit(d, "SMT is switched off (smt/control=%s): one PU per core, so the speedup and spn "
-          "policies give the same order%s", control,
-          strcmp(control, "off") == 0 ? "; 'echo on > .../smt/control' turns it on" : "");
-  free(control);
-  free(active);
+    htp_put_text(&r->findings, found(r, htp_finding_smt_off, htp_section_smt), "control",
+                 control);
 }
 
-/* Online CPUs (sysfs), or NULL if unknown. */
-static hwloc_bitmap_t section_cpus(struct doctor *d)
+static void look_cpus(struct htp_doctor_report *r)
 {
-  hwloc_bitmap_t online = read_cpulist(d->sysfs, "devices/system/cpu/online");
-  hwloc_bitmap_t offline = read_cpulist(d->sysfs, "devices/system/cpu/offline");
-  hwloc_bitmap_t present = read_cpulist(d->sysfs, "devices/system/cpu/present");
-  char *on = list_text(online), *off = list_text(offline), *pr = list_text(present);
-  printf("CPUs:       present %s, online %s, offline %s\n", pr ? pr : "unknown",
-         on ? on : "unknown", off ? (*off ? off : "none") : "unknown");
-  if (offline && !hwloc_bitmap_iszero(offline))
-    limit(d, "CPUs %s are offline: %d of %d present CPUs can run threads", off,
-          online ? hwloc_bitmap_weight(online) : 0,
-          present ? hwloc_bitmap_weight(present) : hwloc_bitmap_weight(offline));
-  free(on);
-  free(off);
-  free(pr);
-  hwloc_bitmap_free(offline);
-  hwloc_bitmap_free(present);
-  return online;
+  struct htp_finding *f;
+  r->online = read_cpulist(r->sysfs, "devices/system/cpu/online");
+  r->offline = read_cpulist(r->sysfs, "devices/system/cpu/offline");
+  r->present = read_cpulist(r->sysfs, "devices/system/cpu/present");
+  if (r->offline && !hwloc_bitmap_iszero(r->offline)) {
+    f = found(r, htp_finding_cpus_offline, htp_section_cpus);
+    htp_put_set(&r->findings, f, "cpus", htp_value_cpuset, r->offline);
+    htp_put_uint(&r->findings, f, "online_count",
+                 r->online ? (unsigned)hwloc_bitmap_weight(r->online) : 0);
+    htp_put_uint(&r->findings, f, "present_count",
+                 (unsigned)hwloc_bitmap_weight(r->present ? r->present : r->offline));
+  }
 }
 
 /* The process's CPU affinity (sched_getaffinity), as a bitmap. */
@@ -155,55 +87,59 @@ static hwloc_bitmap_t process_affinity(void)
   return NULL;
 }
 
-static void section_allowed(struct doctor *d, hwloc_const_bitmap_t online,
-                            hwloc_bitmap_t *usable)
+static void look_allowed(struct htp_doctor_report *r, const char *cgdir)
 {
-  hwloc_bitmap_t aff = process_affinity(), cg = NULL;
-  const char *cgdir = d->cpuset_dir ? d->cpuset_dir : d->cgroup;
-  char *a = list_text(aff), *c = NULL;
-  if (cgdir && !(cg = read_cpulist(cgdir, "cpuset.cpus.effective")))
-    cg = read_cpulist(cgdir, "cpuset.effective_cpus");
-  c = list_text(cg);
-  printf("allowed:    process affinity %s; cgroup cpuset %s\n", a ? a : "unknown",
-         c ? c : "unknown");
+  hwloc_const_bitmap_t online = r->online, aff, cg;
+  struct htp_finding *f;
+  r->affinity = process_affinity();
+  if (cgdir && !(r->cgroup_cpuset = read_cpulist(cgdir, "cpuset.cpus.effective")))
+    r->cgroup_cpuset = read_cpulist(cgdir, "cpuset.effective_cpus");
+  aff = r->affinity;
+  cg = r->cgroup_cpuset;
   if (online && aff && !hwloc_bitmap_isincluded(online, aff)) {
-    char *on = list_text(online);
-    limit(d, "this process may run on %d of the %d online CPUs (affinity %s of %s: taskset, "
-          "numactl, or the batch system)", hwloc_bitmap_weight(aff), hwloc_bitmap_weight(online),
-          a, on ? on : "?");
-    free(on);
+    f = found(r, htp_finding_affinity_restricted, htp_section_allowed);
+    htp_put_set(&r->findings, f, "affinity", htp_value_cpuset, aff);
+    htp_put_set(&r->findings, f, "online", htp_value_cpuset, online);
   }
-  if (online && cg && !hwloc_bitmap_iszero(cg) && !hwloc_bitmap_isincluded(online, cg))
-    limit(d, "the cgroup cpuset allows CPUs %s only, of %d online", c, hwloc_bitmap_weight(online));
-  *usable = hwloc_bitmap_dup(aff ? aff : online);
-  if (*usable && online)
-    hwloc_bitmap_and(*usable, *usable, online);
-  if (*usable && cg && !hwloc_bitmap_iszero(cg))
-    hwloc_bitmap_and(*usable, *usable, cg);
-  free(a);
-  free(c);
-  hwloc_bitmap_free(aff);
-  hwloc_bitmap_free(cg);
+  if (online && cg && !hwloc_bitmap_iszero(cg) && !hwloc_bitmap_isincluded(online, cg)) {
+    f = found(r, htp_finding_cgroup_cpuset_restricted, htp_section_allowed);
+    htp_put_set(&r->findings, f, "cpus", htp_value_cpuset, cg);
+    htp_put_set(&r->findings, f, "online", htp_value_cpuset, online);
+  }
+  r->usable = (aff || online) ? hwloc_bitmap_dup(aff ? aff : online) : NULL;
+  if (r->usable && online)
+    hwloc_bitmap_and(r->usable, r->usable, online);
+  if (r->usable && cg && !hwloc_bitmap_iszero(cg))
+    hwloc_bitmap_and(r->usable, r->usable, cg);
 }
 
-/* Quota in CPUs from DIR: cgroup v2 cpu.max, else v1 cfs files; <0 if none. */
+/* Quota in CPUs from DIR: cgroup v2 cpu.max ("QUOTA PERIOD" or "max
+ * PERIOD", microseconds), else v1 cpu.cfs_quota_us / cpu.cfs_period_us (-1:
+ * none); <0 if none. */
 static double dir_quota(const char *dir, char *how, size_t len)
 {
   char *max = read_line(dir, "cpu.max"), *q, *p;
-  double quota = -1, period;
+  unsigned long long quota_us, period_us;
+  double quota = -1;
   if (max) {
-    char word[32];
-    if (sscanf(max, "%31s %lf", word, &period) == 2 && strcmp(word, "max") != 0 && period > 0) {
-      quota = strtod(word, NULL) / period;
-      snprintf(how, len, "cpu.max '%s' in %s", max, dir);
+    char *space = strchr(max, ' ');
+    if (space) {
+      *space = '\0';
+      if (omp_ext_parse_uint(max, 1, ~0ULL, &quota_us) == OMP_EXT_UINT_OK &&
+          omp_ext_parse_uint(space + 1, 1, ~0ULL, &period_us) == OMP_EXT_UINT_OK) {
+        quota = (double)quota_us / (double)period_us;
+        *space = ' ';
+        snprintf(how, len, "cpu.max '%s' in %s", max, dir);
+      }
     }
     free(max);
     return quota;
   }
   q = read_line(dir, "cpu.cfs_quota_us");
   p = read_line(dir, "cpu.cfs_period_us");
-  if (q && p && atof(q) > 0 && atof(p) > 0) {
-    quota = atof(q) / atof(p);
+  if (q && p && omp_ext_parse_uint(q, 1, ~0ULL, &quota_us) == OMP_EXT_UINT_OK &&
+      omp_ext_parse_uint(p, 1, ~0ULL, &period_us) == OMP_EXT_UINT_OK) {
+    quota = (double)quota_us / (double)period_us;
     snprintf(how, len, "cpu.cfs_quota_us %s / cpu.cfs_period_us %s in %s", q, p, dir);
   }
   free(q);
@@ -224,16 +160,16 @@ static int has_cgroup_files(const char *dir)
 }
 
 /* The smallest quota of the cgroup and its ancestors (limits nest). */
-static void section_quota(struct doctor *d, hwloc_const_bitmap_t usable)
+static void look_quota(struct htp_doctor_report *r)
 {
   char dir[PATH_MAX], how[PATH_MAX + 128] = "", best_how[PATH_MAX + 128] = "";
   double best = -1, q;
-  int ncpus = usable ? hwloc_bitmap_weight(usable) : 0;
-  if (!d->cgroup) {
-    printf("CPU quota:  unknown (no cgroup found)\n");
+  int ncpus = r->usable ? hwloc_bitmap_weight(r->usable) : 0;
+  struct htp_finding *f;
+  r->quota = -1;
+  if (!r->cgroup)
     return;
-  }
-  snprintf(dir, sizeof(dir), "%s", d->cgroup);
+  snprintf(dir, sizeof(dir), "%s", r->cgroup);
   while (has_cgroup_files(dir)) {
     char *slash;
     q = dir_quota(dir, how, sizeof(how));
@@ -245,31 +181,30 @@ static void section_quota(struct doctor *d, hwloc_const_bitmap_t usable)
       break;
     *slash = '\0';
   }
-  if (best < 0) {
-    printf("CPU quota:  none (cgroup %s)\n", d->cgroup);
+  if (best < 0)
     return;
+  r->quota = best;
+  if (!(r->quota_source = strdup(best_how)))
+    r->findings.nomem = 1;
+  if (ncpus > 0 && best < ncpus) {
+    f = found(r, htp_finding_quota_below_cpus, htp_section_quota);
+    htp_put_real(&r->findings, f, "quota", best);
+    htp_put_uint(&r->findings, f, "usable_cpus", (unsigned)ncpus);
+    htp_put_uint(&r->findings, f, "threads", best >= 1 ? (unsigned)best : 1);
   }
-  printf("CPU quota:  %.2f CPUs (%s)\n", best, best_how);
-  if (ncpus > 0 && best < ncpus)
-    limit(d, "the cgroup CPU quota of %.2f CPUs is below the %d usable CPUs: more than %d busy "
-          "threads get throttled; use OMP_NUM_THREADS=%d", best, ncpus,
-          best >= 1 ? (int)best : 1, best >= 1 ? (int)best : 1);
 }
 
-static void section_topology(const omp_ext_topo_t *topo)
+static void look_topology(struct htp_doctor_report *r, const omp_ext_topo_t *topo)
 {
-  printf("topology:   %s: %u packages, %u cores, %u allowed PUs, up to %u PUs per core, "
-         "%u CPU kind%s\n", omp_ext_topo_source(topo), omp_ext_topo_npackages(topo),
-         omp_ext_topo_ncores(topo), omp_ext_topo_npus(topo), omp_ext_topo_max_smt(topo),
-         omp_ext_topo_nkinds(topo), omp_ext_topo_nkinds(topo) > 1 ? "s" : "");
-  if (omp_ext_topo_nkinds(topo) > 1) {
-    unsigned i, fast = 0;
-    for (i = 0; i < omp_ext_topo_npus(topo); i++)
-      fast += omp_ext_topo_pu(topo, i)->kind == 0;
-    printf("  note: hybrid CPU: %u of %u PUs are of the most performant kind; threads on the "
-           "others finish later and hold back every barrier (the policies place threads on "
-           "kind 0 first)\n", fast, omp_ext_topo_npus(topo));
-  }
+  struct htp_finding *f;
+  unsigned i;
+  if (omp_ext_topo_nkinds(topo) <= 1)
+    return;
+  for (i = 0; i < omp_ext_topo_npus(topo); i++)
+    r->hybrid_fast += omp_ext_topo_pu(topo, i)->kind == 0;
+  f = found(r, htp_finding_hybrid_cpu, htp_section_topology);
+  htp_put_uint(&r->findings, f, "fast_pus", r->hybrid_fast);
+  htp_put_uint(&r->findings, f, "pus", omp_ext_topo_npus(topo));
 }
 
 /* ---- saturation test ---- */
@@ -309,7 +244,7 @@ static void *spin(void *arg)
   return NULL;
 }
 
-static int run_spinners(struct doctor *d, const omp_ext_topo_t *topo, const omp_ext_pu_t *order,
+static int run_spinners(double duration, const omp_ext_topo_t *topo, const omp_ext_pu_t *order,
                         unsigned n, struct spinner *sp, double *wall)
 {
   pthread_t *tid = calloc(n, sizeof(*tid));
@@ -321,8 +256,8 @@ static int run_spinners(struct doctor *d, const omp_ext_topo_t *topo, const omp_
     return -1;
   }
   clock_gettime(CLOCK_MONOTONIC, &deadline);
-  deadline.tv_sec += (time_t)d->duration;
-  deadline.tv_nsec += (long)((d->duration - (double)(time_t)d->duration) * 1e9);
+  deadline.tv_sec += (time_t)duration;
+  deadline.tv_nsec += (long)((duration - (double)(time_t)duration) * 1e9);
   deadline.tv_sec += deadline.tv_nsec / 1000000000L;
   deadline.tv_nsec %= 1000000000L;
   for (i = 0; i < n; i++) {
@@ -347,64 +282,94 @@ static int run_spinners(struct doctor *d, const omp_ext_topo_t *topo, const omp_
   return 0;
 }
 
-static void section_saturation(struct doctor *d, const omp_ext_topo_t *topo,
-                               omp_ht_policy_t policy, const omp_ext_pu_t *order, unsigned n)
+static void look_saturation(struct htp_doctor_report *r, const struct htp_doctor_input *in,
+                            const omp_ext_topo_t *topo)
 {
   struct spinner *sp;
-  double wall = 0, total = 0;
-  unsigned i, unbound = 0;
-  if (!d->saturation)
+  struct htp_finding *f;
+  unsigned i, unbound = 0, n = in->n;
+  double wall = 0;
+  r->saturation = !in->saturation ? htp_saturation_off :
+                  !in->order ? htp_saturation_skipped : htp_saturation_failed;
+  r->policy = in->policy;
+  r->duration = in->duration;
+  if (r->saturation != htp_saturation_failed)
     return;
-  if (!order) {
-    printf("saturation: skipped (the topology is not this machine's)\n");
-    return;
-  }
-  if (!(sp = calloc(n, sizeof(*sp))) || run_spinners(d, topo, order, n, sp, &wall) != 0 ||
-      wall <= 0) {
-    limit(d, "the saturation test could not start %u threads", n);
+  r->n = n;
+  if (!(sp = calloc(n ? n : 1, sizeof(*sp))) ||
+      run_spinners(in->duration, topo, in->order, n, sp, &wall) != 0 || wall <= 0) {
+    htp_put_uint(&r->findings, found(r, htp_finding_saturation_failed, htp_section_saturation),
+                 "threads", n);
     free(sp);
     return;
   }
-  printf("saturation: %u threads placed by '%s' spinning %.2f s\n  thread  PU     CPU s\n", n,
-         omp_ext_policy_name(policy), d->duration);
+  r->pu = calloc(n, sizeof(*r->pu));
+  r->cpu = calloc(n, sizeof(*r->cpu));
+  r->bound = calloc(n, sizeof(*r->bound));
+  if (!r->pu || !r->cpu || !r->bound) {
+    r->findings.nomem = 1;
+    free(sp);
+    return;
+  }
+  r->saturation = htp_saturation_ran;
+  r->wall = wall;
   for (i = 0; i < n; i++) {
-    printf("  %6u  %-5u  %.3f%s\n", i, order[i].os_index, sp[i].cpu,
-           sp[i].bound ? "" : "  (not bound)");
-    total += sp[i].cpu;
+    r->pu[i] = in->order[i].os_index;
+    r->cpu[i] = sp[i].cpu;
+    r->bound[i] = sp[i].bound;
+    r->total += sp[i].cpu;
     unbound += !sp[i].bound;
   }
-  printf("  effective parallelism: %.2f of %u threads (total CPU %.3f s / wall %.3f s)\n",
-         total / wall, n, total, wall);
-  if (total / wall < 0.8 * n)
-    limit(d, "only %.2f of %u spinning threads ran at once: something (quota, other load, "
-          "offline or shared CPUs) limits parallel execution", total / wall, n);
+  if (r->total / wall < 0.8 * n) {
+    f = found(r, htp_finding_low_parallelism, htp_section_saturation);
+    htp_put_real(&r->findings, f, "parallelism", r->total / wall);
+    htp_put_uint(&r->findings, f, "threads", n);
+  }
   if (unbound)
-    limit(d, "%u threads could not be bound to their PU", unbound);
+    htp_put_uint(&r->findings, found(r, htp_finding_threads_unbound, htp_section_saturation),
+                 "count", unbound);
   free(sp);
 }
 
-/* The saturation test's order: POLICY [N] from the arguments, default all
- * allowed PUs by 'speedup'; NULL order when the test does not run. */
-static int saturation_order(struct doctor *d, struct htp_ctx *ctx, int argc, char **argv,
-                            omp_ht_policy_t *policy, omp_ext_pu_t **order, unsigned *n)
+int htp_doctor_analyze(const struct htp_doctor_input *in, const omp_ext_topo_t *topo,
+                       struct htp_doctor_report *rep)
 {
-  static char speedup[] = "speedup";
-  char *dflt[2] = {speedup, NULL};
-  *order = NULL;
-  *n = 0;
-  *policy = omp_ht_policy_speedup;
-  if (argc > 0 && htp_parse_policy(argv[0], policy) != 0)
-    return HTP_EXIT_USAGE;
-  if (!d->saturation || !omp_ext_topo_is_thissystem(ctx->topo))
-    return HTP_EXIT_OK;
-  return htp_policy_order(ctx, argc ? argc : 1, argc ? argv : dflt, policy, order, n);
+  memset(rep, 0, sizeof(*rep));
+  rep->sysfs = in->sysfs ? in->sysfs : "/sys";
+  rep->cgroup = in->cgroup;
+  rep->envp = in->envp;
+  look_smt(rep);
+  look_cpus(rep);
+  look_allowed(rep, in->cpuset_dir ? in->cpuset_dir : in->cgroup);
+  look_quota(rep);
+  look_topology(rep, topo);
+  htp_env_analyze(in->envp, topo, &rep->findings);
+  look_saturation(rep, in, topo);
+  return rep->findings.nomem ? omp_ext_err_nomem : omp_ext_success;
+}
+
+void htp_doctor_report_free(struct htp_doctor_report *rep)
+{
+  free(rep->smt_control);
+  free(rep->smt_active);
+  hwloc_bitmap_free(rep->present);
+  hwloc_bitmap_free(rep->online);
+  hwloc_bitmap_free(rep->offline);
+  hwloc_bitmap_free(rep->affinity);
+  hwloc_bitmap_free(rep->cgroup_cpuset);
+  hwloc_bitmap_free(rep->usable);
+  free(rep->quota_source);
+  free(rep->pu);
+  free(rep->cpu);
+  free(rep->bound);
+  htp_findings_free(&rep->findings);
 }
 
 /* ---- cgroup discovery ---- */
 
 /* This process's cgroup directory under ROOT (/sys/fs/cgroup): v2's
  * "0::PATH", else v1's cpu controller; v1 cpuset controller in *cpuset. */
-static char *find_cgroup(const char *root, char **cpuset)
+char *htp_find_cgroup(const char *root, char **cpuset)
 {
   FILE *f = fopen("/proc/self/cgroup", "r");
   char *line = NULL, *dir = NULL, *v2 = NULL;
@@ -441,81 +406,4 @@ static char *find_cgroup(const char *root, char **cpuset)
   }
   free(v2);
   return dir;
-}
-
-static int parse_duration(const char *arg, double *out)
-{
-  char *end;
-  double v = strtod(arg, &end);
-  if (end == arg || *end || !(v > 0 && v <= 60))
-    return htp_error(HTP_EXIT_USAGE, "--duration must be seconds in (0, 60], got '%s'", arg);
-  *out = v;
-  return HTP_EXIT_OK;
-}
-
-int htp_cmd_doctor(struct htp_ctx *ctx, int argc, char **argv)
-{
-  static const struct option longopts[] = {
-    HTP_COMMON_LONGOPTS, {"sysfs", required_argument, NULL, OPT_SYSFS},
-    {"cgroup", required_argument, NULL, OPT_CGROUP},
-    {"no-saturation", no_argument, NULL, OPT_NOSAT},
-    {"duration", required_argument, NULL, OPT_DURATION}, {0}};
-  struct doctor d = {"/sys", NULL, NULL, 1, 0.5, 0};
-  const char *cgroup = getenv("HTPLACES_CGROUP");
-  hwloc_bitmap_t online, usable = NULL;
-  omp_ext_topo_t *topo;
-  omp_ht_policy_t policy;
-  omp_ext_pu_t *order = NULL;
-  unsigned n = 0;
-  int c, status = HTP_EXIT_OK;
-
-  if (getenv("HTPLACES_SYSFS") && *getenv("HTPLACES_SYSFS"))
-    d.sysfs = getenv("HTPLACES_SYSFS");
-  optind = 0;
-  while ((c = getopt_long(argc, argv, ":" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
-    if (htp_common_option(ctx, c, optarg, optopt, argv))
-      continue;
-    if (c == OPT_SYSFS)
-      d.sysfs = optarg;
-    else if (c == OPT_CGROUP)
-      cgroup = optarg;
-    else if (c == OPT_NOSAT)
-      d.saturation = 0;
-    else if (c == OPT_DURATION && (status = parse_duration(optarg, &d.duration)) != 0)
-      return status;
-  }
-  if ((status = htp_no_format(ctx, "doctor")) != 0)
-    return status;
-  if (argc - optind > 2)
-    return htp_error(HTP_EXIT_USAGE, "unexpected argument '%s'; usage: htplaces doctor "
-                     "[options] [POLICY [N]]", argv[optind + 2]);
-  if (!(topo = htp_topo(ctx, &status)))
-    return status;
-  if ((status = saturation_order(&d, ctx, argc - optind, argv + optind, &policy, &order, &n)) != 0)
-    return status;
-  if (cgroup && *cgroup)
-    d.cgroup = strdup(cgroup);
-  else
-    d.cgroup = find_cgroup("/sys/fs/cgroup", &d.cpuset_dir);
-
-  section_smt(&d);
-  online = section_cpus(&d);
-  section_allowed(&d, online, &usable);
-  section_quota(&d, usable);
-  section_topology(topo);
-  d.limits += htp_env_check(stdout, environ, topo);
-  section_saturation(&d, topo, policy, order, n);
-  if (d.limits)
-    printf("%u limit%s or conflict%s found\n", d.limits, d.limits > 1 ? "s" : "",
-           d.limits > 1 ? "s" : "");
-  else
-    printf("nothing found that limits parallel execution\n");
-  hwloc_bitmap_free(online);
-  hwloc_bitmap_free(usable);
-  free(order);
-  free(d.cgroup);
-  free(d.cpuset_dir);
-  if (fflush(stdout) != 0)
-    return htp_error(HTP_EXIT_FAIL, "cannot write output");
-  return d.limits ? HTP_EXIT_FAIL : HTP_EXIT_OK;
 }

@@ -1,6 +1,8 @@
 /*
- * htplaces doctor, environment part: the OMP_* / KMP_* / GOMP_* variables
- * set, and the conflicts between them as the two runtimes resolve them.
+ * htplaces doctor, environment part: the conflicts between the OMP_* /
+ * KMP_* / GOMP_* variables as the two runtimes resolve them, as findings
+ * (analysis.h; section environment, position the variable).  Prints
+ * nothing: doctor_report.c prints.
  *
  *  - libgomp (env.c, initialize_env): OMP_PLACES is parsed first; when it is
  *    valid, GOMP_CPU_AFFINITY is parsed but not used.
@@ -10,45 +12,39 @@
  *    falls back to cores (__kmp_places_syntax_error_fallback).
  */
 #include <ctype.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "htplaces.h"
+#include "analysis.h"
+#include "util.h"
 
-/* Value of NAME in envp, or NULL. */
+/* Value of NAME in envp, or NULL (no envp: nothing is set). */
 static const char *env_get(char *const envp[], const char *name)
 {
-  size_t len = strlen(name);
-  for (; envp && *envp; envp++)
-    if (strncmp(*envp, name, len) == 0 && (*envp)[len] == '=')
-      return *envp + len + 1;
-  return NULL;
+  return envp ? omp_ext_env_get(envp, name) : NULL;
 }
 
-static int is_runtime_var(const char *entry)
+int htp_is_runtime_var(const char *entry)
 {
   return strncmp(entry, "OMP_", 4) == 0 || strncmp(entry, "KMP_", 4) == 0 ||
          strncmp(entry, "GOMP_", 5) == 0;
 }
 
 struct envrep {
-  FILE *out;
+  struct htp_findings *out;
   unsigned conflicts;
 };
 
-static void conflict(struct envrep *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void conflict(struct envrep *r, const char *fmt, ...)
+static struct htp_finding *conflict(struct envrep *r, enum htp_finding_kind kind,
+                                    const char *variable)
 {
-  va_list ap;
-  fputs("  conflict: ", r->out);
-  va_start(ap, fmt);
-  vfprintf(r->out, fmt, ap);
-  va_end(ap);
-  fputc('\n', r->out);
+  struct htp_finding *f = htp_finding_add(r->out, kind, htp_section_environment,
+                                          htp_at_variable, 0);
+  if (f)
+    f->variable = variable;
   r->conflicts++;
+  return f;
 }
 
 /* OMP_PROC_BIND: true, false, or a list of primary/master/close/spread. */
@@ -84,32 +80,34 @@ static int proc_bind_valid(const char *v, int *is_false)
 /* First value of OMP_NUM_THREADS ("8" or "8,4"); 0 if invalid. */
 static unsigned long num_threads(const char *v)
 {
-  char *end;
-  unsigned long n;
+  const char *end;
+  unsigned long long n;
   while (isspace((unsigned char)*v))
     v++;
-  if (!isdigit((unsigned char)*v))
+  if (omp_ext_scan_uint(v, &end, ~0UL, &n) == OMP_EXT_UINT_MALFORMED)
     return 0;
-  n = strtoul(v, &end, 10);
   while (isspace((unsigned char)*end))
     end++;
-  return (*end == '\0' || *end == ',') ? n : 0;
+  return (*end == '\0' || *end == ',') ? (unsigned long)n : 0;
 }
 
-/* Parse a variable's value; prints a conflict when invalid.  Returns the
- * number of places, or -1 when invalid or unset. */
+/* Parse a variable's value; a conflict when invalid.  Returns the number
+ * of places, or -1 when invalid or unset. */
 static long check_list(struct envrep *r, const omp_ext_topo_t *topo, const char *name,
-                       const char *value, omp_ext_syntax_t syntax, const char *fallback)
+                       const char *value, omp_ext_syntax_t syntax)
 {
   omp_ext_placelist_t *l = NULL;
   omp_ext_parse_error_t e = {0, NULL};
+  struct htp_finding *f;
   long n;
   int err;
   if (!value)
     return -1;
   err = omp_ext_places_parse(topo, value, syntax, &l, &e);
   if (err == omp_ext_err_parse) {
-    conflict(r, "%s is invalid at character %zu (%s): %s", name, e.pos + 1, e.what, fallback);
+    f = conflict(r, htp_finding_invalid_list, name);
+    htp_put_uint(r->out, f, "character", e.pos + 1);
+    htp_put_text(r->out, f, "reason", e.what);
     return -1;
   }
   if (err)
@@ -119,62 +117,45 @@ static long check_list(struct envrep *r, const omp_ext_topo_t *topo, const char 
   return n;
 }
 
-/* The KMP_AFFINITY proclist, if the value has one. */
-static long check_kmp(struct envrep *r, const omp_ext_topo_t *topo, const char *kmp)
-{
-  if (!kmp || !strstr(kmp, "proclist="))
-    return -1;
-  return check_list(r, topo, "KMP_AFFINITY's proclist", kmp, omp_ext_syntax_kmp,
-                    "libomp warns and ignores it");
-}
-
-unsigned htp_env_check(FILE *out, char *const envp[], const omp_ext_topo_t *topo)
+unsigned htp_env_analyze(char *const envp[], const omp_ext_topo_t *topo,
+                         struct htp_findings *out)
 {
   struct envrep r = {out, 0};
   const char *places = env_get(envp, "OMP_PLACES"), *bind = env_get(envp, "OMP_PROC_BIND");
   const char *gomp = env_get(envp, "GOMP_CPU_AFFINITY"), *kmp = env_get(envp, "KMP_AFFINITY");
   const char *nth = env_get(envp, "OMP_NUM_THREADS");
-  unsigned listed = 0;
+  struct htp_finding *f;
   long nplaces;
   int bind_false = 0;
-  char *const *e;
 
-  fprintf(out, "environment:\n");
-  for (e = envp; e && *e; e++)
-    if (is_runtime_var(*e)) {
-      fprintf(out, "  %s\n", *e);
-      listed++;
-    }
-  if (!listed)
-    fprintf(out, "  no OMP_*, KMP_* or GOMP_* variable is set\n");
-
-  nplaces = check_list(&r, topo, "OMP_PLACES", places, omp_ext_syntax_omp,
-                       "libgomp warns and ignores it (then uses GOMP_CPU_AFFINITY if set); "
-                       "libomp warns and uses OMP_PLACES=cores");
-  check_list(&r, topo, "GOMP_CPU_AFFINITY", gomp, omp_ext_syntax_gomp,
-             "libgomp warns and ignores it");
-  check_kmp(&r, topo, kmp);
+  nplaces = check_list(&r, topo, "OMP_PLACES", places, omp_ext_syntax_omp);
+  check_list(&r, topo, "GOMP_CPU_AFFINITY", gomp, omp_ext_syntax_gomp);
+  /* The KMP_AFFINITY proclist, if the value has one. */
+  if (kmp && strstr(kmp, "proclist="))
+    check_list(&r, topo, "KMP_AFFINITY", kmp, omp_ext_syntax_kmp);
   if (bind && !proc_bind_valid(bind, &bind_false))
-    conflict(&r, "OMP_PROC_BIND='%s' is invalid; allowed: true, false, or a list of primary, "
-             "close, spread", bind);
-  if (kmp && (places || bind))
-    conflict(&r, "KMP_AFFINITY is set together with %s%s%s: libomp lets KMP_AFFINITY win and "
-             "ignores %s; libgomp ignores KMP_AFFINITY", places ? "OMP_PLACES" : "",
-             places && bind ? " and " : "", bind ? "OMP_PROC_BIND" : "",
-             places && bind ? "them" : "it");
+    htp_put_text(out, conflict(&r, htp_finding_invalid_proc_bind, "OMP_PROC_BIND"), "value",
+                 bind);
+  if (kmp && (places || bind)) {
+    f = conflict(&r, htp_finding_kmp_affinity_wins, "KMP_AFFINITY");
+    htp_put_uint(out, f, "omp_places_set", places != NULL);
+    htp_put_uint(out, f, "omp_proc_bind_set", bind != NULL);
+  }
   if (gomp && places && nplaces >= 0)
-    conflict(&r, "GOMP_CPU_AFFINITY and a valid OMP_PLACES are both set: libgomp ignores "
-             "GOMP_CPU_AFFINITY");
+    conflict(&r, htp_finding_gomp_affinity_ignored, "GOMP_CPU_AFFINITY");
   if (places && bind_false)
-    conflict(&r, "OMP_PROC_BIND=false with OMP_PLACES set: threads are not bound, the places "
-             "are unused");
+    conflict(&r, htp_finding_proc_bind_false, "OMP_PROC_BIND");
   if (nth && num_threads(nth) == 0)
-    conflict(&r, "OMP_NUM_THREADS='%s' is not a positive number (list)", nth);
-  if (nth && num_threads(nth) > omp_ext_topo_npus(topo))
-    conflict(&r, "OMP_NUM_THREADS=%lu is above the %u allowed PUs: threads will share PUs",
-             num_threads(nth), omp_ext_topo_npus(topo));
-  else if (nth && nplaces > 0 && num_threads(nth) > (unsigned long)nplaces)
-    conflict(&r, "OMP_NUM_THREADS=%lu is above the %ld places of OMP_PLACES: threads will "
-             "share places", num_threads(nth), nplaces);
+    htp_put_text(out, conflict(&r, htp_finding_num_threads_invalid, "OMP_NUM_THREADS"),
+                 "value", nth);
+  if (nth && num_threads(nth) > omp_ext_topo_npus(topo)) {
+    f = conflict(&r, htp_finding_num_threads_above_pus, "OMP_NUM_THREADS");
+    htp_put_uint(out, f, "threads", num_threads(nth));
+    htp_put_uint(out, f, "pus", omp_ext_topo_npus(topo));
+  } else if (nth && nplaces > 0 && num_threads(nth) > (unsigned long)nplaces) {
+    f = conflict(&r, htp_finding_num_threads_above_places, "OMP_NUM_THREADS");
+    htp_put_uint(out, f, "threads", num_threads(nth));
+    htp_put_uint(out, f, "places", (unsigned long)nplaces);
+  }
   return r.conflicts;
 }

@@ -70,6 +70,12 @@ omp_ext_topo_t *htp_topo(struct htp_ctx *ctx, int *status);
 /* Fail with a usage error if -f/-e were given to a command without them. */
 int htp_no_format(const struct htp_ctx *ctx, const char *command);
 
+/* The format of a report command (check, doctor): text or json, from its
+ * own -f NAME (arg; NULL if none) or a -f json given before the command;
+ * *json = 1 for json.  -e and other names: the usage error (exit 2). */
+int htp_report_format(const struct htp_ctx *ctx, const char *command, const char *arg,
+                      int *json);
+
 /* Turn POLICY [N] (argv[0], argv[1]) into a malloc'ed order; prints errors. */
 int htp_policy_order(struct htp_ctx *ctx, int argc, char **argv, omp_ht_policy_t *policy,
                      omp_ext_pu_t **order, unsigned *n);

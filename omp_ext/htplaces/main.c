@@ -36,10 +36,10 @@ static const struct htp_command commands[] = {
   {"calibrate", "calibrate [opts] [POLICY...]", "fit the power model from RAPL energy counters",
    htp_cmd_calibrate},
   {"check", "check [--expand] [PLACES]",
-   "parse and check an OMP_PLACES value (--as gomp|kmp: GOMP_CPU_AFFINITY, KMP proclist)",
+   "parse and check an OMP_PLACES value (--as gomp|kmp: GOMP_CPU_AFFINITY, KMP proclist; -f json)",
    htp_cmd_check},
   {"doctor", "doctor [POLICY [N]]",
-   "what limits parallel execution here (--sysfs D, --cgroup D, --no-saturation)",
+   "what limits parallel execution here (--sysfs D, --cgroup D, --no-saturation, -f json)",
    htp_cmd_doctor},
   {"tune", "tune [options] -- PROG ...",
    "time PROG under every policy and thread count, measure sigma and the serial fraction, "

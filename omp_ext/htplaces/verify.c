@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "htplaces.h"
+#include "util.h"
 
 extern char **environ;
 
@@ -41,14 +42,13 @@ struct verify {
 /* "thread=N affinity=LIST" after the tag. */
 static void parse_report(struct verify *v, const char *line)
 {
-  unsigned long t;
-  char *end;
-  const char *aff;
+  unsigned long long t;
+  const char *end, *aff;
   hwloc_bitmap_t set;
   if (strncmp(line, "thread=", 7) != 0)
     return;
-  t = strtoul(line + 7, &end, 10);
-  if (end == line + 7 || strncmp(end, " affinity=", 10) != 0)
+  if (omp_ext_scan_uint(line + 7, &end, ~0UL, &t) == OMP_EXT_UINT_MALFORMED ||
+      strncmp(end, " affinity=", 10) != 0)
     return;
   aff = end + 10;
   if (!*aff || strspn(aff, "0123456789,-") != strlen(aff) || !(set = hwloc_bitmap_alloc()))
@@ -254,9 +254,10 @@ static int plan(struct htp_ctx *ctx, int argc, char **argv, omp_ext_placelist_t 
   }
   *nthreads = (*list)->nplaces;
   if (nth && *nth) {
-    char *end;
-    unsigned long v = strtoul(nth, &end, 10);
-    if (v == 0 || v > 4096 || (*end && *end != ',')) {
+    const char *end;
+    unsigned long long v;
+    if (omp_ext_scan_uint(nth, &end, 4096, &v) != OMP_EXT_UINT_OK || v == 0 ||
+        (*end && *end != ',')) {
       omp_ext_placelist_destroy(*list);
       return htp_error(HTP_EXIT_USAGE, "OMP_NUM_THREADS='%s' is not a number 1..4096", nth);
     }

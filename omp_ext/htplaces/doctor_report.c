@@ -1,0 +1,403 @@
+/*
+ * htplaces doctor, the command and its printers: text (one line per
+ * section, each followed by its limits, conflicts and notes) and JSON
+ * (-f json).  The analysis is in doctor.c and env.c.  Exit 0 when nothing
+ * limits parallel execution, 1 when something does, 2 for usage errors.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "htplaces.h"
+
+extern char **environ;
+
+enum { OPT_SYSFS = 256, OPT_CGROUP, OPT_NOSAT, OPT_DURATION };
+
+static char *list_text(hwloc_const_bitmap_t set)
+{
+  char *s = NULL;
+  if (!set || hwloc_bitmap_list_asprintf(&s, set) < 0)
+    return NULL;
+  return s;
+}
+
+static int weight(hwloc_const_bitmap_t set)
+{
+  return set ? hwloc_bitmap_weight(set) : 0;
+}
+
+/* One finding's sentence (no prefix, no newline). */
+static void finding_text(FILE *out, const struct htp_finding *f)
+{
+  const char *control = htp_finding_text(f, "control");
+  char *a = NULL, *b = NULL;
+  switch (f->kind) {
+  case htp_finding_smt_off:
+    fprintf(out, "SMT is switched off (smt/control=%s): one PU per core, so the speedup and spn "
+            "policies give the same order%s", control ? control : "?",
+            control && strcmp(control, "off") == 0 ?
+            "; 'echo on > .../smt/control' turns it on" : "");
+    break;
+  case htp_finding_cpus_offline:
+    a = list_text(htp_finding_set(f, "cpus"));
+    fprintf(out, "CPUs %s are offline: %llu of %llu present CPUs can run threads", a ? a : "?",
+            htp_finding_uint(f, "online_count"), htp_finding_uint(f, "present_count"));
+    break;
+  case htp_finding_affinity_restricted:
+    a = list_text(htp_finding_set(f, "affinity"));
+    b = list_text(htp_finding_set(f, "online"));
+    fprintf(out, "this process may run on %d of the %d online CPUs (affinity %s of %s: "
+            "taskset, numactl, or the batch system)", weight(htp_finding_set(f, "affinity")),
+            weight(htp_finding_set(f, "online")), a ? a : "?", b ? b : "?");
+    break;
+  case htp_finding_cgroup_cpuset_restricted:
+    a = list_text(htp_finding_set(f, "cpus"));
+    fprintf(out, "the cgroup cpuset allows CPUs %s only, of %d online", a ? a : "?",
+            weight(htp_finding_set(f, "online")));
+    break;
+  case htp_finding_quota_below_cpus:
+    fprintf(out, "the cgroup CPU quota of %.2f CPUs is below the %llu usable CPUs: more than "
+            "%llu busy threads get throttled; use OMP_NUM_THREADS=%llu",
+            htp_finding_real(f, "quota"), htp_finding_uint(f, "usable_cpus"),
+            htp_finding_uint(f, "threads"), htp_finding_uint(f, "threads"));
+    break;
+  case htp_finding_hybrid_cpu:
+    fprintf(out, "hybrid CPU: %llu of %llu PUs are of the most performant kind; threads on the "
+            "others finish later and hold back every barrier (the policies place threads on "
+            "kind 0 first)", htp_finding_uint(f, "fast_pus"), htp_finding_uint(f, "pus"));
+    break;
+  case htp_finding_saturation_failed:
+    fprintf(out, "the saturation test could not start %llu threads",
+            htp_finding_uint(f, "threads"));
+    break;
+  case htp_finding_low_parallelism:
+    fprintf(out, "only %.2f of %llu spinning threads ran at once: something (quota, other "
+            "load, offline or shared CPUs) limits parallel execution",
+            htp_finding_real(f, "parallelism"), htp_finding_uint(f, "threads"));
+    break;
+  case htp_finding_threads_unbound:
+    fprintf(out, "%llu threads could not be bound to their PU", htp_finding_uint(f, "count"));
+    break;
+  case htp_finding_invalid_list: {
+    static const char *const fallback[] = {
+      ("libgomp warns and ignores it (then uses GOMP_CPU_AFFINITY if set); libomp warns and "
+       "uses OMP_PLACES=cores"),
+      "libgomp warns and ignores it", "libomp warns and ignores it"};
+    int which = strcmp(f->variable, "OMP_PLACES") == 0 ? 0 :
+                strcmp(f->variable, "GOMP_CPU_AFFINITY") == 0 ? 1 : 2;
+    fprintf(out, "%s%s is invalid at character %llu (%s): %s", f->variable,
+            which == 2 ? "'s proclist" : "", htp_finding_uint(f, "character"),
+            htp_finding_text(f, "reason"), fallback[which]);
+    break;
+  }
+  case htp_finding_invalid_proc_bind:
+    fprintf(out, "OMP_PROC_BIND='%s' is invalid; allowed: true, false, or a list of primary, "
+            "close, spread", htp_finding_text(f, "value"));
+    break;
+  case htp_finding_kmp_affinity_wins: {
+    int places = htp_finding_uint(f, "omp_places_set") != 0;
+    int bind = htp_finding_uint(f, "omp_proc_bind_set") != 0;
+    fprintf(out, "KMP_AFFINITY is set together with %s%s%s: libomp lets KMP_AFFINITY win and "
+            "ignores %s; libgomp ignores KMP_AFFINITY", places ? "OMP_PLACES" : "",
+            places && bind ? " and " : "", bind ? "OMP_PROC_BIND" : "",
+            places && bind ? "them" : "it");
+    break;
+  }
+  case htp_finding_gomp_affinity_ignored:
+    fputs("GOMP_CPU_AFFINITY and a valid OMP_PLACES are both set: libgomp ignores "
+          "GOMP_CPU_AFFINITY", out);
+    break;
+  case htp_finding_proc_bind_false:
+    fputs("OMP_PROC_BIND=false with OMP_PLACES set: threads are not bound, the places "
+          "are unused", out);
+    break;
+  case htp_finding_num_threads_invalid:
+    fprintf(out, "OMP_NUM_THREADS='%s' is not a positive number (list)",
+            htp_finding_text(f, "value"));
+    break;
+  case htp_finding_num_threads_above_pus:
+    fprintf(out, "OMP_NUM_THREADS=%llu is above the %llu allowed PUs: threads will share PUs",
+            htp_finding_uint(f, "threads"), htp_finding_uint(f, "pus"));
+    break;
+  case htp_finding_num_threads_above_places:
+    fprintf(out, "OMP_NUM_THREADS=%llu is above the %llu places of OMP_PLACES: threads will "
+            "share places", htp_finding_uint(f, "threads"), htp_finding_uint(f, "places"));
+    break;
+  default:
+    fputs(htp_finding_name(f->kind), out);
+    break;
+  }
+  free(a);
+  free(b);
+}
+
+/* The findings of one section, each on a line "  limit: ...". */
+static void print_section(FILE *out, const struct htp_findings *l, enum htp_section section)
+{
+  unsigned i;
+  for (i = 0; i < l->n; i++) {
+    const struct htp_finding *f = &l->v[i];
+    if (f->section != section)
+      continue;
+    fprintf(out, "  %s: ", htp_severity_name(htp_finding_severity(f->kind)));
+    finding_text(out, f);
+    fputc('\n', out);
+  }
+}
+
+void htp_env_print_text(FILE *out, char *const envp[], const struct htp_findings *l)
+{
+  unsigned listed = 0;
+  char *const *e;
+  fprintf(out, "environment:\n");
+  for (e = envp; e && *e; e++)
+    if (htp_is_runtime_var(*e)) {
+      fprintf(out, "  %s\n", *e);
+      listed++;
+    }
+  if (!listed)
+    fprintf(out, "  no OMP_*, KMP_* or GOMP_* variable is set\n");
+  print_section(out, l, htp_section_environment);
+}
+
+unsigned htp_env_check(FILE *out, char *const envp[], const omp_ext_topo_t *topo)
+{
+  struct htp_findings l = {NULL, 0, 0, 0};
+  unsigned n = htp_env_analyze(envp, topo, &l);
+  htp_env_print_text(out, envp, &l);
+  htp_findings_free(&l);
+  return n;
+}
+
+void htp_doctor_print_text(FILE *out, const omp_ext_topo_t *topo,
+                           const struct htp_doctor_report *r)
+{
+  const struct htp_findings *l = &r->findings;
+  char *on = list_text(r->online), *off = list_text(r->offline), *pr = list_text(r->present);
+  char *a = list_text(r->affinity), *c = list_text(r->cgroup_cpuset);
+  unsigned i, limits = htp_findings_count(l);
+
+  fprintf(out, "SMT:        control=%s active=%s  (%s/devices/system/cpu/smt)\n",
+          r->smt_control ? r->smt_control : "unknown", r->smt_active ? r->smt_active : "unknown",
+          r->sysfs);
+  print_section(out, l, htp_section_smt);
+  fprintf(out, "CPUs:       present %s, online %s, offline %s\n", pr ? pr : "unknown",
+          on ? on : "unknown", off ? (*off ? off : "none") : "unknown");
+  print_section(out, l, htp_section_cpus);
+  fprintf(out, "allowed:    process affinity %s; cgroup cpuset %s\n", a ? a : "unknown",
+          c ? c : "unknown");
+  print_section(out, l, htp_section_allowed);
+  if (!r->cgroup)
+    fprintf(out, "CPU quota:  unknown (no cgroup found)\n");
+  else if (r->quota < 0)
+    fprintf(out, "CPU quota:  none (cgroup %s)\n", r->cgroup);
+  else
+    fprintf(out, "CPU quota:  %.2f CPUs (%s)\n", r->quota,
+            r->quota_source ? r->quota_source : "?");
+  print_section(out, l, htp_section_quota);
+  fprintf(out, "topology:   %s: %u packages, %u cores, %u allowed PUs, up to %u PUs per core, "
+          "%u CPU kind%s\n", omp_ext_topo_source(topo), omp_ext_topo_npackages(topo),
+          omp_ext_topo_ncores(topo), omp_ext_topo_npus(topo), omp_ext_topo_max_smt(topo),
+          omp_ext_topo_nkinds(topo), omp_ext_topo_nkinds(topo) > 1 ? "s" : "");
+  print_section(out, l, htp_section_topology);
+  htp_env_print_text(out, r->envp, l);
+  if (r->saturation == htp_saturation_skipped)
+    fprintf(out, "saturation: skipped (the topology is not this machine's)\n");
+  if (r->saturation == htp_saturation_ran) {
+    fprintf(out, "saturation: %u threads placed by '%s' spinning %.2f s\n  thread  PU     CPU s\n",
+            r->n, omp_ext_policy_name(r->policy), r->duration);
+    for (i = 0; i < r->n; i++)
+      fprintf(out, "  %6u  %-5u  %.3f%s\n", i, r->pu[i], r->cpu[i],
+              r->bound[i] ? "" : "  (not bound)");
+    fprintf(out, "  effective parallelism: %.2f of %u threads (total CPU %.3f s / wall %.3f s)\n",
+            r->total / r->wall, r->n, r->total, r->wall);
+  }
+  print_section(out, l, htp_section_saturation);
+  if (limits)
+    fprintf(out, "%u limit%s or conflict%s found\n", limits, limits > 1 ? "s" : "",
+            limits > 1 ? "s" : "");
+  else
+    fprintf(out, "nothing found that limits parallel execution\n");
+  free(on);
+  free(off);
+  free(pr);
+  free(a);
+  free(c);
+}
+
+static void json_text_or_null(FILE *out, const char *s)
+{
+  if (s)
+    htp_json_string(out, s);
+  else
+    fputs("null", out);
+}
+
+void htp_doctor_print_json(FILE *out, const omp_ext_topo_t *topo,
+                           const struct htp_doctor_report *r)
+{
+  static const char *const states[] = {"off", "skipped", "failed", "ran"};
+  unsigned i, n = 0, limits = htp_findings_count(&r->findings);
+  char *const *e;
+  fputs("{\n  \"command\": \"doctor\",\n  \"smt\": {\"control\": ", out);
+  json_text_or_null(out, r->smt_control);
+  fputs(", \"active\": ", out);
+  json_text_or_null(out, r->smt_active);
+  fputs(", \"sysfs\": ", out);
+  htp_json_string(out, r->sysfs);
+  fputs("},\n  \"cpus\": {\"present\": ", out);
+  htp_json_cpuset(out, r->present);
+  fputs(", \"online\": ", out);
+  htp_json_cpuset(out, r->online);
+  fputs(", \"offline\": ", out);
+  htp_json_cpuset(out, r->offline);
+  fputs("},\n  \"allowed\": {\"affinity\": ", out);
+  htp_json_cpuset(out, r->affinity);
+  fputs(", \"cgroup_cpuset\": ", out);
+  htp_json_cpuset(out, r->cgroup_cpuset);
+  fputs(", \"usable\": ", out);
+  htp_json_cpuset(out, r->usable);
+  fputs("},\n  \"quota\": {\"cgroup\": ", out);
+  json_text_or_null(out, r->cgroup);
+  if (r->quota >= 0)
+    fprintf(out, ", \"cpus\": %.6g, \"source\": ", r->quota);
+  else
+    fputs(", \"cpus\": null, \"source\": ", out);
+  json_text_or_null(out, r->quota >= 0 ? r->quota_source : NULL);
+  fputs("},\n  \"topology\": {\"source\": ", out);
+  htp_json_string(out, omp_ext_topo_source(topo));
+  fprintf(out, ", \"packages\": %u, \"cores\": %u, \"pus\": %u, \"max_smt\": %u, \"kinds\": %u},\n",
+          omp_ext_topo_npackages(topo), omp_ext_topo_ncores(topo), omp_ext_topo_npus(topo),
+          omp_ext_topo_max_smt(topo), omp_ext_topo_nkinds(topo));
+  fputs("  \"environment\": [", out);
+  for (e = r->envp; e && *e; e++) {
+    const char *eq = strchr(*e, '=');
+    char *name;
+    if (!htp_is_runtime_var(*e) || !eq || !(name = strndup(*e, (size_t)(eq - *e))))
+      continue;
+    fputs(n++ ? ", " : "", out);
+    fputs("{\"name\": ", out);
+    htp_json_string(out, name);
+    fputs(", \"value\": ", out);
+    htp_json_string(out, eq + 1);
+    fputc('}', out);
+    free(name);
+  }
+  fprintf(out, "],\n  \"saturation\": {\"state\": \"%s\"", states[r->saturation]);
+  if (r->saturation == htp_saturation_ran) {
+    fputs(", \"policy\": ", out);
+    htp_json_string(out, omp_ext_policy_name(r->policy));
+    fprintf(out, ", \"threads\": %u, \"duration_s\": %.6g, \"wall_s\": %.6g, \"cpu_s\": %.6g, "
+            "\"effective_parallelism\": %.6g, \"per_thread\": [", r->n, r->duration, r->wall,
+            r->total, r->total / r->wall);
+    for (i = 0; i < r->n; i++)
+      fprintf(out, "%s{\"thread\": %u, \"pu\": %u, \"cpu_s\": %.6g, \"bound\": %s}",
+              i ? ", " : "", i, r->pu[i], r->cpu[i], r->bound[i] ? "true" : "false");
+    fputc(']', out);
+  }
+  fputs("},\n  \"findings\": ", out);
+  htp_json_findings(out, &r->findings, "  ");
+  fprintf(out, ",\n  \"limits\": %u,\n  \"verdict\": \"%s\"\n}\n", limits,
+          limits ? "limits" : "clean");
+}
+
+/* The saturation test's order: POLICY [N] from the arguments, default all
+ * allowed PUs by 'speedup'; NULL order when the test does not run. */
+static int saturation_order(int saturation, struct htp_ctx *ctx, int argc, char **argv,
+                            omp_ht_policy_t *policy, omp_ext_pu_t **order, unsigned *n)
+{
+  static char speedup[] = "speedup";
+  char *dflt[2] = {speedup, NULL};
+  *order = NULL;
+  *n = 0;
+  *policy = omp_ht_policy_speedup;
+  if (argc > 0 && htp_parse_policy(argv[0], policy) != 0)
+    return HTP_EXIT_USAGE;
+  if (!saturation || !omp_ext_topo_is_thissystem(ctx->topo))
+    return HTP_EXIT_OK;
+  return htp_policy_order(ctx, argc ? argc : 1, argc ? argv : dflt, policy, order, n);
+}
+
+static int parse_duration(const char *arg, double *out)
+{
+  double v;
+  if (htp_parse_double(arg, &v) != 0 || !(v > 0 && v <= 60))
+    return htp_error(HTP_EXIT_USAGE, "--duration must be seconds in (0, 60], got '%s'", arg);
+  *out = v;
+  return HTP_EXIT_OK;
+}
+
+int htp_cmd_doctor(struct htp_ctx *ctx, int argc, char **argv)
+{
+  static const struct option longopts[] = {
+    HTP_COMMON_LONGOPTS, {"sysfs", required_argument, NULL, OPT_SYSFS},
+    {"cgroup", required_argument, NULL, OPT_CGROUP},
+    {"no-saturation", no_argument, NULL, OPT_NOSAT},
+    {"duration", required_argument, NULL, OPT_DURATION}, {0}};
+  struct htp_doctor_input in = {"/sys", NULL, NULL, NULL, 1, omp_ht_policy_speedup, NULL, 0,
+                                0.5};
+  struct htp_doctor_report rep;
+  const char *cgroup = getenv("HTPLACES_CGROUP"), *format = NULL;
+  char *cgdir = NULL, *cpuset_dir = NULL;
+  omp_ext_topo_t *topo;
+  omp_ext_pu_t *order = NULL;
+  int c, status = HTP_EXIT_OK, json = 0, err;
+
+  if (getenv("HTPLACES_SYSFS") && *getenv("HTPLACES_SYSFS"))
+    in.sysfs = getenv("HTPLACES_SYSFS");
+  optind = 0;
+  while ((c = getopt_long(argc, argv, ":" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+    if (c == 'f') {
+      format = optarg;
+      continue;
+    }
+    if (htp_common_option(ctx, c, optarg, optopt, argv))
+      continue;
+    if (c == OPT_SYSFS)
+      in.sysfs = optarg;
+    else if (c == OPT_CGROUP)
+      cgroup = optarg;
+    else if (c == OPT_NOSAT)
+      in.saturation = 0;
+    else if (c == OPT_DURATION && (status = parse_duration(optarg, &in.duration)) != 0)
+      return status;
+  }
+  if ((status = htp_report_format(ctx, "doctor", format, &json)) != 0)
+    return status;
+  if (argc - optind > 2)
+    return htp_error(HTP_EXIT_USAGE, "unexpected argument '%s'; usage: htplaces doctor "
+                     "[options] [POLICY [N]]", argv[optind + 2]);
+  if (!(topo = htp_topo(ctx, &status)))
+    return status;
+  if ((status = saturation_order(in.saturation, ctx, argc - optind, argv + optind, &in.policy,
+                                 &order, &in.n)) != 0)
+    return status;
+  if (cgroup && *cgroup)
+    cgdir = strdup(cgroup);
+  else
+    cgdir = htp_find_cgroup("/sys/fs/cgroup", &cpuset_dir);
+  in.cgroup = cgdir;
+  in.cpuset_dir = cpuset_dir;
+  in.envp = environ;
+  in.order = order;
+
+  err = htp_doctor_analyze(&in, topo, &rep);
+  if (err)
+    status = htp_error(HTP_EXIT_FAIL, "out of memory");
+  else if (json)
+    htp_doctor_print_json(stdout, topo, &rep);
+  else
+    htp_doctor_print_text(stdout, topo, &rep);
+  if (!err)
+    status = htp_findings_count(&rep.findings) ? HTP_EXIT_FAIL : HTP_EXIT_OK;
+  htp_doctor_report_free(&rep);
+  free(order);
+  free(cgdir);
+  free(cpuset_dir);
+  if (!err && (fflush(stdout) != 0 || ferror(stdout)))
+    return htp_error(HTP_EXIT_FAIL, "cannot write output");
+  return status;
+}

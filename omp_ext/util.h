@@ -1,0 +1,44 @@
+/*
+ * Private text helpers of libomp_ext, shared with htplaces (which links the
+ * static library): the one whole-number parser, the one environment lookup
+ * and the one sysfs/cgroup file reader.  Hidden (no OMP_EXT_API): not part
+ * of libomp_ext.so's interface.
+ */
+#ifndef OMP_EXT_UTIL_H
+#define OMP_EXT_UTIL_H
+
+#include <stddef.h>
+
+#include <hwloc.h>
+
+/* omp_ext_parse_uint's results. */
+#define OMP_EXT_UINT_OK 0
+#define OMP_EXT_UINT_MALFORMED (-1) /* empty, or not decimal digits only */
+#define OMP_EXT_UINT_BELOW (-2)     /* digits, but below min */
+#define OMP_EXT_UINT_ABOVE (-3)     /* digits, but above max (overflow too) */
+
+/* util.c: the decimal number at the start of s, digits only (no sign, no
+ * space, no 0x); *end just after its digits.  0, MALFORMED (no digit: *end
+ * = s) or ABOVE (above max: *v = max, *end still after the digits). */
+int omp_ext_scan_uint(const char *s, const char **end, unsigned long long max,
+                      unsigned long long *v);
+
+/* util.c: the whole text as a decimal number min..max, digits only.
+ * OMP_EXT_UINT_OK (*v set) or one of the negative results above. */
+int omp_ext_parse_uint(const char *text, unsigned long long min, unsigned long long max,
+                       unsigned long long *v);
+
+/* util.c: NAME's value in envp ("NAME=VALUE" strings, NULL-terminated), or
+ * NULL; envp NULL reads the process environment (getenv). */
+const char *omp_ext_env_get(char *const *envp, const char *name);
+
+/* sysfs.c: the first line of DIR/FILE, malloc'ed, without its newline and
+ * trailing spaces ("" for an empty file); NULL if unreadable or no memory. */
+char *omp_ext_read_text(const char *dir, const char *file);
+
+/* sysfs.c: a cpulist file of DIR/FILE ("0-3,8", the kernel's list format)
+ * as a new bitmap; an empty file is the empty set; NULL if unreadable or
+ * malformed. */
+hwloc_bitmap_t omp_ext_read_cpulist(const char *dir, const char *file);
+
+#endif /* OMP_EXT_UTIL_H */
