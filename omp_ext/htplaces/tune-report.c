@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "findings.h"
 #include "tune.h"
 
 static const char *status_word(const struct tune_config *c, const struct tune_result *r)
@@ -176,21 +177,6 @@ void tune_print_table(FILE *out, const struct tune_report *t)
   }
 }
 
-static void json_string(FILE *f, const char *s)
-{
-  fputc('"', f);
-  for (; *s; s++) {
-    unsigned char ch = (unsigned char)*s;
-    if (ch == '"' || ch == '\\')
-      fprintf(f, "\\%c", ch);
-    else if (ch < 0x20)
-      fprintf(f, "\\u%04x", ch);
-    else
-      fputc(ch, f);
-  }
-  fputc('"', f);
-}
-
 static void json_num(FILE *f, double v)
 {
   if (isfinite(v))
@@ -232,7 +218,7 @@ static void json_pick(FILE *f, const struct tune_report *t, enum tune_objective 
     fputs("null", f);
   fprintf(f, ", \"significant\": %s, \"command\": ", s->significant[o] ? "true" : "false");
   if (s->best[o] >= 0 && (line = tune_exec_line(t, s->best[o]))) {
-    json_string(f, line);
+    htp_json_string(f, line);
     free(line);
   } else {
     fputs("null", f);
@@ -251,11 +237,11 @@ static void json_config(FILE *f, const struct tune_report *t, unsigned i)
           tune_policy_name(c->policy), c->threads, tune_wait_name(c->wait), c->usage.cores,
           c->usage.packages, c->usage.extra);
   if (c->places)
-    json_string(f, c->places);
+    htp_json_string(f, c->places);
   else
     fputs("null", f);
   fprintf(f, ",\n     \"status\": \"%s\", \"stderr_tail\": ", status_word(c, r));
-  json_string(f, c->tail);
+  htp_json_string(f, c->tail);
   fputs(",\n     \"runs\": [", f);
   for (k = 0; k < c->nruns; k++) {
     fprintf(f, "%s{\"wall_s\": ", k ? ", " : "");
@@ -293,17 +279,17 @@ void tune_print_json(FILE *f, const struct tune_report *t)
   for (a = t->argv; *a; a++) {
     if (a != t->argv)
       fputs(", ", f);
-    json_string(f, *a);
+    htp_json_string(f, *a);
   }
   fprintf(f, "],\n  \"machine\": {\"source\": ");
-  json_string(f, omp_ext_topo_source(t->topo));
+  htp_json_string(f, omp_ext_topo_source(t->topo));
   fprintf(f, ", \"pus\": %u, \"cores\": %u, \"packages\": %u, \"max_smt\": %u},\n",
           omp_ext_topo_npus(t->topo), omp_ext_topo_ncores(t->topo),
           omp_ext_topo_npackages(t->topo), omp_ext_topo_max_smt(t->topo));
   fprintf(f, "  \"settings\": {\"rounds\": %u, \"seed\": %lu, \"objective\": \"%s\", "
           "\"energy\": \"%s\", \"power_model\": ", t->rounds, t->seed,
           tune_objective_name(t->objective), t->energy_measured ? "measured" : "modelled");
-  json_string(f, t->power_name);
+  htp_json_string(f, t->power_name);
   fputs("},\n  \"configurations\": [\n", f);
   for (i = 0; i < t->n; i++) {
     json_config(f, t, i);
@@ -333,7 +319,7 @@ void tune_print_json(FILE *f, const struct tune_report *t)
   fputs("],\n  \"skipped\": [", f);
   for (i = 0; i < t->nskipped; i++) {
     fputs(i ? ", " : "", f);
-    json_string(f, t->skipped[i]);
+    htp_json_string(f, t->skipped[i]);
   }
   fputs("]\n}\n", f);
 }

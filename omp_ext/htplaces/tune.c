@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include "tune.h"
+#include "util.h"
 
 #define MAX_LIST 64
 enum {
@@ -45,11 +47,8 @@ static int positive_seconds(const char *opt, const char *text, double *v)
 
 static int parse_reps(const char *text, unsigned *k)
 {
-  char *end;
-  unsigned long v;
-  errno = 0;
-  v = strtoul(text, &end, 10);
-  if (text[0] < '0' || text[0] > '9' || *end || errno || v < 3 || v > 1000)
+  unsigned long long v;
+  if (omp_ext_parse_uint(text, 3, 1000, &v) != OMP_EXT_UINT_OK)
     return htp_error(HTP_EXIT_USAGE, "invalid --reps '%s'; allowed: 3..1000 rounds (fewer than "
                      "3 give no confidence interval worth the name)", text);
   *k = (unsigned)v;
@@ -70,17 +69,16 @@ static int parse_objective(const char *text, enum tune_objective *o)
 
 static int one_option(struct tune_opts *o, int c, const char *arg)
 {
-  char *end;
+  unsigned long long seed;
   switch (c) {
   case OPT_POLICIES: o->policies = arg; return HTP_EXIT_OK;
   case OPT_THREADS: o->threads = arg; return HTP_EXIT_OK;
   case OPT_WAIT: o->waits = arg; return HTP_EXIT_OK;
   case OPT_REPS: return parse_reps(arg, &o->reps);
   case OPT_SEED:
-    errno = 0;
-    o->seed = strtoul(arg, &end, 10);
-    if (arg[0] < '0' || arg[0] > '9' || *end || errno)
+    if (omp_ext_parse_uint(arg, 0, ULONG_MAX, &seed) != OMP_EXT_UINT_OK)
       return htp_error(HTP_EXIT_USAGE, "invalid --seed '%s'; allowed: a whole number", arg);
+    o->seed = (unsigned long)seed;
     return HTP_EXIT_OK;
   case OPT_BUDGET: return positive_seconds("--budget", arg, &o->budget_s);
   case OPT_TIMEOUT: return positive_seconds("--timeout", arg, &o->timeout_s);
