@@ -63,6 +63,8 @@ expect "speedup spn spread" htplaces -i "pack:2" -f omp sp
 expect "gomp json kmp list omp" htplaces -f ''
 expect "gomp" htplaces spn --format g
 expect "csv json table" htplaces model --format ''
+expect "json text" htplaces check -f ''
+expect "json text" htplaces doctor --format ''
 expect "gomp kmp omp" htplaces check --as ''
 expect "c6100 dl380p" htplaces model --power-model ''
 expect "$policies" htplaces show ''
