@@ -82,6 +82,18 @@ int htp_no_format(const struct htp_ctx *ctx, const char *command)
   return HTP_EXIT_OK;
 }
 
+const char *htp_join(char *buf, size_t len, const char *const *names, unsigned n,
+                     const char *last)
+{
+  size_t used = 0;
+  unsigned i;
+  buf[0] = '\0';
+  for (i = 0; i < n && used < len; i++)
+    used += (size_t)snprintf(buf + used, len - used, "%s%s",
+                             i == 0 ? "" : i + 1 == n ? last : ", ", names[i]);
+  return buf;
+}
+
 const char *htp_policy_names(void)
 {
   static char names[256];

@@ -77,6 +77,11 @@ int htp_policy_order(struct htp_ctx *ctx, int argc, char **argv, omp_ht_policy_t
 /* "os, speedup, spn, spread": the policy names, for messages (static buffer). */
 const char *htp_policy_names(void);
 
+/* names[0..n) joined into buf[len] as "a, b, c", the last two joined by
+ * \p last (", " or " or "); returns buf. */
+const char *htp_join(char *buf, size_t len, const char *const *names, unsigned n,
+                     const char *last);
+
 /* Parse POLICY; prints the error (listing allowed names). */
 int htp_parse_policy(const char *text, omp_ht_policy_t *policy);
 
