@@ -22,7 +22,7 @@ static const struct launcher {
 };
 #define NLAUNCHERS (sizeof(launchers) / sizeof(launchers[0]))
 
-static const char *env_get(char *const *envp, const char *name)
+const char *omp_ext_env_get(char *const *envp, const char *name)
 {
   size_t len = strlen(name);
   if (!envp)
@@ -94,20 +94,20 @@ static int from_slurm(char *const *envp, omp_ext_rank_t *info)
 {
   static const char *const size_vars[] = {"SLURM_STEP_TASKS_PER_NODE", "SLURM_TASKS_PER_NODE",
                                           "SLURM_NTASKS_PER_NODE"};
-  const char *nodeid = env_get(envp, "SLURM_NODEID");
+  const char *nodeid = omp_ext_env_get(envp, "SLURM_NODEID");
   unsigned i, node = 0;
   int r;
-  if (!env_get(envp, "SLURM_LOCALID") ||
-      (!env_get(envp, "SLURM_STEP_ID") && !env_get(envp, "SLURM_STEP_TASKS_PER_NODE")))
+  if (!omp_ext_env_get(envp, "SLURM_LOCALID") ||
+      (!omp_ext_env_get(envp, "SLURM_STEP_ID") && !omp_ext_env_get(envp, "SLURM_STEP_TASKS_PER_NODE")))
     return 1;
   info->launcher = "Slurm";
   info->rank_var = "SLURM_LOCALID";
-  if (parse_whole(env_get(envp, "SLURM_LOCALID"), &info->rank) < 0)
+  if (parse_whole(omp_ext_env_get(envp, "SLURM_LOCALID"), &info->rank) < 0)
     return info->bad_var = "SLURM_LOCALID", omp_ext_err_parse;
   if (nodeid && parse_whole(nodeid, &node) < 0)
     return info->bad_var = "SLURM_NODEID", omp_ext_err_parse;
   for (i = 0; i < 3; i++) {
-    const char *list = env_get(envp, size_vars[i]);
+    const char *list = omp_ext_env_get(envp, size_vars[i]);
     if (!list)
       continue;
     info->size_var = size_vars[i];
@@ -124,7 +124,7 @@ static int from_slurm(char *const *envp, omp_ext_rank_t *info)
 
 static int from_launcher(char *const *envp, const struct launcher *l, omp_ext_rank_t *info)
 {
-  const char *rank = env_get(envp, l->rank_var), *size = env_get(envp, l->size_var);
+  const char *rank = omp_ext_env_get(envp, l->rank_var), *size = omp_ext_env_get(envp, l->size_var);
   if (!rank && !size)
     return 1;
   info->launcher = l->name;

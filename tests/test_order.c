@@ -57,7 +57,7 @@ static omp_ext_pu_t *order_of(const omp_ext_topo_t *topo, omp_ht_policy_t p, uns
 {
   omp_ext_pu_t *order = malloc(n * sizeof(*order));
   CU_ASSERT_FATAL(order != NULL);
-  CU_ASSERT_EQUAL_FATAL(omp_ext_order(topo, p, n, order), 0);
+  CU_ASSERT_EQUAL_FATAL(omp_ext_order(topo, NULL, p, n, order), 0);
   return order;
 }
 
@@ -404,11 +404,11 @@ static void test_restrict(void)
   CU_ASSERT_EQUAL(omp_ext_topo_restrict(topo, set), 0);
   CU_ASSERT_EQUAL(omp_ext_topo_npus(topo), 4);
   CU_ASSERT_EQUAL(omp_ext_topo_ncores(topo), 2);
-  CU_ASSERT_EQUAL(omp_ext_order(topo, omp_ht_policy_spn, 4, o), 0);
+  CU_ASSERT_EQUAL(omp_ext_order(topo, NULL, omp_ht_policy_spn, 4, o), 0);
   CU_ASSERT_EQUAL(omp_ext_places_format(o, 4, omp_ext_format_list, &text), 0);
   CU_ASSERT_STRING_EQUAL(text, "1,9,2,10");
   free(text);
-  CU_ASSERT_EQUAL(omp_ext_order(topo, omp_ht_policy_spn, 5, o), omp_ext_err_range);
+  CU_ASSERT_EQUAL(omp_ext_order(topo, NULL, omp_ht_policy_spn, 5, o), omp_ext_err_range);
   hwloc_bitmap_only(set, 100);
   CU_ASSERT_EQUAL(omp_ext_topo_restrict(topo, set), omp_ext_err_empty);
   CU_ASSERT_EQUAL(omp_ext_topo_npus(topo), 4); /* unchanged */
@@ -431,11 +431,11 @@ static void test_errors(void)
   CU_ASSERT_PTR_NULL(topo);
   CU_ASSERT_EQUAL(omp_ext_topo_load(&topo, "/nonexistent/topology.xml", 0), omp_ext_err_topology);
   CU_ASSERT_EQUAL_FATAL(omp_ext_topo_load(&topo, C6100, 0), 0);
-  CU_ASSERT_EQUAL(omp_ext_order(topo, (omp_ht_policy_t)99, 4, o), omp_ext_err_policy);
-  CU_ASSERT_EQUAL(omp_ext_order(topo, omp_ht_policy_spn, 0, o), omp_ext_err_range);
-  CU_ASSERT_EQUAL(omp_ext_order(topo, omp_ht_policy_spn, 17, o), omp_ext_err_range);
-  CU_ASSERT_EQUAL(omp_ext_order(topo, omp_ht_policy_spn, 4, NULL), omp_ext_err_invalid);
-  CU_ASSERT_EQUAL(omp_ext_order(topo, omp_ht_policy_spn, 4, o), 0);
+  CU_ASSERT_EQUAL(omp_ext_order(topo, NULL, (omp_ht_policy_t)99, 4, o), omp_ext_err_policy);
+  CU_ASSERT_EQUAL(omp_ext_order(topo, NULL, omp_ht_policy_spn, 0, o), omp_ext_err_range);
+  CU_ASSERT_EQUAL(omp_ext_order(topo, NULL, omp_ht_policy_spn, 17, o), omp_ext_err_range);
+  CU_ASSERT_EQUAL(omp_ext_order(topo, NULL, omp_ht_policy_spn, 4, NULL), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_order(topo, NULL, omp_ht_policy_spn, 4, o), 0);
   CU_ASSERT_EQUAL(omp_ext_places_format(o, 4, (omp_ext_format_t)9, &text), omp_ext_err_format);
   CU_ASSERT_EQUAL(omp_ext_places_format(o, 0, omp_ext_format_omp, &text), omp_ext_err_invalid);
   CU_ASSERT_EQUAL(omp_ext_policy_from_name("SPN", &p), omp_ext_err_policy);

@@ -62,8 +62,10 @@ typedef enum omp_ext_format_t {
 
 /** Number of formats: valid values are 0 .. OMP_EXT_NFORMATS - 1. */
 #define OMP_EXT_NFORMATS (0 OMP_EXT_FORMATS(OMP_EXT_COUNT_ROW_))
+#ifndef OMP_EXT_COUNT_ROW_
 /** Counts the rows of an X-macro list (any number of fields). */
 #define OMP_EXT_COUNT_ROW_(...) + 1
+#endif
 
 /**
  * Format from its name ("omp", "gomp", "kmp", "list", "json").

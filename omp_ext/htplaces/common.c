@@ -94,22 +94,22 @@ const char *htp_join(char *buf, size_t len, const char *const *names, unsigned n
   return buf;
 }
 
-const char *htp_policy_names(void)
+const char *htp_policy_names(int base_only)
 {
   static char names[256];
-  size_t len = 0;
-  unsigned i;
-  for (i = 0; i < OMP_EXT_NPOLICIES && len < sizeof(names); i++)
-    len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", i ? ", " : "",
-                            omp_ext_policy_name((omp_ht_policy_t)i));
-  return names;
+  const char *list[OMP_EXT_NPOLICIES];
+  unsigned i, n = 0;
+  for (i = 0; i < OMP_EXT_NPOLICIES; i++)
+    if (!base_only || omp_ext_policy_is_base((omp_ht_policy_t)i) == 1)
+      list[n++] = omp_ext_policy_name((omp_ht_policy_t)i);
+  return htp_join(names, sizeof(names), list, n, ", ");
 }
 
 int htp_parse_policy(const char *text, omp_ht_policy_t *policy)
 {
   if (omp_ext_policy_from_name(text, policy) == omp_ext_success)
     return HTP_EXIT_OK;
-  return htp_error(HTP_EXIT_USAGE, "unknown policy '%s'; allowed: %s", text, htp_policy_names());
+  return htp_error(HTP_EXIT_USAGE, "unknown policy '%s'; allowed: %s", text, htp_policy_names(0));
 }
 
 int htp_parse_count(const char *text, unsigned max, unsigned *n)

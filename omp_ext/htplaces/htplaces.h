@@ -74,8 +74,10 @@ int htp_no_format(const struct htp_ctx *ctx, const char *command);
 int htp_policy_order(struct htp_ctx *ctx, int argc, char **argv, omp_ht_policy_t *policy,
                      omp_ext_pu_t **order, unsigned *n);
 
-/* "os, speedup, spn, spread": the policy names, for messages (static buffer). */
-const char *htp_policy_names(void);
+/* "os, speedup, spn, spread, energy": the policy names from the policy
+ * table, only the base policies if \p base_only, for messages (static
+ * buffer). */
+const char *htp_policy_names(int base_only);
 
 /* names[0..n) joined into buf[len] as "a, b, c", the last two joined by
  * \p last (", " or " or "); returns buf. */
@@ -133,12 +135,11 @@ int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv);
 int htp_cmd_model(struct htp_ctx *ctx, int argc, char **argv);
 int htp_cmd_calibrate(struct htp_ctx *ctx, int argc, char **argv);
 
-/* The energy model from OMP_EXT_POWER_MODEL, OMP_EXT_SIGMA and
- * OMP_EXT_SERIAL_FRACTION; prints which variable is invalid (exit 2). */
-int htp_default_model(omp_ext_model_t *m);
-
-/* The thread count the energy policy recommends on topo (default model). */
-int htp_energy_count(const omp_ext_topo_t *topo, unsigned *n);
+/* The energy model of envp (environ, or a copy without the variables
+ * options replace): OMP_EXT_POWER_MODEL, OMP_EXT_SIGMA and
+ * OMP_EXT_SERIAL_FRACTION (omp_ext_model_from_env()); prints which variable
+ * is invalid (exit 2). */
+int htp_model_from_env(char *const *envp, omp_ext_model_t *m);
 
 int htp_cmd_check(struct htp_ctx *ctx, int argc, char **argv);
 int htp_cmd_doctor(struct htp_ctx *ctx, int argc, char **argv);

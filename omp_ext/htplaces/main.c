@@ -133,7 +133,7 @@ int main(int argc, char **argv)
   }
   if (optind >= argc)
     return htp_error(HTP_EXIT_USAGE, "missing POLICY or command; policies: %s; commands: %s "
-                     "(see htplaces --help)", htp_policy_names(), command_names());
+                     "(see htplaces --help)", htp_policy_names(0), command_names());
   argv += optind - 1;
   argc -= optind - 1;
   argv[0] = "htplaces";
@@ -143,7 +143,7 @@ int main(int argc, char **argv)
     status = htp_cmd_places(&ctx, argc, argv);
   else
     status = htp_error(HTP_EXIT_USAGE, "unknown policy or command '%s'; policies: %s; "
-                       "commands: %s (see htplaces --help)", argv[1], htp_policy_names(),
+                       "commands: %s (see htplaces --help)", argv[1], htp_policy_names(0),
                        command_names());
   omp_ext_topo_destroy(ctx.topo);
   return status;
