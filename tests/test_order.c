@@ -196,6 +196,42 @@ static void test_formats(void)
                 "\"core\":4,\"core_os\":4,\"package\":1,\"numa\":0,\"sibling\":0,\"kind\":0}]");
 }
 
+/* The export line and variable of each format (the format table). */
+static void test_export(void)
+{
+  omp_ext_topo_t *topo;
+  omp_ext_pu_t order[4];
+  char *line = (char *)"unchanged";
+  CU_ASSERT_FATAL(omp_ext_topo_load(&topo, C6100, 0) == 0);
+  CU_ASSERT_FATAL(omp_ext_order(topo, NULL, omp_ht_policy_spn, 4, order) == 0);
+  CU_ASSERT_STRING_EQUAL(omp_ext_format_variable(omp_ext_format_omp), "OMP_PLACES");
+  CU_ASSERT_STRING_EQUAL(omp_ext_format_variable(omp_ext_format_gomp), "GOMP_CPU_AFFINITY");
+  CU_ASSERT_STRING_EQUAL(omp_ext_format_variable(omp_ext_format_kmp), "KMP_AFFINITY");
+  CU_ASSERT_PTR_NULL(omp_ext_format_variable(omp_ext_format_list));
+  CU_ASSERT_PTR_NULL(omp_ext_format_variable(omp_ext_format_json));
+  CU_ASSERT_PTR_NULL(omp_ext_format_variable((omp_ext_format_t)OMP_EXT_NFORMATS));
+  CU_ASSERT_EQUAL(omp_ext_places_export(order, 4, omp_ext_format_omp, &line), 0);
+  CU_ASSERT_STRING_EQUAL(line, "export OMP_PLACES='{0},{8},{1},{9}' OMP_PROC_BIND=close "
+                               "OMP_NUM_THREADS=4");
+  free(line);
+  CU_ASSERT_EQUAL(omp_ext_places_export(order, 2, omp_ext_format_gomp, &line), 0);
+  CU_ASSERT_STRING_EQUAL(line, "export GOMP_CPU_AFFINITY='0 8' OMP_NUM_THREADS=2");
+  free(line);
+  CU_ASSERT_EQUAL(omp_ext_places_export(order, 1, omp_ext_format_kmp, &line), 0);
+  CU_ASSERT_STRING_EQUAL(line, "export KMP_AFFINITY='granularity=fine,explicit,proclist=[0]' "
+                               "OMP_NUM_THREADS=1");
+  free(line);
+  line = (char *)"unchanged";
+  CU_ASSERT_EQUAL(omp_ext_places_export(order, 4, omp_ext_format_list, &line), omp_ext_err_format);
+  CU_ASSERT_EQUAL(omp_ext_places_export(order, 4, omp_ext_format_json, &line), omp_ext_err_format);
+  CU_ASSERT_EQUAL(omp_ext_places_export(order, 4, (omp_ext_format_t)-1, &line), omp_ext_err_format);
+  CU_ASSERT_EQUAL(omp_ext_places_export(order, 0, omp_ext_format_omp, &line), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_places_export(NULL, 4, omp_ext_format_omp, &line), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_places_export(order, 4, omp_ext_format_omp, NULL), omp_ext_err_invalid);
+  CU_ASSERT_STRING_EQUAL(line, "unchanged");
+  omp_ext_topo_destroy(topo);
+}
+
 /* ---- properties on every fixture, every policy, every N ---- */
 
 /* The full order is a permutation of the allowed PUs; every N gives its prefix. */
@@ -460,6 +496,7 @@ static CU_TestInfo paper_tests[] = {
   {"spread across packages and NUMA nodes", test_spread_numa},
   {"hybrid: most performant kind first", test_hybrid},
   {"output formats", test_formats},
+  {"export lines and variables", test_export},
   CU_TEST_INFO_NULL,
 };
 

@@ -46,15 +46,10 @@ int htp_common_option(struct htp_ctx *ctx, int c, const char *optarg_, int optop
       exit(htp_error(HTP_EXIT_USAGE, "--restrict given twice; give one list of PUs"));
     ctx->restrict_list = optarg_;
     return 1;
-  case 'e': ctx->do_export = ctx->format_set = 1; return 1;
+  case 'e': ctx->do_export = 1; return 1;
   case HTP_OPT_RANKS: ctx->ranks_opt = optarg_; return 1;
   case HTP_OPT_LOCAL_RANK: ctx->rank_opt = optarg_; return 1;
-  case 'f':
-    if (omp_ext_format_from_name(optarg_, &ctx->format) != 0)
-      exit(htp_error(HTP_EXIT_USAGE, "unknown format '%s'; allowed: omp, gomp, kmp, list, json",
-                     optarg_));
-    ctx->format_set = 1;
-    return 1;
+  case 'f': ctx->format = optarg_; return 1; /* checked by the subcommand: htp_format() */
   case 'h':
     if (ctx->help)
       ctx->help(stdout);
@@ -74,12 +69,37 @@ int htp_common_option(struct htp_ctx *ctx, int c, const char *optarg_, int optop
   }
 }
 
-int htp_no_format(const struct htp_ctx *ctx, const char *command)
+int htp_format(const struct htp_ctx *ctx, const char *command, const char *const *names,
+               unsigned n, unsigned *index)
 {
-  if (ctx->format_set)
+  char allowed[256];
+  unsigned i;
+  if (index)
+    *index = 0;
+  if (!ctx->format)
+    return HTP_EXIT_OK;
+  if (n == 0)
     return htp_error(HTP_EXIT_USAGE, "--format and --export apply to 'htplaces POLICY [N]', "
                      "not to '%s'", command);
-  return HTP_EXIT_OK;
+  for (i = 0; i < n; i++)
+    if (strcmp(ctx->format, names[i]) == 0) {
+      if (index)
+        *index = i;
+      return HTP_EXIT_OK;
+    }
+  htp_join(allowed, sizeof(allowed), names, n, ", ");
+  if (!command)
+    return htp_error(HTP_EXIT_USAGE, "unknown format '%s'; allowed: %s", ctx->format, allowed);
+  return htp_error(HTP_EXIT_USAGE, "unknown format '%s' for '%s'; allowed: %s", ctx->format,
+                   command, allowed);
+}
+
+int htp_no_format(const struct htp_ctx *ctx, const char *command)
+{
+  if (ctx->do_export)
+    return htp_error(HTP_EXIT_USAGE, "--format and --export apply to 'htplaces POLICY [N]', "
+                     "not to '%s'", command);
+  return htp_format(ctx, command, NULL, 0, NULL);
 }
 
 const char *htp_join(char *buf, size_t len, const char *const *names, unsigned n,

@@ -22,8 +22,8 @@
 struct htp_ctx {
   const char *input;    /* -i: XML path or synthetic string; NULL = this machine */
   const char *restrict_list; /* -r: OS index list to keep */
-  omp_ext_format_t format;   /* -f */
-  int format_set;            /* -f or -e was given */
+  const char *format;        /* -f NAME as given; each subcommand checks it
+                                against its own list (htp_format()) */
   int do_export;             /* -e */
   omp_ext_topo_t *topo; /* loaded on demand by htp_topo() */
   const char *ranks_opt;     /* --ranks-per-node K, or NULL */
@@ -67,7 +67,15 @@ int htp_common_option(struct htp_ctx *ctx, int c, const char *optarg_, int optop
  * *status). */
 omp_ext_topo_t *htp_topo(struct htp_ctx *ctx, int *status);
 
-/* Fail with a usage error if -f/-e were given to a command without them. */
+/* The -f name's position in names[0..n) into *index (0, the default, when
+ * -f was not given); prints "unknown format 'X' for 'COMMAND'; allowed:
+ * NAMES" (command NULL: 'htplaces POLICY [N]') and returns HTP_EXIT_USAGE.
+ * With n == 0 the command has no formats: any -f is refused. */
+int htp_format(const struct htp_ctx *ctx, const char *command, const char *const *names,
+               unsigned n, unsigned *index);
+
+/* Fail with a usage error if -f/-e were given to a command without them
+ * (htp_format() with no format). */
 int htp_no_format(const struct htp_ctx *ctx, const char *command);
 
 /* Turn POLICY [N] (argv[0], argv[1]) into a malloc'ed order; prints errors. */

@@ -62,18 +62,8 @@ static int parse_speedup(const char *text, double *serial)
   return HTP_EXIT_OK;
 }
 
-static int parse_format(const char *text, enum model_format *f)
-{
-  static const char *const names[] = {"table", "csv", "json"};
-  unsigned i;
-  for (i = 0; i < 3; i++)
-    if (strcmp(text, names[i]) == 0) {
-      *f = (enum model_format)i;
-      return HTP_EXIT_OK;
-    }
-  return htp_error(HTP_EXIT_USAGE, "unknown format '%s' for 'model'; allowed: table, csv, json",
-                   text);
-}
+/* model's -f names, in enum model_format's order (table the default). */
+static const char *const format_names[] = {"table", "csv", "json"};
 
 /* A malloc'ed copy of environ without the variables a, b, c (NULL: none). */
 static int env_without(const char *a, const char *b, const char *c, char ***out)
@@ -114,17 +104,13 @@ static int model_options(struct htp_ctx *ctx, int argc, char **argv, struct mode
   int c, status;
   double v;
 
-  o->format = FMT_TABLE;
+  unsigned f;
+
   if (ctx->do_export)
     return htp_error(HTP_EXIT_USAGE, "--export applies to 'htplaces POLICY [N]', not to 'model'");
-  if (ctx->format_set && ctx->format != omp_ext_format_json)
-    return htp_error(HTP_EXIT_USAGE, "for 'model', --format is table, csv or json");
-  if (ctx->format_set)
-    o->format = FMT_JSON;
   optind = 0;
   while ((c = getopt_long(argc, argv, ":" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
     switch (c) {
-    case 'f': if ((status = parse_format(optarg, &o->format)) != 0) return status; break;
     case 'e': return htp_error(HTP_EXIT_USAGE, "--export applies to 'htplaces POLICY [N]', "
                                "not to 'model'");
     case OPT_SERIAL: serial = optarg; break;
@@ -134,6 +120,9 @@ static int model_options(struct htp_ctx *ctx, int argc, char **argv, struct mode
     default: htp_common_option(ctx, c, optarg, optopt, argv);
     }
   }
+  if ((status = htp_format(ctx, "model", format_names, 3, &f)) != 0)
+    return status;
+  o->format = (enum model_format)f;
   if (serial && speedup)
     return htp_error(HTP_EXIT_USAGE, "give --serial-fraction or --speedup, not both");
   /* Each command-line value replaces its variable. */

@@ -39,14 +39,24 @@ int htp_cmd_places(struct htp_ctx *ctx, int argc, char **argv)
   int c, status;
   char *text;
 
+  const char *names[OMP_EXT_NFORMATS];
+  omp_ext_format_t format;
+  unsigned i;
+
   optind = 0;
   while ((c = getopt_long(argc, argv, ":" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1)
     htp_common_option(ctx, c, optarg, optopt, argv);
+  /* -f: a name of the format table (omp, the first, by default). */
+  for (i = 0; i < OMP_EXT_NFORMATS; i++)
+    names[i] = omp_ext_format_name((omp_ext_format_t)i);
+  if ((status = htp_format(ctx, NULL, names, OMP_EXT_NFORMATS, &i)) != 0)
+    return status;
+  format = (omp_ext_format_t)i;
   if ((status = htp_policy_order(ctx, argc - optind, argv + optind, &policy, &order, &n)) != 0)
     return status;
   if (ctx->do_export) {
-    status = print_export(order, n, ctx->format);
-  } else if (omp_ext_places_format(order, n, ctx->format, &text) == 0) {
+    status = print_export(order, n, format);
+  } else if (omp_ext_places_format(order, n, format, &text) == 0) {
     status = htp_print(text);
     free(text);
   } else {
