@@ -138,9 +138,13 @@ int htb_wordcount_reference(const char *buf, size_t len, char *out, size_t outle
 /* -------------------------------------------------------------- power */
 
 /* Modelled power in watts of a placement (paper §2.1): P = Pn + Ps*packages
- * + Pc*cores + Pt*extra_siblings, with the library's default model
- * (omp_ext_model_default(): OMP_EXT_POWER_MODEL, else the C6100 preset). */
+ * + Pc*cores + Pt*extra_siblings, with htb_model(). */
 double htb_modelled_power_w(unsigned packages, unsigned cores, unsigned extra_siblings);
+
+/* The energy model of the environment (omp_ext_model_from_env():
+ * OMP_EXT_POWER_MODEL, OMP_EXT_SIGMA, OMP_EXT_SERIAL_FRACTION), else the
+ * paper's default; read once. */
+const omp_ext_model_t *htb_model(void);
 
 /* An open reader of the RAPL package counters (omp_ext_rapl_open()), or
  * NULL where none is readable. */

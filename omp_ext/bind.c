@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "runtime.h"
 #include "util.h"
@@ -38,6 +39,10 @@ static int warned_wrap, warned_bind;
  * lazily initialised runtime (libomp) pins it for OMP_PROC_BIND. */
 static cpu_set_t load_affinity;
 static int load_affinity_ok;
+/* The energy model of the environment at load (omp_ext_model_from_env()),
+ * for meta-policies; model_err its error, if any. */
+static omp_ext_model_t load_model;
+static int load_model_err;
 
 /* What the calling thread was last bound for. */
 static __thread unsigned tl_gen __attribute__((tls_model("initial-exec")));
@@ -123,7 +128,11 @@ static int prepare_locked(omp_ht_policy_t policy)
     free(order);
     return omp_ext_err_nomem;
   }
-  if ((err = omp_ext_order(topo, policy, npus, order)) != 0) {
+  if (omp_ext_policy_is_base(policy) != 1 && load_model_err)
+    err = load_model_err; /* a meta-policy under an invalid model environment */
+  else
+    err = omp_ext_order(topo, &load_model, policy, npus, order);
+  if (err) {
     free(orders[policy]);
     orders[policy] = NULL;
   } else {
@@ -378,6 +387,7 @@ __attribute__((constructor)) static void omp_ext_env_init(void)
   omp_ht_policy_t policy;
   int n, err;
   load_affinity_ok = sched_getaffinity(0, sizeof(load_affinity), &load_affinity) == 0;
+  load_model_err = omp_ext_model_from_env(environ, &load_model, NULL);
   if (!text || !*text)
     return;
   if (parse_env(text, &policy, &n) != 0) {

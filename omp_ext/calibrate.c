@@ -367,10 +367,10 @@ int omp_ext_calibrate(const omp_ext_topo_t *topo, const omp_ht_policy_t *policie
       !(seconds > 0) || !isfinite(seconds))
     return omp_ext_err_invalid;
   for (i = 0; i < npolicies; i++)
-    if (policies[i] == omp_ht_policy_energy)
-      return omp_ext_err_invalid;
-    else if ((unsigned)policies[i] >= OMP_EXT_NPOLICIES)
+    if ((unsigned)policies[i] >= OMP_EXT_NPOLICIES)
       return omp_ext_err_policy;
+    else if (omp_ext_policy_is_base(policies[i]) != 1)
+      return omp_ext_err_invalid; /* a meta-policy has no order of its own */
   if (!omp_ext_topo_is_thissystem(topo))
     return omp_ext_err_unsupported;
   npus = omp_ext_topo_npus(topo);
@@ -381,7 +381,7 @@ int omp_ext_calibrate(const omp_ext_topo_t *topo, const omp_ht_policy_t *policie
   err = sample(topo, order, 0, seconds, &src, &samples[0].watts);
   count = !err;
   for (i = 0; !err && i < npolicies; i++) {
-    err = omp_ext_order(topo, policies[i], npus, order);
+    err = omp_ext_base_order(topo, policies[i], npus, order);
     for (k = 1; !err && k <= npus; k++) {
       samples[count].policy = policies[i];
       if ((err = omp_ext_usage_of(order, k, &samples[count].usage)) == 0)

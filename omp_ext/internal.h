@@ -35,4 +35,25 @@ void omp_ext_say(char *why, size_t len, const char *fmt, ...) __attribute__((for
  * with errno set if unreadable or empty (ENODATA). */
 int omp_ext_read_line(const char *dir, const char *file, char *buf, size_t len);
 
+/* rank.c: the value of variable \p name in envp ("NAME=VALUE" strings
+ * ending with NULL; NULL: the process's environment), NULL if unset. */
+const char *omp_ext_env_get(char *const *envp, const char *name);
+
+/* order.c: the first n PUs of a base policy's order, from its rule;
+ * omp_ext_err_policy for a meta-policy or a value that is no policy,
+ * omp_ext_err_range (n 0 or above the allowed PUs), omp_ext_err_nomem.
+ * topo and out are not NULL. */
+int omp_ext_base_order(const omp_ext_topo_t *topo, omp_ht_policy_t base, unsigned n,
+                       omp_ext_pu_t *out);
+
+/* model.c: omp_ext_model_best() and omp_ext_model_bound() over base
+ * policies only (meta-policies give omp_ext_err_policy); best's *index is
+ * the position of the choice in bases.  policy.c resolves meta-policies. */
+int omp_ext_model_best_base(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
+                            const omp_ht_policy_t *bases, unsigned nbases,
+                            omp_ext_objective_t objective, unsigned *index, unsigned *n,
+                            omp_ext_estimate_t *est);
+int omp_ext_model_bound_base(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
+                             omp_ht_policy_t base, unsigned *n);
+
 #endif /* OMP_EXT_INTERNAL_H */

@@ -5,13 +5,15 @@
  * rule "one more unit is worth it iff T1/T0 < P0/P1".
  *
  * Everything here is a pure function of an order prefix and a model, except
- * omp_ext_model_default(), which reads the environment.
+ * omp_ext_model_from_env(), which reads the model's variables from an
+ * environment.  Orders come from the base rules (order.c); meta-policies
+ * (energy) are resolved in policy.c, which calls the *_base functions here.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "omp_ext.h"
+#include "internal.h"
 
 static const struct {
   const char *name;
@@ -99,11 +101,12 @@ int omp_ext_model_check(const omp_ext_model_t *m)
   return omp_ext_success;
 }
 
-/* A number from the environment variable \p name, in [lo, hi] with the
- * ends open as asked; unset or empty leaves *v alone. */
-static int env_number(const char *name, double lo, int lo_open, double hi, int hi_open, double *v)
+/* A number in [lo, hi] with the ends open as asked from variable \p name of
+ * envp; unset or empty leaves *v alone. */
+static int env_number(char *const *envp, const char *name, double lo, int lo_open, double hi,
+                      int hi_open, double *v)
 {
-  const char *text = getenv(name);
+  const char *text = omp_ext_env_get(envp, name);
   double x;
   if (!text || !*text)
     return omp_ext_success;
@@ -116,14 +119,33 @@ static int env_number(const char *name, double lo, int lo_open, double hi, int h
 
 int omp_ext_model_default(omp_ext_model_t *m)
 {
-  omp_ext_model_t out = {{0, 0, 0, 0}, OMP_EXT_MODEL_SIGMA, OMP_EXT_MODEL_SERIAL};
-  const char *pm = getenv("OMP_EXT_POWER_MODEL");
   if (!m)
     return omp_ext_err_invalid;
-  if (omp_ext_power_model_parse(pm && *pm ? pm : OMP_EXT_MODEL_PRESET, &out.power) != 0 ||
-      env_number("OMP_EXT_SIGMA", 0, 1, 1, 0, &out.sigma) != 0 ||
-      env_number("OMP_EXT_SERIAL_FRACTION", 0, 0, 1, 1, &out.serial) != 0)
+  m->sigma = OMP_EXT_MODEL_SIGMA;
+  m->serial = OMP_EXT_MODEL_SERIAL;
+  return omp_ext_power_model_parse(OMP_EXT_MODEL_PRESET, &m->power);
+}
+
+int omp_ext_model_from_env(char *const *envp, omp_ext_model_t *m, const char **bad_variable)
+{
+  omp_ext_model_t out;
+  const char *pm = omp_ext_env_get(envp, "OMP_EXT_POWER_MODEL"), *bad = NULL;
+  if (bad_variable)
+    *bad_variable = NULL;
+  if (!m)
+    return omp_ext_err_invalid;
+  omp_ext_model_default(&out);
+  if (pm && *pm && omp_ext_power_model_parse(pm, &out.power) != 0)
+    bad = "OMP_EXT_POWER_MODEL";
+  else if (env_number(envp, "OMP_EXT_SIGMA", 0, 1, 1, 0, &out.sigma) != 0)
+    bad = "OMP_EXT_SIGMA";
+  else if (env_number(envp, "OMP_EXT_SERIAL_FRACTION", 0, 0, 1, 1, &out.serial) != 0)
+    bad = "OMP_EXT_SERIAL_FRACTION";
+  if (bad) {
+    if (bad_variable)
+      *bad_variable = bad;
     return omp_ext_err_parse;
+  }
   *m = out;
   return omp_ext_success;
 }
@@ -248,38 +270,33 @@ static int better(omp_ext_objective_t obj, const omp_ext_estimate_t *a,
   return a->usage.threads < b->usage.threads;
 }
 
-/* The full order of a policy, omp_ht_policy_energy resolved under m. */
-static int model_order(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
-                       omp_ht_policy_t policy, omp_ext_pu_t **order)
+/* The full order of a base policy. */
+static int model_order(const omp_ext_topo_t *topo, omp_ht_policy_t base, omp_ext_pu_t **order)
 {
-  unsigned npus = omp_ext_topo_npus(topo), n;
+  unsigned npus = omp_ext_topo_npus(topo);
   int err;
-  if ((unsigned)policy >= OMP_EXT_NPOLICIES)
-    return omp_ext_err_policy;
-  if (policy == omp_ht_policy_energy && (err = omp_ext_energy_choice(topo, m, &policy, &n)) != 0)
-    return err;
   if (!(*order = malloc(npus * sizeof(**order))))
     return omp_ext_err_nomem;
-  if ((err = omp_ext_order(topo, policy, npus, *order)) != 0) {
+  if ((err = omp_ext_base_order(topo, base, npus, *order)) != 0) {
     free(*order);
     *order = NULL;
   }
   return err;
 }
 
-int omp_ext_model_best(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
-                       const omp_ht_policy_t *policies, unsigned npolicies,
-                       omp_ext_objective_t objective, omp_ht_policy_t *policy, unsigned *n,
-                       omp_ext_estimate_t *est)
+int omp_ext_model_best_base(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
+                            const omp_ht_policy_t *bases, unsigned nbases,
+                            omp_ext_objective_t objective, unsigned *index, unsigned *n,
+                            omp_ext_estimate_t *est)
 {
   omp_ext_estimate_t best, e;
   omp_ext_pu_t *order;
   unsigned i, k;
   int err, found = 0;
-  if (!topo || !policies || !npolicies || !policy || !n || omp_ext_model_check(m) != 0)
+  if (!topo || !bases || !nbases || !index || !n || omp_ext_model_check(m) != 0)
     return omp_ext_err_invalid;
-  for (i = 0; i < npolicies; i++) {
-    if ((err = model_order(topo, m, policies[i], &order)) != 0)
+  for (i = 0; i < nbases; i++) {
+    if ((err = model_order(topo, bases[i], &order)) != 0)
       return err;
     for (k = 1; k <= omp_ext_topo_npus(topo); k++) {
       if ((err = omp_ext_model_eval(m, order, k, &e)) != 0) {
@@ -288,7 +305,7 @@ int omp_ext_model_best(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
       }
       if (!found || better(objective, &e, &best)) {
         best = e;
-        *policy = policies[i];
+        *index = i;
         *n = k;
         found = 1;
       }
@@ -300,8 +317,8 @@ int omp_ext_model_best(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
   return omp_ext_success;
 }
 
-int omp_ext_model_bound(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
-                        omp_ht_policy_t policy, unsigned *n)
+int omp_ext_model_bound_base(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
+                             omp_ht_policy_t base, unsigned *n)
 {
   omp_ext_estimate_t prev, cur;
   omp_ext_pu_t *order;
@@ -309,7 +326,7 @@ int omp_ext_model_bound(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
   int err;
   if (!topo || !n || omp_ext_model_check(m) != 0)
     return omp_ext_err_invalid;
-  if ((err = model_order(topo, m, policy, &order)) != 0)
+  if ((err = model_order(topo, base, &order)) != 0)
     return err;
   npus = omp_ext_topo_npus(topo);
   err = omp_ext_model_eval(m, order, 1, &prev);
@@ -324,22 +341,4 @@ int omp_ext_model_bound(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
     *n = k - 1;
   free(order);
   return err;
-}
-
-int omp_ext_energy_choice(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
-                          omp_ht_policy_t *base, unsigned *n)
-{
-  static const omp_ht_policy_t bases[] = {omp_ht_policy_speedup, omp_ht_policy_spn,
-                                          omp_ht_policy_spread};
-  omp_ext_model_t def;
-  int err;
-  if (!topo || !base || !n)
-    return omp_ext_err_invalid;
-  if (!m) {
-    if ((err = omp_ext_model_default(&def)) != 0)
-      return err;
-    m = &def;
-  }
-  return omp_ext_model_best(topo, m, bases, sizeof(bases) / sizeof(bases[0]),
-                            omp_ext_objective_energy, base, n, NULL);
 }

@@ -12,28 +12,9 @@ module omp_ext
   implicit none
   private
 
-  ! omp_ht_policy_t
-  integer(c_int), parameter, public :: omp_ht_policy_os = 0
-  integer(c_int), parameter, public :: omp_ht_policy_speedup = 1
-  integer(c_int), parameter, public :: omp_ht_policy_spn = 2
-  integer(c_int), parameter, public :: omp_ht_policy_spread = 3
-  integer(c_int), parameter, public :: omp_ht_policy_energy = 4
-  integer(c_int), parameter, public :: OMP_EXT_NPOLICIES = 5
-
-  ! omp_ext_error_t
-  integer(c_int), parameter, public :: omp_ext_success = 0
-  integer(c_int), parameter, public :: omp_ext_err_invalid = -1
-  integer(c_int), parameter, public :: omp_ext_err_nomem = -2
-  integer(c_int), parameter, public :: omp_ext_err_topology = -3
-  integer(c_int), parameter, public :: omp_ext_err_range = -4
-  integer(c_int), parameter, public :: omp_ext_err_empty = -5
-  integer(c_int), parameter, public :: omp_ext_err_policy = -6
-  integer(c_int), parameter, public :: omp_ext_err_format = -7
-  integer(c_int), parameter, public :: omp_ext_err_in_parallel = -8
-  integer(c_int), parameter, public :: omp_ext_err_bind = -9
-  integer(c_int), parameter, public :: omp_ext_err_runtime = -10
-  integer(c_int), parameter, public :: omp_ext_err_parse = -11
-  integer(c_int), parameter, public :: omp_ext_err_unsupported = -12
+  ! omp_ht_policy_t, omp_ext_error_t, omp_ext_format_t: generated at build
+  ! time from the C lists (omp_ext/gen_fortran.c).
+  include 'omp_ext_constants.inc'
 
   public :: omp_set_ht_policy, omp_set_ht_policy_num_threads, omp_get_ht_policy
   public :: omp_get_ht_pu, omp_ht_rebind, omp_ext_strerror

@@ -1,13 +1,14 @@
 /*
- * Order: turn a placement policy into the sequence of PUs that threads
- * 0, 1, 2, ... receive (paper §3, strategies 1 and 2, plus spread and os).
+ * Order: the base orders, the sequence of PUs that threads 0, 1, 2, ...
+ * receive (paper §3, strategies 1 and 2, plus spread and os), each from a
+ * rule in the table below.  Meta-policies (energy) are resolved to a base
+ * policy in policy.c.
  *
- * energy takes the order of speedup, spn or spread: whichever the default
- * energy model (model.c, omp_ext_energy_choice()) picks.
- *
- * Every policy first orders the cores, then walks them:
- *   spn              -> all PUs of a core, core after core;
- *   speedup, spread  -> sibling rank 0 of every core, then rank 1, ...
+ * A rule either sorts all PUs by OS index (os), or orders the cores (by CPU
+ * kind, then its own keys, then hwloc's logical order) and walks them:
+ *   by core  -> all PUs of a core, core after core (spn);
+ *   by rank  -> sibling rank 0 of every core, then rank 1, ... (speedup,
+ *               spread).
  * Cores of the most performant CPU kind always come first.
  */
 #include <stdlib.h>
@@ -94,8 +95,30 @@ static int spread_keys(const omp_ext_topo_t *t, struct core_key *keys)
   return err;
 }
 
-/* The cores in the order the policy visits them. */
-static int core_order(const omp_ext_topo_t *t, omp_ht_policy_t policy, unsigned *order)
+/* The rules: how each base policy orders and walks the cores. */
+enum walk { walk_os, walk_by_core, walk_by_rank };
+static const struct rule {
+  omp_ht_policy_t policy;
+  enum walk walk;
+  int (*keys)(const omp_ext_topo_t *t, struct core_key *keys); /* NULL: kind, logical */
+} rules[] = {
+  {omp_ht_policy_os, walk_os, NULL},
+  {omp_ht_policy_speedup, walk_by_rank, NULL},
+  {omp_ht_policy_spn, walk_by_core, NULL},
+  {omp_ht_policy_spread, walk_by_rank, spread_keys},
+};
+
+static const struct rule *find_rule(omp_ht_policy_t policy)
+{
+  unsigned i;
+  for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+    if (rules[i].policy == policy)
+      return &rules[i];
+  return NULL;
+}
+
+/* The cores in the order the rule visits them. */
+static int core_order(const omp_ext_topo_t *t, const struct rule *rule, unsigned *order)
 {
   unsigned i;
   struct core_key *keys = calloc(t->ncores, sizeof(*keys));
@@ -105,7 +128,7 @@ static int core_order(const omp_ext_topo_t *t, omp_ht_policy_t policy, unsigned 
     keys[i].idx = i;
     keys[i].kind = t->cores[i].kind;
   }
-  if (policy == omp_ht_policy_spread && spread_keys(t, keys) != omp_ext_success) {
+  if (rule->keys && rule->keys(t, keys) != omp_ext_success) {
     free(keys);
     return omp_ext_err_nomem;
   }
@@ -122,11 +145,11 @@ static int cmp_os(const void *a, const void *b)
   return x->os_index < y->os_index ? -1 : x->os_index > y->os_index;
 }
 
-static void walk_cores(const omp_ext_topo_t *t, omp_ht_policy_t policy, const unsigned *cores,
+static void walk_cores(const omp_ext_topo_t *t, enum walk walk, const unsigned *cores,
                        omp_ext_pu_t *all)
 {
   unsigned n = 0, i, r;
-  if (policy == omp_ht_policy_spn) {
+  if (walk == walk_by_core) {
     for (i = 0; i < t->ncores; i++)
       for (r = 0; r < t->cores[cores[i]].npus; r++)
         all[n++] = t->pus[t->cores[cores[i]].first + r];
@@ -138,35 +161,28 @@ static void walk_cores(const omp_ext_topo_t *t, omp_ht_policy_t policy, const un
         all[n++] = t->pus[t->cores[cores[i]].first + r];
 }
 
-int omp_ext_order(const omp_ext_topo_t *topo, omp_ht_policy_t policy, unsigned n,
-                  omp_ext_pu_t *out)
+int omp_ext_base_order(const omp_ext_topo_t *topo, omp_ht_policy_t base, unsigned n,
+                       omp_ext_pu_t *out)
 {
+  const struct rule *rule = find_rule(base);
   omp_ext_pu_t *all;
   unsigned *cores;
   int err = omp_ext_success;
-  if (!topo || !out)
-    return omp_ext_err_invalid;
-  if ((unsigned)policy >= OMP_EXT_NPOLICIES)
+  if (!rule)
     return omp_ext_err_policy;
   if (n == 0 || n > topo->npus)
     return omp_ext_err_range;
-  /* energy: the order of the base policy the default model picks (model.c). */
-  if (policy == omp_ht_policy_energy) {
-    unsigned best_n;
-    if ((err = omp_ext_energy_choice(topo, NULL, &policy, &best_n)) != 0)
-      return err;
-  }
   all = malloc(topo->npus * sizeof(*all));
   cores = malloc(topo->ncores * sizeof(*cores));
   if (!all || !cores) {
     err = omp_ext_err_nomem;
-  } else if (policy == omp_ht_policy_os) {
+  } else if (rule->walk == walk_os) {
     memcpy(all, topo->pus, topo->npus * sizeof(*all));
     qsort(all, topo->npus, sizeof(*all), cmp_os);
   } else {
-    err = core_order(topo, policy, cores);
+    err = core_order(topo, rule, cores);
     if (!err)
-      walk_cores(topo, policy, cores, all);
+      walk_cores(topo, rule->walk, cores, all);
   }
   if (!err)
     memcpy(out, all, n * sizeof(*out));

@@ -3,6 +3,7 @@
  * §6.5), GOMP_CPU_AFFINITY (libgomp), KMP_AFFINITY (libomp/libiomp5), a plain
  * list (taskset -c, likwid-pin -c) or JSON.
  */
+#define _GNU_SOURCE
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,17 @@
 
 #include "omp_ext.h"
 
-static const char *const format_names[OMP_EXT_NFORMATS] = {"omp", "gomp", "kmp", "list", "json"};
+/* The format table, one row per format (include/omp_ext/places.h). */
+static const struct format {
+  const char *name;
+  const char *prefix, *item, *separator, *suffix; /* item NULL: a JSON object */
+  const char *variable, *also;                    /* for export lines */
+} formats[OMP_EXT_NFORMATS] = {
+#define FORMAT_ROW(name_, value, prefix, item, sep, suffix, var, also) \
+  [value] = {#name_, prefix, item, sep, suffix, var, also},
+  OMP_EXT_FORMATS(FORMAT_ROW)
+#undef FORMAT_ROW
+};
 
 int omp_ext_format_from_name(const char *name, omp_ext_format_t *format)
 {
@@ -18,7 +29,7 @@ int omp_ext_format_from_name(const char *name, omp_ext_format_t *format)
   if (!name || !format)
     return omp_ext_err_invalid;
   for (i = 0; i < OMP_EXT_NFORMATS; i++)
-    if (strcmp(name, format_names[i]) == 0) {
+    if (strcmp(name, formats[i].name) == 0) {
       *format = (omp_ext_format_t)i;
       return omp_ext_success;
     }
@@ -27,7 +38,7 @@ int omp_ext_format_from_name(const char *name, omp_ext_format_t *format)
 
 const char *omp_ext_format_name(omp_ext_format_t format)
 {
-  return (unsigned)format < OMP_EXT_NFORMATS ? format_names[format] : NULL;
+  return (unsigned)format < OMP_EXT_NFORMATS ? formats[format].name : NULL;
 }
 
 /* A growing string; on allocation failure it stays NULL and further appends
@@ -67,7 +78,7 @@ static void append(struct text *t, const char *fmt, ...)
   t->len += (size_t)need;
 }
 
-static void append_json(struct text *t, const omp_ext_pu_t *pu, unsigned thread, int last)
+static void append_json(struct text *t, const omp_ext_pu_t *pu, unsigned thread)
 {
   append(t, "{\"thread\":%u,\"pu\":%u,\"pu_logical\":%u,\"core\":%u,\"core_os\":%u,"
             "\"package\":%u,", thread, pu->os_index, pu->logical_index, pu->core,
@@ -76,34 +87,58 @@ static void append_json(struct text *t, const omp_ext_pu_t *pu, unsigned thread,
     append(t, "\"numa\":%d,", pu->numa);
   else
     append(t, "\"numa\":null,");
-  append(t, "\"sibling\":%u,\"kind\":%u}%s", pu->sibling, pu->kind, last ? "" : ",");
+  append(t, "\"sibling\":%u,\"kind\":%u}", pu->sibling, pu->kind);
 }
 
 int omp_ext_places_format(const omp_ext_pu_t *order, unsigned n, omp_ext_format_t format,
                           char **text)
 {
   struct text t = {NULL, 0, 0, 0};
+  const struct format *f;
   unsigned i;
   if (!order || !text || n == 0)
     return omp_ext_err_invalid;
   if ((unsigned)format >= OMP_EXT_NFORMATS)
     return omp_ext_err_format;
-  append(&t, "%s", format == omp_ext_format_kmp ? "granularity=fine,explicit,proclist=[" :
-                   format == omp_ext_format_json ? "[" : "");
+  f = &formats[format];
+  append(&t, "%s", f->prefix);
   for (i = 0; i < n; i++) {
-    const char *sep = i + 1 < n ? (format == omp_ext_format_gomp ? " " : ",") : "";
-    if (format == omp_ext_format_omp)
-      append(&t, "{%u}%s", order[i].os_index, sep);
-    else if (format == omp_ext_format_json)
-      append_json(&t, &order[i], i, i + 1 == n);
+    if (f->item)
+      append(&t, f->item, order[i].os_index);
     else
-      append(&t, "%u%s", order[i].os_index, sep);
+      append_json(&t, &order[i], i);
+    if (i + 1 < n)
+      append(&t, "%s", f->separator);
   }
-  append(&t, "%s", format == omp_ext_format_kmp ? "]" : format == omp_ext_format_json ? "]" : "");
+  append(&t, "%s", f->suffix);
   if (t.failed) {
     free(t.buf);
     return omp_ext_err_nomem;
   }
   *text = t.buf;
   return omp_ext_success;
+}
+
+const char *omp_ext_format_variable(omp_ext_format_t format)
+{
+  return (unsigned)format < OMP_EXT_NFORMATS ? formats[format].variable : NULL;
+}
+
+int omp_ext_places_export(const omp_ext_pu_t *order, unsigned n, omp_ext_format_t format,
+                          char **line)
+{
+  const struct format *f;
+  char *places;
+  int err, len;
+  if (!order || !line || n == 0)
+    return omp_ext_err_invalid;
+  if ((unsigned)format >= OMP_EXT_NFORMATS || !formats[format].variable)
+    return omp_ext_err_format;
+  f = &formats[format];
+  if ((err = omp_ext_places_format(order, n, format, &places)) != 0)
+    return err;
+  len = asprintf(line, "export %s='%s'%s%s OMP_NUM_THREADS=%u", f->variable, places,
+                 *f->also ? " " : "", f->also, n);
+  free(places);
+  return len < 0 ? omp_ext_err_nomem : omp_ext_success;
 }

@@ -1,23 +1,28 @@
 /*
- * Policy: names and one-line meanings of the placement policies.
+ * Policy: the policy table (one row per policy, from OMP_EXT_POLICIES in
+ * include/omp_ext/policy.h) and the resolver that turns any policy, the
+ * energy meta-policy included, into a base policy and a team size under an
+ * explicit model.  The public functions that accept meta-policies
+ * (omp_ext_order(), omp_ext_model_best(), omp_ext_model_bound(),
+ * omp_ext_energy_choice()) resolve here, then call the base layers:
+ *
+ *   policy.c -> model.c (model of base orders) -> order.c (base order rules)
  */
+#include <stdlib.h>
 #include <string.h>
 
-#include "omp_ext.h"
+#include "internal.h"
 
-static const struct {
+static const struct policy {
   const char *name;
   const char *description;
+  int base;      /* has an order rule of its own (order.c) */
+  int candidate; /* the energy meta-policy chooses among it */
 } policies[OMP_EXT_NPOLICIES] = {
-  [omp_ht_policy_os] = {"os", "ascending OS index: what an unbound program sees (baseline)"},
-  [omp_ht_policy_speedup] = {"speedup", "one PU on every core first, SMT siblings last: best "
-                                        "speed-up (paper strategy 1)"},
-  [omp_ht_policy_spn] = {"spn", "all SMT siblings of a core before the next core: best speed-up "
-                                "per watt per core (paper strategy 2)"},
-  [omp_ht_policy_spread] = {"spread", "one PU per core, round-robin across packages and NUMA "
-                                      "nodes, then siblings: memory-bandwidth-bound loops"},
-  [omp_ht_policy_energy] = {"energy", "the order and N with the least modelled energy to "
-                                      "solution (paper §2; htplaces model)"},
+#define POLICY_ROW(name_, value, base_, candidate_, description_) \
+  [value] = {#name_, description_, base_, candidate_},
+  OMP_EXT_POLICIES(POLICY_ROW)
+#undef POLICY_ROW
 };
 
 int omp_ext_policy_from_name(const char *name, omp_ht_policy_t *policy)
@@ -41,4 +46,103 @@ const char *omp_ext_policy_name(omp_ht_policy_t policy)
 const char *omp_ext_policy_description(omp_ht_policy_t policy)
 {
   return (unsigned)policy < OMP_EXT_NPOLICIES ? policies[policy].description : NULL;
+}
+
+int omp_ext_policy_is_base(omp_ht_policy_t policy)
+{
+  return (unsigned)policy < OMP_EXT_NPOLICIES ? policies[policy].base : omp_ext_err_policy;
+}
+
+int omp_ext_policy_is_energy_candidate(omp_ht_policy_t policy)
+{
+  return (unsigned)policy < OMP_EXT_NPOLICIES ? policies[policy].candidate : omp_ext_err_policy;
+}
+
+int omp_ext_energy_choice(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
+                          omp_ht_policy_t *base, unsigned *n)
+{
+  omp_ht_policy_t candidates[OMP_EXT_NPOLICIES];
+  omp_ext_model_t def;
+  unsigned i, k = 0, index;
+  int err;
+  if (!topo || !base || !n)
+    return omp_ext_err_invalid;
+  if (!m) {
+    omp_ext_model_default(&def);
+    m = &def;
+  }
+  for (i = 0; i < OMP_EXT_NPOLICIES; i++)
+    if (policies[i].candidate)
+      candidates[k++] = (omp_ht_policy_t)i;
+  err = omp_ext_model_best_base(topo, m, candidates, k, omp_ext_objective_energy, &index, n,
+                                NULL);
+  if (!err)
+    *base = candidates[index];
+  return err;
+}
+
+int omp_ext_policy_resolve(const omp_ext_topo_t *topo, const omp_ext_model_t *model,
+                           omp_ht_policy_t policy, omp_ht_policy_t *base, unsigned *n)
+{
+  if (!topo || !base || !n)
+    return omp_ext_err_invalid;
+  if ((unsigned)policy >= OMP_EXT_NPOLICIES)
+    return omp_ext_err_policy;
+  if (policies[policy].base) {
+    *base = policy;
+    *n = omp_ext_topo_npus(topo);
+    return omp_ext_success;
+  }
+  /* The one kind of meta-policy: the energy candidates' best under model. */
+  return omp_ext_energy_choice(topo, model, base, n);
+}
+
+int omp_ext_order(const omp_ext_topo_t *topo, const omp_ext_model_t *model,
+                  omp_ht_policy_t policy, unsigned n, omp_ext_pu_t *out)
+{
+  unsigned best_n;
+  int err;
+  if (!topo || !out)
+    return omp_ext_err_invalid;
+  if ((unsigned)policy >= OMP_EXT_NPOLICIES)
+    return omp_ext_err_policy;
+  if (n == 0 || n > topo->npus)
+    return omp_ext_err_range;
+  if ((err = omp_ext_policy_resolve(topo, model, policy, &policy, &best_n)) != 0)
+    return err;
+  return omp_ext_base_order(topo, policy, n, out);
+}
+
+int omp_ext_model_best(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
+                       const omp_ht_policy_t *policies_, unsigned npolicies,
+                       omp_ext_objective_t objective, omp_ht_policy_t *policy, unsigned *n,
+                       omp_ext_estimate_t *est)
+{
+  omp_ht_policy_t *bases;
+  unsigned i, index, k;
+  int err = omp_ext_success;
+  if (!topo || !policies_ || !npolicies || !policy || !n || omp_ext_model_check(m) != 0)
+    return omp_ext_err_invalid;
+  if (!(bases = malloc(npolicies * sizeof(*bases))))
+    return omp_ext_err_nomem;
+  for (i = 0; !err && i < npolicies; i++)
+    err = omp_ext_policy_resolve(topo, m, policies_[i], &bases[i], &k);
+  if (!err)
+    err = omp_ext_model_best_base(topo, m, bases, npolicies, objective, &index, n, est);
+  if (!err)
+    *policy = policies_[index];
+  free(bases);
+  return err;
+}
+
+int omp_ext_model_bound(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
+                        omp_ht_policy_t policy, unsigned *n)
+{
+  unsigned k;
+  int err;
+  if (!topo || !n || omp_ext_model_check(m) != 0)
+    return omp_ext_err_invalid;
+  if ((err = omp_ext_policy_resolve(topo, m, policy, &policy, &k)) != 0)
+    return err;
+  return omp_ext_model_bound_base(topo, m, policy, n);
 }

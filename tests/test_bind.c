@@ -350,6 +350,25 @@ static void test_env_policy(void)
   run_free(&r);
 }
 
+/* The energy meta-policy binds in the base order of the model the library
+ * read from the environment at load (omp_ext_model_from_env()); an invalid
+ * model variable makes OMP_EXT_HT_POLICY=energy be ignored, with why. */
+static void test_env_energy(void)
+{
+  static char unset_n[] = "OMP_NUM_THREADS=";
+  char *env_energy[] = {"OMP_EXT_HT_POLICY=energy:2", unset_n, NULL};
+  char *env_bad_model[] = {"OMP_EXT_HT_POLICY=energy", "OMP_EXT_POWER_MODEL=1,2,3", NULL};
+  struct run_result r = probe(NULL, NULL, NULL, env_energy);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_EQUAL(check_probe_lines(r.out, omp_ht_policy_energy, NULL), 3 * 2);
+  run_free(&r);
+  r = probe(NULL, NULL, NULL, env_bad_model);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "omp_ext: ignoring OMP_EXT_HT_POLICY='energy': the text "
+                                       "could not be parsed"));
+  run_free(&r);
+}
+
 /* Under an MPI launcher the in-code API uses the rank's domain, as htplaces
  * exec does: rank 1 of 2 on this 2-PU machine gets PU 1 only. */
 static void test_rank_domain(void)
@@ -468,6 +487,7 @@ static CU_TestInfo bind_tests[] = {
 static CU_TestInfo process_tests[] = {
   {"taskset -c 1: only PU 1 is ever used", test_taskset_one_pu},
   {"OMP_EXT_HT_POLICY=spn:3 and invalid values", test_env_policy},
+  {"OMP_EXT_HT_POLICY=energy under the model of the environment", test_env_energy},
   {"under an MPI launcher: the rank's domain", test_rank_domain},
   {"user OMP_PROC_BIND=true, OMP_PLACES reversed (call and env)", test_user_proc_bind},
   {"gcc: libgomp linked first is reported; called team stays bound", test_gomp_link_order},

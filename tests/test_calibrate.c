@@ -232,7 +232,7 @@ static unsigned model_samples(const char *input, const omp_ext_power_model_t *pm
   memset(&s[n], 0, sizeof(s[n]));
   s[n++].watts = pm->pn;
   for (p = 0; p < 2; p++) {
-    CU_ASSERT_FATAL(omp_ext_order(topo, pols[p], npus, order) == 0);
+    CU_ASSERT_FATAL(omp_ext_order(topo, NULL, pols[p], npus, order) == 0);
     for (k = 1; k <= npus; k++, n++) {
       CU_ASSERT_FATAL(omp_ext_usage_of(order, k, &s[n].usage) == 0);
       s[n].policy = pols[p];
@@ -371,7 +371,7 @@ static void test_calibrate_scripted(void)
   for (i = 0; i < 2; i++) {
     omp_ext_pu_t order[8];
     unsigned k, npus = omp_ext_topo_npus(topo);
-    CU_ASSERT_FATAL(omp_ext_order(topo, pols[i], npus, order) == 0);
+    CU_ASSERT_FATAL(omp_ext_order(topo, NULL, pols[i], npus, order) == 0);
     for (k = 1; k <= npus; k++, n++)
       CU_ASSERT_FATAL(omp_ext_usage_of(order, k, &expect[n].usage) == 0);
   }

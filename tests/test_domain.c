@@ -220,7 +220,7 @@ static void test_c6100_spn(void)
     CU_ASSERT_EQUAL_FATAL(omp_ext_domain_split(topo, 2, r, set), 0);
     CU_ASSERT_EQUAL_FATAL(omp_ext_topo_restrict(topo, set), 0);
     CU_ASSERT_EQUAL(omp_ext_topo_npus(topo), 8);
-    CU_ASSERT_EQUAL_FATAL(omp_ext_order(topo, omp_ht_policy_spn, 8, order), 0);
+    CU_ASSERT_EQUAL_FATAL(omp_ext_order(topo, NULL, omp_ht_policy_spn, 8, order), 0);
     CU_ASSERT_EQUAL_FATAL(omp_ext_places_format(order, 8, omp_ext_format_omp, &text), 0);
     CU_ASSERT_STRING_EQUAL(text, expected[r]);
     free(text);

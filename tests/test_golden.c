@@ -406,13 +406,13 @@ static void test_format_option(void)
   r = run_clean(NULL, bad);
   CU_ASSERT_EQUAL(r.status, 2);
   CU_ASSERT_STRING_EQUAL(r.out, "");
-  CU_ASSERT_STRING_EQUAL(r.err, "htplaces: unknown format 'gomp' for check; allowed: text, "
+  CU_ASSERT_STRING_EQUAL(r.err, "htplaces: unknown format 'gomp' for 'check'; allowed: text, "
                                 "json\n");
   run_free(&r);
   r = run_clean(NULL, bad_doctor);
   CU_ASSERT_EQUAL(r.status, 2);
   CU_ASSERT_STRING_EQUAL(r.out, "");
-  CU_ASSERT_STRING_EQUAL(r.err, "htplaces: unknown format 'csv' for doctor; allowed: text, "
+  CU_ASSERT_STRING_EQUAL(r.err, "htplaces: unknown format 'csv' for 'doctor'; allowed: text, "
                                 "json\n");
   run_free(&r);
   r = run_clean(NULL, export);

@@ -81,6 +81,34 @@ static void test_formats(void)
              "-i", C6100, "-e", "-f", "gomp", "speedup", "4");
 }
 
+/* -f means one thing everywhere: the common option stores the name, before
+ * or after the command, and each command checks it against its own list. */
+static void test_format_anywhere(void)
+{
+  struct run_result a, b;
+  ASSERT_OUT("0 8 1 9\n", "-i", C6100, "spn", "4", "-f", "gomp");
+  ASSERT_OUT("0 8 1 9\n", "-f", "list", "-i", C6100, "spn", "4", "-f", "gomp"); /* last wins */
+  a = htplaces("-i", C6100, "-f", "csv", "model", "spn", NULL);
+  b = htplaces("-i", C6100, "model", "-f", "csv", "spn", NULL);
+  CU_ASSERT_EQUAL(a.status, 0);
+  CU_ASSERT_EQUAL(b.status, 0);
+  CU_ASSERT_EQUAL(strncmp(a.out, "policy,n,packages,", 18), 0);
+  CU_ASSERT_STRING_EQUAL(a.out, b.out);
+  CU_ASSERT_STRING_EQUAL(a.err, "");
+  run_free(&a);
+  run_free(&b);
+  ASSERT_BAD(2, "unknown format 'csv'; allowed: omp, gomp, kmp, list, json", "-i", C6100, "-f",
+             "csv", "spn");
+  ASSERT_BAD(2, "unknown format 'omp' for 'model'; allowed: table, csv, json", "-i", C6100, "-f",
+             "omp", "model");
+  ASSERT_BAD(2, "unknown format 'xml' for 'model'; allowed: table, csv, json", "-i", C6100,
+             "model", "--format", "xml");
+  ASSERT_BAD(2, "--format and --export apply to 'htplaces POLICY [N]', not to 'topo'", "-i",
+             C6100, "topo", "-f", "json");
+  ASSERT_BAD(2, "unknown format 'gomp' for 'check'; allowed: text, json", "-i",
+             C6100, "-f", "gomp", "check", "0");
+}
+
 static void test_show_topo_list(void)
 {
   struct run_result r = htplaces("-i", C6100, "show", "spn", "3", NULL);
@@ -199,6 +227,7 @@ static void test_bad_options(void)
 static CU_TestInfo output_tests[] = {
   {"policies on the C6100", test_policies},
   {"formats, --export, --restrict", test_formats},
+  {"-f before or after the command", test_format_anywhere},
   {"show, topo, list, --version, --help", test_show_topo_list},
   {"this machine", test_this_machine},
   CU_TEST_INFO_NULL,

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cunit_main.h"
 #include "omp_ext.h"
@@ -36,7 +37,7 @@ static omp_ext_estimate_t estimate(const char *input, omp_ht_policy_t policy, un
   CU_ASSERT_FATAL(omp_ext_topo_load(&topo, input, 0) == 0);
   order = malloc(omp_ext_topo_npus(topo) * sizeof(*order));
   CU_ASSERT_FATAL(order != NULL);
-  CU_ASSERT_FATAL(omp_ext_order(topo, policy, n, order) == 0);
+  CU_ASSERT_FATAL(omp_ext_order(topo, NULL, policy, n, order) == 0);
   CU_ASSERT_FATAL(omp_ext_model_eval(m, order, n, &e) == 0);
   free(order);
   omp_ext_topo_destroy(topo);
@@ -206,8 +207,26 @@ static void test_best(void)
 
 /* ---- the energy policy and the environment ----------------------------- */
 
+/* omp_ext_order() under the model of the environment, as htplaces and the
+ * in-code API read it at their edges (omp_ext_model_from_env()). */
+static int order_env(const omp_ext_topo_t *topo, omp_ht_policy_t p, unsigned n, omp_ext_pu_t *out)
+{
+  omp_ext_model_t m;
+  int err = omp_ext_model_from_env(environ, &m, NULL);
+  return err ? err : omp_ext_order(topo, &m, p, n, out);
+}
+
+/* The model of the environment (the paper's default if invalid). */
+static const omp_ext_model_t *env_model(omp_ext_model_t *m)
+{
+  if (omp_ext_model_from_env(environ, m, NULL) != 0)
+    omp_ext_model_default(m);
+  return m;
+}
+
 static void test_energy_policy_order(void)
 {
+  omp_ext_model_t em;
   omp_ext_topo_t *topo;
   omp_ext_pu_t energy[16], spn[16], speedup[16];
   omp_ht_policy_t p;
@@ -216,20 +235,20 @@ static void test_energy_policy_order(void)
   CU_ASSERT_EQUAL(omp_ext_policy_from_name("energy", &p), 0);
   CU_ASSERT_EQUAL(p, omp_ht_policy_energy);
   CU_ASSERT_STRING_EQUAL(omp_ext_policy_name(omp_ht_policy_energy), "energy");
-  CU_ASSERT_EQUAL(omp_ext_order(topo, omp_ht_policy_spn, 16, spn), 0);
-  CU_ASSERT_EQUAL(omp_ext_order(topo, omp_ht_policy_speedup, 16, speedup), 0);
+  CU_ASSERT_EQUAL(omp_ext_order(topo, NULL, omp_ht_policy_spn, 16, spn), 0);
+  CU_ASSERT_EQUAL(omp_ext_order(topo, NULL, omp_ht_policy_speedup, 16, speedup), 0);
   setenv("OMP_EXT_SERIAL_FRACTION", "0.5", 1);
-  CU_ASSERT_EQUAL(omp_ext_order(topo, omp_ht_policy_energy, 16, energy), 0);
+  CU_ASSERT_EQUAL(order_env(topo, omp_ht_policy_energy, 16, energy), 0);
   for (i = 0; i < 16; i++)
     CU_ASSERT_EQUAL(energy[i].os_index, spn[i].os_index);
-  CU_ASSERT_EQUAL(omp_ext_energy_choice(topo, NULL, &p, &n), 0);
+  CU_ASSERT_EQUAL(omp_ext_energy_choice(topo, env_model(&em), &p, &n), 0);
   CU_ASSERT_EQUAL(n, 5);
   unsetenv("OMP_EXT_SERIAL_FRACTION");
-  CU_ASSERT_EQUAL(omp_ext_order(topo, omp_ht_policy_energy, 16, energy), 0);
+  CU_ASSERT_EQUAL(order_env(topo, omp_ht_policy_energy, 16, energy), 0);
   for (i = 0; i < 16; i++)
     CU_ASSERT_EQUAL(energy[i].os_index, speedup[i].os_index);
   setenv("OMP_EXT_POWER_MODEL", "1,2,3", 1);
-  CU_ASSERT_EQUAL(omp_ext_order(topo, omp_ht_policy_energy, 4, energy), omp_ext_err_parse);
+  CU_ASSERT_EQUAL(order_env(topo, omp_ht_policy_energy, 4, energy), omp_ext_err_parse);
   unsetenv("OMP_EXT_POWER_MODEL");
   omp_ext_topo_destroy(topo);
 }
@@ -262,23 +281,23 @@ static void test_parse_and_default(void)
   unsetenv("OMP_EXT_POWER_MODEL");
   unsetenv("OMP_EXT_SIGMA");
   unsetenv("OMP_EXT_SERIAL_FRACTION");
-  CU_ASSERT_EQUAL(omp_ext_model_default(&m), 0);
+  CU_ASSERT_EQUAL(omp_ext_model_from_env(environ, &m, NULL), 0);
   ASSERT_NEAR(m.power.pn, 76.11);
   ASSERT_NEAR(m.sigma, 0.3);
   ASSERT_NEAR(m.serial, 0);
   setenv("OMP_EXT_POWER_MODEL", "dl380p", 1);
   setenv("OMP_EXT_SIGMA", "0.25", 1);
   setenv("OMP_EXT_SERIAL_FRACTION", "0.05", 1);
-  CU_ASSERT_EQUAL(omp_ext_model_default(&m), 0);
+  CU_ASSERT_EQUAL(omp_ext_model_from_env(environ, &m, NULL), 0);
   ASSERT_NEAR(m.power.pn, 106.41);
   ASSERT_NEAR(m.sigma, 0.25);
   ASSERT_NEAR(m.serial, 0.05);
   setenv("OMP_EXT_SIGMA", "0", 1);
-  CU_ASSERT_EQUAL(omp_ext_model_default(&m), omp_ext_err_parse);
+  CU_ASSERT_EQUAL(omp_ext_model_from_env(environ, &m, NULL), omp_ext_err_parse);
   ASSERT_NEAR(m.sigma, 0.25); /* unchanged */
   setenv("OMP_EXT_SIGMA", "1", 1);
   setenv("OMP_EXT_SERIAL_FRACTION", "1", 1);
-  CU_ASSERT_EQUAL(omp_ext_model_default(&m), omp_ext_err_parse);
+  CU_ASSERT_EQUAL(omp_ext_model_from_env(environ, &m, NULL), omp_ext_err_parse);
   unsetenv("OMP_EXT_POWER_MODEL");
   unsetenv("OMP_EXT_SIGMA");
   unsetenv("OMP_EXT_SERIAL_FRACTION");
@@ -290,6 +309,112 @@ static void test_parse_and_default(void)
   m.sigma = 0.3;
   m.serial = -0.1;
   CU_ASSERT_EQUAL(omp_ext_model_check(&m), omp_ext_err_invalid);
+}
+
+/* omp_ext_model_from_env() on crafted environments: each variable valid and
+ * invalid; the first bad one is named; the model is left alone on error. */
+static void test_model_from_env(void)
+{
+  static char *none[] = {"PATH=/bin", NULL};
+  static char *all[] = {"OMP_EXT_POWER_MODEL=dl380p", "OMP_EXT_SIGMA=0.25",
+                        "OMP_EXT_SERIAL_FRACTION=0.05", NULL};
+  static char *empty[] = {"OMP_EXT_POWER_MODEL=", "OMP_EXT_SIGMA=", "OMP_EXT_SERIAL_FRACTION=",
+                          NULL};
+  static char *watts[] = {"OMP_EXT_POWER_MODEL=1,2,3,4", NULL};
+  static char *bad_power[] = {"OMP_EXT_POWER_MODEL=1,2,3", "OMP_EXT_SIGMA=2", NULL};
+  static char *bad_sigma[] = {"OMP_EXT_SIGMA=0", NULL};
+  static char *bad_sigma2[] = {"OMP_EXT_SIGMA=x", NULL};
+  static char *sigma_one[] = {"OMP_EXT_SIGMA=1", NULL};
+  static char *bad_serial[] = {"OMP_EXT_SERIAL_FRACTION=1", NULL};
+  static char *bad_serial2[] = {"OMP_EXT_SERIAL_FRACTION=-0.1", NULL};
+  static char *prefix[] = {"OMP_EXT_SIGMAX=2", "OMP_EXT_SIGMA_=0", NULL};
+  omp_ext_model_t m, d;
+  const char *bad = "x";
+  CU_ASSERT_EQUAL(omp_ext_model_default(&d), 0);
+  ASSERT_NEAR(d.power.pn, 76.11);
+  ASSERT_NEAR(d.power.pt, 2.61);
+  ASSERT_NEAR(d.sigma, OMP_EXT_MODEL_SIGMA);
+  ASSERT_NEAR(d.serial, OMP_EXT_MODEL_SERIAL);
+  CU_ASSERT_EQUAL(omp_ext_model_default(NULL), omp_ext_err_invalid);
+
+  CU_ASSERT_EQUAL(omp_ext_model_from_env(none, &m, &bad), 0);
+  CU_ASSERT_PTR_NULL(bad);
+  CU_ASSERT_EQUAL(memcmp(&m, &d, sizeof(m)), 0);
+  CU_ASSERT_EQUAL(omp_ext_model_from_env(empty, &m, NULL), 0);
+  CU_ASSERT_EQUAL(memcmp(&m, &d, sizeof(m)), 0);
+  CU_ASSERT_EQUAL(omp_ext_model_from_env(prefix, &m, &bad), 0);
+  CU_ASSERT_PTR_NULL(bad);
+  ASSERT_NEAR(m.sigma, 0.3);
+  CU_ASSERT_EQUAL(omp_ext_model_from_env(all, &m, &bad), 0);
+  ASSERT_NEAR(m.power.pn, 106.41);
+  ASSERT_NEAR(m.sigma, 0.25);
+  ASSERT_NEAR(m.serial, 0.05);
+  CU_ASSERT_EQUAL(omp_ext_model_from_env(watts, &m, &bad), 0);
+  ASSERT_NEAR(m.power.pn, 1);
+  ASSERT_NEAR(m.power.pt, 4);
+  ASSERT_NEAR(m.sigma, 0.3);
+  CU_ASSERT_EQUAL(omp_ext_model_from_env(sigma_one, &m, &bad), 0);
+  ASSERT_NEAR(m.sigma, 1);
+
+  CU_ASSERT_EQUAL(omp_ext_model_from_env(bad_power, &m, &bad), omp_ext_err_parse);
+  CU_ASSERT_STRING_EQUAL(bad, "OMP_EXT_POWER_MODEL");
+  ASSERT_NEAR(m.sigma, 1); /* unchanged */
+  CU_ASSERT_EQUAL(omp_ext_model_from_env(bad_sigma, &m, &bad), omp_ext_err_parse);
+  CU_ASSERT_STRING_EQUAL(bad, "OMP_EXT_SIGMA");
+  CU_ASSERT_EQUAL(omp_ext_model_from_env(bad_sigma2, &m, &bad), omp_ext_err_parse);
+  CU_ASSERT_STRING_EQUAL(bad, "OMP_EXT_SIGMA");
+  CU_ASSERT_EQUAL(omp_ext_model_from_env(bad_serial, &m, &bad), omp_ext_err_parse);
+  CU_ASSERT_STRING_EQUAL(bad, "OMP_EXT_SERIAL_FRACTION");
+  CU_ASSERT_EQUAL(omp_ext_model_from_env(bad_serial2, &m, NULL), omp_ext_err_parse);
+  CU_ASSERT_EQUAL(omp_ext_model_from_env(none, NULL, &bad), omp_ext_err_invalid);
+}
+
+/* The policy table and the resolver: base policies are themselves with all
+ * PUs, energy resolves under the model given (NULL: the paper's default). */
+static void test_policy_table_resolve(void)
+{
+  omp_ext_topo_t *topo;
+  omp_ext_model_t half = c6100_s0;
+  omp_ht_policy_t base;
+  unsigned n, p, candidates = 0;
+  CU_ASSERT_FATAL(omp_ext_topo_load(&topo, C6100, 0) == 0);
+  for (p = 0; p < OMP_EXT_NPOLICIES; p++) {
+    int is_base = omp_ext_policy_is_base((omp_ht_policy_t)p);
+    int cand = omp_ext_policy_is_energy_candidate((omp_ht_policy_t)p);
+    CU_ASSERT(is_base == 0 || is_base == 1);
+    CU_ASSERT(cand == 0 || (cand == 1 && is_base == 1));
+    candidates += cand == 1;
+    CU_ASSERT_EQUAL(omp_ext_policy_resolve(topo, NULL, (omp_ht_policy_t)p, &base, &n), 0);
+    CU_ASSERT_EQUAL(omp_ext_policy_is_base(base), 1);
+    if (is_base) {
+      CU_ASSERT_EQUAL(base, p);
+      CU_ASSERT_EQUAL(n, 16);
+    }
+  }
+  CU_ASSERT_EQUAL(candidates, 3);
+  CU_ASSERT_EQUAL(omp_ext_policy_is_base(omp_ht_policy_os), 1);
+  CU_ASSERT_EQUAL(omp_ext_policy_is_base(omp_ht_policy_energy), 0);
+  CU_ASSERT_EQUAL(omp_ext_policy_is_energy_candidate(omp_ht_policy_os), 0);
+  CU_ASSERT_EQUAL(omp_ext_policy_is_energy_candidate(omp_ht_policy_spread), 1);
+  CU_ASSERT_EQUAL(omp_ext_policy_is_base((omp_ht_policy_t)OMP_EXT_NPOLICIES), omp_ext_err_policy);
+  CU_ASSERT_EQUAL(omp_ext_policy_is_energy_candidate((omp_ht_policy_t)-1), omp_ext_err_policy);
+  /* energy: s = 0 -> speedup on all 16; s = 0.5 -> spn, N = 5. */
+  CU_ASSERT_EQUAL(omp_ext_policy_resolve(topo, NULL, omp_ht_policy_energy, &base, &n), 0);
+  CU_ASSERT_EQUAL(base, omp_ht_policy_speedup);
+  CU_ASSERT_EQUAL(n, 16);
+  half.serial = 0.5;
+  CU_ASSERT_EQUAL(omp_ext_policy_resolve(topo, &half, omp_ht_policy_energy, &base, &n), 0);
+  CU_ASSERT_EQUAL(base, omp_ht_policy_spn);
+  CU_ASSERT_EQUAL(n, 5);
+  half.sigma = 0;
+  CU_ASSERT_EQUAL(omp_ext_policy_resolve(topo, &half, omp_ht_policy_energy, &base, &n),
+                  omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_policy_resolve(topo, &half, omp_ht_policy_spn, &base, &n), 0);
+  CU_ASSERT_EQUAL(omp_ext_policy_resolve(topo, NULL, (omp_ht_policy_t)9, &base, &n),
+                  omp_ext_err_policy);
+  CU_ASSERT_EQUAL(omp_ext_policy_resolve(NULL, NULL, omp_ht_policy_spn, &base, &n),
+                  omp_ext_err_invalid);
+  omp_ext_topo_destroy(topo);
 }
 
 /* ---- properties on every fixture -------------------------------------- */
@@ -308,7 +433,7 @@ static void check_properties(const char *input, const omp_ext_model_t *m)
   for (p = 0; p < OMP_EXT_NPOLICIES; p++) {
     if (p == omp_ht_policy_energy)
       continue;
-    CU_ASSERT_FATAL(omp_ext_order(topo, (omp_ht_policy_t)p, npus, order) == 0);
+    CU_ASSERT_FATAL(omp_ext_order(topo, NULL, (omp_ht_policy_t)p, npus, order) == 0);
     for (k = 1; k <= npus; k++) {
       CU_ASSERT_FATAL(omp_ext_model_eval(m, order, k, &e) == 0);
       CU_ASSERT_EQUAL(e.usage.threads, k);
@@ -540,6 +665,8 @@ static CU_TestInfo hand_tests[] = {
 static CU_TestInfo api_tests[] = {
   {"energy policy order and N", test_energy_policy_order},
   {"power model text and environment", test_parse_and_default},
+  {"model from a crafted environment", test_model_from_env},
+  {"policy table and resolver", test_policy_table_resolve},
   {"usage errors", test_usage_errors},
   {"properties on every fixture", test_properties_fixtures},
   CU_TEST_INFO_NULL,

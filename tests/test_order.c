@@ -57,7 +57,7 @@ static omp_ext_pu_t *order_of(const omp_ext_topo_t *topo, omp_ht_policy_t p, uns
 {
   omp_ext_pu_t *order = malloc(n * sizeof(*order));
   CU_ASSERT_FATAL(order != NULL);
-  CU_ASSERT_EQUAL_FATAL(omp_ext_order(topo, p, n, order), 0);
+  CU_ASSERT_EQUAL_FATAL(omp_ext_order(topo, NULL, p, n, order), 0);
   return order;
 }
 
@@ -194,6 +194,42 @@ static void test_formats(void)
                 "[{\"thread\":0,\"pu\":0,\"pu_logical\":0,\"core\":0,\"core_os\":0,\"package\":0,"
                 "\"numa\":0,\"sibling\":0,\"kind\":0},{\"thread\":1,\"pu\":4,\"pu_logical\":8,"
                 "\"core\":4,\"core_os\":4,\"package\":1,\"numa\":0,\"sibling\":0,\"kind\":0}]");
+}
+
+/* The export line and variable of each format (the format table). */
+static void test_export(void)
+{
+  omp_ext_topo_t *topo;
+  omp_ext_pu_t order[4];
+  char *line = (char *)"unchanged";
+  CU_ASSERT_FATAL(omp_ext_topo_load(&topo, C6100, 0) == 0);
+  CU_ASSERT_FATAL(omp_ext_order(topo, NULL, omp_ht_policy_spn, 4, order) == 0);
+  CU_ASSERT_STRING_EQUAL(omp_ext_format_variable(omp_ext_format_omp), "OMP_PLACES");
+  CU_ASSERT_STRING_EQUAL(omp_ext_format_variable(omp_ext_format_gomp), "GOMP_CPU_AFFINITY");
+  CU_ASSERT_STRING_EQUAL(omp_ext_format_variable(omp_ext_format_kmp), "KMP_AFFINITY");
+  CU_ASSERT_PTR_NULL(omp_ext_format_variable(omp_ext_format_list));
+  CU_ASSERT_PTR_NULL(omp_ext_format_variable(omp_ext_format_json));
+  CU_ASSERT_PTR_NULL(omp_ext_format_variable((omp_ext_format_t)OMP_EXT_NFORMATS));
+  CU_ASSERT_EQUAL(omp_ext_places_export(order, 4, omp_ext_format_omp, &line), 0);
+  CU_ASSERT_STRING_EQUAL(line, "export OMP_PLACES='{0},{8},{1},{9}' OMP_PROC_BIND=close "
+                               "OMP_NUM_THREADS=4");
+  free(line);
+  CU_ASSERT_EQUAL(omp_ext_places_export(order, 2, omp_ext_format_gomp, &line), 0);
+  CU_ASSERT_STRING_EQUAL(line, "export GOMP_CPU_AFFINITY='0 8' OMP_NUM_THREADS=2");
+  free(line);
+  CU_ASSERT_EQUAL(omp_ext_places_export(order, 1, omp_ext_format_kmp, &line), 0);
+  CU_ASSERT_STRING_EQUAL(line, "export KMP_AFFINITY='granularity=fine,explicit,proclist=[0]' "
+                               "OMP_NUM_THREADS=1");
+  free(line);
+  line = (char *)"unchanged";
+  CU_ASSERT_EQUAL(omp_ext_places_export(order, 4, omp_ext_format_list, &line), omp_ext_err_format);
+  CU_ASSERT_EQUAL(omp_ext_places_export(order, 4, omp_ext_format_json, &line), omp_ext_err_format);
+  CU_ASSERT_EQUAL(omp_ext_places_export(order, 4, (omp_ext_format_t)-1, &line), omp_ext_err_format);
+  CU_ASSERT_EQUAL(omp_ext_places_export(order, 0, omp_ext_format_omp, &line), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_places_export(NULL, 4, omp_ext_format_omp, &line), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_places_export(order, 4, omp_ext_format_omp, NULL), omp_ext_err_invalid);
+  CU_ASSERT_STRING_EQUAL(line, "unchanged");
+  omp_ext_topo_destroy(topo);
 }
 
 /* ---- properties on every fixture, every policy, every N ---- */
@@ -404,11 +440,11 @@ static void test_restrict(void)
   CU_ASSERT_EQUAL(omp_ext_topo_restrict(topo, set), 0);
   CU_ASSERT_EQUAL(omp_ext_topo_npus(topo), 4);
   CU_ASSERT_EQUAL(omp_ext_topo_ncores(topo), 2);
-  CU_ASSERT_EQUAL(omp_ext_order(topo, omp_ht_policy_spn, 4, o), 0);
+  CU_ASSERT_EQUAL(omp_ext_order(topo, NULL, omp_ht_policy_spn, 4, o), 0);
   CU_ASSERT_EQUAL(omp_ext_places_format(o, 4, omp_ext_format_list, &text), 0);
   CU_ASSERT_STRING_EQUAL(text, "1,9,2,10");
   free(text);
-  CU_ASSERT_EQUAL(omp_ext_order(topo, omp_ht_policy_spn, 5, o), omp_ext_err_range);
+  CU_ASSERT_EQUAL(omp_ext_order(topo, NULL, omp_ht_policy_spn, 5, o), omp_ext_err_range);
   hwloc_bitmap_only(set, 100);
   CU_ASSERT_EQUAL(omp_ext_topo_restrict(topo, set), omp_ext_err_empty);
   CU_ASSERT_EQUAL(omp_ext_topo_npus(topo), 4); /* unchanged */
@@ -431,11 +467,11 @@ static void test_errors(void)
   CU_ASSERT_PTR_NULL(topo);
   CU_ASSERT_EQUAL(omp_ext_topo_load(&topo, "/nonexistent/topology.xml", 0), omp_ext_err_topology);
   CU_ASSERT_EQUAL_FATAL(omp_ext_topo_load(&topo, C6100, 0), 0);
-  CU_ASSERT_EQUAL(omp_ext_order(topo, (omp_ht_policy_t)99, 4, o), omp_ext_err_policy);
-  CU_ASSERT_EQUAL(omp_ext_order(topo, omp_ht_policy_spn, 0, o), omp_ext_err_range);
-  CU_ASSERT_EQUAL(omp_ext_order(topo, omp_ht_policy_spn, 17, o), omp_ext_err_range);
-  CU_ASSERT_EQUAL(omp_ext_order(topo, omp_ht_policy_spn, 4, NULL), omp_ext_err_invalid);
-  CU_ASSERT_EQUAL(omp_ext_order(topo, omp_ht_policy_spn, 4, o), 0);
+  CU_ASSERT_EQUAL(omp_ext_order(topo, NULL, (omp_ht_policy_t)99, 4, o), omp_ext_err_policy);
+  CU_ASSERT_EQUAL(omp_ext_order(topo, NULL, omp_ht_policy_spn, 0, o), omp_ext_err_range);
+  CU_ASSERT_EQUAL(omp_ext_order(topo, NULL, omp_ht_policy_spn, 17, o), omp_ext_err_range);
+  CU_ASSERT_EQUAL(omp_ext_order(topo, NULL, omp_ht_policy_spn, 4, NULL), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_order(topo, NULL, omp_ht_policy_spn, 4, o), 0);
   CU_ASSERT_EQUAL(omp_ext_places_format(o, 4, (omp_ext_format_t)9, &text), omp_ext_err_format);
   CU_ASSERT_EQUAL(omp_ext_places_format(o, 0, omp_ext_format_omp, &text), omp_ext_err_invalid);
   CU_ASSERT_EQUAL(omp_ext_policy_from_name("SPN", &p), omp_ext_err_policy);
@@ -460,6 +496,7 @@ static CU_TestInfo paper_tests[] = {
   {"spread across packages and NUMA nodes", test_spread_numa},
   {"hybrid: most performant kind first", test_hybrid},
   {"output formats", test_formats},
+  {"export lines and variables", test_export},
   CU_TEST_INFO_NULL,
 };
 

@@ -112,7 +112,7 @@ int policy_orders(unsigned order[][TEST_MAXPU], unsigned *npus)
     return -1;
   *npus = omp_ext_topo_npus(topo);
   for (p = 0; p < OMP_EXT_NPOLICIES && *npus <= TEST_MAXPU; p++) {
-    if (omp_ext_order(topo, (omp_ht_policy_t)p, *npus, pus) != 0)
+    if (omp_ext_order(topo, NULL, (omp_ht_policy_t)p, *npus, pus) != 0)
       break;
     for (i = 0; i < *npus; i++)
       order[p][i] = pus[i].os_index;

@@ -3,6 +3,9 @@
  * readable, else the library's power model (labelled "modelled" in every
  * output).
  */
+#define _GNU_SOURCE
+#include <unistd.h>
+
 #include "htbench.h"
 
 /* Paper §2.1: P = Pn + Ps * packages + Pc * cores + Pt * extra siblings,
@@ -10,11 +13,18 @@
  * preset) -- the same figure htplaces model gives. */
 double htb_modelled_power_w(unsigned packages, unsigned cores, unsigned extra_siblings)
 {
-  omp_ext_model_t m;
   omp_ext_usage_t u = {cores + extra_siblings, packages, cores, extra_siblings};
-  if (omp_ext_model_default(&m) != 0 && omp_ext_power_model_parse(OMP_EXT_MODEL_PRESET, &m.power) != 0)
-    return 0;
-  return omp_ext_model_power(&m.power, &u);
+  return omp_ext_model_power(&htb_model()->power, &u);
+}
+
+const omp_ext_model_t *htb_model(void)
+{
+  static omp_ext_model_t m;
+  static int done;
+  if (!done && omp_ext_model_from_env(environ, &m, NULL) != 0)
+    omp_ext_model_default(&m);
+  done = 1;
+  return &m;
 }
 
 omp_ext_rapl_t *htb_rapl_open(void)

@@ -435,7 +435,7 @@ static int configure(omp_ext_topo_t *topo, omp_ht_policy_t pol, unsigned n, stru
   int rc;
   if (!order)
     return omp_ext_err_nomem;
-  rc = omp_ext_order(topo, pol, n, order);
+  rc = omp_ext_order(topo, htb_model(), pol, n, order);
   if (!rc)
     rc = omp_ext_places_format(order, n, omp_ext_format_omp, &places);
   if (!rc)

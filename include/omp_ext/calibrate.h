@@ -143,7 +143,8 @@ OMP_EXT_API int omp_ext_power_fit(const omp_ext_power_sample_t *samples, unsigne
  * \param samples   an array of at least 1 + npolicies * omp_ext_topo_npus().
  * \param nsamples  receives the number written.
  * \return 0; omp_ext_err_invalid (NULL, npolicies == 0, seconds <= 0,
- *         omp_ht_policy_energy listed); omp_ext_err_unsupported (topo is not
+ *         a meta-policy such as omp_ht_policy_energy listed:
+ *         omp_ext_policy_is_base()); omp_ext_err_unsupported (topo is not
  *         this machine); omp_ext_err_bind; omp_ext_err_policy;
  *         omp_ext_err_nomem; or the source's error.
  */

@@ -21,24 +21,49 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 /**
+ * The list of return codes, as an X-macro: X(NAME, VALUE, TEXT) for each,
+ * NAME the enumerator without its omp_ext_ prefix, VALUE 0 or negative,
+ * TEXT the one-line explanation omp_ext_strerror() gives.  The enum below,
+ * omp_ext_strerror() and the Fortran module's constants are generated from
+ * it; a new code is one line here.
+ */
+#define OMP_EXT_ERRORS(X)                                                          \
+  X(success, 0, "success")                                                         \
+  /* an argument is NULL or out of its domain */                                   \
+  X(err_invalid, -1, "invalid argument")                                           \
+  /* memory allocation failed */                                                   \
+  X(err_nomem, -2, "out of memory")                                                \
+  /* the topology could not be read or is invalid */                               \
+  X(err_topology, -3, "the topology could not be read or is invalid")             \
+  /* a count (N) is 0 or above the allowed PUs */                                  \
+  X(err_range, -4, "thread count out of range (1 .. allowed PUs)")                \
+  /* no PU is allowed (empty cpuset) */                                            \
+  X(err_empty, -5, "no PU is allowed")                                             \
+  /* unknown placement policy */                                                   \
+  X(err_policy, -6, "unknown placement policy")                                    \
+  /* unknown output format */                                                      \
+  X(err_format, -7, "unknown output format")                                       \
+  /* called inside a parallel region (active or not) */                            \
+  X(err_in_parallel, -8, "not allowed inside a parallel region")                  \
+  /* the OS refused a binding */                                                   \
+  X(err_bind, -9, "the operating system refused the binding")                     \
+  /* no usable OpenMP runtime was found */                                         \
+  X(err_runtime, -10, "no usable OpenMP runtime found")                            \
+  /* text could not be parsed */                                                   \
+  X(err_parse, -11, "the text could not be parsed")                                \
+  /* not supported on this system */                                               \
+  X(err_unsupported, -12, "not supported on this system")
+
+/**
  * Return codes of every omp_ext function that returns int: 0 on success,
- * one of these negative values on failure.  omp_ext_strerror() gives a
- * one-line English explanation of each.
+ * one of these negative values on failure (omp_ext_success = 0,
+ * omp_ext_err_invalid = -1, ... as listed in OMP_EXT_ERRORS).
+ * omp_ext_strerror() gives a one-line English explanation of each.
  */
 typedef enum omp_ext_error_t {
-  omp_ext_success = 0,
-  omp_ext_err_invalid = -1,     /**< an argument is NULL or out of its domain */
-  omp_ext_err_nomem = -2,       /**< memory allocation failed */
-  omp_ext_err_topology = -3,    /**< the topology could not be read or is invalid */
-  omp_ext_err_range = -4,       /**< a count (N) is 0 or above the allowed PUs */
-  omp_ext_err_empty = -5,       /**< no PU is allowed (empty cpuset) */
-  omp_ext_err_policy = -6,      /**< unknown placement policy */
-  omp_ext_err_format = -7,      /**< unknown output format */
-  omp_ext_err_in_parallel = -8, /**< called inside a parallel region (active or not) */
-  omp_ext_err_bind = -9,        /**< the OS refused a binding */
-  omp_ext_err_runtime = -10,    /**< no usable OpenMP runtime was found */
-  omp_ext_err_parse = -11,      /**< text could not be parsed */
-  omp_ext_err_unsupported = -12 /**< not supported on this system */
+#define OMP_EXT_ERROR_ENUM_(name, value, text) omp_ext_##name = (value),
+  OMP_EXT_ERRORS(OMP_EXT_ERROR_ENUM_)
+#undef OMP_EXT_ERROR_ENUM_
 } omp_ext_error_t;
 
 /**

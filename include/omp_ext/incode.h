@@ -91,13 +91,16 @@ enum omp_ext_hook_e {
  *         > 0; nothing changed); omp_ext_err_runtime (no OpenMP runtime in
  *         the process); omp_ext_err_topology, omp_ext_err_empty,
  *         omp_ext_err_nomem (as omp_ext_topo_load()); omp_ext_err_parse
- *         (omp_ht_policy_energy with an invalid model environment, as
- *         omp_ext_order()); omp_ext_err_bind (the OS refused a binding: the
+ *         (a meta-policy, omp_ht_policy_energy, while the model environment
+ *         read when the library was loaded is invalid); omp_ext_err_bind (the OS refused a binding: the
  *         policy is set, some thread is not bound); the errors of
  *         omp_ext_rank_restrict() (inconsistent launcher variables, more
  *         ranks than cores).
- * omp_ht_policy_energy binds in its base order (omp_ext_order()); the team
- * size stays the caller's: omp_ext_energy_choice() recommends one.
+ * omp_ht_policy_energy binds in its base order (omp_ext_order()) under the
+ * model of the environment when the library was loaded
+ * (omp_ext_model_from_env(): OMP_EXT_POWER_MODEL, OMP_EXT_SIGMA,
+ * OMP_EXT_SERIAL_FRACTION); the team size stays the caller's:
+ * omp_ext_policy_resolve() recommends one.
  * Source: paper §3 (application layer); OpenMP 5.2 §18.2 (omp_get_level),
  * §19 (OMPT); hwloc_set_cpubind().
  */

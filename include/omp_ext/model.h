@@ -11,7 +11,8 @@
 #include <hwloc.h>
 
 #include "omp_ext/export.h"
-#include "omp_ext/order.h"
+#include "omp_ext/policy.h"
+#include "omp_ext/topology.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -69,15 +70,35 @@ typedef struct omp_ext_model {
 } omp_ext_model_t;
 
 /**
- * The default model, from the environment: OMP_EXT_POWER_MODEL (as
- * omp_ext_power_model_parse(); unset or empty: OMP_EXT_MODEL_PRESET),
- * OMP_EXT_SIGMA (unset: OMP_EXT_MODEL_SIGMA) and OMP_EXT_SERIAL_FRACTION
- * (unset: OMP_EXT_MODEL_SERIAL).
+ * The paper's default model: the OMP_EXT_MODEL_PRESET power model (C6100),
+ * sigma OMP_EXT_MODEL_SIGMA (0.3), serial fraction OMP_EXT_MODEL_SERIAL (0):
+ * what a NULL model means everywhere.  Reads no environment variable (see
+ * omp_ext_model_from_env()).
  *
- * \return 0; omp_ext_err_invalid (NULL); omp_ext_err_parse (a variable is set
- *         to a value outside its domain; \p m is then unchanged).
+ * \return 0; omp_ext_err_invalid (NULL).
  */
 OMP_EXT_API int omp_ext_model_default(omp_ext_model_t *m);
+
+/**
+ * The model an environment asks for: OMP_EXT_POWER_MODEL (as
+ * omp_ext_power_model_parse(); unset or empty: OMP_EXT_MODEL_PRESET),
+ * OMP_EXT_SIGMA (a number in (0, 1]; unset or empty: OMP_EXT_MODEL_SIGMA) and
+ * OMP_EXT_SERIAL_FRACTION (a number in [0, 1); unset or empty:
+ * OMP_EXT_MODEL_SERIAL).  The one place omp_ext reads these variables; the
+ * library itself calls it only at load, for OMP_EXT_HT_POLICY and the
+ * in-code API (omp_set_ht_policy()).  Shaped like omp_ext_rank_from_env().
+ *
+ * \param envp          "NAME=VALUE" strings ending with NULL, as environ or
+ *                      main's third argument; NULL for the process's environ.
+ * \param m             receives the model (unchanged on error).
+ * \param bad_variable  NULL, or receives the name of the first invalid
+ *                      variable ("OMP_EXT_SIGMA"...; a static string), or
+ *                      NULL when all are valid.
+ * \return 0; omp_ext_err_invalid (m NULL); omp_ext_err_parse (a variable
+ *         is set to a value outside its domain).
+ */
+OMP_EXT_API int omp_ext_model_from_env(char *const *envp, omp_ext_model_t *m,
+                                       const char **bad_variable);
 
 /**
  * Check a model's domains: watts in [0, OMP_EXT_MODEL_MAX_WATTS] with
@@ -200,16 +221,16 @@ OMP_EXT_API int omp_ext_model_bound(const omp_ext_topo_t *topo, const omp_ext_mo
                         omp_ht_policy_t policy, unsigned *n);
 
 /**
- * What omp_ht_policy_energy means on \p topo: among speedup, spn and spread
- * (preferred in that order on ties) and N = 1 .. allowed PUs, the pair with
+ * What omp_ht_policy_energy means on \p topo: among the energy candidates
+ * (omp_ext_policy_is_energy_candidate(): speedup, spn and spread, preferred
+ * in that order on ties) and N = 1 .. allowed PUs, the pair with
  * the lowest modelled energy to solution, ties to the higher SPN then fewer
  * threads (omp_ext_model_best() with omp_ext_objective_energy).
  *
- * \param m     the model; NULL for omp_ext_model_default().
+ * \param m     the model; NULL for the paper's default (omp_ext_model_default()).
  * \param base  receives speedup, spn or spread: the order energy uses.
  * \param n     receives the recommended number of threads.
  * \return 0; omp_ext_err_invalid (NULL topo/base/n, bad model);
- *         omp_ext_err_parse (m NULL and the environment is invalid);
  *         omp_ext_err_nomem.
  */
 OMP_EXT_API int omp_ext_energy_choice(const omp_ext_topo_t *topo, const omp_ext_model_t *m,

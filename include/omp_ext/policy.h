@@ -22,38 +22,72 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 /**
- * The order in which PUs (hardware threads) go to OpenMP threads 0, 1, 2...
- * Named in the style of OpenMP's omp_proc_bind_t (OpenMP 5.2 §18.8.1).
+ * The placement policies, as an X-macro: one row per policy,
+ *
+ *   X(NAME, VALUE, BASE, ENERGY_CANDIDATE, DESCRIPTION)
+ *
+ * NAME the enumerator suffix and the name omp_ext_policy_from_name() takes;
+ * BASE 1 for a policy with an order rule of its own (omp_ext_order()
+ * computes it from the topology alone), 0 for a meta-policy that resolves to
+ * a base policy and a team size under a model (omp_ext_policy_resolve());
+ * ENERGY_CANDIDATE 1 for a base policy the energy meta-policy chooses among
+ * (preferred in list order on ties); DESCRIPTION the one-line meaning
+ * (omp_ext_policy_description(), htplaces list).  The enum, the policy
+ * table, htplaces' lists and defaults and the Fortran module's constants are
+ * generated from it: a new policy is one row here plus, for a base policy,
+ * its rule in the library's order rules.
  *
  * Cores are always ordered first by CPU kind (hwloc cpukinds, most
  * performant kind first: highest hwloc efficiency), then in hwloc's logical
  * order (package after package).  SMT siblings always come from hwloc core
- * objects, never from OS index arithmetic.
+ * objects, never from OS index arithmetic.  Named in the style of OpenMP's
+ * omp_proc_bind_t (OpenMP 5.2 §18.8.1).
+ *
+ *  - os:      ascending OS index: the baseline an unbound program sees.
+ *  - speedup: paper strategy 1 ("full-resource units first", best
+ *             speed-up): the first PU of every core, packages one after
+ *             another, then the second PU of each core in the same core
+ *             order, and so on.
+ *  - spn:     paper strategy 2 (best SPN, speed-up per watt per physical
+ *             core, paper §2.2): every PU of a core before the next core,
+ *             cores in package order.
+ *  - spread:  first PU of each core, round-robin across packages and,
+ *             inside a package, across NUMA nodes; then the siblings in the
+ *             same way.  For memory-bandwidth-bound loops.
+ *  - energy:  the order of whichever energy candidate (speedup, spn, spread,
+ *             in that order of preference on ties) reaches the lowest
+ *             modelled energy to solution at its best thread count, under
+ *             the model given (omp_ext_energy_choice(), paper §2); the
+ *             recommended thread count comes with it.
+ */
+#define OMP_EXT_POLICIES(X)                                                          \
+  X(os, 0, 1, 0, "ascending OS index: what an unbound program sees (baseline)")     \
+  X(speedup, 1, 1, 1, "one PU on every core first, SMT siblings last: best "         \
+                      "speed-up (paper strategy 1)")                                \
+  X(spn, 2, 1, 1, "all SMT siblings of a core before the next core: best speed-up "  \
+                  "per watt per core (paper strategy 2)")                           \
+  X(spread, 3, 1, 1, "one PU per core, round-robin across packages and NUMA "        \
+                     "nodes, then siblings: memory-bandwidth-bound loops")          \
+  X(energy, 4, 0, 0, "the order and N with the least modelled energy to "            \
+                     "solution (paper §2; htplaces model)")
+
+/**
+ * The order in which PUs (hardware threads) go to OpenMP threads 0, 1, 2...:
+ * omp_ht_policy_os, omp_ht_policy_speedup, ... (OMP_EXT_POLICIES).
  */
 typedef enum omp_ht_policy_t {
-  /** Ascending OS index: the baseline an unbound program sees. */
-  omp_ht_policy_os = 0,
-  /** Paper strategy 1 ("full-resource units first", best speed-up): the first
-   *  PU of every core, packages one after another, then the second PU of each
-   *  core in the same core order, and so on. */
-  omp_ht_policy_speedup = 1,
-  /** Paper strategy 2 (best SPN, speed-up per watt per physical core, paper
-   *  §2.2): every PU of a core before the next core, cores in package order. */
-  omp_ht_policy_spn = 2,
-  /** First PU of each core, round-robin across packages and, inside a
-   *  package, across NUMA nodes; then the siblings in the same way.  For
-   *  memory-bandwidth-bound loops. */
-  omp_ht_policy_spread = 3,
-  /** The order of whichever of speedup, spn, spread (in that order of
-   *  preference on ties) reaches the lowest modelled energy to solution at
-   *  its best thread count, under the default model (see
-   *  omp_ext_model_default() and omp_ext_energy_choice(), paper §2).  The
-   *  recommended thread count comes from omp_ext_energy_choice(). */
-  omp_ht_policy_energy = 4
+#define OMP_EXT_POLICY_ENUM_(name, value, base, candidate, description) \
+  omp_ht_policy_##name = (value),
+  OMP_EXT_POLICIES(OMP_EXT_POLICY_ENUM_)
+#undef OMP_EXT_POLICY_ENUM_
 } omp_ht_policy_t;
 
 /** Number of policies: valid values are 0 .. OMP_EXT_NPOLICIES - 1. */
-#define OMP_EXT_NPOLICIES 5
+#define OMP_EXT_NPOLICIES (0 OMP_EXT_POLICIES(OMP_EXT_COUNT_ROW_))
+#ifndef OMP_EXT_COUNT_ROW_
+/** Counts the rows of an X-macro list (any number of fields). */
+#define OMP_EXT_COUNT_ROW_(...) + 1
+#endif
 
 /**
  * Policy from its name ("os", "speedup", "spn", "spread", "energy";
@@ -71,6 +105,21 @@ OMP_EXT_API const char *omp_ext_policy_name(omp_ht_policy_t policy);
 
 /** One-line description of a policy, or NULL for a value that is not one. */
 OMP_EXT_API const char *omp_ext_policy_description(omp_ht_policy_t policy);
+
+/**
+ * Whether a policy is a base policy, with an order rule of its own (os,
+ * speedup, spn, spread), rather than a meta-policy that resolves to one
+ * under a model (energy): the BASE column of OMP_EXT_POLICIES.
+ * \return 1 (base), 0 (meta-policy), omp_ext_err_policy (not a policy).
+ */
+OMP_EXT_API int omp_ext_policy_is_base(omp_ht_policy_t policy);
+
+/**
+ * Whether the energy meta-policy chooses among this policy: the
+ * ENERGY_CANDIDATE column of OMP_EXT_POLICIES (speedup, spn, spread).
+ * \return 1 (candidate), 0 (not), omp_ext_err_policy (not a policy).
+ */
+OMP_EXT_API int omp_ext_policy_is_energy_candidate(omp_ht_policy_t policy);
 
 #ifdef __cplusplus
 }

@@ -61,9 +61,9 @@ static int calib_options(struct htp_ctx *ctx, int argc, char **argv, struct cali
   for (i = optind; i < argc; i++) {
     if ((status = htp_parse_policy(argv[i], &o->policies[o->npolicies])) != 0)
       return status;
-    if (o->policies[o->npolicies] == omp_ht_policy_energy)
-      return htp_error(HTP_EXIT_USAGE, "calibrate runs base orders; allowed: os, speedup, spn, "
-                       "spread");
+    if (omp_ext_policy_is_base(o->policies[o->npolicies]) != 1)
+      return htp_error(HTP_EXIT_USAGE, "calibrate runs base orders; allowed: %s",
+                       htp_policy_names(1));
     o->npolicies++;
   }
   if (o->npolicies == 0) {

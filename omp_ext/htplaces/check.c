@@ -334,7 +334,7 @@ static unsigned match_policies(const omp_ext_topo_t *topo, const omp_ext_placeli
   if (!(order = malloc(n * sizeof(*order))))
     return 0;
   for (p = 0; p < OMP_EXT_NPOLICIES; p++) {
-    if (omp_ext_order(topo, (omp_ht_policy_t)p, n, order) != 0)
+    if (omp_ext_order(topo, NULL, (omp_ht_policy_t)p, n, order) != 0)
       continue;
     for (i = 0; i < n; i++)
       if (!hwloc_bitmap_isset(l->places[i], order[i].os_index))

@@ -328,15 +328,11 @@ int htp_cmd_check(struct htp_ctx *ctx, int argc, char **argv)
   omp_ext_parse_error_t perr = {0, NULL};
   omp_ext_topo_t *topo;
   int c, status = HTP_EXIT_OK, expand = 0, err, json = 0;
-  const char *value, *format = NULL;
+  const char *value;
   char *text;
 
   optind = 0;
   while ((c = getopt_long(argc, argv, ":" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
-    if (c == 'f') {
-      format = optarg;
-      continue;
-    }
     if (htp_common_option(ctx, c, optarg, optopt, argv))
       continue;
     if (c == OPT_EXPAND)
@@ -344,7 +340,7 @@ int htp_cmd_check(struct htp_ctx *ctx, int argc, char **argv)
     else if (c == OPT_AS && (status = parse_as(optarg, &syntax)) != 0)
       return status;
   }
-  if ((status = htp_report_format(ctx, "check", format, &json)) != 0)
+  if ((status = htp_report_format(ctx, "check", &json)) != 0)
     return status;
   if (optind + 1 < argc)
     return htp_error(HTP_EXIT_USAGE, "unexpected argument '%s'; quote the value: "

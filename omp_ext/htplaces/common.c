@@ -47,15 +47,10 @@ int htp_common_option(struct htp_ctx *ctx, int c, const char *optarg_, int optop
       exit(htp_error(HTP_EXIT_USAGE, "--restrict given twice; give one list of PUs"));
     ctx->restrict_list = optarg_;
     return 1;
-  case 'e': ctx->do_export = ctx->format_set = 1; return 1;
+  case 'e': ctx->do_export = 1; return 1;
   case HTP_OPT_RANKS: ctx->ranks_opt = optarg_; return 1;
   case HTP_OPT_LOCAL_RANK: ctx->rank_opt = optarg_; return 1;
-  case 'f':
-    if (omp_ext_format_from_name(optarg_, &ctx->format) != 0)
-      exit(htp_error(HTP_EXIT_USAGE, "unknown format '%s'; allowed: omp, gomp, kmp, list, json",
-                     optarg_));
-    ctx->format_set = 1;
-    return 1;
+  case 'f': ctx->format = optarg_; return 1; /* checked by the subcommand: htp_format() */
   case 'h':
     if (ctx->help)
       ctx->help(stdout);
@@ -75,49 +70,82 @@ int htp_common_option(struct htp_ctx *ctx, int c, const char *optarg_, int optop
   }
 }
 
-int htp_no_format(const struct htp_ctx *ctx, const char *command)
+int htp_format(const struct htp_ctx *ctx, const char *command, const char *const *names,
+               unsigned n, unsigned *index)
 {
-  if (ctx->format_set)
+  char allowed[256];
+  unsigned i;
+  if (index)
+    *index = 0;
+  if (!ctx->format)
+    return HTP_EXIT_OK;
+  if (n == 0)
     return htp_error(HTP_EXIT_USAGE, "--format and --export apply to 'htplaces POLICY [N]', "
                      "not to '%s'", command);
-  return HTP_EXIT_OK;
+  for (i = 0; i < n; i++)
+    if (strcmp(ctx->format, names[i]) == 0) {
+      if (index)
+        *index = i;
+      return HTP_EXIT_OK;
+    }
+  htp_join(allowed, sizeof(allowed), names, n, ", ");
+  if (!command)
+    return htp_error(HTP_EXIT_USAGE, "unknown format '%s'; allowed: %s", ctx->format, allowed);
+  return htp_error(HTP_EXIT_USAGE, "unknown format '%s' for '%s'; allowed: %s", ctx->format,
+                   command, allowed);
 }
 
-int htp_report_format(const struct htp_ctx *ctx, const char *command, const char *arg,
-                      int *json)
+int htp_report_format(const struct htp_ctx *ctx, const char *command, int *json)
 {
+  static const char *const names[] = {"text", "json"};
+  unsigned i;
+  int status;
   *json = 0;
   if (ctx->do_export)
     return htp_error(HTP_EXIT_USAGE, "--export applies to 'htplaces POLICY [N]', not to '%s'",
                      command);
-  if (!arg && ctx->format_set)
-    arg = omp_ext_format_name(ctx->format);
-  if (!arg || strcmp(arg, "text") == 0)
-    return HTP_EXIT_OK;
-  if (strcmp(arg, "json") == 0) {
-    *json = 1;
-    return HTP_EXIT_OK;
-  }
-  return htp_error(HTP_EXIT_USAGE, "unknown format '%s' for %s; allowed: text, json", arg,
-                   command);
+  if ((status = htp_format(ctx, command, names, 2, &i)) != 0)
+    return status;
+  *json = i == 1;
+  return HTP_EXIT_OK;
 }
 
-const char *htp_policy_names(void)
+int htp_no_format(const struct htp_ctx *ctx, const char *command)
+{
+  if (ctx->do_export)
+    return htp_error(HTP_EXIT_USAGE, "--format and --export apply to 'htplaces POLICY [N]', "
+                     "not to '%s'", command);
+  return htp_format(ctx, command, NULL, 0, NULL);
+}
+
+const char *htp_join(char *buf, size_t len, const char *const *names, unsigned n,
+                     const char *last)
+{
+  size_t used = 0;
+  unsigned i;
+  buf[0] = '\0';
+  for (i = 0; i < n && used < len; i++)
+    used += (size_t)snprintf(buf + used, len - used, "%s%s",
+                             i == 0 ? "" : i + 1 == n ? last : ", ", names[i]);
+  return buf;
+}
+
+const char *htp_policy_names(int base_only)
 {
   static char names[256];
-  size_t len = 0;
-  unsigned i;
-  for (i = 0; i < OMP_EXT_NPOLICIES && len < sizeof(names); i++)
-    len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", i ? ", " : "",
-                            omp_ext_policy_name((omp_ht_policy_t)i));
-  return names;
+  const char *list[OMP_EXT_NPOLICIES];
+  unsigned i, n = 0;
+  for (i = 0; i < OMP_EXT_NPOLICIES; i++)
+    if (!base_only || omp_ext_policy_is_base((omp_ht_policy_t)i) == 1)
+      list[n++] = omp_ext_policy_name((omp_ht_policy_t)i);
+  return htp_join(names, sizeof(names), list, n, ", ");
 }
 
 int htp_parse_policy(const char *text, omp_ht_policy_t *policy)
 {
   if (omp_ext_policy_from_name(text, policy) == omp_ext_success)
     return HTP_EXIT_OK;
-  return htp_error(HTP_EXIT_USAGE, "unknown policy '%s'; allowed: %s", text, htp_policy_names());
+  return htp_error(HTP_EXIT_USAGE, "unknown policy '%s'; allowed: %s", text, htp_policy_names(0));
 }
 
 int htp_parse_count(const char *text, unsigned max, unsigned *n)

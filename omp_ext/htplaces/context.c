@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "htplaces.h"
 #include "util.h"
@@ -109,56 +110,62 @@ int htp_policy_order(struct htp_ctx *ctx, int argc, char **argv, omp_ht_policy_t
                      omp_ext_pu_t **order, unsigned *n)
 {
   omp_ext_topo_t *topo;
+  omp_ext_model_t m, *model = NULL;
+  omp_ht_policy_t base;
   int status = HTP_EXIT_OK, err;
   if (argc < 1)
-    return htp_error(HTP_EXIT_USAGE, "missing POLICY; allowed: %s", htp_policy_names());
+    return htp_error(HTP_EXIT_USAGE, "missing POLICY; allowed: %s", htp_policy_names(0));
   if (argc > 2)
     return htp_error(HTP_EXIT_USAGE, "unexpected argument '%s'; usage: POLICY [N]", argv[2]);
   if ((status = htp_parse_policy(argv[0], policy)) != 0)
     return status;
   if (!(topo = htp_topo(ctx, &status)))
     return status;
-  *n = omp_ext_topo_npus(topo);
-  /* energy: N defaults to the modelled best; a bad model is a usage error. */
-  if (*policy == omp_ht_policy_energy && (status = htp_energy_count(topo, n)) != 0)
-    return status;
+  /* N defaults to the policy's team size (for energy, the modelled best);
+   * only a meta-policy reads the model, and a bad one is a usage error. */
+  if (omp_ext_policy_is_base(*policy) != 1) {
+    if ((status = htp_model_from_env(environ, &m)) != 0)
+      return status;
+    model = &m;
+  }
+  if ((err = omp_ext_policy_resolve(topo, model, *policy, &base, n)) != 0)
+    return htp_error(HTP_EXIT_FAIL, "%s policy: %s", argv[0], omp_ext_strerror(err));
   if (argc == 2 && (status = htp_parse_count(argv[1], omp_ext_topo_npus(topo), n)) != 0)
     return status;
   if (!(*order = malloc(*n * sizeof(**order))))
     return htp_error(HTP_EXIT_FAIL, "out of memory");
-  if ((err = omp_ext_order(topo, *policy, *n, *order)) != 0) {
+  if ((err = omp_ext_order(topo, model, *policy, *n, *order)) != 0) {
     free(*order);
     return htp_error(HTP_EXIT_FAIL, "%s", omp_ext_strerror(err));
   }
   return HTP_EXIT_OK;
 }
 
-int htp_default_model(omp_ext_model_t *m)
+/* The value of \p name in envp, NULL if unset. */
+static const char *env_value(char *const *envp, const char *name)
 {
-  const char *pm = getenv("OMP_EXT_POWER_MODEL"), *sigma = getenv("OMP_EXT_SIGMA"),
-             *serial = getenv("OMP_EXT_SERIAL_FRACTION");
-  double v;
-  if (omp_ext_model_default(m) == omp_ext_success)
-    return HTP_EXIT_OK;
-  if (pm && *pm && omp_ext_power_model_parse(pm, &m->power) != 0)
-    return htp_power_model_error("OMP_EXT_POWER_MODEL", pm);
-  if (sigma && *sigma && (htp_parse_double(sigma, &v) != 0 || !(v > 0 && v <= 1)))
-    return htp_error(HTP_EXIT_USAGE, "invalid OMP_EXT_SIGMA '%s'; allowed: a number in (0, 1]",
-                     sigma);
-  return htp_error(HTP_EXIT_USAGE, "invalid OMP_EXT_SERIAL_FRACTION '%s'; allowed: a number "
-                   "in [0, 1)", serial ? serial : "");
+  size_t len = strlen(name);
+  for (; envp && *envp; envp++)
+    if (strncmp(*envp, name, len) == 0 && (*envp)[len] == '=')
+      return *envp + len + 1;
+  return NULL;
 }
 
-int htp_energy_count(const omp_ext_topo_t *topo, unsigned *n)
+int htp_model_from_env(char *const *envp, omp_ext_model_t *m)
 {
-  omp_ext_model_t m;
-  omp_ht_policy_t base;
-  int status, err;
-  if ((status = htp_default_model(&m)) != 0)
-    return status;
-  if ((err = omp_ext_energy_choice(topo, &m, &base, n)) != 0)
-    return htp_error(HTP_EXIT_FAIL, "energy policy: %s", omp_ext_strerror(err));
-  return HTP_EXIT_OK;
+  const char *bad, *text;
+  if (omp_ext_model_from_env(envp, m, &bad) == omp_ext_success)
+    return HTP_EXIT_OK;
+  if (!bad)
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  text = env_value(envp, bad);
+  if (strcmp(bad, "OMP_EXT_POWER_MODEL") == 0)
+    return htp_power_model_error(bad, text ? text : "");
+  if (strcmp(bad, "OMP_EXT_SIGMA") == 0)
+    return htp_error(HTP_EXIT_USAGE, "invalid OMP_EXT_SIGMA '%s'; allowed: a number in (0, 1]",
+                     text ? text : "");
+  return htp_error(HTP_EXIT_USAGE, "invalid %s '%s'; allowed: a number in [0, 1)", bad,
+                   text ? text : "");
 }
 
 /* A whole number 0 .. max - 1 (digits only); -1 otherwise. */

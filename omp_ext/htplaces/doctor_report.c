@@ -340,7 +340,7 @@ int htp_cmd_doctor(struct htp_ctx *ctx, int argc, char **argv)
   struct htp_doctor_input in = {"/sys", NULL, NULL, NULL, 1, omp_ht_policy_speedup, NULL, 0,
                                 0.5};
   struct htp_doctor_report rep;
-  const char *cgroup = getenv("HTPLACES_CGROUP"), *format = NULL;
+  const char *cgroup = getenv("HTPLACES_CGROUP");
   char *cgdir = NULL, *cpuset_dir = NULL;
   omp_ext_topo_t *topo;
   omp_ext_pu_t *order = NULL;
@@ -350,10 +350,6 @@ int htp_cmd_doctor(struct htp_ctx *ctx, int argc, char **argv)
     in.sysfs = getenv("HTPLACES_SYSFS");
   optind = 0;
   while ((c = getopt_long(argc, argv, ":" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
-    if (c == 'f') {
-      format = optarg;
-      continue;
-    }
     if (htp_common_option(ctx, c, optarg, optopt, argv))
       continue;
     if (c == OPT_SYSFS)
@@ -365,7 +361,7 @@ int htp_cmd_doctor(struct htp_ctx *ctx, int argc, char **argv)
     else if (c == OPT_DURATION && (status = parse_duration(optarg, &in.duration)) != 0)
       return status;
   }
-  if ((status = htp_report_format(ctx, "doctor", format, &json)) != 0)
+  if ((status = htp_report_format(ctx, "doctor", &json)) != 0)
     return status;
   if (argc - optind > 2)
     return htp_error(HTP_EXIT_USAGE, "unexpected argument '%s'; usage: htplaces doctor "

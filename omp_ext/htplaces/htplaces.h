@@ -22,8 +22,8 @@
 struct htp_ctx {
   const char *input;    /* -i: XML path or synthetic string; NULL = this machine */
   const char *restrict_list; /* -r: OS index list to keep */
-  omp_ext_format_t format;   /* -f */
-  int format_set;            /* -f or -e was given */
+  const char *format;        /* -f NAME as given; each subcommand checks it
+                                against its own list (htp_format()) */
   int do_export;             /* -e */
   omp_ext_topo_t *topo; /* loaded on demand by htp_topo() */
   const char *ranks_opt;     /* --ranks-per-node K, or NULL */
@@ -67,21 +67,35 @@ int htp_common_option(struct htp_ctx *ctx, int c, const char *optarg_, int optop
  * *status). */
 omp_ext_topo_t *htp_topo(struct htp_ctx *ctx, int *status);
 
-/* Fail with a usage error if -f/-e were given to a command without them. */
+/* The -f name's position in names[0..n) into *index (0, the default, when
+ * -f was not given); prints "unknown format 'X' for 'COMMAND'; allowed:
+ * NAMES" (command NULL: 'htplaces POLICY [N]') and returns HTP_EXIT_USAGE.
+ * With n == 0 the command has no formats: any -f is refused. */
+int htp_format(const struct htp_ctx *ctx, const char *command, const char *const *names,
+               unsigned n, unsigned *index);
+
+/* Fail with a usage error if -f/-e were given to a command without them
+ * (htp_format() with no format). */
 int htp_no_format(const struct htp_ctx *ctx, const char *command);
 
-/* The format of a report command (check, doctor): text or json, from its
- * own -f NAME (arg; NULL if none) or a -f json given before the command;
- * *json = 1 for json.  -e and other names: the usage error (exit 2). */
-int htp_report_format(const struct htp_ctx *ctx, const char *command, const char *arg,
-                      int *json);
+/* The format of a report command (check, doctor): text (default) or json
+ * (htp_format() with those two names); *json = 1 for json.  -e and other
+ * names: the usage error (exit 2). */
+int htp_report_format(const struct htp_ctx *ctx, const char *command, int *json);
 
 /* Turn POLICY [N] (argv[0], argv[1]) into a malloc'ed order; prints errors. */
 int htp_policy_order(struct htp_ctx *ctx, int argc, char **argv, omp_ht_policy_t *policy,
                      omp_ext_pu_t **order, unsigned *n);
 
-/* "os, speedup, spn, spread": the policy names, for messages (static buffer). */
-const char *htp_policy_names(void);
+/* "os, speedup, spn, spread, energy": the policy names from the policy
+ * table, only the base policies if \p base_only, for messages (static
+ * buffer). */
+const char *htp_policy_names(int base_only);
+
+/* names[0..n) joined into buf[len] as "a, b, c", the last two joined by
+ * \p last (", " or " or "); returns buf. */
+const char *htp_join(char *buf, size_t len, const char *const *names, unsigned n,
+                     const char *last);
 
 /* Parse POLICY; prints the error (listing allowed names). */
 int htp_parse_policy(const char *text, omp_ht_policy_t *policy);
@@ -134,12 +148,11 @@ int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv);
 int htp_cmd_model(struct htp_ctx *ctx, int argc, char **argv);
 int htp_cmd_calibrate(struct htp_ctx *ctx, int argc, char **argv);
 
-/* The energy model from OMP_EXT_POWER_MODEL, OMP_EXT_SIGMA and
- * OMP_EXT_SERIAL_FRACTION; prints which variable is invalid (exit 2). */
-int htp_default_model(omp_ext_model_t *m);
-
-/* The thread count the energy policy recommends on topo (default model). */
-int htp_energy_count(const omp_ext_topo_t *topo, unsigned *n);
+/* The energy model of envp (environ, or a copy without the variables
+ * options replace): OMP_EXT_POWER_MODEL, OMP_EXT_SIGMA and
+ * OMP_EXT_SERIAL_FRACTION (omp_ext_model_from_env()); prints which variable
+ * is invalid (exit 2). */
+int htp_model_from_env(char *const *envp, omp_ext_model_t *m);
 
 int htp_cmd_check(struct htp_ctx *ctx, int argc, char **argv);
 int htp_cmd_doctor(struct htp_ctx *ctx, int argc, char **argv);

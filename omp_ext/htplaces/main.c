@@ -52,6 +52,7 @@ static const struct htp_command commands[] = {
 static void usage(FILE *out)
 {
   unsigned i;
+  int col;
   fprintf(out,
           "Usage: htplaces [options] POLICY [N]\n"
           "       htplaces COMMAND [options] ...\n"
@@ -67,8 +68,24 @@ static void usage(FILE *out)
           "  -i, --input X        topology from an hwloc XML file or synthetic string\n"
           "                       (e.g. \"pack:2 core:4 pu:2(indexes=core:pack)\")\n"
           "  -r, --restrict LIST  use only these PUs (OS indexes, e.g. 0-3,8)\n"
-          "  -f, --format F       omp (OMP_PLACES, default), gomp (GOMP_CPU_AFFINITY),\n"
-          "                       kmp (KMP_AFFINITY), list (taskset -c), json\n"
+          "  -f, --format F       the output format, before or after the command; for\n"
+          "                       POLICY [N]:");
+  for (i = 0, col = 33; i < OMP_EXT_NFORMATS; i++) {
+    const char *var = omp_ext_format_variable((omp_ext_format_t)i);
+    char item[64];
+    int len = snprintf(item, sizeof(item), "%s%s%s%s%s", omp_ext_format_name((omp_ext_format_t)i),
+                       var || !i ? " (" : "", var ? var : "", !i ? ", default" : "",
+                       var || !i ? ")" : "");
+    if (col + 2 + len > 79) {
+      fprintf(out, ",\n                      ");
+      col = 22;
+    } else if (i) {
+      fputc(',', out);
+      col++;
+    }
+    col += fprintf(out, " %s", item);
+  }
+  fprintf(out, "\n"
           "  -e, --export         print 'export OMP_PLACES=... OMP_PROC_BIND=close\n"
           "                       OMP_NUM_THREADS=N' for eval\n"
           "  --ranks-per-node K   MPI ranks on the node: use the PUs of rank R's share\n"
@@ -82,7 +99,7 @@ static void usage(FILE *out)
   fprintf(out,
           "\nmodel options: --serial-fraction s (default 0) | --speedup N:S (Karp-Flatt),\n"
           "  --sigma x (SMT sibling's worth, default 0.3), --power-model c6100|dl380p|Pn,Ps,Pc,Pt\n"
-          "  (watts; default $OMP_EXT_POWER_MODEL or c6100), --format table|csv|json\n"
+          "  (watts; default $OMP_EXT_POWER_MODEL or c6100), -f table|csv|json\n"
           "calibrate options: --powercap DIR (default /sys/class/powercap),\n"
           "  --perf-pmu DIR (default /sys/bus/event_source/devices/power), --seconds T (1)\n");
   fprintf(out, "\nExit status: 0 success, 1 failure (e.g. unreadable topology), 2 usage error.\n");
@@ -114,7 +131,7 @@ int main(int argc, char **argv)
 {
   static const struct option longopts[] = {
     HTP_COMMON_LONGOPTS, {"version", no_argument, NULL, 'V'}, {0}};
-  struct htp_ctx ctx = {.format = omp_ext_format_omp, .help = usage};
+  struct htp_ctx ctx = {.help = usage};
   const struct htp_command *cmd;
   omp_ht_policy_t policy;
   int c, status;
@@ -137,7 +154,7 @@ int main(int argc, char **argv)
   }
   if (optind >= argc)
     return htp_error(HTP_EXIT_USAGE, "missing POLICY or command; policies: %s; commands: %s "
-                     "(see htplaces --help)", htp_policy_names(), command_names());
+                     "(see htplaces --help)", htp_policy_names(0), command_names());
   argv += optind - 1;
   argc -= optind - 1;
   argv[0] = "htplaces";
@@ -147,7 +164,7 @@ int main(int argc, char **argv)
     status = htp_cmd_places(&ctx, argc, argv);
   else
     status = htp_error(HTP_EXIT_USAGE, "unknown policy or command '%s'; policies: %s; "
-                       "commands: %s (see htplaces --help)", argv[1], htp_policy_names(),
+                       "commands: %s (see htplaces --help)", argv[1], htp_policy_names(0),
                        command_names());
   omp_ext_topo_destroy(ctx.topo);
   return status;

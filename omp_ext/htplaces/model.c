@@ -7,10 +7,12 @@
  *                  [--power-model c6100|dl380p|Pn,Ps,Pc,Pt] [--format table|csv|json]
  *                  [POLICY...]
  */
+#define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "htplaces.h"
 
@@ -60,17 +62,33 @@ static int parse_speedup(const char *text, double *serial)
   return HTP_EXIT_OK;
 }
 
-static int parse_format(const char *text, enum model_format *f)
+/* model's -f names, in enum model_format's order (table the default). */
+static const char *const format_names[] = {"table", "csv", "json"};
+
+/* A malloc'ed copy of environ without the variables a, b, c (NULL: none). */
+static int env_without(const char *a, const char *b, const char *c, char ***out)
 {
-  static const char *const names[] = {"table", "csv", "json"};
-  unsigned i;
-  for (i = 0; i < 3; i++)
-    if (strcmp(text, names[i]) == 0) {
-      *f = (enum model_format)i;
-      return HTP_EXIT_OK;
-    }
-  return htp_error(HTP_EXIT_USAGE, "unknown format '%s' for 'model'; allowed: table, csv, json",
-                   text);
+  const char *drop[3] = {a, b, c};
+  size_t n = 0, k = 0, i, len;
+  unsigned d;
+  char **copy;
+  int keep;
+  while (environ[n])
+    n++;
+  if (!(copy = malloc((n + 1) * sizeof(*copy))))
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  for (i = 0; i < n; i++) {
+    keep = 1;
+    for (d = 0; d < 3; d++)
+      if (drop[d] && strncmp(environ[i], drop[d], len = strlen(drop[d])) == 0 &&
+          environ[i][len] == '=')
+        keep = 0;
+    if (keep)
+      copy[k++] = environ[i];
+  }
+  copy[k] = NULL;
+  *out = copy;
+  return HTP_EXIT_OK;
 }
 
 /* Options of model; command-line values override the environment's. */
@@ -82,20 +100,17 @@ static int model_options(struct htp_ctx *ctx, int argc, char **argv, struct mode
     {"sigma", required_argument, NULL, OPT_SIGMA},
     {"power-model", required_argument, NULL, OPT_POWER}, {0}};
   const char *serial = NULL, *speedup = NULL, *sigma = NULL, *power = NULL, *env;
+  char **envp = NULL;
   int c, status;
   double v;
 
-  o->format = FMT_TABLE;
+  unsigned f;
+
   if (ctx->do_export)
     return htp_error(HTP_EXIT_USAGE, "--export applies to 'htplaces POLICY [N]', not to 'model'");
-  if (ctx->format_set && ctx->format != omp_ext_format_json)
-    return htp_error(HTP_EXIT_USAGE, "for 'model', --format is table, csv or json");
-  if (ctx->format_set)
-    o->format = FMT_JSON;
   optind = 0;
   while ((c = getopt_long(argc, argv, ":" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
     switch (c) {
-    case 'f': if ((status = parse_format(optarg, &o->format)) != 0) return status; break;
     case 'e': return htp_error(HTP_EXIT_USAGE, "--export applies to 'htplaces POLICY [N]', "
                                "not to 'model'");
     case OPT_SERIAL: serial = optarg; break;
@@ -105,9 +120,12 @@ static int model_options(struct htp_ctx *ctx, int argc, char **argv, struct mode
     default: htp_common_option(ctx, c, optarg, optopt, argv);
     }
   }
+  if ((status = htp_format(ctx, "model", format_names, 3, &f)) != 0)
+    return status;
+  o->format = (enum model_format)f;
   if (serial && speedup)
     return htp_error(HTP_EXIT_USAGE, "give --serial-fraction or --speedup, not both");
-  /* Each command-line value replaces its variable before the defaults are read. */
+  /* Each command-line value replaces its variable. */
   if (power && omp_ext_power_model_parse(power, &o->m.power) != 0)
     return htp_power_model_error("--power-model", power);
   if (sigma && (htp_parse_double(sigma, &v) != 0 || !(v > 0 && v <= 1)))
@@ -115,35 +133,54 @@ static int model_options(struct htp_ctx *ctx, int argc, char **argv, struct mode
   if (serial && (htp_parse_double(serial, &v) != 0 || !(v >= 0 && v < 1)))
     return htp_error(HTP_EXIT_USAGE, "invalid --serial-fraction '%s'; allowed: a number in "
                      "[0, 1)", serial);
-  if (power)
-    setenv("OMP_EXT_POWER_MODEL", power, 1);
-  if (sigma)
-    setenv("OMP_EXT_SIGMA", sigma, 1);
-  if (serial)
-    setenv("OMP_EXT_SERIAL_FRACTION", serial, 1);
-  if (speedup) {
-    if ((status = parse_speedup(speedup, &v)) != 0)
-      return status;
-    unsetenv("OMP_EXT_SERIAL_FRACTION");
-  }
-  if ((status = htp_default_model(&o->m)) != 0)
+  if (speedup && (status = parse_speedup(speedup, &v)) != 0)
     return status;
+  /* The environment's model, without the variables the options replace. */
+  if ((status = env_without(power ? "OMP_EXT_POWER_MODEL" : NULL,
+                            sigma ? "OMP_EXT_SIGMA" : NULL,
+                            serial || speedup ? "OMP_EXT_SERIAL_FRACTION" : NULL, &envp)) != 0)
+    return status;
+  status = htp_model_from_env(envp, &o->m);
+  free(envp);
+  if (status != 0)
+    return status;
+  if (power)
+    omp_ext_power_model_parse(power, &o->m.power);
+  if (sigma)
+    htp_parse_double(sigma, &o->m.sigma);
+  if (serial)
+    htp_parse_double(serial, &o->m.serial);
   if (speedup)
     o->m.serial = v;
   env = getenv("OMP_EXT_POWER_MODEL");
-  o->power_text = env && *env ? env : OMP_EXT_MODEL_PRESET;
+  o->power_text = power ? power : env && *env ? env : OMP_EXT_MODEL_PRESET;
   o->serial_from = speedup;
   return HTP_EXIT_OK;
 }
 
-/* Policies from the arguments; default: speedup, spn, spread, os (ties go
- * to the first listed, so the paper's strategies come first). */
+/* The default policies, from the policy table: the energy candidates
+ * (speedup, spn, spread), then the other base policies (os); ties go to the
+ * first listed, so the paper's strategies come first. */
+static unsigned default_policies(omp_ht_policy_t *out)
+{
+  unsigned i, n = 0;
+  for (i = 0; i < OMP_EXT_NPOLICIES; i++)
+    if (omp_ext_policy_is_energy_candidate((omp_ht_policy_t)i) == 1)
+      out[n++] = (omp_ht_policy_t)i;
+  for (i = 0; i < OMP_EXT_NPOLICIES; i++)
+    if (omp_ext_policy_is_base((omp_ht_policy_t)i) == 1 &&
+        omp_ext_policy_is_energy_candidate((omp_ht_policy_t)i) == 0)
+      out[n++] = (omp_ht_policy_t)i;
+  return n;
+}
+
+/* Policies from the arguments; default: default_policies(). */
 static int model_policies(int argc, char **argv, omp_ht_policy_t **pols, unsigned *n)
 {
-  static const omp_ht_policy_t defaults[] = {omp_ht_policy_speedup, omp_ht_policy_spn,
-                                             omp_ht_policy_spread, omp_ht_policy_os};
+  omp_ht_policy_t defaults[OMP_EXT_NPOLICIES];
+  unsigned ndefaults = default_policies(defaults);
   int i, status;
-  *n = argc > 0 ? (unsigned)argc : sizeof(defaults) / sizeof(defaults[0]);
+  *n = argc > 0 ? (unsigned)argc : ndefaults;
   if (!(*pols = malloc(*n * sizeof(**pols))))
     return htp_error(HTP_EXIT_FAIL, "out of memory");
   for (i = 0; i < (int)*n; i++) {
@@ -159,15 +196,12 @@ static int model_policies(int argc, char **argv, omp_ht_policy_t **pols, unsigne
 
 static int fill_rows(const omp_ext_topo_t *topo, const omp_ext_model_t *m, struct model_rows *r)
 {
-  unsigned npus = omp_ext_topo_npus(topo), k, best_n;
-  omp_ht_policy_t base = r->policy;
+  unsigned npus = omp_ext_topo_npus(topo), k;
   omp_ext_pu_t *order = malloc(npus * sizeof(*order));
   int err = omp_ext_err_nomem;
   r->est = malloc(npus * sizeof(*r->est));
   if (order && r->est) {
-    err = base == omp_ht_policy_energy ? omp_ext_energy_choice(topo, m, &base, &best_n) : 0;
-    if (!err)
-      err = omp_ext_order(topo, base, npus, order);
+    err = omp_ext_order(topo, m, r->policy, npus, order);
     for (k = 0; !err && k < npus; k++)
       err = omp_ext_model_eval(m, order, k + 1, &r->est[k]);
     if (!err)

@@ -7,30 +7,25 @@
 
 #include "htplaces.h"
 
-/* "export ..." for eval: OMP_PLACES (omp, the default), GOMP_CPU_AFFINITY
- * (gomp) or KMP_AFFINITY (kmp), with OMP_NUM_THREADS. */
+/* "export VARIABLE='...' OMP_NUM_THREADS=N" for eval, for the formats that
+ * are a variable's value (the format table, omp_ext_format_variable()). */
 static int print_export(const omp_ext_pu_t *order, unsigned n, omp_ext_format_t format)
 {
-  char *places, *line;
-  int status, len;
-  if (format != omp_ext_format_omp && format != omp_ext_format_gomp &&
-      format != omp_ext_format_kmp)
-    return htp_error(HTP_EXIT_USAGE, "--export writes variables: use it with --format omp, "
-                     "gomp or kmp, not %s", omp_ext_format_name(format));
-  if (omp_ext_places_format(order, n, format, &places) != 0)
-    return htp_error(HTP_EXIT_FAIL, "out of memory");
-  if (format == omp_ext_format_omp)
-    len = asprintf(&line, "export OMP_PLACES='%s' OMP_PROC_BIND=close OMP_NUM_THREADS=%u",
-                   places, n);
-  else
-    len = asprintf(&line, "export %s='%s' OMP_NUM_THREADS=%u",
-                   format == omp_ext_format_gomp ? "GOMP_CPU_AFFINITY" : "KMP_AFFINITY", places, n);
-  if (len < 0) {
-    free(places);
-    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  const char *with[OMP_EXT_NFORMATS];
+  char *line, names[128];
+  unsigned i, k = 0;
+  int status, err;
+  if (!omp_ext_format_variable(format)) {
+    for (i = 0; i < OMP_EXT_NFORMATS; i++)
+      if (omp_ext_format_variable((omp_ext_format_t)i))
+        with[k++] = omp_ext_format_name((omp_ext_format_t)i);
+    return htp_error(HTP_EXIT_USAGE, "--export writes variables: use it with --format %s, "
+                     "not %s", htp_join(names, sizeof(names), with, k, " or "),
+                     omp_ext_format_name(format));
   }
+  if ((err = omp_ext_places_export(order, n, format, &line)) != 0)
+    return htp_error(HTP_EXIT_FAIL, "%s", omp_ext_strerror(err));
   status = htp_print(line);
-  free(places);
   free(line);
   return status;
 }
@@ -44,14 +39,24 @@ int htp_cmd_places(struct htp_ctx *ctx, int argc, char **argv)
   int c, status;
   char *text;
 
+  const char *names[OMP_EXT_NFORMATS];
+  omp_ext_format_t format;
+  unsigned i;
+
   optind = 0;
   while ((c = getopt_long(argc, argv, ":" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1)
     htp_common_option(ctx, c, optarg, optopt, argv);
+  /* -f: a name of the format table (omp, the first, by default). */
+  for (i = 0; i < OMP_EXT_NFORMATS; i++)
+    names[i] = omp_ext_format_name((omp_ext_format_t)i);
+  if ((status = htp_format(ctx, NULL, names, OMP_EXT_NFORMATS, &i)) != 0)
+    return status;
+  format = (omp_ext_format_t)i;
   if ((status = htp_policy_order(ctx, argc - optind, argv + optind, &policy, &order, &n)) != 0)
     return status;
   if (ctx->do_export) {
-    status = print_export(order, n, ctx->format);
-  } else if (omp_ext_places_format(order, n, ctx->format, &text) == 0) {
+    status = print_export(order, n, format);
+  } else if (omp_ext_places_format(order, n, format, &text) == 0) {
     status = htp_print(text);
     free(text);
   } else {

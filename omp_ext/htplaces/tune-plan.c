@@ -190,7 +190,7 @@ static int fill(const omp_ext_topo_t *topo, struct tune_config *c)
   int err;
   if (!order)
     return omp_ext_err_nomem;
-  err = omp_ext_order(topo, base, c->threads, order);
+  err = omp_ext_order(topo, NULL, base, c->threads, order);
   if (!err)
     err = omp_ext_usage_of(order, c->threads, &c->usage);
   if (!err && c->policy != TUNE_NONE)

@@ -136,16 +136,16 @@ static int parse_options(struct htp_ctx *ctx, int argc, char **argv, struct tune
   return HTP_EXIT_OK;
 }
 
-static int check_env(const struct htp_ctx *ctx)
+static int check_env(const struct htp_ctx *ctx, int *json)
 {
+  int status;
   static const char *const conflicting[] = {"KMP_AFFINITY", "GOMP_CPU_AFFINITY",
                                             "OMP_EXT_HT_POLICY"};
   unsigned i;
   if (ctx->input)
     return htp_error(HTP_EXIT_USAGE, "tune runs the program on this machine: -i does not apply");
-  if (ctx->format_set && (ctx->do_export || ctx->format != omp_ext_format_json))
-    return htp_error(HTP_EXIT_USAGE, "tune prints a table, or JSON with -f json; other formats "
-                     "and --export do not apply");
+  if ((status = htp_report_format(ctx, "tune", json)) != 0)
+    return status;
   for (i = 0; i < sizeof(conflicting) / sizeof(conflicting[0]); i++)
     if (getenv(conflicting[i]))
       return htp_error(HTP_EXIT_USAGE, "%s is set and would override the places; unset it to "
@@ -326,7 +326,7 @@ static int all_failed(const struct plan *p, const struct tune_result *r)
 }
 
 static int report(struct htp_ctx *ctx, const struct plan *p, const struct tune_opts *o,
-                  const struct loop *l, char **argv, int measured)
+                  const struct loop *l, char **argv, int measured, int json)
 {
   struct tune_result *r = calloc(p->n, sizeof(*r));
   struct tune_summary s;
@@ -342,7 +342,7 @@ static int report(struct htp_ctx *ctx, const struct plan *p, const struct tune_o
   }
   t = (struct tune_report){p->c, r, p->n, &s, argv, ctx->topo, o->reps, o->seed, o->objective,
                            measured, &o->power, o->power_text, l->skipped, l->nskipped};
-  if (ctx->format_set)
+  if (json)
     tune_print_json(stdout, &t);
   else
     tune_print_table(stdout, &t);
@@ -353,7 +353,8 @@ static int report(struct htp_ctx *ctx, const struct plan *p, const struct tune_o
   return status;
 }
 
-static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *o, char **argv)
+static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *o, char **argv,
+                   int json)
 {
   struct tune_exec x = {argv, o->timeout_s, -1, NULL, &o->power};
   struct loop l = {seconds_now(), 0, 0, 0, 0, NULL};
@@ -373,7 +374,7 @@ static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *
   close(x.stdout_fd);
   omp_ext_rapl_close(rapl);
   if (!status)
-    status = report(ctx, p, o, &l, argv, x.rapl != NULL);
+    status = report(ctx, p, o, &l, argv, x.rapl != NULL, json);
   for (i = 0; i < l.nskipped; i++)
     free(l.skipped[i]);
   free(l.skipped);
@@ -386,16 +387,16 @@ int htp_cmd_tune(struct htp_ctx *ctx, int argc, char **argv)
                         TUNE_TIME, {0, 0, 0, 0}};
   struct plan p = {0};
   omp_ext_model_t m;
-  int status, sep = 0;
+  int status, sep = 0, json = 0;
   /* The power model for modelled energy: $OMP_EXT_POWER_MODEL or the
    * paper's C6100 preset, unless --power-model says. */
-  if ((status = htp_default_model(&m)) != 0)
+  if ((status = htp_model_from_env(environ, &m)) != 0)
     return status;
   o.power = m.power;
-  o.power_text = getenv("OMP_EXT_POWER_MODEL");
+  o.power_text = omp_ext_env_get(environ, "OMP_EXT_POWER_MODEL");
   if (!o.power_text || !*o.power_text)
     o.power_text = OMP_EXT_MODEL_PRESET;
-  if ((status = parse_options(ctx, argc, argv, &o, &sep)) != 0 || (status = check_env(ctx)) != 0)
+  if ((status = parse_options(ctx, argc, argv, &o, &sep)) != 0 || (status = check_env(ctx, &json)) != 0)
     return status;
   if (!htp_topo(ctx, &status))
     return status;
@@ -405,7 +406,7 @@ int htp_cmd_tune(struct htp_ctx *ctx, int argc, char **argv)
     if (o.dry_run)
       print_plan(stdout, &p, &o);
     else
-      status = measure(ctx, &p, &o, argv + sep + 1);
+      status = measure(ctx, &p, &o, argv + sep + 1, json);
   }
   tune_free_plan(p.c, p.n);
   return status;

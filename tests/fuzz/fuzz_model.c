@@ -1,10 +1,10 @@
 /*
  * libFuzzer target: the power-model strings (omp_ext_power_model_parse: a
  * preset name or "Pn,Ps,Pc,Pt" watts) and the model's environment variables
- * (omp_ext_model_default reads OMP_EXT_POWER_MODEL, OMP_EXT_SIGMA,
- * OMP_EXT_SERIAL_FRACTION).  Input: "MODEL\nSIGMA\nSERIAL".  Invariants: an
+ * (omp_ext_model_from_env reads OMP_EXT_POWER_MODEL, OMP_EXT_SIGMA,
+ * OMP_EXT_SERIAL_FRACTION from a crafted environment).  Input: "MODEL\nSIGMA\nSERIAL".  Invariants: an
  * accepted power model passes omp_ext_model_check() (finite watts >= 0,
- * Pn + Ps + Pc > 0); an accepted default model does too.
+ * Pn + Ps + Pc > 0); an accepted environment's model does too.
  */
 #include <math.h>
 #include <stdint.h>
@@ -13,12 +13,20 @@
 
 #include "omp_ext.h"
 
-static void set_or_unset(const char *name, const char *value)
+/* "NAME=VALUE" as envp[*n] if value is not NULL (malloc'ed). */
+static void add_var(char **envp, unsigned *n, const char *name, const char *value)
 {
-  if (value)
-    setenv(name, value, 1);
-  else
-    unsetenv(name);
+  size_t a, b;
+  if (!value)
+    return;
+  a = strlen(name);
+  b = strlen(value);
+  if (!(envp[*n] = malloc(a + b + 2)))
+    return;
+  memcpy(envp[*n], name, a);
+  envp[*n][a] = '=';
+  memcpy(envp[*n] + a + 1, value, b + 1);
+  (*n)++;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -27,6 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   char *text = malloc(size + 1), *sigma = NULL, *serial = NULL;
   omp_ext_power_model_t pm;
   omp_ext_model_t m;
+  char *envp[4];
+  unsigned nvars = 0;
   if (!text)
     return 0;
   memcpy(text, data, size);
@@ -41,11 +51,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (omp_ext_model_check(&check) != 0 || !isfinite(pm.pn + pm.ps + pm.pc + pm.pt))
       abort();
   }
-  set_or_unset("OMP_EXT_POWER_MODEL", text);
-  set_or_unset("OMP_EXT_SIGMA", sigma);
-  set_or_unset("OMP_EXT_SERIAL_FRACTION", serial);
-  if (omp_ext_model_default(&m) == 0 && omp_ext_model_check(&m) != 0)
+  add_var(envp, &nvars, "OMP_EXT_POWER_MODEL", text);
+  add_var(envp, &nvars, "OMP_EXT_SIGMA", sigma);
+  add_var(envp, &nvars, "OMP_EXT_SERIAL_FRACTION", serial);
+  envp[nvars] = NULL;
+  if (omp_ext_model_from_env(envp, &m, NULL) == 0 && omp_ext_model_check(&m) != 0)
     abort();
+  while (nvars > 0)
+    free(envp[--nvars]);
   free(text);
   return 0;
 }

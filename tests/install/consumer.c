@@ -10,7 +10,7 @@ int main(void)
   omp_ext_pu_t order[4];
   char *text;
   if (omp_ext_topo_load(&topo, "pack:2 core:4 pu:2(indexes=core:pack)", 0) != 0 ||
-      omp_ext_order(topo, omp_ht_policy_spn, 4, order) != 0 ||
+      omp_ext_order(topo, NULL, omp_ht_policy_spn, 4, order) != 0 ||
       omp_ext_places_format(order, 4, omp_ext_format_omp, &text) != 0)
     return 1;
   puts(text);
