@@ -20,6 +20,7 @@
 #include <hwloc.h>
 
 #include "omp_ext/export.h"
+#include "omp_ext/share.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -50,7 +51,8 @@ typedef enum omp_ext_error_t {
   omp_ext_err_bind = -9,        /**< the OS refused a binding */
   omp_ext_err_runtime = -10,    /**< no usable OpenMP runtime was found */
   omp_ext_err_parse = -11,      /**< text could not be parsed */
-  omp_ext_err_unsupported = -12 /**< not supported on this system */
+  omp_ext_err_unsupported = -12, /**< not supported on this system */
+  omp_ext_err_not_in_parallel = -13 /**< needs a parallel region: called outside one */
 } omp_ext_error_t;
 
 /**

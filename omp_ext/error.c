@@ -19,6 +19,7 @@ const char *omp_ext_strerror(int err)
   case omp_ext_err_runtime: return "no usable OpenMP runtime found";
   case omp_ext_err_parse: return "the text could not be parsed";
   case omp_ext_err_unsupported: return "not supported on this system";
+  case omp_ext_err_not_in_parallel: return "only allowed inside a parallel region";
   default: return "unknown error";
   }
 }
