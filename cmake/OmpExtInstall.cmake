@@ -26,3 +26,4 @@ install(FILES ${PROJECT_BINARY_DIR}/omp_extConfig.cmake ${PROJECT_BINARY_DIR}/om
 file(RELATIVE_PATH OMP_EXT_PC_TO_PREFIX "${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig" "${CMAKE_INSTALL_PREFIX}")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/omp_ext.pc.in ${PROJECT_BINARY_DIR}/omp_ext.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/omp_ext.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+install(FILES ${PROJECT_SOURCE_DIR}/omp_ext/omp_ext_share.3 DESTINATION ${CMAKE_INSTALL_MANDIR}/man3)

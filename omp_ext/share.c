@@ -195,6 +195,15 @@ static int team_weights(omp_ext_topo_t *topo, hwloc_bitmap_t *binds, unsigned n,
     return err;
   /* Keep it (a failed allocation only costs the cache). */
   pthread_mutex_lock(&share_lock);
+  for (i = 0; i < CACHE_SLOTS; i++)
+    if (cached_matches(&cache[i], binds, n, sigma)) { /* a teammate was first */
+      pthread_mutex_unlock(&share_lock);
+      return omp_ext_success;
+    }
+  victim = &cache[0];
+  for (i = 1; i < CACHE_SLOTS; i++)
+    if (cache[i].used < victim->used)
+      victim = &cache[i];
   cached_free(victim);
   victim->binds = calloc(n, sizeof(*victim->binds));
   victim->weights = malloc(n * sizeof(*victim->weights));
@@ -240,33 +249,15 @@ static int exchange_api(const struct omp_ext_runtime *rt, struct exchange_api *a
              : omp_ext_err_runtime;
 }
 
-/* What the team shares during one exchange; owned by the thread that made it. */
+/* What the team shares during one exchange: made by one thread, freed by
+ * the last one done with it. */
 struct board {
   unsigned n;
+  int refs;              /* threads yet to finish reading (atomic) */
   int bind_err;          /* first error of a thread reading its binding (atomic) */
-  int err;               /* the outcome, written by the owner */
   hwloc_bitmap_t *binds; /* binds[t]: thread t's binding */
-  double *weights;
 };
 static struct board no_board; /* published when the owner could not allocate one */
-
-static struct board *board_new(unsigned n)
-{
-  struct board *b = calloc(1, sizeof(*b));
-  unsigned t;
-  if (!b || !(b->binds = calloc(n, sizeof(*b->binds))) ||
-      !(b->weights = malloc(n * sizeof(*b->weights)))) {
-    if (b)
-      free(b->binds);
-    free(b);
-    return NULL;
-  }
-  b->n = n;
-  for (t = 0; t < n; t++)
-    if (!(b->binds[t] = hwloc_bitmap_alloc()))
-      b->bind_err = omp_ext_err_nomem;
-  return b;
-}
 
 static void board_free(struct board *b)
 {
@@ -276,8 +267,25 @@ static void board_free(struct board *b)
   for (t = 0; t < b->n; t++)
     hwloc_bitmap_free(b->binds[t]);
   free(b->binds);
-  free(b->weights);
   free(b);
+}
+
+static struct board *board_new(unsigned n)
+{
+  struct board *b = calloc(1, sizeof(*b));
+  unsigned t;
+  if (!b || !(b->binds = calloc(n, sizeof(*b->binds)))) {
+    free(b);
+    return NULL;
+  }
+  b->n = n;
+  b->refs = (int)n;
+  for (t = 0; t < n; t++)
+    if (!(b->binds[t] = hwloc_bitmap_alloc())) {
+      board_free(b);
+      return NULL;
+    }
+  return b;
 }
 
 /* Where omp_ext_team_weights() and omp_ext_share() start: the runtime, the
@@ -297,25 +305,27 @@ static int team_begin(struct exchange_api *api, unsigned *nth, unsigned *t)
   return omp_ext_success;
 }
 
-/* The exchange proper; every thread of the team runs every barrier whatever
- * fails.  Fills out[0..nth) unless out is NULL (the caller's argument error,
- * which it reports itself). */
+/* The exchange proper: two barriers (the single's, and one after every
+ * thread wrote its binding); then each thread weighs the team itself (the
+ * same pure function of the same data, usually a cache hit) and the last
+ * one out frees the board.  Every thread runs both barriers whatever fails.
+ * Fills out[0..nth) unless out is NULL (the caller's argument error, which
+ * it reports itself). */
 static int exchange(const struct exchange_api *api, unsigned nth, unsigned t, double *out)
 {
   omp_ext_topo_t *topo = NULL;
   hwloc_bitmap_t mine = hwloc_bitmap_alloc();
   struct board *b;
   double sigma = 0;
-  int prep = machine(&topo), mine_err = omp_ext_success, owner = 0, err;
-  if (!prep)
-    prep = omp_ext_get_share_sigma(&sigma);
+  int err = machine(&topo), mine_err = omp_ext_success;
+  if (!err)
+    err = omp_ext_get_share_sigma(&sigma);
   if (!mine)
     mine_err = omp_ext_err_nomem;
-  else if (!prep && hwloc_get_cpubind(omp_ext_topo_hwloc(topo), mine, HWLOC_CPUBIND_THREAD) != 0)
+  else if (!err && hwloc_get_cpubind(omp_ext_topo_hwloc(topo), mine, HWLOC_CPUBIND_THREAD) != 0)
     mine_err = omp_ext_err_bind;
 
   if (!(b = api->single_copy_start())) {
-    owner = 1;
     if (!(b = board_new(nth)))
       b = &no_board;
     api->single_copy_end(b);
@@ -327,17 +337,13 @@ static int exchange(const struct exchange_api *api, unsigned nth, unsigned t, do
       __atomic_store_n(&b->bind_err, omp_ext_err_nomem, __ATOMIC_RELAXED);
   }
   api->barrier();
-  if (owner && b != &no_board) {
-    b->err = prep ? prep : b->bind_err;
-    if (!b->err)
-      b->err = team_weights(topo, b->binds, b->n, sigma, b->weights);
-  }
-  api->barrier();
-  err = b == &no_board ? omp_ext_err_nomem : b->err;
+  if (b == &no_board)
+    err = omp_ext_err_nomem;
+  else if (!err)
+    err = __atomic_load_n(&b->bind_err, __ATOMIC_RELAXED);
   if (!err && out)
-    memcpy(out, b->weights, nth * sizeof(*out));
-  api->barrier(); /* everyone has read the board */
-  if (owner)
+    err = team_weights(topo, b->binds, b->n, sigma, out);
+  if (b != &no_board && __atomic_sub_fetch(&b->refs, 1, __ATOMIC_ACQ_REL) == 0)
     board_free(b);
   hwloc_bitmap_free(mine);
   return err;

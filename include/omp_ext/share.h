@@ -31,7 +31,8 @@
  * weigh 1/m of that PU's share each (time-sharing adds nothing: sigma is 0
  * between threads of one PU).  Other processes' load is not seen.
  *
- * OpenMP references are to the OpenMP 5.2 specification: §2.1 (the team,
+ * Manual page: omp_ext_share(3).  OpenMP references are to the OpenMP 5.2
+ * specification: §2.1 (the team,
  * omp_get_thread_num), §11.5 (worksharing-loop schedule kinds static and
  * dynamic), §15.3.1 (barrier), §18.2 (omp_get_level, omp_get_num_threads),
  * §6.5 (OMP_PLACES), §10.1.3 (thread affinity).
@@ -81,7 +82,10 @@ OMP_EXT_API int omp_ext_kind_capacity(const struct omp_ext_topo *topo, unsigned 
  * thread order after all single-PU threads, each on the PU of its set that
  * then has the fewest threads, ties to the PU whose core has the fewest busy
  * PUs, then the more performant kind, then hwloc logical order: the way
- * Linux's scheduler spreads runnable threads over idle cores first.
+ * Linux's scheduler spreads runnable threads over idle cores first.  Threads
+ * with the same wide binding are interchangeable (the scheduler migrates
+ * them), so they then get the mean of their weights: e.g. 3 unbound threads
+ * on 2 single-PU cores weigh 2/3 each.
  *
  * The result is deterministic: a function of the topology, the bindings in
  * thread order and sigma only.
@@ -121,7 +125,7 @@ OMP_EXT_API int omp_ext_capacity_weights(const struct omp_ext_topo *topo,
  *                    (begin when the range is empty).
  * \return 0; omp_ext_err_invalid (NULL pointer, n == 0, a weight negative
  *         or not finite, all weights 0); omp_ext_err_range (end - begin
- *         overflows a long).
+ *         overflows a long); omp_ext_err_nomem.
  */
 OMP_EXT_API int omp_ext_share_split(long begin, long end, const double *weights, unsigned n,
                                     long *bounds);
@@ -131,9 +135,8 @@ OMP_EXT_API int omp_ext_share_split(long begin, long end, const double *weights,
 /**
  * Sigma used by omp_ext_team_weights() and omp_ext_share(): the paper's 0.3
  * (OMP_EXT_MODEL_SIGMA) unless the environment's OMP_EXT_SIGMA (read once,
- * at the first use, through omp_ext_model_default(), e.g. the value
- * `htplaces model` or a calibration measured) or omp_ext_set_share_sigma()
- * says otherwise.
+ * at the first use, through omp_ext_model_default(): e.g. a sigma measured
+ * on the machine) or omp_ext_set_share_sigma() says otherwise.
  *
  * \param sigma  receives it, in [0, 1].
  * \return 0; omp_ext_err_invalid (NULL); omp_ext_err_parse (OMP_EXT_SIGMA,
@@ -163,25 +166,29 @@ OMP_EXT_API int omp_ext_set_share_sigma(double sigma);
  * (hwloc_get_cpubind(HWLOC_CPUBIND_THREAD): what omp_set_ht_policy(),
  * OMP_PLACES/OMP_PROC_BIND, GOMP_CPU_AFFINITY or KMP_AFFINITY made it), the
  * team exchanges them through the runtime's GOMP_single_copy_start/end and
- * GOMP_barrier (exported by libgomp, libomp and libiomp5), and one thread
- * computes omp_ext_capacity_weights() with the current sigma on this
- * machine's topology (hwloc's allowed PUs; the process binding is ignored,
- * since libgomp pins the initial thread to its place).  The weights of the
- * last few distinct teams (bindings and sigma) are cached process-wide
- * under a mutex, so a team that calls again recomputes nothing; the
- * exchange itself costs three barriers per call.  A team of one gets 1.
+ * GOMP_barrier (exported by libgomp, libomp and libiomp5), and each thread
+ * then weighs the team with omp_ext_capacity_weights() and the current
+ * sigma on this machine's topology (hwloc's allowed PUs; the process
+ * binding is ignored, since libgomp pins the initial thread to its place):
+ * the same pure function of the same data in every thread.  The weights of
+ * the last four distinct teams (bindings in thread order, and sigma) are
+ * cached process-wide under a mutex, so a team that calls again recomputes
+ * nothing; the exchange itself costs two barriers per call, and the last
+ * thread done with the shared board frees it.  A team of one gets 1 and
+ * synchronises nothing.
  *
- * Every thread returns the same code.  Outside a parallel region
- * (omp_get_level() == 0) nothing is exchanged.
+ * Errors of the exchange are the same in every thread; argument errors are
+ * each thread's own, reported after it took part in the exchange (the team
+ * never hangs on them).  Outside a parallel region (omp_get_level() == 0)
+ * nothing is exchanged.
  *
  * \param weights  an array of at least \p n; receives weights[t] for t <
  *                 omp_get_num_threads(), as omp_ext_capacity_weights().
  * \param n        its length, >= omp_get_num_threads().
  * \return 0; omp_ext_err_not_in_parallel (not inside a parallel region);
- *         omp_ext_err_invalid (weights NULL or n below the team size: every
- *         thread still takes part in the exchange); omp_ext_err_runtime (no
- *         OpenMP runtime, or it lacks GOMP_single_copy_start/end or
- *         GOMP_barrier); omp_ext_err_topology, omp_ext_err_empty (as
+ *         omp_ext_err_invalid (weights NULL or n below the team size);
+ *         omp_ext_err_runtime (no OpenMP runtime, or it lacks
+ *         GOMP_single_copy_start/end or GOMP_barrier); omp_ext_err_topology, omp_ext_err_empty (as
  *         omp_ext_topo_load()); omp_ext_err_bind (the OS cannot tell a
  *         thread's binding); omp_ext_err_parse (as
  *         omp_ext_get_share_sigma()); omp_ext_err_nomem.
