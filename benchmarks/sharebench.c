@@ -181,7 +181,12 @@ int main(int argc, char **argv)
           pos += snprintf(binds[me] + pos, sizeof(binds[me]) - (size_t)pos, "%s%d",
                           pos ? "," : "", cpu);
     }
-    e = omp_ext_team_weights(w, MAXT);
+    {
+      double mine[MAXT]; /* each thread's own array */
+      e = omp_ext_team_weights(mine, MAXT);
+      if (!e && me == 0)
+        memcpy(w, mine, sizeof(mine));
+    }
     if (e) {
 #pragma omp atomic write
       err = e;

@@ -174,7 +174,7 @@ static int cached_matches(const struct cached_team *c, hwloc_bitmap_t *binds, un
 static int team_weights(omp_ext_topo_t *topo, hwloc_bitmap_t *binds, unsigned n, double sigma,
                         double *weights)
 {
-  struct cached_team *c, *victim = &cache[0];
+  struct cached_team *c, *victim;
   unsigned i, t;
   int err;
   pthread_mutex_lock(&share_lock);
@@ -186,8 +186,6 @@ static int team_weights(omp_ext_topo_t *topo, hwloc_bitmap_t *binds, unsigned n,
       pthread_mutex_unlock(&share_lock);
       return omp_ext_success;
     }
-    if (c->used < victim->used)
-      victim = c;
   }
   pthread_mutex_unlock(&share_lock);
   err = omp_ext_capacity_weights(topo, (const hwloc_const_cpuset_t *)binds, n, sigma, weights);
@@ -237,16 +235,32 @@ struct exchange_api {
   void (*barrier)(void);
 };
 
-static int exchange_api(const struct omp_ext_runtime *rt, struct exchange_api *api)
+/* Looked up once (the runtime, once found, stays: runtime.c). */
+static struct exchange_api api_cache;
+static int api_state; /* 0 not yet, 1 found, -1 missing (atomic) */
+
+static int exchange_api(struct exchange_api *api)
 {
-  (void)rt;
-  *(void **)&api->num_threads = omp_ext_runtime_sym("omp_get_num_threads");
-  *(void **)&api->single_copy_start = omp_ext_runtime_sym("GOMP_single_copy_start");
-  *(void **)&api->single_copy_end = omp_ext_runtime_sym("GOMP_single_copy_end");
-  *(void **)&api->barrier = omp_ext_runtime_sym("GOMP_barrier");
-  return api->num_threads && api->single_copy_start && api->single_copy_end && api->barrier
-             ? omp_ext_success
-             : omp_ext_err_runtime;
+  int state = __atomic_load_n(&api_state, __ATOMIC_ACQUIRE);
+  if (!state) {
+    pthread_mutex_lock(&share_lock);
+    if (!(state = api_state)) {
+      *(void **)&api_cache.num_threads = omp_ext_runtime_sym("omp_get_num_threads");
+      *(void **)&api_cache.single_copy_start = omp_ext_runtime_sym("GOMP_single_copy_start");
+      *(void **)&api_cache.single_copy_end = omp_ext_runtime_sym("GOMP_single_copy_end");
+      *(void **)&api_cache.barrier = omp_ext_runtime_sym("GOMP_barrier");
+      state = api_cache.num_threads && api_cache.single_copy_start &&
+                      api_cache.single_copy_end && api_cache.barrier
+                  ? 1
+                  : -1;
+      __atomic_store_n(&api_state, state, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&share_lock);
+  }
+  if (state < 0)
+    return omp_ext_err_runtime;
+  *api = api_cache;
+  return omp_ext_success;
 }
 
 /* What the team shares during one exchange: made by one thread, freed by
@@ -298,7 +312,7 @@ static int team_begin(struct exchange_api *api, unsigned *nth, unsigned *t)
     return omp_ext_err_runtime;
   if (rt->get_level() == 0)
     return omp_ext_err_not_in_parallel;
-  if ((err = exchange_api(rt, api)) != 0)
+  if ((err = exchange_api(api)) != 0)
     return err;
   *nth = (unsigned)api->num_threads();
   *t = (unsigned)rt->get_thread_num();
@@ -341,8 +355,16 @@ static int exchange(const struct exchange_api *api, unsigned nth, unsigned t, do
     err = omp_ext_err_nomem;
   else if (!err)
     err = __atomic_load_n(&b->bind_err, __ATOMIC_RELAXED);
-  if (!err && out)
-    err = team_weights(topo, b->binds, b->n, sigma, out);
+  if (!err && out) {
+    /* Weighed in a private buffer: the caller's array may be shared by the
+     * team, and omp_ext_capacity_weights() writes intermediate values. */
+    double *mine_w = malloc(b->n * sizeof(*mine_w));
+    if (!mine_w)
+      err = omp_ext_err_nomem;
+    else if ((err = team_weights(topo, b->binds, b->n, sigma, mine_w)) == 0)
+      memcpy(out, mine_w, b->n * sizeof(*out));
+    free(mine_w);
+  }
   if (b != &no_board && __atomic_sub_fetch(&b->refs, 1, __ATOMIC_ACQ_REL) == 0)
     board_free(b);
   hwloc_bitmap_free(mine);

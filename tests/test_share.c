@@ -530,6 +530,7 @@ static void test_team_actual_bindings(void)
 {
   omp_ext_topo_t *topo;
   hwloc_bitmap_t binds[MAXT];
+  static double team_got[MAXT][MAXT]; /* each thread's own array */
   double got[MAXT], want[MAXT];
   long lo[MAXT], hi[MAXT];
   int err[MAXT], n = 0, t, nthreads = omp_get_max_threads() + 1;
@@ -548,14 +549,24 @@ static void test_team_actual_bindings(void)
     for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
       if (CPU_ISSET(cpu, &set))
         hwloc_bitmap_set(binds[me], (unsigned)cpu);
-    e = omp_ext_team_weights(got, MAXT);
+    e = omp_ext_team_weights(team_got[me], MAXT);
     err[me] = e ? e : omp_ext_share(-7, 1000, &lo[me], &hi[me]);
   }
+  memcpy(got, team_got[0], sizeof(got));
+  for (t = 1; t < n; t++)
+    CU_ASSERT_EQUAL(memcmp(team_got[t], got, (size_t)n * sizeof(*got)), 0);
   CU_ASSERT_FATAL(omp_ext_topo_load(&topo, NULL, omp_ext_topo_ignore_binding) == 0);
   CU_ASSERT_FATAL(omp_ext_capacity_weights(topo, (const hwloc_const_cpuset_t *)binds,
                                            (unsigned)n, OMP_EXT_MODEL_SIGMA, want) == 0);
   for (t = 0; t < n; t++) {
     CU_ASSERT_EQUAL(err[t], 0);
+    if (fabs(got[t] - want[t]) > 1e-12) {
+      char *list = NULL;
+      hwloc_bitmap_list_asprintf(&list, binds[t]);
+      printf("\n  thread %d of %d bound to %s: weight %g, expected %g", t, n, list, got[t],
+             want[t]);
+      free(list);
+    }
     ASSERT_NEAR(got[t], want[t]);
     CU_ASSERT_EQUAL(lo[t], t == 0 ? -7 : hi[t - 1]);
   }
@@ -571,6 +582,7 @@ static void test_team_policy(void)
 {
   omp_ext_topo_t *topo;
   hwloc_bitmap_t binds[MAXT];
+  static double team_got[MAXT][MAXT];
   double got[MAXT], want[MAXT];
   int n = 0, t, nthreads, e = 0;
   if (getenv("OMP_PLACES")) { /* the runtime's placement is under test there */
@@ -586,9 +598,10 @@ static void test_team_policy(void)
   {
 #pragma omp single
     n = omp_get_num_threads();
-    if (omp_ext_team_weights(got, MAXT) != 0)
+    if (omp_ext_team_weights(team_got[omp_get_thread_num()], MAXT) != 0)
       e = 1;
   }
+  memcpy(got, team_got[0], sizeof(got));
   CU_ASSERT_EQUAL(e, 0);
   CU_ASSERT_EQUAL_FATAL(n, nthreads);
   for (t = 0; t < n; t++) {

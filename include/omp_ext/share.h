@@ -182,8 +182,10 @@ OMP_EXT_API int omp_ext_set_share_sigma(double sigma);
  * never hangs on them).  Outside a parallel region (omp_get_level() == 0)
  * nothing is exchanged.
  *
- * \param weights  an array of at least \p n; receives weights[t] for t <
- *                 omp_get_num_threads(), as omp_ext_capacity_weights().
+ * \param weights  an array of at least \p n, the calling thread's own (every
+ *                 thread writes the whole team's weights into its array);
+ *                 receives weights[t] for t < omp_get_num_threads(), as
+ *                 omp_ext_capacity_weights().
  * \param n        its length, >= omp_get_num_threads().
  * \return 0; omp_ext_err_not_in_parallel (not inside a parallel region);
  *         omp_ext_err_invalid (weights NULL or n below the team size);
