@@ -47,7 +47,10 @@ struct loop {
   double a;      /* the addend, read through a volatile */
 };
 
-static inline void body(const struct loop *l, long i)
+/* Not inlined: every variant and the serial reference run this same
+ * machine code (inlined copies were compiled differently per loop, which
+ * showed as 10-40% differences that had nothing to do with scheduling). */
+static __attribute__((noinline)) void body(const struct loop *l, long i)
 {
   double x = 1.0 + (double)(i % 1024) / 1024.0;
   long k;
