@@ -32,6 +32,7 @@
 #include "omp_ext/calibrate.h"
 #include "omp_ext/stats.h"
 #include "omp_ext/incode.h"
+#include "omp_ext/share.h"
 #include "omp_ext/parse.h"
 #include "omp_ext/version.h"
 

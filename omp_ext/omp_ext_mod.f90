@@ -8,7 +8,7 @@
 ! "In-code policy (OpenMP-style API)"; thread numbers as omp_get_thread_num().
 module omp_ext
   use, intrinsic :: iso_c_binding, only: c_int, c_ptr, c_char, c_size_t, c_f_pointer, &
-                                         c_associated
+                                         c_associated, c_long, c_double
   implicit none
   private
 
@@ -18,6 +18,10 @@ module omp_ext
 
   public :: omp_set_ht_policy, omp_set_ht_policy_num_threads, omp_get_ht_policy
   public :: omp_get_ht_pu, omp_ht_rebind, omp_ext_strerror
+  ! Capacity-weighted split (include/omp_ext/share.h).  Ranges are C's
+  ! [begin, end): iterations begin+1 .. end in a 1-based Fortran loop.
+  public :: omp_ext_share, omp_ext_team_weights, omp_ext_share_split
+  public :: omp_ext_set_share_sigma, omp_ext_get_share_sigma
 
   interface
     function omp_set_ht_policy(policy) bind(C, name="omp_set_ht_policy")
@@ -48,6 +52,45 @@ module omp_ext
       import :: c_int
       integer(c_int) :: omp_ht_rebind
     end function omp_ht_rebind
+
+    ! Collective: every thread of the team calls it (share.h).
+    function omp_ext_share(begin, end, my_begin, my_end) bind(C, name="omp_ext_share")
+      import :: c_int, c_long
+      integer(c_long), value :: begin, end
+      integer(c_long), intent(out) :: my_begin, my_end
+      integer(c_int) :: omp_ext_share
+    end function omp_ext_share
+
+    ! Collective; weights(1 + t) is thread t's weight.
+    function omp_ext_team_weights(weights, n) bind(C, name="omp_ext_team_weights")
+      import :: c_int, c_double
+      real(c_double), intent(out) :: weights(*)
+      integer(c_int), value :: n
+      integer(c_int) :: omp_ext_team_weights
+    end function omp_ext_team_weights
+
+    ! Share t is [bounds(1 + t), bounds(2 + t)); bounds has n + 1 elements.
+    function omp_ext_share_split(begin, end, weights, n, bounds) &
+        bind(C, name="omp_ext_share_split")
+      import :: c_int, c_long, c_double
+      integer(c_long), value :: begin, end
+      real(c_double), intent(in) :: weights(*)
+      integer(c_int), value :: n
+      integer(c_long), intent(out) :: bounds(*)
+      integer(c_int) :: omp_ext_share_split
+    end function omp_ext_share_split
+
+    function omp_ext_set_share_sigma(sigma) bind(C, name="omp_ext_set_share_sigma")
+      import :: c_int, c_double
+      real(c_double), value :: sigma
+      integer(c_int) :: omp_ext_set_share_sigma
+    end function omp_ext_set_share_sigma
+
+    function omp_ext_get_share_sigma(sigma) bind(C, name="omp_ext_get_share_sigma")
+      import :: c_int, c_double
+      real(c_double), intent(out) :: sigma
+      integer(c_int) :: omp_ext_get_share_sigma
+    end function omp_ext_get_share_sigma
 
     function c_strerror(err) bind(C, name="omp_ext_strerror")
       import :: c_int, c_ptr

@@ -52,7 +52,9 @@ extern "C" {
   /* text could not be parsed */                                                   \
   X(err_parse, -11, "the text could not be parsed")                                \
   /* not supported on this system */                                               \
-  X(err_unsupported, -12, "not supported on this system")
+  X(err_unsupported, -12, "not supported on this system")                          \
+  /* needs a parallel region: called outside one */                               \
+  X(err_not_in_parallel, -13, "only allowed inside a parallel region")
 
 /**
  * Return codes of every omp_ext function that returns int: 0 on success,

@@ -1,0 +1,69 @@
+! The capacity-weighted split from Fortran (gfortran/libgomp): the pure
+! split, sigma, outside a region (a clear error code), and inside one: the
+! shares of every thread cover the range once, contiguously, in thread
+! order, and the weights are the same in every thread.
+program test_fortran_share
+  use, intrinsic :: iso_c_binding, only: c_int, c_long, c_double
+  use omp_lib
+  use omp_ext
+  implicit none
+  integer, parameter :: maxt = 64
+  integer :: failures, t, nt
+  integer(c_int) :: err(0:maxt - 1)
+  integer(c_long) :: lo(0:maxt - 1), hi(0:maxt - 1), b(4), l, h
+  real(c_double) :: w(3), tw(maxt, 0:maxt - 1), s
+
+  failures = 0
+  w = [0.5_c_double, 0.5_c_double, 1.0_c_double]
+  call check(omp_ext_share_split(0_c_long, 10_c_long, w, 3_c_int, b) == omp_ext_success, "split")
+  call check(all(b == [0_c_long, 3_c_long, 5_c_long, 10_c_long]), "split bounds 0 3 5 10")
+  w(3) = -1
+  call check(omp_ext_share_split(0_c_long, 10_c_long, w, 3_c_int, b) == omp_ext_err_invalid, &
+             "negative weight")
+  call check(omp_ext_get_share_sigma(s) == omp_ext_success .and. abs(s - 0.3d0) < 1d-12, &
+             "default sigma 0.3")
+  call check(omp_ext_set_share_sigma(2.0_c_double) == omp_ext_err_invalid, "sigma 2")
+  call check(omp_ext_share(0_c_long, 10_c_long, l, h) == omp_ext_err_not_in_parallel, &
+             "outside a parallel region")
+  call check(omp_ext_strerror(omp_ext_err_not_in_parallel) == &
+             "only allowed inside a parallel region", "strerror")
+
+  nt = 0
+  err = -100
+  !$omp parallel num_threads(3)
+  !$omp single
+  nt = omp_get_num_threads()
+  !$omp end single
+  err(omp_get_thread_num()) = omp_ext_team_weights(tw(:, omp_get_thread_num()), int(maxt, c_int))
+  if (err(omp_get_thread_num()) == omp_ext_success) &
+    err(omp_get_thread_num()) = omp_ext_share(-3_c_long, 1000_c_long, lo(omp_get_thread_num()), &
+                                              hi(omp_get_thread_num()))
+  !$omp end parallel
+  call check(nt >= 1 .and. nt <= 3, "team size")
+  do t = 0, nt - 1
+    call check(err(t) == omp_ext_success, "no error in the team")
+    call check(all(abs(tw(1:nt, t) - tw(1:nt, 0)) <= 0), "same weights in every thread")
+    call check(all(tw(1:nt, t) > 0 .and. tw(1:nt, t) <= 1), "weights in (0, 1]")
+  end do
+  do t = 1, nt - 1
+    call check(lo(t) == hi(t - 1), "contiguous")
+  end do
+  call check(lo(0) == -3 .and. hi(nt - 1) == 1000, "exact cover")
+
+  if (failures > 0) then
+    print '(i0, a)', failures, " check(s) failed"
+    stop 1
+  end if
+  print '(a)', "test_fortran_share: all checks passed"
+
+contains
+
+  subroutine check(ok, what)
+    logical, intent(in) :: ok
+    character(len=*), intent(in) :: what
+    if (.not. ok) then
+      failures = failures + 1
+      print '(a, a)', "FAILED: ", what
+    end if
+  end subroutine check
+end program test_fortran_share

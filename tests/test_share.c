@@ -1,0 +1,662 @@
+/*
+ * Capacity-weighted split (issue 15, paper §1.2): the weights on fixture
+ * topologies and crafted placements (exact values worked from the model in
+ * omp_ext/share.h), the split's properties, and the collective calls inside
+ * real parallel regions of this build's runtime (gcc -> libgomp, clang ->
+ * libomp).  Never assumes SMT or a PU count of this machine.
+ */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <math.h>
+#include <omp.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cunit_main.h"
+#include "omp_ext.h"
+
+#define FIXTURE(name) OMP_EXT_TEST_DIR "/topologies/" name
+#define NEHALEM FIXTURE("intel-xeon-x5550-nehalem-2s-4c-smt2-far8.xml")
+#define KNL FIXTURE("intel-xeonphi-7250-knl-68c-smt4-far68-flat.xml")
+#define RAPTOR FIXTURE("intel-raptorlake-i7-1370p-hybrid-6p-smt2-8e.xml")
+#define ARROW FIXTURE("intel-arrowlake-ultra5-225u-hybrid-2p-smt2-8e-2lpe.xml")
+#define MAXT 64
+#define ASSERT_NEAR(x, y) CU_ASSERT(fabs((x) - (y)) <= 1e-12)
+
+/* ------------------------------------------------------------ helpers */
+
+/* Weights of threads bound to the cpusets in \p lists ("0", "0,8", "0-3"),
+ * on topology \p input, under sigma; returns omp_ext_capacity_weights(). */
+static int weights_of(const char *input, const char *const *lists, unsigned n, double sigma,
+                      double *w)
+{
+  omp_ext_topo_t *topo;
+  hwloc_bitmap_t binds[MAXT];
+  unsigned t;
+  int err;
+  CU_ASSERT_FATAL(omp_ext_topo_load(&topo, input, 0) == 0);
+  for (t = 0; t < n; t++) {
+    binds[t] = hwloc_bitmap_alloc();
+    CU_ASSERT_FATAL(binds[t] && hwloc_bitmap_list_sscanf(binds[t], lists[t]) == 0);
+  }
+  err = omp_ext_capacity_weights(topo, (const hwloc_const_cpuset_t *)binds, n, sigma, w);
+  for (t = 0; t < n; t++)
+    hwloc_bitmap_free(binds[t]);
+  omp_ext_topo_destroy(topo);
+  return err;
+}
+
+/* Weights of the first n PUs of a policy's order (one PU per thread). */
+static void policy_weights(const char *input, omp_ht_policy_t policy, unsigned n, double sigma,
+                           double *w)
+{
+  omp_ext_topo_t *topo;
+  omp_ext_pu_t order[MAXT];
+  hwloc_bitmap_t binds[MAXT];
+  unsigned t;
+  CU_ASSERT_FATAL(omp_ext_topo_load(&topo, input, 0) == 0);
+  CU_ASSERT_FATAL(omp_ext_order(topo, NULL, policy, n, order) == 0);
+  for (t = 0; t < n; t++) {
+    binds[t] = hwloc_bitmap_alloc();
+    CU_ASSERT_FATAL(binds[t] != NULL);
+    hwloc_bitmap_only(binds[t], order[t].os_index);
+  }
+  CU_ASSERT_FATAL(omp_ext_capacity_weights(topo, (const hwloc_const_cpuset_t *)binds, n, sigma,
+                                           w) == 0);
+  for (t = 0; t < n; t++)
+    hwloc_bitmap_free(binds[t]);
+  omp_ext_topo_destroy(topo);
+}
+
+/* ------------------------------------------------------------ weights */
+
+static void test_alone(void)
+{
+  static const char *const lists[] = {"0", "1", "2", "3"}; /* four cores (far +8) */
+  double w[4];
+  unsigned t;
+  CU_ASSERT_EQUAL(weights_of(NEHALEM, lists, 4, 0.3, w), 0);
+  for (t = 0; t < 4; t++)
+    ASSERT_NEAR(w[t], 1.0);
+}
+
+static void test_smt2_sharing(void)
+{
+  static const char *const lists[] = {"0", "8", "1"}; /* 0 and 8: siblings */
+  double w[3];
+  CU_ASSERT_EQUAL(weights_of(NEHALEM, lists, 3, 0.3, w), 0);
+  ASSERT_NEAR(w[0], 0.65);
+  ASSERT_NEAR(w[1], 0.65);
+  ASSERT_NEAR(w[2], 1.0);
+  /* sigma 0: a sibling adds nothing; sigma 1: a sibling is a core. */
+  CU_ASSERT_EQUAL(weights_of(NEHALEM, lists, 3, 0.0, w), 0);
+  ASSERT_NEAR(w[0], 0.5);
+  ASSERT_NEAR(w[1], 0.5);
+  ASSERT_NEAR(w[2], 1.0);
+  CU_ASSERT_EQUAL(weights_of(NEHALEM, lists, 3, 1.0, w), 0);
+  ASSERT_NEAR(w[0], 1.0);
+  ASSERT_NEAR(w[1], 1.0);
+  ASSERT_NEAR(w[2], 1.0);
+}
+
+static void test_smt4_sharing(void)
+{
+  /* KNL: core c = {c, c+68, c+136, c+204}. */
+  static const char *const four[] = {"0", "68", "136", "204"};
+  static const char *const three[] = {"0", "68", "136", "1"};
+  double w[4];
+  unsigned t;
+  CU_ASSERT_EQUAL(weights_of(KNL, four, 4, 0.3, w), 0);
+  for (t = 0; t < 4; t++)
+    ASSERT_NEAR(w[t], (1 + 3 * 0.3) / 4); /* 0.475 */
+  CU_ASSERT_EQUAL(weights_of(KNL, three, 4, 0.3, w), 0);
+  for (t = 0; t < 3; t++)
+    ASSERT_NEAR(w[t], (1 + 2 * 0.3) / 3);
+  ASSERT_NEAR(w[3], 1.0);
+  CU_ASSERT_EQUAL(weights_of(KNL, four, 4, 0.0, w), 0);
+  ASSERT_NEAR(w[0], 0.25);
+  CU_ASSERT_EQUAL(weights_of(KNL, four, 4, 1.0, w), 0);
+  ASSERT_NEAR(w[0], 1.0);
+}
+
+static void test_oversubscribed(void)
+{
+  /* The issue's case: 3 threads on PUs {0},{1} of two cores, close. */
+  static const char *const two_pus[] = {"0", "0", "1"};
+  /* Time-sharing PU 0 while its sibling 8 is busy too. */
+  static const char *const with_sibling[] = {"0", "0", "8"};
+  static const char *const one_pu[] = {"5", "5", "5", "5"};
+  double w[4];
+  CU_ASSERT_EQUAL(weights_of("pack:1 core:2 pu:1", two_pus, 3, 0.3, w), 0);
+  ASSERT_NEAR(w[0], 0.5);
+  ASSERT_NEAR(w[1], 0.5);
+  ASSERT_NEAR(w[2], 1.0);
+  CU_ASSERT_EQUAL(weights_of(NEHALEM, with_sibling, 3, 0.3, w), 0);
+  ASSERT_NEAR(w[0], 0.325);
+  ASSERT_NEAR(w[1], 0.325);
+  ASSERT_NEAR(w[2], 0.65);
+  CU_ASSERT_EQUAL(weights_of(NEHALEM, one_pu, 4, 0.3, w), 0);
+  ASSERT_NEAR(w[3], 0.25);
+  /* sigma is about siblings, not time-sharing: 0 and 1 give the same. */
+  CU_ASSERT_EQUAL(weights_of("pack:1 core:2 pu:1", two_pus, 3, 0.0, w), 0);
+  ASSERT_NEAR(w[0], 0.5);
+  CU_ASSERT_EQUAL(weights_of("pack:1 core:2 pu:1", two_pus, 3, 1.0, w), 0);
+  ASSERT_NEAR(w[0], 0.5);
+}
+
+static void test_wide_bindings(void)
+{
+  /* Unbound (the whole set): interchangeable threads share its capacity. */
+  static const char *const unbound[] = {"0-1", "0-1", "0-1"};
+  /* OMP_PLACES=cores: one thread per core place is alone... */
+  static const char *const cores[] = {"0,8", "1,9"};
+  /* ...two in one core place spread over its two PUs. */
+  static const char *const two_in_core[] = {"0,8", "0,8", "1,9"};
+  double w[3];
+  CU_ASSERT_EQUAL(weights_of("pack:1 core:2 pu:1", unbound, 3, 0.3, w), 0);
+  ASSERT_NEAR(w[0], 2.0 / 3);
+  ASSERT_NEAR(w[1], 2.0 / 3);
+  ASSERT_NEAR(w[2], 2.0 / 3);
+  CU_ASSERT_EQUAL(weights_of(NEHALEM, cores, 2, 0.3, w), 0);
+  ASSERT_NEAR(w[0], 1.0);
+  ASSERT_NEAR(w[1], 1.0);
+  CU_ASSERT_EQUAL(weights_of(NEHALEM, two_in_core, 3, 0.3, w), 0);
+  ASSERT_NEAR(w[0], 0.65);
+  ASSERT_NEAR(w[1], 0.65);
+  ASSERT_NEAR(w[2], 1.0);
+}
+
+/* The figures of benchmarks/results/share-weights.txt. */
+static void test_fixture_policies(void)
+{
+  double w[MAXT];
+  unsigned t;
+  /* spn, odd N: one core holds a single thread. */
+  policy_weights(NEHALEM, omp_ht_policy_spn, 3, 0.3, w);
+  ASSERT_NEAR(w[0], 0.65);
+  ASSERT_NEAR(w[1], 0.65);
+  ASSERT_NEAR(w[2], 1.0);
+  /* speedup past the 8 cores: cores 0 and 1 doubled. */
+  policy_weights(NEHALEM, omp_ht_policy_speedup, 10, 0.3, w);
+  for (t = 0; t < 10; t++)
+    ASSERT_NEAR(w[t], t < 2 || t >= 8 ? 0.65 : 1.0);
+  /* Raptor Lake: 6 P-cores, then E-cores at 3900 / 5000 MHz = 0.78. */
+  policy_weights(RAPTOR, omp_ht_policy_speedup, 8, 0.3, w);
+  for (t = 0; t < 8; t++)
+    ASSERT_NEAR(w[t], t < 6 ? 1.0 : 0.78);
+  policy_weights(RAPTOR, omp_ht_policy_spn, 13, 0.3, w);
+  for (t = 0; t < 13; t++)
+    ASSERT_NEAR(w[t], t < 12 ? 0.65 : 0.78);
+}
+
+static void test_kinds(void)
+{
+  omp_ext_topo_t *topo;
+  double f = 0;
+  CU_ASSERT_FATAL(omp_ext_topo_load(&topo, RAPTOR, 0) == 0);
+  CU_ASSERT_EQUAL(omp_ext_kind_capacity(topo, 0, &f), 0);
+  ASSERT_NEAR(f, 1.0);
+  CU_ASSERT_EQUAL(omp_ext_kind_capacity(topo, 1, &f), 0);
+  ASSERT_NEAR(f, 0.78);
+  CU_ASSERT_EQUAL(omp_ext_kind_capacity(topo, 2, &f), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_kind_capacity(topo, 0, NULL), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_kind_capacity(NULL, 0, &f), omp_ext_err_invalid);
+  omp_ext_topo_destroy(topo);
+  /* Arrow Lake's kinds come from CPUID (CoreType), without frequencies:
+   * no ratio is claimed. */
+  CU_ASSERT_FATAL(omp_ext_topo_load(&topo, ARROW, 0) == 0);
+  CU_ASSERT_EQUAL(omp_ext_topo_nkinds(topo), 3);
+  CU_ASSERT_EQUAL(omp_ext_kind_capacity(topo, 2, &f), 0);
+  ASSERT_NEAR(f, 1.0);
+  omp_ext_topo_destroy(topo);
+  /* Hybrid and shared: an E-core (no SMT) and a shared P-core. */
+  {
+    static const char *const lists[] = {"0", "1", "12", "12"};
+    double w[4];
+    CU_ASSERT_EQUAL(weights_of(RAPTOR, lists, 4, 0.3, w), 0);
+    ASSERT_NEAR(w[0], 0.65);
+    ASSERT_NEAR(w[1], 0.65);
+    ASSERT_NEAR(w[2], 0.39);
+    ASSERT_NEAR(w[3], 0.39);
+  }
+}
+
+static void test_weights_errors(void)
+{
+  static const char *const ok[] = {"0"};
+  static const char *const outside[] = {"0", "1000"};
+  omp_ext_topo_t *topo;
+  hwloc_bitmap_t b = hwloc_bitmap_alloc();
+  hwloc_const_cpuset_t binds[1];
+  double w[2];
+  CU_ASSERT_EQUAL(weights_of(NEHALEM, ok, 1, -0.1, w), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(weights_of(NEHALEM, ok, 1, 1.5, w), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(weights_of(NEHALEM, ok, 1, NAN, w), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(weights_of(NEHALEM, ok, 0, 0.3, w), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(weights_of(NEHALEM, outside, 2, 0.3, w), omp_ext_err_invalid);
+  CU_ASSERT_FATAL(omp_ext_topo_load(&topo, NEHALEM, 0) == 0);
+  hwloc_bitmap_only(b, 0);
+  binds[0] = b;
+  CU_ASSERT_EQUAL(omp_ext_capacity_weights(NULL, binds, 1, 0.3, w), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_capacity_weights(topo, NULL, 1, 0.3, w), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_capacity_weights(topo, binds, 1, 0.3, NULL), omp_ext_err_invalid);
+  binds[0] = NULL;
+  CU_ASSERT_EQUAL(omp_ext_capacity_weights(topo, binds, 1, 0.3, w), omp_ext_err_invalid);
+  omp_ext_topo_destroy(topo);
+  hwloc_bitmap_free(b);
+}
+
+/* -------------------------------------------------------------- split */
+
+/* Every property of a split of [begin, end) by w: bounds start and end
+ * right, never go back (contiguous, no overlap, exact cover), each share is
+ * within one iteration of its quota, and a second call gives the same. */
+static void check_split(long begin, long end, const double *w, unsigned n)
+{
+  long bounds[MAXT + 1], again[MAXT + 1];
+  long double total = 0, len = end > begin ? (long double)end - begin : 0;
+  unsigned t;
+  CU_ASSERT_FATAL(omp_ext_share_split(begin, end, w, n, bounds) == 0);
+  CU_ASSERT_EQUAL(bounds[0], begin);
+  CU_ASSERT_EQUAL(bounds[n], end > begin ? end : begin);
+  for (t = 0; t < n; t++)
+    total += w[t];
+  for (t = 0; t < n; t++) {
+    long double quota = len * w[t] / total;
+    CU_ASSERT(bounds[t + 1] >= bounds[t]);
+    CU_ASSERT(fabsl((long double)(bounds[t + 1] - bounds[t]) - quota) < 1);
+  }
+  CU_ASSERT_EQUAL(omp_ext_share_split(begin, end, w, n, again), 0);
+  CU_ASSERT_EQUAL(memcmp(bounds, again, (n + 1) * sizeof(*bounds)), 0);
+}
+
+static void test_split_exact(void)
+{
+  static const double issue[] = {0.5, 0.5, 1.0};
+  long b[4];
+  CU_ASSERT_EQUAL(omp_ext_share_split(0, 100, issue, 3, b), 0);
+  CU_ASSERT_EQUAL(b[1], 25);
+  CU_ASSERT_EQUAL(b[2], 50);
+  CU_ASSERT_EQUAL(b[3], 100);
+  /* quotas 2.5, 2.5, 5: the one left goes to the first largest remainder */
+  CU_ASSERT_EQUAL(omp_ext_share_split(0, 10, issue, 3, b), 0);
+  CU_ASSERT_EQUAL(b[1], 3);
+  CU_ASSERT_EQUAL(b[2], 5);
+  CU_ASSERT_EQUAL(b[3], 10);
+  /* negative bounds */
+  CU_ASSERT_EQUAL(omp_ext_share_split(-10, 10, issue, 3, b), 0);
+  CU_ASSERT_EQUAL(b[0], -10);
+  CU_ASSERT_EQUAL(b[1], -5);
+  CU_ASSERT_EQUAL(b[2], 0);
+  CU_ASSERT_EQUAL(b[3], 10);
+  /* largest remainder, not cumulative rounding: 7 by 1,1,1 -> 3,2,2 */
+  {
+    static const double eq[] = {1, 1, 1};
+    CU_ASSERT_EQUAL(omp_ext_share_split(0, 7, eq, 3, b), 0);
+    CU_ASSERT_EQUAL(b[1], 3);
+    CU_ASSERT_EQUAL(b[2], 5);
+  }
+}
+
+static void test_split_small_and_empty(void)
+{
+  static const double eq[] = {1, 1, 1, 1, 1};
+  static const double zero_one[] = {0, 1, 0};
+  long b[6];
+  unsigned t;
+  /* fewer iterations than threads: 1, 1, then empty shares */
+  CU_ASSERT_EQUAL(omp_ext_share_split(3, 5, eq, 5, b), 0);
+  CU_ASSERT_EQUAL(b[1], 4);
+  CU_ASSERT_EQUAL(b[2], 5);
+  for (t = 3; t <= 5; t++)
+    CU_ASSERT_EQUAL(b[t], 5);
+  /* empty and reversed ranges: every share [begin, begin) */
+  CU_ASSERT_EQUAL(omp_ext_share_split(7, 7, eq, 5, b), 0);
+  for (t = 0; t <= 5; t++)
+    CU_ASSERT_EQUAL(b[t], 7);
+  CU_ASSERT_EQUAL(omp_ext_share_split(9, 2, eq, 5, b), 0);
+  for (t = 0; t <= 5; t++)
+    CU_ASSERT_EQUAL(b[t], 9);
+  /* a zero weight gets nothing */
+  CU_ASSERT_EQUAL(omp_ext_share_split(0, 10, zero_one, 3, b), 0);
+  CU_ASSERT_EQUAL(b[1], 0);
+  CU_ASSERT_EQUAL(b[2], 10);
+  CU_ASSERT_EQUAL(b[3], 10);
+}
+
+static void test_split_properties(void)
+{
+  unsigned long long x = 88172645463325252ULL; /* xorshift: fixed, reproducible */
+  double w[MAXT];
+  unsigned round, t;
+  for (round = 0; round < 2000; round++) {
+    unsigned n = 1 + (unsigned)(x % MAXT);
+    long begin, len;
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    for (t = 0; t < n; t++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      w[t] = (double)(x % 1000) / 997.0 + (t == 0); /* some 0, never all */
+    }
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    begin = (long)(x % 2001) - 1000;
+    len = round % 3 == 0 ? (long)(x % 7) : round % 3 == 1 ? (long)(x % 100000) : (long)(x >> 20);
+    check_split(begin, begin + len, w, n);
+  }
+  /* the whole long range minus one */
+  {
+    static const double eq[] = {1, 3};
+    check_split(0, LONG_MAX, eq, 2);
+    check_split(LONG_MIN, -1, eq, 2);
+  }
+}
+
+static void test_split_errors(void)
+{
+  static const double ok[] = {1, 1};
+  static const double neg[] = {1, -1};
+  static const double zero[] = {0, 0};
+  static const double inf[] = {1, INFINITY};
+  double nan2[2] = {1, NAN};
+  long b[3];
+  CU_ASSERT_EQUAL(omp_ext_share_split(0, 10, NULL, 2, b), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_share_split(0, 10, ok, 2, NULL), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_share_split(0, 10, ok, 0, b), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_share_split(0, 10, neg, 2, b), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_share_split(0, 10, zero, 2, b), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_share_split(0, 10, inf, 2, b), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_share_split(0, 10, nan2, 2, b), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_share_split(LONG_MIN, LONG_MAX, ok, 2, b), omp_ext_err_range);
+}
+
+/* ---------------------------------------------------- in a real team */
+
+static void test_outside_region(void)
+{
+  double w[1];
+  long lo = -1, hi = -1;
+  CU_ASSERT_EQUAL(omp_ext_share(0, 10, &lo, &hi), omp_ext_err_not_in_parallel);
+  CU_ASSERT_EQUAL(lo, -1);
+  CU_ASSERT_EQUAL(hi, -1);
+  CU_ASSERT_EQUAL(omp_ext_team_weights(w, 1), omp_ext_err_not_in_parallel);
+  CU_ASSERT_STRING_EQUAL(omp_ext_strerror(omp_ext_err_not_in_parallel),
+                         "only allowed inside a parallel region");
+}
+
+static void test_sigma(void)
+{
+  double s = -1;
+  CU_ASSERT_EQUAL(omp_ext_get_share_sigma(&s), 0);
+  ASSERT_NEAR(s, OMP_EXT_MODEL_SIGMA); /* ctest sets no OMP_EXT_SIGMA */
+  CU_ASSERT_EQUAL(omp_ext_set_share_sigma(1.5), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_set_share_sigma(NAN), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_get_share_sigma(NULL), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_set_share_sigma(0), 0);
+  CU_ASSERT_EQUAL(omp_ext_get_share_sigma(&s), 0);
+  ASSERT_NEAR(s, 0);
+  CU_ASSERT_EQUAL(omp_ext_set_share_sigma(OMP_EXT_MODEL_SIGMA), 0);
+}
+
+/* A PU of this machine of kind 0 (capacity factor 1), and one on another
+ * core of kind 0 if there is one (-1 if not). */
+static void two_cores(int *a, int *b)
+{
+  omp_ext_topo_t *topo;
+  unsigned i;
+  const omp_ext_pu_t *first = NULL;
+  *a = *b = -1;
+  CU_ASSERT_FATAL(omp_ext_topo_load(&topo, NULL, omp_ext_topo_ignore_binding) == 0);
+  for (i = 0; i < omp_ext_topo_npus(topo); i++) {
+    const omp_ext_pu_t *p = omp_ext_topo_pu(topo, i);
+    if (p->kind != 0)
+      continue;
+    if (!first) {
+      first = p;
+      *a = (int)p->os_index;
+    } else if (p->core != first->core) {
+      *b = (int)p->os_index;
+      break;
+    }
+  }
+  omp_ext_topo_destroy(topo);
+}
+
+/* Run a team of 3 whose threads bind themselves to pu[t], then call the
+ * collective API twice; check weights and shares of [0, 100). */
+static void team_of_three(const int pu[3], const double want[3], const long want_b[4])
+{
+  double w[2][3][3];
+  long lo[2][3], hi[2][3];
+  int err[2][3], team = 0, r, t;
+  omp_set_dynamic(0);
+#pragma omp parallel num_threads(3)
+  {
+    int me = omp_get_thread_num(), rr;
+    cpu_set_t set, old;
+    sched_getaffinity(0, sizeof(old), &old);
+    CPU_ZERO(&set);
+    CPU_SET(pu[me], &set);
+    sched_setaffinity(0, sizeof(set), &set);
+#pragma omp single
+    team = omp_get_num_threads();
+    for (rr = 0; rr < 2; rr++) {
+      int e = omp_ext_team_weights(w[rr][me], 3);
+      err[rr][me] = e ? e : omp_ext_share(0, 100, &lo[rr][me], &hi[rr][me]);
+#pragma omp barrier
+    }
+    sched_setaffinity(0, sizeof(old), &old);
+  }
+  CU_ASSERT_EQUAL_FATAL(team, 3);
+  for (r = 0; r < 2; r++)
+    for (t = 0; t < 3; t++) {
+      CU_ASSERT_EQUAL(err[r][t], 0);
+      ASSERT_NEAR(w[r][t][0], want[0]);
+      ASSERT_NEAR(w[r][t][1], want[1]);
+      ASSERT_NEAR(w[r][t][2], want[2]);
+      CU_ASSERT_EQUAL(lo[r][t], want_b[t]);
+      CU_ASSERT_EQUAL(hi[r][t], want_b[t + 1]);
+    }
+}
+
+static void test_team_one_pu(void)
+{
+  static const double third[3] = {1.0 / 3, 1.0 / 3, 1.0 / 3};
+  static const long b[4] = {0, 34, 67, 100};
+  int a, other, pu[3];
+  two_cores(&a, &other);
+  pu[0] = pu[1] = pu[2] = a;
+  team_of_three(pu, third, b);
+}
+
+static void test_team_two_pus(void)
+{
+  static const double issue[3] = {0.5, 0.5, 1.0};
+  static const long b[4] = {0, 25, 50, 100};
+  int a, other, pu[3];
+  two_cores(&a, &other);
+  if (other < 0) {
+    printf("(one core of kind 0 here: skipped) ");
+    return;
+  }
+  pu[0] = pu[1] = a;
+  pu[2] = other;
+  team_of_three(pu, issue, b);
+}
+
+/* A team of one and a nested inactive region: the whole range. */
+static void test_team_single(void)
+{
+  long lo = -1, hi = -1;
+  double w[1] = {0};
+  int e1 = -100, e2 = -100;
+#pragma omp parallel num_threads(1)
+  {
+    e1 = omp_ext_share(5, 9, &lo, &hi);
+    e2 = omp_ext_team_weights(w, 1);
+  }
+  CU_ASSERT_EQUAL(e1, 0);
+  CU_ASSERT_EQUAL(e2, 0);
+  CU_ASSERT_EQUAL(lo, 5);
+  CU_ASSERT_EQUAL(hi, 9);
+  ASSERT_NEAR(w[0], 1.0);
+}
+
+/* Argument errors inside a team: each thread reports its own, and the team
+ * does not hang (every thread took part in the exchange). */
+static void test_team_errors(void)
+{
+  int err[2] = {-100, -100}, again[2] = {-100, -100};
+  long lo, hi;
+  omp_set_dynamic(0);
+#pragma omp parallel num_threads(2)
+  {
+    int me = omp_get_thread_num();
+    double w[2];
+    err[me] = omp_ext_team_weights(me == 0 ? NULL : w, 2);
+    again[me] = me == 1 ? omp_ext_share(0, 10, &lo, NULL) : omp_ext_share(0, 10, &lo, &hi);
+  }
+  CU_ASSERT_EQUAL(err[0], omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(err[1], 0);
+  CU_ASSERT_EQUAL(again[0], 0);
+  CU_ASSERT_EQUAL(again[1], omp_ext_err_invalid);
+}
+
+/* Whatever binds the threads (OMP_PLACES in the test_share_places run,
+ * nothing in the plain run): the team's weights are those of the bindings
+ * each thread really has (sched_getaffinity), and the shares cover the
+ * range. */
+static void test_team_actual_bindings(void)
+{
+  omp_ext_topo_t *topo;
+  hwloc_bitmap_t binds[MAXT];
+  static double team_got[MAXT][MAXT]; /* each thread's own array */
+  double got[MAXT], want[MAXT];
+  long lo[MAXT], hi[MAXT];
+  int err[MAXT], n = 0, t, nthreads = omp_get_max_threads() + 1;
+  if (nthreads > MAXT)
+    nthreads = MAXT;
+  for (t = 0; t < nthreads; t++)
+    binds[t] = hwloc_bitmap_alloc();
+  omp_set_dynamic(0);
+#pragma omp parallel num_threads(nthreads)
+  {
+    int me = omp_get_thread_num(), cpu, e;
+    cpu_set_t set;
+#pragma omp single
+    n = omp_get_num_threads();
+    sched_getaffinity(0, sizeof(set), &set);
+    for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+      if (CPU_ISSET(cpu, &set))
+        hwloc_bitmap_set(binds[me], (unsigned)cpu);
+    e = omp_ext_team_weights(team_got[me], MAXT);
+    err[me] = e ? e : omp_ext_share(-7, 1000, &lo[me], &hi[me]);
+  }
+  memcpy(got, team_got[0], sizeof(got));
+  for (t = 1; t < n; t++)
+    CU_ASSERT_EQUAL(memcmp(team_got[t], got, (size_t)n * sizeof(*got)), 0);
+  CU_ASSERT_FATAL(omp_ext_topo_load(&topo, NULL, omp_ext_topo_ignore_binding) == 0);
+  CU_ASSERT_FATAL(omp_ext_capacity_weights(topo, (const hwloc_const_cpuset_t *)binds,
+                                           (unsigned)n, OMP_EXT_MODEL_SIGMA, want) == 0);
+  for (t = 0; t < n; t++) {
+    CU_ASSERT_EQUAL(err[t], 0);
+    if (fabs(got[t] - want[t]) > 1e-12) {
+      char *list = NULL;
+      hwloc_bitmap_list_asprintf(&list, binds[t]);
+      printf("\n  thread %d of %d bound to %s: weight %g, expected %g", t, n, list, got[t],
+             want[t]);
+      free(list);
+    }
+    ASSERT_NEAR(got[t], want[t]);
+    CU_ASSERT_EQUAL(lo[t], t == 0 ? -7 : hi[t - 1]);
+  }
+  CU_ASSERT_EQUAL(hi[n - 1], 1000);
+  for (t = 0; t < nthreads; t++)
+    hwloc_bitmap_free(binds[t]);
+  omp_ext_topo_destroy(topo);
+}
+
+/* omp_set_ht_policy()'s placement: the weights of the PUs omp_get_ht_pu()
+ * names, thread by thread. */
+static void test_team_policy(void)
+{
+  omp_ext_topo_t *topo;
+  hwloc_bitmap_t binds[MAXT];
+  static double team_got[MAXT][MAXT];
+  double got[MAXT], want[MAXT];
+  int n = 0, t, nthreads, e = 0;
+  if (getenv("OMP_PLACES")) { /* the runtime's placement is under test there */
+    printf("(OMP_PLACES set: skipped) ");
+    return;
+  }
+  CU_ASSERT_FATAL(omp_ext_topo_load(&topo, NULL, omp_ext_topo_ignore_binding) == 0);
+  nthreads = (int)omp_ext_topo_npus(topo) + 1; /* past the PUs: wraps around */
+  if (nthreads > MAXT)
+    nthreads = MAXT;
+  CU_ASSERT_FATAL(omp_set_ht_policy_num_threads(omp_ht_policy_spn, nthreads) == 0);
+#pragma omp parallel
+  {
+#pragma omp single
+    n = omp_get_num_threads();
+    if (omp_ext_team_weights(team_got[omp_get_thread_num()], MAXT) != 0)
+      e = 1;
+  }
+  memcpy(got, team_got[0], sizeof(got));
+  CU_ASSERT_EQUAL(e, 0);
+  CU_ASSERT_EQUAL_FATAL(n, nthreads);
+  for (t = 0; t < n; t++) {
+    binds[t] = hwloc_bitmap_alloc();
+    hwloc_bitmap_only(binds[t], (unsigned)omp_get_ht_pu(t));
+  }
+  CU_ASSERT_FATAL(omp_ext_capacity_weights(topo, (const hwloc_const_cpuset_t *)binds,
+                                           (unsigned)n, OMP_EXT_MODEL_SIGMA, want) == 0);
+  for (t = 0; t < n; t++) {
+    ASSERT_NEAR(got[t], want[t]);
+    hwloc_bitmap_free(binds[t]);
+  }
+  /* thread 0 and thread npus share a PU: half of what it is worth alone */
+  CU_ASSERT(got[0] < 0.5 + 1e-12);
+  CU_ASSERT_EQUAL(omp_set_ht_policy(omp_ht_policy_os), 0);
+  omp_ext_topo_destroy(topo);
+}
+
+static CU_TestInfo weights_tests[] = {
+  {"alone on a core", test_alone},
+  {"SMT2 siblings, sigma 0.3, 0, 1", test_smt2_sharing},
+  {"SMT4 siblings (KNL)", test_smt4_sharing},
+  {"oversubscribed PUs", test_oversubscribed},
+  {"bindings wider than a PU", test_wide_bindings},
+  {"spn odd N, speedup past the cores, Raptor Lake", test_fixture_policies},
+  {"hybrid CPU kinds", test_kinds},
+  {"errors", test_weights_errors},
+  CU_TEST_INFO_NULL,
+};
+
+static CU_TestInfo split_tests[] = {
+  {"exact values", test_split_exact},
+  {"range smaller than the team, empty range", test_split_small_and_empty},
+  {"cover, no overlap, within one iteration, deterministic", test_split_properties},
+  {"errors", test_split_errors},
+  CU_TEST_INFO_NULL,
+};
+
+static CU_TestInfo team_tests[] = {
+  {"outside a parallel region", test_outside_region},
+  {"sigma", test_sigma},
+  {"three threads on one PU", test_team_one_pu},
+  {"three threads on two PUs (the issue's case)", test_team_two_pus},
+  {"team of one", test_team_single},
+  {"argument errors do not hang the team", test_team_errors},
+  {"weights of the actual bindings", test_team_actual_bindings},
+  {"omp_set_ht_policy placement", test_team_policy},
+  CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+  {"capacity weights", NULL, NULL, NULL, NULL, weights_tests},
+  {"split", NULL, NULL, NULL, NULL, split_tests},
+  {"in a team (" OMP_RUNTIME_NAME ")", NULL, NULL, NULL, NULL, team_tests},
+  CU_SUITE_INFO_NULL,
+};
+
+OMP_EXT_CUNIT_MAIN(suites)
