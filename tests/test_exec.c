@@ -127,7 +127,27 @@ static void test_bad_uses(void)
   expect_usage(good, env_ht, 2, "OMP_EXT_HT_POLICY is set");
 }
 
+/* The program sees the user's environment plus the places: nothing that
+ * htplaces set for itself (HWLOC_PLUGINS_BLACKLIST), and the user's own
+ * HWLOC_PLUGINS_BLACKLIST kept as it was. */
+static void test_program_environment(void)
+{
+  static char unset[] = "HWLOC_PLUGINS_BLACKLIST=", mine[] = "HWLOC_PLUGINS_BLACKLIST=mine";
+  char *args[] = {"os", "1", "--", "env", NULL};
+  char *env_unset[] = {unset, NULL}, *env_mine[] = {mine, NULL};
+  struct run_result r = run_exec(NULL, args, env_unset);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "OMP_PLACES="));
+  CU_ASSERT_PTR_NULL(strstr(r.out, "HWLOC_PLUGINS_BLACKLIST"));
+  run_free(&r);
+  r = run_exec(NULL, args, env_mine);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "HWLOC_PLUGINS_BLACKLIST=mine\n"));
+  run_free(&r);
+}
+
 static CU_TestInfo exec_tests[] = {
+  {"the program's environment: nothing of htplaces' own", test_program_environment},
   {"every policy and N: each thread on its PU", test_each_policy},
   {"N defaults to all allowed PUs; taskset -c 1", test_default_n_and_taskset},
   {"bad uses: one error line, exit 2 or 127", test_bad_uses},

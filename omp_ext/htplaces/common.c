@@ -195,3 +195,9 @@ int htp_power_model_error(const char *what, const char *text)
   return htp_error(HTP_EXIT_USAGE, "invalid %s '%s'; allowed: four finite watts Pn,Ps,Pc,Pt, "
                    "each >= 0 and <= 1e6, with Pn+Ps+Pc > 0", what, text);
 }
+
+void htp_program_env(const struct htp_ctx *ctx)
+{
+  if (ctx->hwloc_env_ours)
+    unsetenv("HWLOC_PLUGINS_BLACKLIST");
+}

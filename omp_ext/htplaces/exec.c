@@ -86,6 +86,7 @@ int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv)
   if (status)
     return status;
   fflush(stdout);
+  htp_program_env(ctx);
   execvp(argv[sep + 1], argv + sep + 1);
   return htp_error(errno == ENOENT ? 127 : 126, "cannot run '%s': %s", argv[sep + 1],
                    strerror(errno));

@@ -30,6 +30,7 @@ struct htp_ctx {
   const char *rank_opt;      /* --local-rank R, or NULL */
   int all_ranks;             /* show: draw every rank, do not restrict to one */
   omp_ext_rank_t rank;       /* the rank htp_topo() applied (mode none: none) */
+  int hwloc_env_ours;        /* main set HWLOC_PLUGINS_BLACKLIST (htp_program_env) */
   void (*help)(FILE *out);   /* -h prints this (main's usage); NULL: nothing */
 };
 
@@ -109,6 +110,11 @@ int htp_power_model_error(const char *what, const char *text);
 
 /* Parse N as a whole number 1..max (max = allowed PUs); prints the error. */
 int htp_parse_count(const char *text, unsigned max, unsigned *n);
+
+/* Before running the user's program (exec, verify, tune): take out of the
+ * environment what htplaces put there for itself (HWLOC_PLUGINS_BLACKLIST,
+ * unless the user had set it), so the program sees the user's environment. */
+void htp_program_env(const struct htp_ctx *ctx);
 
 /* Write \p text and a newline on stdout; 0 or HTP_EXIT_FAIL on write error. */
 int htp_print(const char *text);

@@ -139,7 +139,10 @@ int main(int argc, char **argv)
   /* omp_ext keeps no I/O objects, so hwloc's I/O discovery plugins are
    * never useful here: not loading them saves about a fifth of a call.
    * A user's own setting wins. */
-  setenv("HWLOC_PLUGINS_BLACKLIST", HTP_IO_PLUGINS, 0);
+  if (!getenv("HWLOC_PLUGINS_BLACKLIST")) {
+    setenv("HWLOC_PLUGINS_BLACKLIST", HTP_IO_PLUGINS, 1);
+    ctx.hwloc_env_ours = 1; /* taken out again before a program runs */
+  }
 
   /* Global options before the command; the rest is the command's. */
   optind = 0;

@@ -370,6 +370,7 @@ static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *
   else
     fprintf(stderr, "htplaces tune: energy is modelled (%s): %s\n", o->power_text, why);
   tune_forward_signals();
+  htp_program_env(ctx); /* the topology is loaded: the runs see the user's environment */
   status = run_rounds(&x, p, o, &l);
   close(x.stdout_fd);
   omp_ext_rapl_close(rapl);

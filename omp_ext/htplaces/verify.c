@@ -347,7 +347,7 @@ int htp_cmd_verify(struct htp_ctx *ctx, int argc, char **argv)
   v.rep = calloc(v.nthreads, sizeof(*v.rep));
   if (!v.intended || !v.rep || intended_close(&v, list) != 0) {
     status = htp_error(HTP_EXIT_FAIL, "out of memory");
-  } else if ((err = run_program(&v, argv + cut + 1, &wstatus)) != 0) {
+  } else if (htp_program_env(ctx), (err = run_program(&v, argv + cut + 1, &wstatus)) != 0) {
     status = htp_error(HTP_EXIT_FAIL, "cannot run '%s': %s", argv[cut + 1], strerror(err));
   } else {
     status = report(&v, argv + cut + 1, wstatus);
