@@ -181,7 +181,10 @@ hwloc_topology_t omp_ext_topo_hwloc(const omp_ext_topo_t *topo);
 /** The allowed PUs, as a cpuset of OS indexes (owned by \p topo). */
 hwloc_const_cpuset_t omp_ext_topo_allowed(const omp_ext_topo_t *topo);
 
-/** Where the topology came from: "this machine", the XML path or the string. */
+/** Where the topology came from: "this machine", the XML path or the
+ * string; without input while hwloc's environment replaces this machine,
+ * "NAME=value (hwloc's environment: not this machine)" with NAME the first
+ * of HWLOC_FSROOT, HWLOC_SYNTHETIC, HWLOC_XMLFILE that is set. */
 const char *omp_ext_topo_source(const omp_ext_topo_t *topo);
 
 /** Non-zero when the topology is this machine's (binding is meaningful). */
@@ -784,7 +787,11 @@ enum omp_ext_hook_e {
  *         (called inside a parallel region, active or not: omp_get_level()
  *         > 0; nothing changed); omp_ext_err_runtime (no OpenMP runtime in
  *         the process); omp_ext_err_topology, omp_ext_err_empty,
- *         omp_ext_err_nomem (as omp_ext_topo_load()); omp_ext_err_parse
+ *         omp_ext_err_nomem (as omp_ext_topo_load()); omp_ext_err_topology
+ *         also when hwloc's environment (HWLOC_XMLFILE, HWLOC_SYNTHETIC,
+ *         HWLOC_FSROOT, without HWLOC_THISSYSTEM=1) replaces this machine:
+ *         hwloc_topology_is_thissystem() is then false and hwloc's binding
+ *         calls would do nothing, so nothing is bound; omp_ext_err_parse
  *         (omp_ht_policy_energy with an invalid model environment, as
  *         omp_ext_order()); omp_ext_err_bind (the OS refused a binding: the
  *         policy is set, some thread is not bound); the errors of

@@ -53,7 +53,25 @@ static int rank_domain(omp_ext_topo_t *topo)
   return omp_ext_rank_restrict(topo, NULL, &rank);
 }
 
+static int load_topology_any(omp_ext_topo_t **out);
+
+/* The binding topology must be this machine: hwloc's environment
+ * (HWLOC_XMLFILE, HWLOC_SYNTHETIC, HWLOC_FSROOT without
+ * HWLOC_THISSYSTEM=1) gives a topology on which hwloc's binding calls do
+ * nothing and return 0, so a policy set on it would report success while
+ * no thread is bound. */
 static int load_topology(omp_ext_topo_t **out)
+{
+  int err = load_topology_any(out);
+  if (!err && !omp_ext_topo_is_thissystem(*out)) {
+    omp_ext_topo_destroy(*out);
+    *out = NULL;
+    err = omp_ext_err_topology;
+  }
+  return err;
+}
+
+static int load_topology_any(omp_ext_topo_t **out)
 {
   hwloc_bitmap_t set;
   int err, cpu;

@@ -489,6 +489,8 @@ int htp_cmd_doctor(struct htp_ctx *ctx, int argc, char **argv)
   if (argc - optind > 2)
     return htp_error(HTP_EXIT_USAGE, "unexpected argument '%s'; usage: htplaces doctor "
                      "[options] [POLICY [N]]", argv[optind + 2]);
+  if (!ctx->input && (status = htp_this_machine("doctor")) != 0)
+    return status;
   if (!(topo = htp_topo(ctx, &status)))
     return status;
   if ((status = saturation_order(&d, ctx, argc - optind, argv + optind, &policy, &order, &n)) != 0)

@@ -3,6 +3,7 @@
  * synthetic string) and build the table of allowed PUs grouped by core.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -195,6 +196,27 @@ static int compute_allowed(omp_ext_topo_t *t, unsigned long flags)
   return omp_ext_success;
 }
 
+/* hwloc's own environment can replace this machine's discovery (hwloc 2
+ * checks HWLOC_FSROOT, then HWLOC_SYNTHETIC, then HWLOC_XMLFILE, when no
+ * source was set).  The first one set, as "NAME=value", or NULL. */
+static const char *const hwloc_env_vars[] = {"HWLOC_FSROOT", "HWLOC_SYNTHETIC", "HWLOC_XMLFILE"};
+
+static char *hwloc_env_source(void)
+{
+  size_t i;
+  for (i = 0; i < sizeof(hwloc_env_vars) / sizeof(hwloc_env_vars[0]); i++) {
+    const char *v = getenv(hwloc_env_vars[i]);
+    if (v && *v) {
+      size_t len = strlen(hwloc_env_vars[i]) + strlen(v) + 64;
+      char *text = malloc(len);
+      if (text)
+        snprintf(text, len, "%s=%s (hwloc's environment: not this machine)", hwloc_env_vars[i], v);
+      return text;
+    }
+  }
+  return NULL;
+}
+
 static int load_hwloc(omp_ext_topo_t *t, const char *input)
 {
   if (hwloc_topology_init(&t->hw) < 0)
@@ -204,6 +226,10 @@ static int load_hwloc(omp_ext_topo_t *t, const char *input)
   if (hwloc_topology_load(t->hw) < 0)
     return omp_ext_err_topology;
   t->thissystem = hwloc_topology_is_thissystem(t->hw);
+  /* Without input, hwloc's environment may have replaced this machine:
+   * say so in the source rather than "this machine". */
+  if (!input && !t->thissystem && (t->source = hwloc_env_source()) != NULL)
+    return omp_ext_success;
   t->source = strdup(input ? input : "this machine");
   return t->source ? omp_ext_success : omp_ext_err_nomem;
 }
