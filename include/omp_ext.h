@@ -769,7 +769,10 @@ int omp_ext_calibrate(const omp_ext_topo_t *topo, const omp_ht_policy_t *policie
 enum omp_ext_hook_e {
   omp_ext_hook_ompt_ready = 1 << 0, /**< the runtime started omp_ext's OMPT tool */
   omp_ext_hook_ompt = 1 << 1,       /**< the OMPT hook ran in a region with a policy */
-  omp_ext_hook_gomp = 1 << 2        /**< a GOMP_parallel* wrapper ran with a policy */
+  omp_ext_hook_gomp = 1 << 2,       /**< a GOMP_parallel* wrapper ran with a policy */
+  omp_ext_hook_gomp_ready = 1 << 3  /**< libgomp: the program's GOMP_parallel* calls reach
+                                         omp_ext's wrappers (link order right; known from
+                                         the first omp_set_ht_policy(), before any region) */
 };
 
 /**

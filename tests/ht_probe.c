@@ -8,6 +8,8 @@
  *   ht_probe                  no call: OMP_EXT_HT_POLICY alone decides
  *   ht_probe POLICY           omp_set_ht_policy(POLICY)
  *   ht_probe POLICY N         omp_set_ht_policy_num_threads(POLICY, N)
+ * HT_PROBE_HOOKS=1 in the environment: "ht_probe: hooks BITS" on stderr
+ * (omp_ext_ht_hooks()) right after the call, before any region.
  */
 #define _GNU_SOURCE
 #include <omp.h>
@@ -38,6 +40,10 @@ int main(int argc, char **argv)
       fprintf(stderr, "ht_probe: %s\n", omp_ext_strerror(err));
       return 1;
     }
+    /* HT_PROBE_HOOKS=1: omp_ext_ht_hooks() right after the set, before any
+     * region of the program, on stderr. */
+    if (getenv("HT_PROBE_HOOKS"))
+      fprintf(stderr, "ht_probe: hooks %d\n", omp_ext_ht_hooks());
   }
   for (r = 0; r < REGIONS; r++) {
 #pragma omp parallel

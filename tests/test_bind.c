@@ -442,6 +442,44 @@ static void test_gomp_link_order(void)
 #endif
 }
 
+/* omp_ext_ht_hooks() right after the first omp_set_ht_policy(), before
+ * any region of the program: the hook that will keep the binding is known
+ * already (libomp: the OMPT tool started; libgomp: the program's
+ * GOMP_parallel is omp_ext's), and it differs from a wrong link order's. */
+static int hooks_after_set(const char *bin)
+{
+  static char hooks_env[] = "HT_PROBE_HOOKS=1";
+  char *argv[] = {(char *)bin, "spn", NULL}, *env[] = {hooks_env, NULL};
+  struct run_result r;
+  const char *p;
+  int hooks = -1;
+  CU_ASSERT_EQUAL_FATAL(run_capture(argv, env, &r), 0);
+  CU_ASSERT_EQUAL(r.status, 0);
+  if ((p = strstr(r.err, "ht_probe: hooks ")) != NULL)
+    hooks = atoi(p + strlen("ht_probe: hooks "));
+  run_free(&r);
+  return hooks;
+}
+
+static void test_hooks_known_at_set(void)
+{
+  int hooks = hooks_after_set(HT_PROBE_BIN);
+  if (dlsym(RTLD_DEFAULT, "kmp_set_affinity")) {
+    /* (The set's own region already went through the OMPT hook.) */
+    CU_ASSERT(hooks >= 0 && (hooks & omp_ext_hook_ompt_ready) && !(hooks & omp_ext_hook_gomp_ready));
+  } else {
+    CU_ASSERT_EQUAL(hooks, omp_ext_hook_gomp_ready);
+  }
+#ifdef HT_PROBE_GOMP_FIRST_BIN
+  hooks = hooks_after_set(HT_PROBE_GOMP_FIRST_BIN);
+  if (dlsym(RTLD_DEFAULT, "kmp_set_affinity")) {
+    CU_ASSERT(hooks >= 0 && (hooks & omp_ext_hook_ompt_ready) && !(hooks & omp_ext_hook_gomp_ready));
+  } else {
+    CU_ASSERT_EQUAL(hooks, 0); /* the wrappers will never run */
+  }
+#endif
+}
+
 /* Children inherit the primary thread's mask: give it the whole set back. */
 static int process_suite_init(void)
 {
@@ -471,6 +509,7 @@ static CU_TestInfo process_tests[] = {
   {"under an MPI launcher: the rank's domain", test_rank_domain},
   {"user OMP_PROC_BIND=true, OMP_PLACES reversed (call and env)", test_user_proc_bind},
   {"gcc: libgomp linked first is reported; called team stays bound", test_gomp_link_order},
+  {"omp_ext_ht_hooks() is right at once, before any region", test_hooks_known_at_set},
   CU_TEST_INFO_NULL,
 };
 
