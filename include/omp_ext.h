@@ -127,7 +127,9 @@ typedef struct omp_ext_topo omp_ext_topo_t;
 typedef struct omp_ext_pu {
   unsigned os_index;      /**< OS index: what OMP_PLACES, taskset and the kernel use */
   unsigned logical_index; /**< hwloc logical index of the PU */
-  unsigned core;          /**< hwloc logical index of its core (of the PU if no core level) */
+  unsigned core;          /**< its core's position among all cores (a PU without a core
+                               counts as one) in hwloc's depth-first order: hwloc's core
+                               logical index when all cores sit at one depth */
   unsigned core_os_index; /**< OS index of its core (may repeat across packages) */
   unsigned package;       /**< hwloc logical index of its package; 0 if none */
   int numa;               /**< OS index of its first local NUMA node; -1 if none */

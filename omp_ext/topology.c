@@ -68,14 +68,14 @@ static int pu_numa(hwloc_topology_t hw, hwloc_obj_t pu)
   return -1;
 }
 
-static void fill_pu(hwloc_topology_t hw, hwloc_obj_t pu, const unsigned *rank, unsigned nkinds,
-                    omp_ext_pu_t *out)
+static void fill_pu(hwloc_topology_t hw, hwloc_obj_t pu, unsigned core_index,
+                    const unsigned *rank, unsigned nkinds, omp_ext_pu_t *out)
 {
   hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(hw, HWLOC_OBJ_CORE, pu);
   hwloc_obj_t pack = hwloc_get_ancestor_obj_by_type(hw, HWLOC_OBJ_PACKAGE, pu);
   out->os_index = pu->os_index;
   out->logical_index = pu->logical_index;
-  out->core = core ? core->logical_index : pu->logical_index;
+  out->core = core_index;
   out->core_os_index = core ? core->os_index : pu->os_index;
   out->package = pack ? pack->logical_index : 0;
   out->numa = pu_numa(hw, pu);
@@ -144,9 +144,9 @@ static int build_cores(omp_ext_topo_t *t)
 /* (Re)build the PU and core tables from t->allowed. */
 static int build_tables(omp_ext_topo_t *t)
 {
-  unsigned nkinds = 0, n = 0;
+  unsigned nkinds = 0, n = 0, core_index = 0;
   unsigned *rank = kind_ranks(t->hw, &nkinds);
-  hwloc_obj_t pu = NULL;
+  hwloc_obj_t pu = NULL, last_core = NULL;
   int err;
 
   free(t->pus);
@@ -161,9 +161,21 @@ static int build_tables(omp_ext_topo_t *t)
     free(rank);
     return omp_ext_err_nomem;
   }
-  while ((pu = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_PU, pu)) != NULL)
+  /* A core's number: its position among all cores (or PUs without a core)
+   * in hwloc's depth-first order, which is the PUs' logical order.  That is
+   * hwloc's core logical index while every core sits at one depth; not
+   * always so: with L1 caches per thread (QEMU) and an offline sibling,
+   * hwloc puts the lone PU's core below its L1 and the others above, and
+   * logical indexes restart at each depth (two "Core L#0"). */
+  while ((pu = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_PU, pu)) != NULL) {
+    hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(t->hw, HWLOC_OBJ_CORE, pu);
+    hwloc_obj_t key = core ? core : pu;
+    if (last_core && key != last_core)
+      core_index++;
+    last_core = key;
     if (hwloc_bitmap_isset(t->allowed, pu->os_index))
-      fill_pu(t->hw, pu, rank, nkinds, &t->pus[n++]);
+      fill_pu(t->hw, pu, core_index, rank, nkinds, &t->pus[n++]);
+  }
   free(rank);
   t->npus = n;
   if (n == 0)
