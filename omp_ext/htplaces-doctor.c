@@ -113,9 +113,22 @@ static hwloc_bitmap_t section_cpus(struct doctor *d)
   hwloc_bitmap_t online = read_cpulist(d->sysfs, "devices/system/cpu/online");
   hwloc_bitmap_t offline = read_cpulist(d->sysfs, "devices/system/cpu/offline");
   hwloc_bitmap_t present = read_cpulist(d->sysfs, "devices/system/cpu/present");
-  char *on = list_text(online), *off = list_text(offline), *pr = list_text(present);
-  printf("CPUs:       present %s, online %s, offline %s\n", pr ? pr : "unknown",
-         on ? on : "unknown", off ? (*off ? off : "none") : "unknown");
+  hwloc_bitmap_t absent = NULL;
+  char *on, *off, *pr, *ab = NULL;
+  /* The kernel's offline list also names possible CPUs that are not present
+   * (possible_cpus=, empty hotplug slots): they limit nothing. */
+  if (offline && present && (absent = hwloc_bitmap_alloc()) != NULL) {
+    hwloc_bitmap_andnot(absent, offline, present);
+    hwloc_bitmap_and(offline, offline, present);
+    if (!hwloc_bitmap_iszero(absent))
+      ab = list_text(absent);
+  }
+  on = list_text(online), off = list_text(offline), pr = list_text(present);
+  printf("CPUs:       present %s, online %s, offline %s%s%s%s\n", pr ? pr : "unknown",
+         on ? on : "unknown", off ? (*off ? off : "none") : "unknown",
+         ab ? " (possible, not present: " : "", ab ? ab : "", ab ? ")" : "");
+  free(ab);
+  hwloc_bitmap_free(absent);
   if (offline && !hwloc_bitmap_iszero(offline))
     limit(d, "CPUs %s are offline: %d of %d present CPUs can run threads", off,
           online ? hwloc_bitmap_weight(online) : 0,
