@@ -757,6 +757,11 @@ int omp_ext_calibrate(const omp_ext_topo_t *topo, const omp_ht_policy_t *policie
  * Nested regions (omp_get_level() > 1) are not bound: an inner team's
  * primary keeps its outer PU; its other threads keep the mask they were
  * created with (both runtimes: the creator's, so the outer thread's PU).
+ * After fork() the child's next level-1 region binds every thread again,
+ * thread 0 included (pthread_atfork): libomp re-initialises in the child and
+ * would otherwise leave thread 0 on the whole allowed set.  (libgomp does
+ * not run a parallel region in the child of a process that ran one: it
+ * hangs there, with or without omp_ext.)
  * Nothing is ever bound outside the allowed PUs, read once, at first use
  * (hwloc allowed cpuset and the process binding, as omp_ext_topo_load()).
  * Under an MPI launcher (omp_ext_rank_from_env()) the allowed PUs are this

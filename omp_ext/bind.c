@@ -392,11 +392,26 @@ static int parse_env(const char *text, omp_ht_policy_t *policy, int *n)
   return 0;
 }
 
+/* fork(): the child's only thread keeps the mask of the thread that forked,
+ * and a runtime that starts again in the child (libomp re-initialises and
+ * may give its initial thread the whole allowed set) would leave it there
+ * while omp_get_ht_policy() still names the policy.  A new generation makes
+ * every thread of the child's next level-1 region bind again (thread 0
+ * included).  The lock may have been held by another thread of the parent:
+ * the child starts it afresh. */
+static void bind_atfork_child(void)
+{
+  pthread_mutex_init(&bind_lock, NULL);
+  if (__atomic_load_n(&generation, __ATOMIC_RELAXED))
+    __atomic_store_n(&generation, generation + 1 ? generation + 1 : 1, __ATOMIC_RELEASE);
+}
+
 __attribute__((constructor)) static void omp_ext_env_init(void)
 {
   const char *text = getenv("OMP_EXT_HT_POLICY");
   omp_ht_policy_t policy;
   int n, err;
+  pthread_atfork(NULL, NULL, bind_atfork_child);
   load_affinity_ok = sched_getaffinity(0, sizeof(load_affinity), &load_affinity) == 0;
   if (!text || !*text)
     return;
