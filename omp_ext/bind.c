@@ -59,7 +59,25 @@ static int rank_domain(omp_ext_topo_t *topo)
   return omp_ext_rank_restrict(topo, NULL, &rank);
 }
 
+static int load_topology_any(omp_ext_topo_t **out);
+
+/* The binding topology must be this machine: hwloc's environment
+ * (HWLOC_XMLFILE, HWLOC_SYNTHETIC, HWLOC_FSROOT without
+ * HWLOC_THISSYSTEM=1) gives a topology on which hwloc's binding calls do
+ * nothing and return 0, so a policy set on it would report success while
+ * no thread is bound. */
 static int load_topology(omp_ext_topo_t **out)
+{
+  int err = load_topology_any(out);
+  if (!err && !omp_ext_topo_is_thissystem(*out)) {
+    omp_ext_topo_destroy(*out);
+    *out = NULL;
+    err = omp_ext_err_topology;
+  }
+  return err;
+}
+
+static int load_topology_any(omp_ext_topo_t **out)
 {
   hwloc_bitmap_t set;
   int err, cpu;
@@ -381,11 +399,26 @@ static int parse_env(const char *text, omp_ht_policy_t *policy, int *n)
   return 0;
 }
 
+/* fork(): the child's only thread keeps the mask of the thread that forked,
+ * and a runtime that starts again in the child (libomp re-initialises and
+ * may give its initial thread the whole allowed set) would leave it there
+ * while omp_get_ht_policy() still names the policy.  A new generation makes
+ * every thread of the child's next level-1 region bind again (thread 0
+ * included).  The lock may have been held by another thread of the parent:
+ * the child starts it afresh. */
+static void bind_atfork_child(void)
+{
+  pthread_mutex_init(&bind_lock, NULL);
+  if (__atomic_load_n(&generation, __ATOMIC_RELAXED))
+    __atomic_store_n(&generation, generation + 1 ? generation + 1 : 1, __ATOMIC_RELEASE);
+}
+
 __attribute__((constructor)) static void omp_ext_env_init(void)
 {
   const char *text = getenv("OMP_EXT_HT_POLICY");
   omp_ht_policy_t policy;
   int n, err;
+  pthread_atfork(NULL, NULL, bind_atfork_child);
   load_affinity_ok = sched_getaffinity(0, sizeof(load_affinity), &load_affinity) == 0;
   load_model_err = omp_ext_model_from_env(environ, &load_model, NULL);
   if (!text || !*text)

@@ -193,6 +193,11 @@ void omp_ext_hooks_check(const struct omp_ext_runtime *rt)
              dlsym(RTLD_DEFAULT, "GOMP_parallel") != (void *)(uintptr_t)gomp_parallel_self) {
     /* (Linked statically, the executable's own definitions always win.) */
     why = "libgomp comes before libomp_ext in the link order (link -lomp_ext before -fopenmp)";
+  } else {
+    /* The wrappers will see the program's regions: say so now, not only
+     * once the first region ran (omp_ext_ht_hooks() would read 0 until
+     * then, as with the wrong link order). */
+    omp_ext_hooks_mark(omp_ext_hook_gomp_ready);
   }
   if (why)
     fprintf(stderr, "omp_ext: %s: threads that a team adds later are not bound; call "

@@ -3,6 +3,7 @@
  * synthetic string) and build the table of allowed PUs grouped by core.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -67,14 +68,14 @@ static int pu_numa(hwloc_topology_t hw, hwloc_obj_t pu)
   return -1;
 }
 
-static void fill_pu(hwloc_topology_t hw, hwloc_obj_t pu, const unsigned *rank, unsigned nkinds,
-                    omp_ext_pu_t *out)
+static void fill_pu(hwloc_topology_t hw, hwloc_obj_t pu, unsigned core_index,
+                    const unsigned *rank, unsigned nkinds, omp_ext_pu_t *out)
 {
   hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(hw, HWLOC_OBJ_CORE, pu);
   hwloc_obj_t pack = hwloc_get_ancestor_obj_by_type(hw, HWLOC_OBJ_PACKAGE, pu);
   out->os_index = pu->os_index;
   out->logical_index = pu->logical_index;
-  out->core = core ? core->logical_index : pu->logical_index;
+  out->core = core_index;
   out->core_os_index = core ? core->os_index : pu->os_index;
   out->package = pack ? pack->logical_index : 0;
   out->numa = pu_numa(hw, pu);
@@ -143,9 +144,9 @@ static int build_cores(omp_ext_topo_t *t)
 /* (Re)build the PU and core tables from t->allowed. */
 static int build_tables(omp_ext_topo_t *t)
 {
-  unsigned nkinds = 0, n = 0;
+  unsigned nkinds = 0, n = 0, core_index = 0;
   unsigned *rank = kind_ranks(t->hw, &nkinds);
-  hwloc_obj_t pu = NULL;
+  hwloc_obj_t pu = NULL, last_core = NULL;
   int err;
 
   free(t->pus);
@@ -160,9 +161,21 @@ static int build_tables(omp_ext_topo_t *t)
     free(rank);
     return omp_ext_err_nomem;
   }
-  while ((pu = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_PU, pu)) != NULL)
+  /* A core's number: its position among all cores (or PUs without a core)
+   * in hwloc's depth-first order, which is the PUs' logical order.  That is
+   * hwloc's core logical index while every core sits at one depth; not
+   * always so: with L1 caches per thread (QEMU) and an offline sibling,
+   * hwloc puts the lone PU's core below its L1 and the others above, and
+   * logical indexes restart at each depth (two "Core L#0"). */
+  while ((pu = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_PU, pu)) != NULL) {
+    hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(t->hw, HWLOC_OBJ_CORE, pu);
+    hwloc_obj_t key = core ? core : pu;
+    if (last_core && key != last_core)
+      core_index++;
+    last_core = key;
     if (hwloc_bitmap_isset(t->allowed, pu->os_index))
-      fill_pu(t->hw, pu, rank, nkinds, &t->pus[n++]);
+      fill_pu(t->hw, pu, core_index, rank, nkinds, &t->pus[n++]);
+  }
   free(rank);
   t->npus = n;
   if (n == 0)
@@ -195,6 +208,27 @@ static int compute_allowed(omp_ext_topo_t *t, unsigned long flags)
   return omp_ext_success;
 }
 
+/* hwloc's own environment can replace this machine's discovery (hwloc 2
+ * checks HWLOC_FSROOT, then HWLOC_SYNTHETIC, then HWLOC_XMLFILE, when no
+ * source was set).  The first one set, as "NAME=value", or NULL. */
+static const char *const hwloc_env_vars[] = {"HWLOC_FSROOT", "HWLOC_SYNTHETIC", "HWLOC_XMLFILE"};
+
+static char *hwloc_env_source(void)
+{
+  size_t i;
+  for (i = 0; i < sizeof(hwloc_env_vars) / sizeof(hwloc_env_vars[0]); i++) {
+    const char *v = getenv(hwloc_env_vars[i]);
+    if (v && *v) {
+      size_t len = strlen(hwloc_env_vars[i]) + strlen(v) + 64;
+      char *text = malloc(len);
+      if (text)
+        snprintf(text, len, "%s=%s (hwloc's environment: not this machine)", hwloc_env_vars[i], v);
+      return text;
+    }
+  }
+  return NULL;
+}
+
 static int load_hwloc(omp_ext_topo_t *t, const char *input)
 {
   if (hwloc_topology_init(&t->hw) < 0)
@@ -204,6 +238,10 @@ static int load_hwloc(omp_ext_topo_t *t, const char *input)
   if (hwloc_topology_load(t->hw) < 0)
     return omp_ext_err_topology;
   t->thissystem = hwloc_topology_is_thissystem(t->hw);
+  /* Without input, hwloc's environment may have replaced this machine:
+   * say so in the source rather than "this machine". */
+  if (!input && !t->thissystem && (t->source = hwloc_env_source()) != NULL)
+    return omp_ext_success;
   t->source = strdup(input ? input : "this machine");
   return t->source ? omp_ext_success : omp_ext_err_nomem;
 }

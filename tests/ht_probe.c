@@ -8,12 +8,18 @@
  *   ht_probe                  no call: OMP_EXT_HT_POLICY alone decides
  *   ht_probe POLICY           omp_set_ht_policy(POLICY)
  *   ht_probe POLICY N         omp_set_ht_policy_num_threads(POLICY, N)
+ * HT_PROBE_FORK=1: the regions run in a fork()ed child of the process that
+ * set the policy (and ran one region).
+ * HT_PROBE_HOOKS=1 in the environment: "ht_probe: hooks BITS" on stderr
+ * (omp_ext_ht_hooks()) right after the call, before any region.
  */
 #define _GNU_SOURCE
 #include <omp.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cpulist.h"
 
@@ -38,6 +44,23 @@ int main(int argc, char **argv)
       fprintf(stderr, "ht_probe: %s\n", omp_ext_strerror(err));
       return 1;
     }
+    /* HT_PROBE_HOOKS=1: omp_ext_ht_hooks() right after the set, before any
+     * region of the program, on stderr. */
+    if (getenv("HT_PROBE_HOOKS"))
+      fprintf(stderr, "ht_probe: hooks %d\n", omp_ext_ht_hooks());
+  }
+  /* HT_PROBE_FORK=1: one region here, then the regions in a fork()ed
+   * child, which prints; exit status the child's. */
+  if (getenv("HT_PROBE_FORK")) {
+    pid_t pid;
+    int status;
+#pragma omp parallel
+    (void)omp_get_thread_num();
+    fflush(stdout);
+    if ((pid = fork()) < 0)
+      return 1;
+    if (pid > 0)
+      return waitpid(pid, &status, 0) == pid && WIFEXITED(status) ? WEXITSTATUS(status) : 1;
   }
   for (r = 0; r < REGIONS; r++) {
 #pragma omp parallel

@@ -461,6 +461,63 @@ static void test_gomp_link_order(void)
 #endif
 }
 
+/* fork() after the policy was set and a region ran: the child's regions
+ * are bound as omp_get_ht_policy() says, thread 0 included.  libomp only:
+ * libgomp hangs in a child's first region once the parent ran one (its
+ * thread pool does not survive fork; not omp_ext's doing). */
+static void test_fork_child_bound(void)
+{
+  static char fork_env[] = "HT_PROBE_FORK=1";
+  char *argv[] = {HT_PROBE_BIN, "spn", NULL}, *env[] = {fork_env, NULL};
+  struct run_result r;
+  if (!dlsym(RTLD_DEFAULT, "kmp_set_affinity")) {
+    fprintf(stderr, "\n  skipped: libgomp does not run parallel regions in a forked child");
+    return;
+  }
+  CU_ASSERT_EQUAL_FATAL(run_capture(argv, env, &r), 0);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_EQUAL(check_probe_lines(r.out, omp_ht_policy_spn, NULL), 3 * npus);
+  run_free(&r);
+}
+
+/* omp_ext_ht_hooks() right after the first omp_set_ht_policy(), before
+ * any region of the program: the hook that will keep the binding is known
+ * already (libomp: the OMPT tool started; libgomp: the program's
+ * GOMP_parallel is omp_ext's), and it differs from a wrong link order's. */
+static int hooks_after_set(const char *bin)
+{
+  static char hooks_env[] = "HT_PROBE_HOOKS=1";
+  char *argv[] = {(char *)bin, "spn", NULL}, *env[] = {hooks_env, NULL};
+  struct run_result r;
+  const char *p;
+  int hooks = -1;
+  CU_ASSERT_EQUAL_FATAL(run_capture(argv, env, &r), 0);
+  CU_ASSERT_EQUAL(r.status, 0);
+  if ((p = strstr(r.err, "ht_probe: hooks ")) != NULL)
+    hooks = atoi(p + strlen("ht_probe: hooks "));
+  run_free(&r);
+  return hooks;
+}
+
+static void test_hooks_known_at_set(void)
+{
+  int hooks = hooks_after_set(HT_PROBE_BIN);
+  if (dlsym(RTLD_DEFAULT, "kmp_set_affinity")) {
+    /* (The set's own region already went through the OMPT hook.) */
+    CU_ASSERT(hooks >= 0 && (hooks & omp_ext_hook_ompt_ready) && !(hooks & omp_ext_hook_gomp_ready));
+  } else {
+    CU_ASSERT_EQUAL(hooks, omp_ext_hook_gomp_ready);
+  }
+#ifdef HT_PROBE_GOMP_FIRST_BIN
+  hooks = hooks_after_set(HT_PROBE_GOMP_FIRST_BIN);
+  if (dlsym(RTLD_DEFAULT, "kmp_set_affinity")) {
+    CU_ASSERT(hooks >= 0 && (hooks & omp_ext_hook_ompt_ready) && !(hooks & omp_ext_hook_gomp_ready));
+  } else {
+    CU_ASSERT_EQUAL(hooks, 0); /* the wrappers will never run */
+  }
+#endif
+}
+
 /* Children inherit the primary thread's mask: give it the whole set back. */
 static int process_suite_init(void)
 {
@@ -491,6 +548,8 @@ static CU_TestInfo process_tests[] = {
   {"under an MPI launcher: the rank's domain", test_rank_domain},
   {"user OMP_PROC_BIND=true, OMP_PLACES reversed (call and env)", test_user_proc_bind},
   {"gcc: libgomp linked first is reported; called team stays bound", test_gomp_link_order},
+  {"omp_ext_ht_hooks() is right at once, before any region", test_hooks_known_at_set},
+  {"fork: the child's regions are bound as the policy says (libomp)", test_fork_child_bound},
   CU_TEST_INFO_NULL,
 };
 

@@ -314,6 +314,12 @@ struct script {
   int tasks[128];
 };
 
+/* The live threads of this process: /proc/self/task without the ones
+ * already exiting.  pthread_join() returns when the kernel clears the
+ * thread's tid, which is in the middle of its exit: the task may still be
+ * listed, in state R, for a while (long enough to be seen under a slow
+ * virtual CPU).  The kernel sets PF_EXITING (flags, field 9 of stat,
+ * proc(5)) before that point, so such tasks are left out. */
 static int count_tasks(void)
 {
   DIR *d = opendir("/proc/self/task");
@@ -321,8 +327,25 @@ static int count_tasks(void)
   int n = 0;
   if (!d)
     return -1;
-  while ((e = readdir(d)) != NULL)
-    n += e->d_name[0] != '.';
+  while ((e = readdir(d)) != NULL) {
+    char path[300], buf[1024], state = '?';
+    unsigned long flags = 0;
+    const char *p;
+    FILE *f;
+    size_t len;
+    if (e->d_name[0] == '.')
+      continue;
+    snprintf(path, sizeof(path), "/proc/self/task/%s/stat", e->d_name);
+    if (!(f = fopen(path, "r")))
+      continue; /* gone already */
+    len = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[len] = '\0';
+    if (!(p = strrchr(buf, ')')) ||
+        sscanf(p + 1, " %c %*d %*d %*d %*d %*d %lu", &state, &flags) != 2)
+      return -1;
+    n += state != 'Z' && state != 'X' && !(flags & 0x4 /* PF_EXITING */);
+  }
   closedir(d);
   return n;
 }

@@ -57,6 +57,12 @@ static int setup(void)
   err |= put("sys-offline/devices/system/cpu/online", "0-1");
   err |= put("sys-offline/devices/system/cpu/offline", "2-7");
   err |= put("sys-offline/devices/system/cpu/present", "0-7");
+  /* Possible but never present CPUs (possible_cpus=, hotplug slots): the
+   * kernel's offline list names them; they limit nothing. */
+  err |= put("sys-slots/devices/system/cpu/smt/control", "notsupported");
+  err |= put("sys-slots/devices/system/cpu/online", "0-1");
+  err |= put("sys-slots/devices/system/cpu/offline", "2-7");
+  err |= put("sys-slots/devices/system/cpu/present", "0-1");
   /* 4096 online CPUs: this process (2 CPUs in CI) sees a restricted set. */
   err |= put("sys-wide/devices/system/cpu/online", "0-4095");
   err |= put("sys-wide/devices/system/cpu/present", "0-4095");
@@ -158,6 +164,16 @@ static void test_smt_off(void)
   CU_ASSERT_EQUAL(r.status, 1);
   CONTAINS(r.out, "limit: SMT is switched off (smt/control=off)");
   CONTAINS(r.out, "limit: CPUs 2-3 are offline: 2 of 4 present CPUs can run threads");
+  run_free(&r);
+}
+
+static void test_not_present(void)
+{
+  struct run_result r = doctor("sys-slots", "cg1none", clean_env, "--no-saturation", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CONTAINS(r.out, "CPUs:       present 0-1, online 0-1, offline none (possible, not present: 2-7)");
+  CONTAINS(r.out, "nothing found that limits parallel execution");
+  LACKS(r.out, "limit:");
   run_free(&r);
 }
 
@@ -321,6 +337,7 @@ static CU_TestInfo doctor_tests[] = {
   {"plain machine: nothing found", test_clean},
   {"SMT off", test_smt_off},
   {"offline CPUs", test_offline},
+  {"possible CPUs that are not present limit nothing", test_not_present},
   {"restricted cpuset (affinity, cgroup)", test_restricted},
   {"quota 1.5 CPUs (v2, v1, nested)", test_quota},
   {"variable conflicts", test_env_conflicts},

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cunit_main.h"
 #include "omp_ext.h"
@@ -578,12 +579,21 @@ static void test_cli_show(void)
  * binding is used as it is and show says so. */
 static void test_cli_bound(void)
 {
-  char *const ompi_3[] = {"OMPI_COMM_WORLD_LOCAL_RANK=2", "OMPI_COMM_WORLD_LOCAL_SIZE=3", NULL};
+  char size_var[64], warning[160];
+  char *ompi_over[] = {"OMPI_COMM_WORLD_LOCAL_RANK=2", size_var, NULL};
   cpu_set_t set;
   struct run_result r;
-  unsigned ncpus;
+  unsigned ncpus, over;
   CU_ASSERT_EQUAL_FATAL(sched_getaffinity(0, sizeof(set), &set), 0);
   ncpus = (unsigned)CPU_COUNT(&set);
+  /* One rank more than the machine has CPUs (at least 3): ranks bound to 1
+   * PU each cannot each have their own, whatever the machine. */
+  over = (unsigned)sysconf(_SC_NPROCESSORS_CONF);
+  over = (over > ncpus ? over : ncpus) + 1;
+  over = over < 3 ? 3 : over;
+  snprintf(size_var, sizeof(size_var), "OMPI_COMM_WORLD_LOCAL_SIZE=%u", over);
+  snprintf(warning, sizeof(warning), "htplaces: warning: the launcher bound this rank to 1 PUs; "
+           "%u ranks on this node cannot each have their own 1", over);
   if (ncpus < 2 || !CPU_ISSET(0, &set) || !CPU_ISSET(1, &set)) {
     fprintf(stderr, "\n  skipped: needs CPUs 0 and 1, this process has %u CPU(s)", ncpus);
     return;
@@ -600,13 +610,12 @@ static void test_cli_bound(void)
                                        "splitting it again\n"));
   CU_ASSERT_STRING_EQUAL(r.err, "");
   run_free(&r);
-  /* 3 ranks bound to 1 PU each on 2 PUs: some share, and htplaces warns. */
-  r = run_htplaces(ompi_3, "0", "exec", "spn", "--", "sh", "-c", "echo $OMP_PLACES", NULL);
+  /* CPUs + 1 ranks bound to 1 PU each: some share, and htplaces warns. */
+  r = run_htplaces(ompi_over, "0", "exec", "spn", "--", "sh", "-c", "echo $OMP_PLACES", NULL);
   CU_ASSERT_EQUAL(r.status, 0);
   CU_ASSERT_STRING_EQUAL(r.out, "{0}\n");
   CU_ASSERT_EQUAL(count_lines(r.err), 1);
-  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "htplaces: warning: the launcher bound this rank to 1 "
-                                       "PUs; 3 ranks on this node cannot each have their own 1"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, warning));
   run_free(&r);
   if (ncpus == 2) {
     /* The whole machine is allowed: the split applies. */

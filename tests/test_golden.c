@@ -360,7 +360,7 @@ static void test_doctor_json(void)
   CU_ASSERT(json_valid(r.out));
   CONTAINS(r.out, "\"command\": \"doctor\"");
   CONTAINS(r.out, "\"smt\": {\"control\": \"off\", \"active\": \"0\"");
-  CONTAINS(r.out, "\"cpus\": {\"present\": \"0-3\", \"online\": null, \"offline\": \"2-3\"}");
+  CONTAINS(r.out, "\"cpus\": {\"present\": \"0-3\", \"online\": null, \"offline\": \"2-3\", \"possible_not_present\": \"\"}");
   CONTAINS(r.out, "\"cgroup_cpuset\": \"1\"");
   CONTAINS(r.out, "\"cpus\": null, \"source\": null}");
   CONTAINS(r.out, "\"topology\": {\"source\": \"" C6100 "\", \"packages\": 2, \"cores\": 8, "

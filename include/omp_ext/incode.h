@@ -44,6 +44,11 @@ extern "C" {
  * Nested regions (omp_get_level() > 1) are not bound: an inner team's
  * primary keeps its outer PU; its other threads keep the mask they were
  * created with (both runtimes: the creator's, so the outer thread's PU).
+ * After fork() the child's next level-1 region binds every thread again,
+ * thread 0 included (pthread_atfork): libomp re-initialises in the child and
+ * would otherwise leave thread 0 on the whole allowed set.  (libgomp does
+ * not run a parallel region in the child of a process that ran one: it
+ * hangs there, with or without omp_ext.)
  * Nothing is ever bound outside the allowed PUs, read once, at first use
  * (hwloc allowed cpuset and the process binding, as omp_ext_topo_load()).
  * Under an MPI launcher (omp_ext_rank_from_env()) the allowed PUs are this
@@ -72,7 +77,10 @@ extern "C" {
 enum omp_ext_hook_e {
   omp_ext_hook_ompt_ready = 1 << 0, /**< the runtime started omp_ext's OMPT tool */
   omp_ext_hook_ompt = 1 << 1,       /**< the OMPT hook ran in a region with a policy */
-  omp_ext_hook_gomp = 1 << 2        /**< a GOMP_parallel* wrapper ran with a policy */
+  omp_ext_hook_gomp = 1 << 2,       /**< a GOMP_parallel* wrapper ran with a policy */
+  omp_ext_hook_gomp_ready = 1 << 3  /**< libgomp: the program's GOMP_parallel* calls reach
+                                         omp_ext's wrappers (link order right; known from
+                                         the first omp_set_ht_policy(), before any region) */
 };
 
 /**
@@ -90,7 +98,11 @@ enum omp_ext_hook_e {
  *         (called inside a parallel region, active or not: omp_get_level()
  *         > 0; nothing changed); omp_ext_err_runtime (no OpenMP runtime in
  *         the process); omp_ext_err_topology, omp_ext_err_empty,
- *         omp_ext_err_nomem (as omp_ext_topo_load()); omp_ext_err_parse
+ *         omp_ext_err_nomem (as omp_ext_topo_load()); omp_ext_err_topology
+ *         also when hwloc's environment (HWLOC_XMLFILE, HWLOC_SYNTHETIC,
+ *         HWLOC_FSROOT, without HWLOC_THISSYSTEM=1) replaces this machine:
+ *         hwloc_topology_is_thissystem() is then false and hwloc's binding
+ *         calls would do nothing, so nothing is bound; omp_ext_err_parse
  *         (a meta-policy, omp_ht_policy_energy, while the model environment
  *         read when the library was loaded is invalid); omp_ext_err_bind (the OS refused a binding: the
  *         policy is set, some thread is not bound); the errors of

@@ -28,7 +28,9 @@ typedef struct omp_ext_topo omp_ext_topo_t;
 typedef struct omp_ext_pu {
   unsigned os_index;      /**< OS index: what OMP_PLACES, taskset and the kernel use */
   unsigned logical_index; /**< hwloc logical index of the PU */
-  unsigned core;          /**< hwloc logical index of its core (of the PU if no core level) */
+  unsigned core;          /**< its core's position among all cores (a PU without a core
+                               counts as one) in hwloc's depth-first order: hwloc's core
+                               logical index when all cores sit at one depth */
   unsigned core_os_index; /**< OS index of its core (may repeat across packages) */
   unsigned package;       /**< hwloc logical index of its package; 0 if none */
   int numa;               /**< OS index of its first local NUMA node; -1 if none */
@@ -82,7 +84,10 @@ OMP_EXT_API hwloc_topology_t omp_ext_topo_hwloc(const omp_ext_topo_t *topo);
 /** The allowed PUs, as a cpuset of OS indexes (owned by \p topo). */
 OMP_EXT_API hwloc_const_cpuset_t omp_ext_topo_allowed(const omp_ext_topo_t *topo);
 
-/** Where the topology came from: "this machine", the XML path or the string. */
+/** Where the topology came from: "this machine", the XML path or the
+ * string; without input while hwloc's environment replaces this machine,
+ * "NAME=value (hwloc's environment: not this machine)" with NAME the first
+ * of HWLOC_FSROOT, HWLOC_SYNTHETIC, HWLOC_XMLFILE that is set. */
 OMP_EXT_API const char *omp_ext_topo_source(const omp_ext_topo_t *topo);
 
 /** Non-zero when the topology is this machine's (binding is meaningful). */

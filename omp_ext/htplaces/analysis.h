@@ -92,7 +92,8 @@ struct htp_doctor_report {
   const char *sysfs, *cgroup;             /* as given */
   char *const *envp;                      /* as given */
   char *smt_control, *smt_active;         /* NULL: unknown */
-  hwloc_bitmap_t present, online, offline; /* NULL: unknown */
+  hwloc_bitmap_t present, online, offline; /* NULL: unknown; offline: present ones */
+  hwloc_bitmap_t absent;                  /* possible, not present (NULL: none) */
   hwloc_bitmap_t affinity, cgroup_cpuset; /* NULL: unknown */
   hwloc_bitmap_t usable;                  /* affinity & online & cgroup cpuset */
   double quota;                           /* CPUs; < 0: none */
@@ -128,7 +129,8 @@ char *htp_find_cgroup(const char *root, char **cpuset);
 /* The report of 'htplaces doctor': text or JSON:
  *   {"command": "doctor",
  *    "smt": {"control": T|null, "active": T|null, "sysfs": ROOT},
- *    "cpus": {"present": SET|null, "online": SET|null, "offline": SET|null},
+ *    "cpus": {"present": SET|null, "online": SET|null, "offline": SET|null,
+ *             "possible_not_present": SET|null},
  *    "allowed": {"affinity": SET|null, "cgroup_cpuset": SET|null, "usable": SET|null},
  *    "quota": {"cgroup": DIR|null, "cpus": X|null, "source": T|null},
  *    "topology": {"source": T, "packages": N, "cores": N, "pus": N, "max_smt": N,

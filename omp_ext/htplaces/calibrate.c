@@ -52,6 +52,8 @@ static int calib_options(struct htp_ctx *ctx, int argc, char **argv, struct cali
   }
   if ((status = htp_no_format(ctx, "calibrate")) != 0)
     return status;
+  if ((status = htp_this_machine("calibrate")) != 0)
+    return status;
   if (ctx->input)
     return htp_error(HTP_EXIT_USAGE, "calibrate measures this machine; -i/--input is not "
                      "allowed (use -r to restrict the PUs)");

@@ -77,6 +77,23 @@ static int topology_error(const char *input)
                    "hwloc synthetic string such as \"pack:2 core:4 pu:2\"", input);
 }
 
+int htp_this_machine(const char *command)
+{
+  static const char *const vars[] = {"HWLOC_FSROOT", "HWLOC_SYNTHETIC", "HWLOC_XMLFILE"};
+  const char *this = omp_ext_env_get(environ, "HWLOC_THISSYSTEM");
+  size_t i;
+  if (this && strcmp(this, "1") == 0)
+    return HTP_EXIT_OK;
+  for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+    const char *v = omp_ext_env_get(environ, vars[i]);
+    if (v && *v)
+      return htp_error(HTP_EXIT_USAGE, "%s acts on this machine, but %s is set (hwloc would "
+                       "describe another machine); unset it, or use 'htplaces -i X POLICY' to "
+                       "print another machine's places", command, vars[i]);
+  }
+  return HTP_EXIT_OK;
+}
+
 omp_ext_topo_t *htp_topo(struct htp_ctx *ctx, int *status)
 {
   int err;
@@ -92,6 +109,11 @@ omp_ext_topo_t *htp_topo(struct htp_ctx *ctx, int *status)
                         ctx->input ? ctx->input : "this machine", omp_ext_strerror(err));
     return NULL;
   }
+  /* hwloc's environment replaced this machine: the printing commands say
+   * whose places they print (the acting ones refused before, see
+   * htp_this_machine()). */
+  if (!ctx->input && !omp_ext_topo_is_thissystem(ctx->topo))
+    fprintf(stderr, "htplaces: note: describing %s\n", omp_ext_topo_source(ctx->topo));
   if (ctx->restrict_list && (*status = apply_restrict(ctx->topo, ctx->restrict_list)) != 0) {
     omp_ext_topo_destroy(ctx->topo);
     ctx->topo = NULL;

@@ -50,6 +50,12 @@ static void look_cpus(struct htp_doctor_report *r)
   r->online = read_cpulist(r->sysfs, "devices/system/cpu/online");
   r->offline = read_cpulist(r->sysfs, "devices/system/cpu/offline");
   r->present = read_cpulist(r->sysfs, "devices/system/cpu/present");
+  /* The kernel's offline list also names possible CPUs that are not present
+   * (possible_cpus=, empty hotplug slots): they limit nothing. */
+  if (r->offline && r->present && (r->absent = hwloc_bitmap_alloc()) != NULL) {
+    hwloc_bitmap_andnot(r->absent, r->offline, r->present);
+    hwloc_bitmap_and(r->offline, r->offline, r->present);
+  }
   if (r->offline && !hwloc_bitmap_iszero(r->offline)) {
     f = found(r, htp_finding_cpus_offline, htp_section_cpus);
     htp_put_set(&r->findings, f, "cpus", htp_value_cpuset, r->offline);
@@ -355,6 +361,7 @@ void htp_doctor_report_free(struct htp_doctor_report *rep)
   hwloc_bitmap_free(rep->present);
   hwloc_bitmap_free(rep->online);
   hwloc_bitmap_free(rep->offline);
+  hwloc_bitmap_free(rep->absent);
   hwloc_bitmap_free(rep->affinity);
   hwloc_bitmap_free(rep->cgroup_cpuset);
   hwloc_bitmap_free(rep->usable);

@@ -177,6 +177,7 @@ void htp_doctor_print_text(FILE *out, const omp_ext_topo_t *topo,
 {
   const struct htp_findings *l = &r->findings;
   char *on = list_text(r->online), *off = list_text(r->offline), *pr = list_text(r->present);
+  char *ab = r->absent && !hwloc_bitmap_iszero(r->absent) ? list_text(r->absent) : NULL;
   char *a = list_text(r->affinity), *c = list_text(r->cgroup_cpuset);
   unsigned i, limits = htp_findings_count(l);
 
@@ -184,8 +185,10 @@ void htp_doctor_print_text(FILE *out, const omp_ext_topo_t *topo,
           r->smt_control ? r->smt_control : "unknown", r->smt_active ? r->smt_active : "unknown",
           r->sysfs);
   print_section(out, l, htp_section_smt);
-  fprintf(out, "CPUs:       present %s, online %s, offline %s\n", pr ? pr : "unknown",
-          on ? on : "unknown", off ? (*off ? off : "none") : "unknown");
+  fprintf(out, "CPUs:       present %s, online %s, offline %s%s%s%s\n", pr ? pr : "unknown",
+          on ? on : "unknown", off ? (*off ? off : "none") : "unknown",
+          ab ? " (possible, not present: " : "", ab ? ab : "", ab ? ")" : "");
+  free(ab);
   print_section(out, l, htp_section_cpus);
   fprintf(out, "allowed:    process affinity %s; cgroup cpuset %s\n", a ? a : "unknown",
           c ? c : "unknown");
@@ -254,6 +257,8 @@ void htp_doctor_print_json(FILE *out, const omp_ext_topo_t *topo,
   htp_json_cpuset(out, r->online);
   fputs(", \"offline\": ", out);
   htp_json_cpuset(out, r->offline);
+  fputs(", \"possible_not_present\": ", out);
+  htp_json_cpuset(out, r->absent);
   fputs("},\n  \"allowed\": {\"affinity\": ", out);
   htp_json_cpuset(out, r->affinity);
   fputs(", \"cgroup_cpuset\": ", out);
@@ -366,6 +371,8 @@ int htp_cmd_doctor(struct htp_ctx *ctx, int argc, char **argv)
   if (argc - optind > 2)
     return htp_error(HTP_EXIT_USAGE, "unexpected argument '%s'; usage: htplaces doctor "
                      "[options] [POLICY [N]]", argv[optind + 2]);
+  if (!ctx->input && (status = htp_this_machine("doctor")) != 0)
+    return status;
   if (!(topo = htp_topo(ctx, &status)))
     return status;
   if ((status = saturation_order(in.saturation, ctx, argc - optind, argv + optind, &in.policy,

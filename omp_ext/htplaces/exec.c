@@ -65,6 +65,8 @@ int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv)
     htp_common_option(ctx, c, optarg, optopt, argv);
   if ((status = htp_no_format(ctx, "exec")) != 0 || (status = check_env()) != 0)
     return status;
+  if ((status = htp_this_machine("exec")) != 0)
+    return status;
   if (ctx->input)
     return htp_error(HTP_EXIT_USAGE, "exec runs the program on this machine: -i does not apply "
                      "(use 'htplaces -i X POLICY' to see another machine's places)");

@@ -55,6 +55,12 @@ struct htp_command {
 #define HTP_OPT_LOCAL_RANK 0x1002
 #define HTP_COMMON_SHORTOPTS "i:r:f:eh"
 
+/* For the commands that act on this machine (exec, verify, doctor,
+ * calibrate): HTP_EXIT_OK, or the one-line error (exit 2) naming the hwloc
+ * variable (HWLOC_FSROOT, HWLOC_SYNTHETIC, HWLOC_XMLFILE) that replaces this
+ * machine, unless HWLOC_THISSYSTEM=1 says it is this machine. */
+int htp_this_machine(const char *command);
+
 /* Print "htplaces: MESSAGE" on stderr; returns \p status for `return htp_error(...)`. */
 int htp_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

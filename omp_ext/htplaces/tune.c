@@ -397,7 +397,8 @@ int htp_cmd_tune(struct htp_ctx *ctx, int argc, char **argv)
   o.power_text = omp_ext_env_get(environ, "OMP_EXT_POWER_MODEL");
   if (!o.power_text || !*o.power_text)
     o.power_text = OMP_EXT_MODEL_PRESET;
-  if ((status = parse_options(ctx, argc, argv, &o, &sep)) != 0 || (status = check_env(ctx, &json)) != 0)
+  if ((status = parse_options(ctx, argc, argv, &o, &sep)) != 0 ||
+      (status = check_env(ctx, &json)) != 0 || (status = htp_this_machine("tune")) != 0)
     return status;
   if (!htp_topo(ctx, &status))
     return status;

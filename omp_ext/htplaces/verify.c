@@ -335,6 +335,8 @@ int htp_cmd_verify(struct htp_ctx *ctx, int argc, char **argv)
     htp_common_option(ctx, c, optarg, optopt, argv);
   if ((status = htp_no_format(ctx, "verify")) != 0)
     return status;
+  if ((status = htp_this_machine("verify")) != 0)
+    return status;
   if (ctx->input)
     return htp_error(HTP_EXIT_USAGE, "verify runs the program on this machine: -i does not "
                      "apply");

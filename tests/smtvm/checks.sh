@@ -1,0 +1,153 @@
+#!/bin/sh
+# checks.sh BUILD [BUILD...]: the SMT checks run inside a guest (see
+# README.md).  Each BUILD is a build folder of omp_ext (htplaces,
+# tests/affinity_probe, tests/ht_probe); its OpenMP runtime (libgomp for a
+# gcc build, libomp for a clang build) is checked with its own binaries.
+# The oracle is the guest kernel itself: sysfs topology, the online list and
+# this shell's allowed set (cgroup cpuset included), never htplaces.
+# Prints "ok - ..." / "not ok - ..." lines; exit 0 when every check passed.
+set -u
+fails=0; passes=0
+ok() { passes=$((passes + 1)); echo "ok - $*"; }
+bad() { fails=$((fails + 1)); echo "not ok - $*"; }
+check() { # check DESC WANT GOT
+  if [ "$2" = "$3" ]; then ok "$1"; else bad "$1: want '$2', got '$3'"; fi
+}
+topo=${SMTVM_TOPOLOGY:-unknown}
+# Idle OpenMP threads sleep instead of spinning: spinning vCPUs steal the
+# few host cores of an emulated guest (placement is unchanged).
+export OMP_WAIT_POLICY=passive KMP_BLOCKTIME=0
+sys=/sys/devices/system/cpu
+# list "0-2,5" -> "0 1 2 5"
+expand() { echo "$1" | tr ',' '\n' | awk -F- 'NF { b = $1; e = (NF > 1) ? $2 : $1; for (i = b; i <= e; i++) printf "%d\n", i }' | tr '\n' ' ' | sed 's/ $//'; }
+# Allowed: this shell's affinity (cgroup cpuset included) among the online
+# CPUs (the guest has one more possible CPU than present, see run-in-guest).
+online=" $(expand "$(cat $sys/online)") "
+allowed=$(for c in $(expand "$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)"); do
+  case $online in *" $c "*) echo $c ;; esac; done | tr '\n' ' ' | sed 's/ $//')
+allowed_list=$(echo $allowed | tr ' ' ',')
+npu=$(echo $allowed | wc -w)
+# The guest's own view: "cpu package core" of every allowed PU.
+map=$(mktemp)
+for c in $allowed; do
+  echo "$c $(cat $sys/cpu$c/topology/physical_package_id) $(cat $sys/cpu$c/topology/core_id)"
+done >"$map"
+ncores=$(awk '{ print $2 ":" $3 }' "$map" | sort -u | wc -l)
+npkg=$(awk '{ print $2 }' "$map" | sort -u | wc -l)
+echo "# topology $topo: allowed $allowed_list ($npu PUs, $ncores cores, $npkg packages), online $(cat $sys/online), offline '$(cat $sys/offline)'"
+for c in $allowed; do printf '# cpu%s siblings %s\n' $c "$(cat $sys/cpu$c/topology/thread_siblings_list)"; done
+
+# Structural checks of an order (comma list) against sysfs.
+# shape POLICY LIST -> "" when right, else the reason.
+shape() {
+  echo "$2" | tr ',' '\n' | awk -v pol="$1" -v npkg="$npkg" -v ncores="$ncores" '
+    NR == FNR { pkg[$1] = $2; core[$1] = $2 ":" $3; next }
+    { n++; pu[n] = $1 }
+    END {
+      for (i = 1; i <= n; i++) {
+        if (!(pu[i] in core)) { print "PU " pu[i] " is not allowed"; exit }
+        if (seen[pu[i]]++) { print "PU " pu[i] " twice"; exit }
+      }
+      if (pol == "os")
+        for (i = 2; i <= n; i++) if (pu[i] + 0 < pu[i-1] + 0) { print "not ascending"; exit }
+      if (pol == "spn")   # a core, once left, never comes back
+        for (i = 2; i <= n; i++) {
+          if (core[pu[i]] != core[pu[i-1]]) done[core[pu[i-1]]] = 1
+          if (core[pu[i]] in done) { print "core " core[pu[i]] " split (PU " pu[i] ")"; exit }
+        }
+      if (pol == "speedup" || pol == "spread") {  # one PU per core first
+        m = (n < ncores) ? n : ncores
+        for (i = 1; i <= m; i++) if (used[core[pu[i]]]++) { print "sibling " pu[i] " before every core has one"; exit }
+      }
+      if (pol == "spread" && npkg > 1 && n >= 2 && pkg[pu[1]] == pkg[pu[2]])
+        print "places 0 and 1 in the same package"
+    }' "$map" -
+}
+policies="os speedup spn spread"
+for b in "$@"; do
+  [ -x "$b/bin/htplaces" ] && [ -x "$b/tests/affinity_probe" ] && [ -x "$b/tests/ht_probe" ] ||
+    { echo "not ok - $b: no htplaces, tests/affinity_probe, tests/ht_probe"; exit 1; }
+done
+H0=$1/bin/htplaces
+
+# 1. Orders agree with sysfs, for every policy and N; 2. every runtime,
+# every policy, every N: OMP_PLACES=$(htplaces POLICY N) with
+# OMP_PROC_BIND=close puts thread t exactly on place t.
+xml=/tmp/smtvm-lstopo.xml
+lstopo-no-graphics --of xml "$xml" 2>/dev/null || lstopo --of xml "$xml"
+for b in "$@"; do
+  H=$b/bin/htplaces; probe=$b/tests/affinity_probe; htp=$b/tests/ht_probe
+  rt=libgomp; ldd "$probe" | grep -q 'libomp\.so' && rt=libomp
+  : >/tmp/smtvm-seen
+  for p in $policies; do
+    full=$($H -f list $p)
+    check "$rt: $p: all allowed PUs once" "$(echo $allowed | tr ' ' '\n' | sort -n | tr '\n' ' ')" \
+      "$(echo "$full" | tr ',' '\n' | sort -n | tr '\n' ' ')"
+    r=$(shape $p "$full"); [ -z "$r" ] && ok "$rt: $p: order $full agrees with sysfs" || bad "$rt: $p: order $full: $r"
+    # An lstopo export made here describes the same machine.
+    check "$rt: $p: htplaces -i lstopo-export gives the live order" "$full" \
+      "$($H -i "$xml" -r "$allowed_list" -f list $p 2>&1)"
+    # Per N: the places htplaces must print (prefix of the full order) and
+    # the probe's expected lines "t PU" (joined by spaces).
+    awk -v full="$full" -v npu="$npu" -v ns="${SMTVM_NS:-all}" -v nc="$ncores" 'BEGIN {
+      k = split(full, pu, ",")
+      for (n = 1; n <= npu; n++) {
+        if (ns != "all" && n != 1 && n != 2 && n != nc && n != npu) continue
+        pl = ""; w = ""
+        for (i = 1; i <= n; i++) { pl = pl (i > 1 ? "," : "") "{" pu[i] "}"; w = w (i > 1 ? " " : "") (i - 1) " " pu[i] }
+        print n "\t" pl "\t" w
+      } }' >/tmp/smtvm-want
+    order_bad=""; wrong=""; ns=""
+    while IFS='	' read -r n wplaces want; do
+      places=$($H $p $n)
+      [ "$places" = "$wplaces" ] || order_bad="$order_bad N=$n:$places"
+      out=$(OMP_PLACES=$places OMP_PROC_BIND=close OMP_NUM_THREADS=$n "$probe" 2>&1)
+      echo "$out" >>/tmp/smtvm-seen
+      [ "$(echo $out)" = "$want" ] || wrong="$wrong N=$n:[$(echo $out)]"
+      ns="$ns $n"
+    done </tmp/smtvm-want
+    check "$rt: $p N=$ns: prefixes of the full order" "" "$order_bad"
+    check "$rt: OMP_PLACES=\$(htplaces $p N) puts thread t on place t, N=$ns" "" "$wrong"
+    # htplaces exec: same, through the command.
+    out=$(env -u OMP_PLACES $H exec $p -- "$probe" 2>&1)
+    echo "$out" >>/tmp/smtvm-seen
+    want=$(echo "$full" | tr ',' '\n' | awk '{ print NR - 1, $1 }')
+    check "$rt: htplaces exec $p puts thread t on place t" "$(echo $want)" "$(echo $out)"
+    # omp_set_ht_policy: thread t of every region on PU t of the order
+    # (os: every thread unbound, on the whole allowed set).
+    out=$("$htp" $p 2>&1)
+    echo "$out" >>/tmp/smtvm-seen
+    want=$(for r in 0 1 2; do echo "$full" | tr ',' '\n' | awk -v r=$r -v p=$p -v a="$allowed_list" '{ print r, NR - 1, (p == "os") ? a : $1 }'; done)
+    check "$rt: omp_set_ht_policy($p) binds thread t of each region to PU t" "$(echo $want)" "$(echo $out)"
+  done
+  # Team size: 2 threads on the first 2 PUs of spn.
+  out=$("$htp" spn 2 2>&1)
+  want=$(for r in 0 1 2; do $H -f list spn 2 | tr ',' '\n' | awk -v r=$r '{ print r, NR - 1, $1 }'; done)
+  check "$rt: omp_set_ht_policy_num_threads(spn, 2)" "$(echo $want)" "$(echo $out)"
+  # Nothing outside the allowed set, whatever the policy or runtime: every
+  # affinity any probe reported above.
+  outside=""
+  for c in $(awk '{ print $NF }' /tmp/smtvm-seen | tr ',\n' '  '); do
+    case " $allowed " in *" $c "*) ;; *) outside="$outside $c" ;; esac
+  done
+  check "$rt: no thread bound outside the allowed set $allowed_list ($(wc -l </tmp/smtvm-seen) threads seen)" "" "$outside"
+done
+
+# 3. doctor reports SMT, the offline CPU, the cpuset.
+doc=$($H0 doctor --no-saturation 2>&1)
+echo "$doc" | sed 's/^/# doctor: /'
+if echo "$doc" | grep -q '^SMT:.*active=1'; then ok "doctor reports SMT active"; else bad "doctor does not report SMT active"; fi
+# Offline: present but not online (the extra possible CPU is not present).
+off=$(for c in $(expand "$(cat $sys/present)"); do case $online in *" $c "*) ;; *) echo $c ;; esac; done | tr '\n' ',' | sed 's/,$//')
+if [ -n "$off" ]; then
+  if echo "$doc" | grep -q "offline.*$off"; then ok "doctor reports offline CPU $off"; else bad "doctor does not report offline CPU $off"; fi
+fi
+cg=$(sed -n 's/^0::\(.*\)/\1/p' /proc/self/cgroup)
+if [ -n "$cg" ] && [ "$cg" != / ] && [ -f "/sys/fs/cgroup$cg/cpuset.cpus.effective" ]; then
+  eff=$(cat "/sys/fs/cgroup$cg/cpuset.cpus.effective")
+  if echo "$doc" | grep -q "cgroup cpuset $eff"; then ok "doctor reports the cgroup cpuset $eff"; else bad "doctor does not report the cgroup cpuset $eff"; fi
+fi
+
+rm -f "$map"
+echo "# $topo: $passes passed, $fails failed"
+[ $fails = 0 ]
