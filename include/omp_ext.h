@@ -31,6 +31,7 @@
 #include "omp_ext/model.h"
 #include "omp_ext/calibrate.h"
 #include "omp_ext/incode.h"
+#include "omp_ext/hooks.h"
 #include "omp_ext/parse.h"
 
 #endif /* OMP_EXT_H */

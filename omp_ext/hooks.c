@@ -5,19 +5,22 @@
  * - libomp / libiomp5: an OMPT tool (OpenMP 5.2 §19.2).  The library exports
  *   ompt_start_tool(); the runtime calls it when it initialises (directly,
  *   or through its own weak ompt_start_tool and dlsym(RTLD_NEXT) when the
- *   runtime comes first in the link order) and omp_ext registers
- *   ompt_callback_implicit_task, which runs in every thread of every team.
+ *   runtime comes first in the link order).  While no policy is set it
+ *   registers no per-region callback; with a policy, the callbacks run
+ *   until the team is found bound (see "Which callbacks" below).  A tool of
+ *   the user's (OMP_TOOL_LIBRARIES) is chained, not displaced.
  * - libgomp (GCC 12 has no OMPT): the library exports GOMP_parallel and the
  *   other GOMP_parallel_* entry points GCC emits for a parallel construct;
  *   when libomp_ext comes before the runtime in the program's link order,
  *   the program's calls reach these, which run the region through the
  *   runtime's own entry point with a trampoline that binds first.
  *
- * Both hooks cost one atomic load per thread and region while no policy was
- * ever set, and a thread-local compare afterwards.
+ * Cost per region while no policy was ever set: nothing (libomp: no
+ * callback registered) or one predictable branch (the GOMP wrappers).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,46 +59,331 @@ typedef void (*ompt_interface_fn_t)(void);
 typedef ompt_interface_fn_t (*ompt_function_lookup_t)(const char *name);
 typedef void (*ompt_callback_t)(void);
 typedef int (*ompt_set_callback_t)(int event, ompt_callback_t callback);
+typedef int (*ompt_get_callback_t)(int event, ompt_callback_t *callback);
 typedef struct ompt_start_tool_result_t {
   int (*initialize)(ompt_function_lookup_t lookup, int initial_device_num, ompt_data_t *tool_data);
   void (*finalize)(ompt_data_t *tool_data);
   ompt_data_t tool_data;
 } ompt_start_tool_result_t;
+typedef ompt_start_tool_result_t *(*ompt_start_tool_t)(unsigned int omp_version,
+                                                      const char *runtime_version);
+typedef void (*cb_thread_begin_t)(int thread_type, ompt_data_t *thread_data);
+typedef void (*cb_parallel_begin_t)(ompt_data_t *encountering_task_data,
+                                    const void *encountering_task_frame,
+                                    ompt_data_t *parallel_data, unsigned int requested_parallelism,
+                                    int flags, const void *codeptr_ra);
+typedef void (*cb_implicit_task_t)(int endpoint, ompt_data_t *parallel_data,
+                                   ompt_data_t *task_data, unsigned int actual_parallelism,
+                                   unsigned int index, int flags);
 enum {
+  OMPT_CALLBACK_THREAD_BEGIN = 1,
+  OMPT_CALLBACK_PARALLEL_BEGIN = 3,
   OMPT_CALLBACK_IMPLICIT_TASK = 7,
+  OMPT_NEVENTS = 64, /* ompt_callbacks_t values are below this */
+  OMPT_THREAD_INITIAL = 1,
   OMPT_SCOPE_BEGIN = 1,
   OMPT_TASK_IMPLICIT = 0x2,
-  OMPT_SET_SOMETIMES = 3 /* ompt_set_result_t: 3 and above = registered */
+  OMPT_SET_ERROR = 0,
+  OMPT_SET_SOMETIMES = 3, /* ompt_set_result_t: 3 and above = registered */
+  OMPT_SET_ALWAYS = 5
 };
 
 OMP_EXT_API ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
                                                    const char *runtime_version);
 
-static void on_implicit_task(int endpoint, ompt_data_t *parallel_data, ompt_data_t *task_data,
-                             unsigned int actual_parallelism, unsigned int index, int flags)
+/*
+ * Which callbacks are registered with the runtime, and when (the design,
+ * from libomp 14's sources: ompt-general.cpp, kmp_runtime.cpp):
+ *
+ * - ompt_set_callback(e, f) stores f and sets the flag ompt_enabled.e; the
+ *   runtime tests the flag before each call site, so an event with no
+ *   callback costs one predictable branch.  What a started tool costs by
+ *   itself (ompt_enabled.enabled: return address, frame and task-state
+ *   bookkeeping in __kmp_fork_call/__kmp_join_call) is measured by
+ *   bench_hooks (variant "linked, OMP_TOOL=disabled").
+ * - No policy: only ompt_callback_thread_begin is registered (it runs once
+ *   per thread, never per region): nothing per region.
+ * - A policy set (omp_set_ht_policy, OMP_EXT_HT_POLICY): "armed".
+ *   ompt_callback_implicit_task binds every thread of the next level-1
+ *   teams; ompt_callback_parallel_begin (encountering thread only) watches
+ *   the requested team size.  Once every thread of a level-1 team of N
+ *   threads was found bound for the current policy, and the next level-0
+ *   region again asks for N, the implicit-task callback is unregistered
+ *   (ompt_set_callback(e, NULL)) from that parallel_begin: the team's
+ *   threads then stay where they are (kmp_set_affinity / hwloc bound them;
+ *   libomp re-pins only with OMP_PROC_BIND, when it is never unregistered)
+ *   and a region costs one parallel_begin callback in one thread.  A team
+ *   of another size, or a new policy, registers it again.
+ * - Unregistering is done only where no thread can be between the
+ *   runtime's flag test and its call through the callback pointer (which
+ *   ompt_set_callback writes unordered with the flag): in parallel_begin of
+ *   the only initial thread, when the team's workers wait in the fork
+ *   barrier.  A second initial thread (a second contention group: its
+ *   ompt_callback_thread_begin runs first, under the same lock) keeps the
+ *   callback registered for good.
+ * - Another OMPT tool (OMP_TOOL_LIBRARIES) is chained, as LLVM's
+ *   ompt-multiplex.h does: omp_ext loads it, hands it a lookup whose
+ *   ompt_set_callback records its callbacks, and registers with the runtime
+ *   dispatchers that call both; the events omp_ext does not use go to the
+ *   runtime directly.
+ */
+static ompt_set_callback_t rt_set_callback;   /* the runtime's */
+static ompt_get_callback_t rt_get_callback;
+static ompt_function_lookup_t rt_lookup;
+static pthread_mutex_t ompt_lock = PTHREAD_MUTEX_INITIALIZER;
+static ompt_start_tool_result_t *user_tool;   /* a chained tool, or NULL */
+static ompt_callback_t user_cb[OMPT_NEVENTS]; /* its callbacks; atomic */
+static ompt_callback_t registered[OMPT_NEVENTS]; /* what the runtime has; ompt_lock */
+static int armed;      /* binding wanted: implicit-task callback needed; atomic */
+static int settled;    /* team bound, implicit-task callback off; atomic */
+static int roots;      /* initial threads seen; ompt_lock */
+static unsigned long hook_calls; /* per-region callbacks run (diagnostics); atomic */
+/* The level-1 team being checked: policy generation, threads found bound. */
+static unsigned region_gen, region_bound, region_failed; /* atomic */
+static unsigned settled_gen, settled_size;                /* atomic */
+
+static void d_thread_begin(int thread_type, ompt_data_t *thread_data);
+static void d_parallel_begin(ompt_data_t *etd, const void *etf, ompt_data_t *pd, unsigned req,
+                             int flags, const void *ra);
+static void d_implicit_task(int endpoint, ompt_data_t *parallel_data, ompt_data_t *task_data,
+                            unsigned int actual_parallelism, unsigned int index, int flags);
+
+static ompt_callback_t dispatcher(int event)
 {
+  switch (event) {
+  case OMPT_CALLBACK_THREAD_BEGIN: return (ompt_callback_t)d_thread_begin;
+  case OMPT_CALLBACK_PARALLEL_BEGIN: return (ompt_callback_t)d_parallel_begin;
+  case OMPT_CALLBACK_IMPLICIT_TASK: return (ompt_callback_t)d_implicit_task;
+  default: return NULL;
+  }
+}
+
+/* Does omp_ext itself need \p event now? */
+static int own_need(int event)
+{
+  switch (event) {
+  case OMPT_CALLBACK_THREAD_BEGIN: return 1;
+  case OMPT_CALLBACK_PARALLEL_BEGIN: return __atomic_load_n(&armed, __ATOMIC_RELAXED);
+  case OMPT_CALLBACK_IMPLICIT_TASK:
+    return __atomic_load_n(&armed, __ATOMIC_RELAXED) &&
+           !__atomic_load_n(&settled, __ATOMIC_RELAXED);
+  default: return 0;
+  }
+}
+
+/* Register (or remove) the dispatcher of \p event as omp_ext and a chained
+ * tool need it; call with ompt_lock held.  Returns ompt_set_callback's. */
+static int sync_event_locked(int event)
+{
+  ompt_callback_t want = NULL;
+  int ret = OMPT_SET_ALWAYS;
+  if (!rt_set_callback)
+    return OMPT_SET_ERROR;
+  if (own_need(event) || __atomic_load_n(&user_cb[event], __ATOMIC_RELAXED))
+    want = dispatcher(event);
+  if (want != registered[event]) {
+    ret = rt_set_callback(event, want);
+    registered[event] = ret >= OMPT_SET_SOMETIMES || !want ? want : NULL;
+  } else if (want) {
+    ret = OMPT_SET_ALWAYS;
+  }
+  return ret;
+}
+
+static void sync_all_locked(void)
+{
+  sync_event_locked(OMPT_CALLBACK_THREAD_BEGIN);
+  sync_event_locked(OMPT_CALLBACK_PARALLEL_BEGIN);
+  sync_event_locked(OMPT_CALLBACK_IMPLICIT_TASK);
+}
+
+/* A policy was set (bind.c): bind the next teams. */
+void omp_ext_hooks_arm(void)
+{
+  pthread_mutex_lock(&ompt_lock);
+  __atomic_store_n(&armed, 1, __ATOMIC_RELAXED);
+  __atomic_store_n(&settled, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&settled_size, 0, __ATOMIC_RELAXED);
+  sync_all_locked();
+  pthread_mutex_unlock(&ompt_lock);
+}
+
+unsigned long omp_ext_ht_hook_calls(void)
+{
+  return __atomic_load_n(&hook_calls, __ATOMIC_RELAXED);
+}
+
+static void d_thread_begin(int thread_type, ompt_data_t *thread_data)
+{
+  cb_thread_begin_t user =
+    (cb_thread_begin_t)__atomic_load_n(&user_cb[OMPT_CALLBACK_THREAD_BEGIN], __ATOMIC_ACQUIRE);
+  if (thread_type == OMPT_THREAD_INITIAL) {
+    pthread_mutex_lock(&ompt_lock);
+    if (++roots > 1 && __atomic_load_n(&settled, __ATOMIC_RELAXED)) {
+      /* A second contention group: the implicit-task callback stays. */
+      __atomic_store_n(&settled, 0, __ATOMIC_RELAXED);
+      sync_event_locked(OMPT_CALLBACK_IMPLICIT_TASK);
+    }
+    pthread_mutex_unlock(&ompt_lock);
+  }
+  if (user)
+    user(thread_type, thread_data);
+}
+
+static void d_parallel_begin(ompt_data_t *etd, const void *etf, ompt_data_t *pd, unsigned req,
+                             int flags, const void *ra)
+{
+  cb_parallel_begin_t user =
+    (cb_parallel_begin_t)__atomic_load_n(&user_cb[OMPT_CALLBACK_PARALLEL_BEGIN], __ATOMIC_ACQUIRE);
   const struct omp_ext_runtime *rt;
-  (void)parallel_data, (void)task_data, (void)actual_parallelism;
-  if (endpoint != OMPT_SCOPE_BEGIN || !(flags & OMPT_TASK_IMPLICIT) ||
-      omp_ext_bind_generation() == 0 || !(rt = omp_ext_runtime()))
+  if (user)
+    user(etd, etf, pd, req, flags, ra);
+  if (!__atomic_load_n(&armed, __ATOMIC_RELAXED))
     return;
-  omp_ext_hooks_mark(omp_ext_hook_ompt);
-  if (rt->get_level() == 1) /* nested teams are not bound: see omp_ext.h */
-    omp_ext_bind_hook(index);
+  __atomic_fetch_add(&hook_calls, 1, __ATOMIC_RELAXED);
+  if (!(rt = omp_ext_runtime()) || rt->get_level() != 0)
+    return; /* a nested region: not bound */
+  {
+    unsigned gen = omp_ext_bind_generation();
+    if (__atomic_load_n(&settled, __ATOMIC_RELAXED)) {
+      if (req == __atomic_load_n(&settled_size, __ATOMIC_RELAXED) &&
+          gen == __atomic_load_n(&settled_gen, __ATOMIC_RELAXED))
+        return; /* the common case: the same team, bound */
+      pthread_mutex_lock(&ompt_lock); /* another size: check again */
+      __atomic_store_n(&settled, 0, __ATOMIC_RELAXED);
+      sync_event_locked(OMPT_CALLBACK_IMPLICIT_TASK);
+      pthread_mutex_unlock(&ompt_lock);
+    } else if (req == __atomic_load_n(&settled_size, __ATOMIC_RELAXED) &&
+               gen == __atomic_load_n(&settled_gen, __ATOMIC_RELAXED)) {
+      /* The last level-1 team had req threads, all bound for this policy,
+       * and its workers now wait in the fork barrier. */
+      pthread_mutex_lock(&ompt_lock);
+      if (roots <= 1) {
+        __atomic_store_n(&settled, 1, __ATOMIC_RELAXED);
+        sync_event_locked(OMPT_CALLBACK_IMPLICIT_TASK);
+      }
+      pthread_mutex_unlock(&ompt_lock);
+      if (__atomic_load_n(&settled, __ATOMIC_RELAXED))
+        return;
+    }
+    /* This team is checked by its implicit tasks. */
+    __atomic_store_n(&region_bound, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&region_failed, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&region_gen, gen, __ATOMIC_RELEASE);
+  }
+}
+
+static void d_implicit_task(int endpoint, ompt_data_t *parallel_data, ompt_data_t *task_data,
+                            unsigned int actual_parallelism, unsigned int index, int flags)
+{
+  cb_implicit_task_t user =
+    (cb_implicit_task_t)__atomic_load_n(&user_cb[OMPT_CALLBACK_IMPLICIT_TASK], __ATOMIC_ACQUIRE);
+  const struct omp_ext_runtime *rt;
+  if (endpoint == OMPT_SCOPE_BEGIN && (flags & OMPT_TASK_IMPLICIT) &&
+      own_need(OMPT_CALLBACK_IMPLICIT_TASK) && omp_ext_bind_generation() != 0 &&
+      (rt = omp_ext_runtime()) && rt->get_level() == 1) { /* nested: see omp_ext.h */
+    unsigned gen = omp_ext_bind_generation();
+    int r;
+    __atomic_fetch_add(&hook_calls, 1, __ATOMIC_RELAXED);
+    omp_ext_hooks_mark(omp_ext_hook_ompt);
+    r = omp_ext_bind_hook(index);
+    if (r != 0) /* an error, or a runtime that re-pins (OMP_PROC_BIND) */
+      __atomic_store_n(&region_failed, 1, __ATOMIC_RELAXED);
+    if (__atomic_add_fetch(&region_bound, 1, __ATOMIC_ACQ_REL) == actual_parallelism &&
+        !__atomic_load_n(&region_failed, __ATOMIC_ACQUIRE) &&
+        __atomic_load_n(&region_gen, __ATOMIC_ACQUIRE) == gen) {
+      __atomic_store_n(&settled_gen, gen, __ATOMIC_RELAXED);
+      __atomic_store_n(&settled_size, actual_parallelism, __ATOMIC_RELAXED);
+    }
+  }
+  if (user)
+    user(endpoint, parallel_data, task_data, actual_parallelism, index, flags);
+}
+
+/* ---- chaining: the lookup a user's tool gets ---- */
+
+static int chain_set_callback(int event, ompt_callback_t callback)
+{
+  int ret;
+  if (event <= 0 || event >= OMPT_NEVENTS || !dispatcher(event))
+    return rt_set_callback(event, callback);
+  pthread_mutex_lock(&ompt_lock);
+  __atomic_store_n(&user_cb[event], callback, __ATOMIC_RELEASE);
+  ret = sync_event_locked(event);
+  pthread_mutex_unlock(&ompt_lock);
+  return callback ? ret : OMPT_SET_ALWAYS;
+}
+
+static int chain_get_callback(int event, ompt_callback_t *callback)
+{
+  ompt_callback_t cb;
+  if (event <= 0 || event >= OMPT_NEVENTS || !dispatcher(event))
+    return rt_get_callback ? rt_get_callback(event, callback) : 0;
+  if (!(cb = __atomic_load_n(&user_cb[event], __ATOMIC_ACQUIRE)))
+    return 0; /* ompt_get_callback_failure */
+  *callback = cb;
+  return 1;
+}
+
+static ompt_interface_fn_t chain_lookup(const char *name)
+{
+  if (strcmp(name, "ompt_set_callback") == 0)
+    return (ompt_interface_fn_t)chain_set_callback;
+  if (strcmp(name, "ompt_get_callback") == 0)
+    return rt_get_callback ? (ompt_interface_fn_t)chain_get_callback : NULL;
+  return rt_lookup(name);
+}
+
+/* The first tool of OMP_TOOL_LIBRARIES (a ':'-separated list of shared
+ * objects, OpenMP 5.2 §19.2.2) whose ompt_start_tool returns a result,
+ * omp_ext itself skipped. */
+static ompt_start_tool_result_t *load_user_tool(const char *tools, unsigned int omp_version,
+                                                const char *runtime_version)
+{
+  char *list = strdup(tools), *path, *save = NULL;
+  ompt_start_tool_result_t *res = NULL;
+  if (!list)
+    return NULL;
+  for (path = strtok_r(list, ":", &save); path && !res; path = strtok_r(NULL, ":", &save)) {
+    void *h = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+    ompt_start_tool_t start;
+    if (!h)
+      continue;
+    *(void **)&start = dlsym(h, "ompt_start_tool");
+    if (start && (void *)(uintptr_t)start != (void *)(uintptr_t)ompt_start_tool)
+      res = start(omp_version, runtime_version);
+    if (!res)
+      dlclose(h);
+  }
+  free(list);
+  return res;
 }
 
 static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num,
                            ompt_data_t *tool_data)
 {
-  ompt_set_callback_t set_callback;
-  (void)initial_device_num, (void)tool_data;
-  set_callback = (ompt_set_callback_t)lookup("ompt_set_callback");
-  if (!set_callback)
+  (void)tool_data;
+  rt_lookup = lookup;
+  *(void **)&rt_set_callback = (void *)(uintptr_t)lookup("ompt_set_callback");
+  *(void **)&rt_get_callback = (void *)(uintptr_t)lookup("ompt_get_callback");
+  if (!rt_set_callback)
     return 0;
-  /* Registered through the generic ompt_callback_t, as OMPT prescribes. */
-  if (set_callback(OMPT_CALLBACK_IMPLICIT_TASK, (ompt_callback_t)on_implicit_task) <
-      OMPT_SET_SOMETIMES)
-    return 0;
+  if (user_tool && !user_tool->initialize(chain_lookup, initial_device_num,
+                                          &user_tool->tool_data)) {
+    int e;
+    pthread_mutex_lock(&ompt_lock); /* it declined: forget its callbacks */
+    for (e = 0; e < OMPT_NEVENTS; e++)
+      __atomic_store_n(&user_cb[e], NULL, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&ompt_lock);
+    user_tool = NULL;
+  }
+  pthread_mutex_lock(&ompt_lock);
+  if (omp_ext_bind_generation() != 0) /* OMP_EXT_HT_POLICY */
+    __atomic_store_n(&armed, 1, __ATOMIC_RELAXED);
+  sync_all_locked();
+  pthread_mutex_unlock(&ompt_lock);
+  if (registered[OMPT_CALLBACK_THREAD_BEGIN] == NULL)
+    return user_tool != NULL;
   omp_ext_hooks_mark(omp_ext_hook_ompt_ready);
   return 1; /* keep the tool active */
 }
@@ -103,16 +391,18 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
 static void tool_finalize(ompt_data_t *tool_data)
 {
   (void)tool_data;
+  if (user_tool && user_tool->finalize)
+    user_tool->finalize(&user_tool->tool_data);
 }
 
 ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *runtime_version)
 {
   static ompt_start_tool_result_t result = {tool_initialize, tool_finalize, {0}};
   const char *tools = getenv("OMP_TOOL_LIBRARIES");
-  (void)omp_version, (void)runtime_version;
-  /* Leave the one OMPT tool slot to a tool the user asked for. */
+  /* The runtime asks the first ompt_start_tool it finds (this one) and
+   * then no other: start the user's tool too and chain to it. */
   if (tools && *tools)
-    return NULL;
+    user_tool = load_user_tool(tools, omp_version, runtime_version);
   return &result;
 }
 
@@ -162,6 +452,7 @@ static int wrap(struct tramp *t, void (**fn)(void *), void **data)
     return 0;
   if ((n = omp_ext_bind_take_pending_threads()) > 0)
     rt->set_num_threads(n);
+  __atomic_fetch_add(&hook_calls, 1, __ATOMIC_RELAXED);
   t->fn = *fn, t->data = *data, t->rt = rt;
   *fn = trampoline, *data = t;
   return 1;

@@ -39,8 +39,10 @@ OMP_EXT_HIDDEN void *omp_ext_runtime_sym(const char *name);
 
 /* Called by the hooks (hooks.c) at the start of every implicit task of a
  * parallel region: binds the calling thread, number \p index of its team,
- * if the policy changed since it was last bound.  Level-1 regions only. */
-OMP_EXT_HIDDEN void omp_ext_bind_hook(unsigned index);
+ * if the policy changed since it was last bound.  Level-1 regions only.
+ * Returns 0 (bound, and stays so), 1 (bound, but the runtime may re-pin it
+ * at the next fork: OMP_PROC_BIND), or an omp_ext_err_* code. */
+OMP_EXT_HIDDEN int omp_ext_bind_hook(unsigned index);
 
 /* Generation of the policy: 0 until a policy is set; read without a lock
  * by the hooks to skip everything when no policy was ever set. */
@@ -50,6 +52,10 @@ OMP_EXT_HIDDEN unsigned omp_ext_bind_generation(void);
  * first region (libgomp: reads OMP_NUM_THREADS before omp_ext is loaded);
  * 0 when none.  Returns it once, then 0. */
 OMP_EXT_HIDDEN int omp_ext_bind_take_pending_threads(void);
+
+/* A policy was set (bind.c, after publishing it): make the hooks bind the
+ * next teams (libomp: register the OMPT callbacks). */
+OMP_EXT_HIDDEN void omp_ext_hooks_arm(void);
 
 /* Hooks that have run: OMP_EXT_HOOK_* bits. */
 OMP_EXT_HIDDEN void omp_ext_hooks_mark(int bit);
