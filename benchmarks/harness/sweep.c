@@ -459,10 +459,27 @@ static int configure(omp_ext_topo_t *topo, omp_ht_policy_t pol, unsigned n, stru
   return rc;
 }
 
+/* mkdir -p: \p dir and any missing parent. */
 static int make_dir(const char *dir)
 {
-  if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+  char path[4096], *p;
+  struct stat sb;
+  if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path))
+    return htb_error(HTB_EXIT_FAIL, "cannot create '%s': %s", dir, strerror(ENAMETOOLONG));
+  for (p = path + 1; *p; p++) {
+    if (*p != '/')
+      continue;
+    *p = '\0';
+    if (mkdir(path, 0777) < 0 && errno != EEXIST) {
+      int e = errno;
+      return htb_error(HTB_EXIT_FAIL, "cannot create '%s': %s", path, strerror(e));
+    }
+    *p = '/';
+  }
+  if (mkdir(path, 0777) < 0 && errno != EEXIST)
     return htb_error(HTB_EXIT_FAIL, "cannot create '%s': %s", dir, strerror(errno));
+  if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode))
+    return htb_error(HTB_EXIT_FAIL, "cannot create '%s': %s", dir, strerror(ENOTDIR));
   return 0;
 }
 
