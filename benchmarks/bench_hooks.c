@@ -11,6 +11,8 @@
  *   linked+policy  linked, omp_set_ht_policy_num_threads(spn, 2)
  *   linked+notool  linked, no policy, OMP_TOOL=disabled (libomp: what the
  *                  started OMPT tool costs by itself; libgomp: as linked)
+ *   linked+os      linked, policy os: the hooks armed, threads unbound (the
+ *                  hooks' own cost apart from what binding does)
  *
  *   bench_hooks [ROUNDS]      driver: ROUNDS rounds (default 11), each runs
  *                             every variant once as a child process, the
@@ -112,9 +114,9 @@ int main(int argc, char **argv)
 }
 #else
 
-enum { V_PLAIN, V_PLACES, V_LINKED, V_POLICY, V_NOTOOL, NV };
+enum { V_PLAIN, V_PLACES, V_LINKED, V_POLICY, V_NOTOOL, V_POLICY_OS, NV };
 static const char *const vname[NV] = {"plain", "plain+places", "linked", "linked+policy",
-                                      "linked+notool"};
+                                      "linked+notool", "linked+os"};
 
 /* Run one variant; its time per region (us), or -1. */
 static double run_variant(int v, const char *self, const char *plain, const char *places)
@@ -140,6 +142,8 @@ static double run_variant(int v, const char *self, const char *plain, const char
     }
     if (v == V_POLICY)
       setenv("BENCH_HOOKS_POLICY", "spn", 1);
+    if (v == V_POLICY_OS)
+      setenv("BENCH_HOOKS_POLICY", "os", 1);
     if (v == V_NOTOOL)
       setenv("OMP_TOOL", "disabled", 1);
     execl(bin, bin, "--child", (char *)NULL);
@@ -222,6 +226,10 @@ int main(int argc, char **argv)
          mn[V_POLICY] / mn[V_PLAIN]);
   printf("  linked / linked+notool         %6.3f (%6.3f)   (a started OMPT tool, no callback)\n",
          med[V_LINKED] / med[V_NOTOOL], mn[V_LINKED] / mn[V_NOTOOL]);
+  printf("  linked+os / plain              %6.3f (%6.3f)   (hooks armed, unbound)\n",
+         med[V_POLICY_OS] / med[V_PLAIN], mn[V_POLICY_OS] / mn[V_PLAIN]);
+  printf("  linked+policy / linked+os      %6.3f (%6.3f)   (binding, hooks equal)\n",
+         med[V_POLICY] / med[V_POLICY_OS], mn[V_POLICY] / mn[V_POLICY_OS]);
   return 0;
 }
 #endif

@@ -424,12 +424,36 @@ static void trampoline(void *arg)
   t->fn(t->data);
 }
 
+/* \p name in a runtime that no global lookup sees: loaded with RTLD_LOCAL
+ * (a Python extension's dlopen of an OpenBLAS built with libgomp), or not
+ * loaded at all (the linker's --as-needed dropped libgomp because this
+ * library's GOMP_parallel satisfied the program's only OpenMP symbols):
+ * an OpenMP runtime already in the process, else libgomp, loaded now (the
+ * runtime whose entry points gcc emitted). */
+static void *fallback_entry(const char *name, void *self)
+{
+  static const char *const libs[] = {"libgomp.so.1", "libomp.so.5", "libomp.so", "libiomp5.so"};
+  unsigned i;
+  void *h, *p;
+  for (i = 0; i <= sizeof(libs) / sizeof(*libs); i++) {
+    if (i < sizeof(libs) / sizeof(*libs))
+      h = dlopen(libs[i], RTLD_LAZY | RTLD_NOLOAD);
+    else
+      h = dlopen(libs[0], RTLD_LAZY); /* stays loaded: the region runs there */
+    if (h && (p = dlsym(h, name)) != NULL && p != self)
+      return p;
+  }
+  return NULL;
+}
+
 /* The runtime's own \p name, never this library's wrapper \p self. */
 static void *real_entry(const char *name, void *self, void **cache)
 {
   void *p = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
   if (!p) {
     p = omp_ext_runtime_sym(name);
+    if (!p || p == self)
+      p = fallback_entry(name, self);
     if (!p || p == self) {
       static const char msg[] = "omp_ext: no OpenMP runtime provides GOMP entry point\n";
       if (write(2, msg, sizeof(msg) - 1) < 0) { /* nothing more to do */ }
