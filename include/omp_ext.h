@@ -32,6 +32,7 @@
 #include "omp_ext/calibrate.h"
 #include "omp_ext/incode.h"
 #include "omp_ext/hooks.h"
+#include "omp_ext/timing.h"
 #include "omp_ext/parse.h"
 
 #endif /* OMP_EXT_H */

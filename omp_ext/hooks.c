@@ -72,12 +72,15 @@ typedef void (*cb_parallel_begin_t)(ompt_data_t *encountering_task_data,
                                     const void *encountering_task_frame,
                                     ompt_data_t *parallel_data, unsigned int requested_parallelism,
                                     int flags, const void *codeptr_ra);
+typedef void (*cb_parallel_end_t)(ompt_data_t *parallel_data, ompt_data_t *encountering_task_data,
+                                  int flags, const void *codeptr_ra);
 typedef void (*cb_implicit_task_t)(int endpoint, ompt_data_t *parallel_data,
                                    ompt_data_t *task_data, unsigned int actual_parallelism,
                                    unsigned int index, int flags);
 enum {
   OMPT_CALLBACK_THREAD_BEGIN = 1,
   OMPT_CALLBACK_PARALLEL_BEGIN = 3,
+  OMPT_CALLBACK_PARALLEL_END = 4,
   OMPT_CALLBACK_IMPLICIT_TASK = 7,
   OMPT_NEVENTS = 64, /* ompt_callbacks_t values are below this */
   OMPT_THREAD_INITIAL = 1,
@@ -90,6 +93,10 @@ enum {
 
 OMP_EXT_API ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
                                                    const char *runtime_version);
+/* This library's own ompt_start_tool: &ompt_start_tool may be the runtime's
+ * (libomp defines a weak one) when libomp_ext is loaded after it. */
+extern __typeof__(ompt_start_tool) ompt_start_tool_self
+  __attribute__((alias("ompt_start_tool"), visibility("hidden")));
 
 /*
  * Which callbacks are registered with the runtime, and when (the design,
@@ -145,6 +152,7 @@ static unsigned settled_gen, settled_size;                /* atomic */
 static void d_thread_begin(int thread_type, ompt_data_t *thread_data);
 static void d_parallel_begin(ompt_data_t *etd, const void *etf, ompt_data_t *pd, unsigned req,
                              int flags, const void *ra);
+static void d_parallel_end(ompt_data_t *pd, ompt_data_t *etd, int flags, const void *ra);
 static void d_implicit_task(int endpoint, ompt_data_t *parallel_data, ompt_data_t *task_data,
                             unsigned int actual_parallelism, unsigned int index, int flags);
 
@@ -153,6 +161,7 @@ static ompt_callback_t dispatcher(int event)
   switch (event) {
   case OMPT_CALLBACK_THREAD_BEGIN: return (ompt_callback_t)d_thread_begin;
   case OMPT_CALLBACK_PARALLEL_BEGIN: return (ompt_callback_t)d_parallel_begin;
+  case OMPT_CALLBACK_PARALLEL_END: return (ompt_callback_t)d_parallel_end;
   case OMPT_CALLBACK_IMPLICIT_TASK: return (ompt_callback_t)d_implicit_task;
   default: return NULL;
   }
@@ -163,7 +172,9 @@ static int own_need(int event)
 {
   switch (event) {
   case OMPT_CALLBACK_THREAD_BEGIN: return 1;
-  case OMPT_CALLBACK_PARALLEL_BEGIN: return __atomic_load_n(&armed, __ATOMIC_RELAXED);
+  case OMPT_CALLBACK_PARALLEL_BEGIN:
+    return __atomic_load_n(&armed, __ATOMIC_RELAXED) || omp_ext_timing_on();
+  case OMPT_CALLBACK_PARALLEL_END: return omp_ext_timing_on();
   case OMPT_CALLBACK_IMPLICIT_TASK:
     return __atomic_load_n(&armed, __ATOMIC_RELAXED) &&
            !__atomic_load_n(&settled, __ATOMIC_RELAXED);
@@ -194,6 +205,7 @@ static void sync_all_locked(void)
 {
   sync_event_locked(OMPT_CALLBACK_THREAD_BEGIN);
   sync_event_locked(OMPT_CALLBACK_PARALLEL_BEGIN);
+  sync_event_locked(OMPT_CALLBACK_PARALLEL_END);
   sync_event_locked(OMPT_CALLBACK_IMPLICIT_TASK);
 }
 
@@ -236,13 +248,24 @@ static void d_parallel_begin(ompt_data_t *etd, const void *etf, ompt_data_t *pd,
   cb_parallel_begin_t user =
     (cb_parallel_begin_t)__atomic_load_n(&user_cb[OMPT_CALLBACK_PARALLEL_BEGIN], __ATOMIC_ACQUIRE);
   const struct omp_ext_runtime *rt;
+  int timing = omp_ext_timing_on();
   if (user)
     user(etd, etf, pd, req, flags, ra);
+  if (!__atomic_load_n(&armed, __ATOMIC_RELAXED) && !timing)
+    return;
+  if (!(rt = omp_ext_runtime()))
+    return;
+  if (timing && omp_ext_timing_open()) { /* nested: timed in its outermost one */
+    omp_ext_timing_begin(ra, ra, req);
+    return;
+  }
+  if (rt->get_level() != 0)
+    return; /* a nested region: not bound */
+  if (timing)
+    omp_ext_timing_begin(ra, ra, req);
   if (!__atomic_load_n(&armed, __ATOMIC_RELAXED))
     return;
   __atomic_fetch_add(&hook_calls, 1, __ATOMIC_RELAXED);
-  if (!(rt = omp_ext_runtime()) || rt->get_level() != 0)
-    return; /* a nested region: not bound */
   {
     unsigned gen = omp_ext_bind_generation();
     if (__atomic_load_n(&settled, __ATOMIC_RELAXED)) {
@@ -271,6 +294,16 @@ static void d_parallel_begin(ompt_data_t *etd, const void *etf, ompt_data_t *pd,
     __atomic_store_n(&region_failed, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&region_gen, gen, __ATOMIC_RELEASE);
   }
+}
+
+static void d_parallel_end(ompt_data_t *pd, ompt_data_t *etd, int flags, const void *ra)
+{
+  cb_parallel_end_t user =
+    (cb_parallel_end_t)__atomic_load_n(&user_cb[OMPT_CALLBACK_PARALLEL_END], __ATOMIC_ACQUIRE);
+  if (omp_ext_timing_on())
+    omp_ext_timing_end(); /* the encountering thread, after the join */
+  if (user)
+    user(pd, etd, flags, ra);
 }
 
 static void d_implicit_task(int endpoint, ompt_data_t *parallel_data, ompt_data_t *task_data,
@@ -350,7 +383,7 @@ static ompt_start_tool_result_t *load_user_tool(const char *tools, unsigned int 
     if (!h)
       continue;
     *(void **)&start = dlsym(h, "ompt_start_tool");
-    if (start && (void *)(uintptr_t)start != (void *)(uintptr_t)ompt_start_tool)
+    if (start && (void *)(uintptr_t)start != (void *)(uintptr_t)ompt_start_tool_self)
       res = start(omp_version, runtime_version);
     if (!res)
       dlclose(h);
@@ -377,6 +410,7 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
     pthread_mutex_unlock(&ompt_lock);
     user_tool = NULL;
   }
+  omp_ext_timing_enabled(); /* OMP_EXT_TIMING: parallel_begin/end */
   pthread_mutex_lock(&ompt_lock);
   if (omp_ext_bind_generation() != 0) /* OMP_EXT_HT_POLICY */
     __atomic_store_n(&armed, 1, __ATOMIC_RELAXED);
@@ -399,6 +433,9 @@ ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *
 {
   static ompt_start_tool_result_t result = {tool_initialize, tool_finalize, {0}};
   const char *tools = getenv("OMP_TOOL_LIBRARIES");
+  static int started;
+  if (__atomic_exchange_n(&started, 1, __ATOMIC_RELAXED))
+    return &result; /* (never twice, never recursively) */
   /* The runtime asks the first ompt_start_tool it finds (this one) and
    * then no other: start the user's tool too and chain to it. */
   if (tools && *tools)
@@ -484,6 +521,34 @@ static int wrap(struct tramp *t, void (**fn)(void *), void **data)
 
 typedef void (*gomp_fn)(void *);
 
+/* The slow path of a wrapper (a policy was set, or OMP_EXT_TIMING): the
+ * binding trampoline, then the timer of an outermost region: the construct
+ * is its outlined function, named after \p ra, the wrapper's return address
+ * (in the function holding the construct, as OMPT's codeptr_ra under
+ * libomp, unless the compiler made the call a tail call).  Returns 1 when
+ * the region is timed. */
+static int pre(struct tramp *t, gomp_fn *fn, void **data, unsigned num_threads, const void *ra)
+{
+  const struct omp_ext_runtime *rt;
+  const void *key = (const void *)(uintptr_t)*fn;
+  wrap(t, fn, data);
+  if (!omp_ext_timing_on() || !(rt = omp_ext_runtime()) || rt->get_level() != 0)
+    return 0;
+  omp_ext_timing_begin(key, ra, num_threads ? num_threads : (unsigned)rt->get_max_threads());
+  return 1;
+}
+
+/* The one branch of a wrapper while no policy is set and timing is off. */
+#define PRE(t, fn, data, num_threads)                                                       \
+  (__builtin_expect((omp_ext_bind_generation() | (unsigned)omp_ext_timing_on()) != 0, 0)   \
+     ? pre(t, fn, data, num_threads, __builtin_return_address(0))                           \
+     : 0)
+#define POST(timed)                                                                         \
+  do {                                                                                      \
+    if (timed)                                                                              \
+      omp_ext_timing_end();                                                                 \
+  } while (0)
+
 OMP_EXT_API void GOMP_parallel(gomp_fn fn, void *data, unsigned num_threads, unsigned flags);
 /* This library's own GOMP_parallel: taking &GOMP_parallel here would give
  * whichever definition wins symbol interposition. */
@@ -502,8 +567,8 @@ void omp_ext_hooks_check(const struct omp_ext_runtime *rt)
     return;
   if (rt->kmp_set_affinity) {
     if (!(omp_ext_ht_hooks() & omp_ext_hook_ompt_ready))
-      why = "the runtime did not start omp_ext's OMPT tool (OMP_TOOL=disabled or "
-            "OMP_TOOL_LIBRARIES set)";
+      why = "the runtime did not start omp_ext's OMPT tool (OMP_TOOL=disabled, or another "
+            "tool's ompt_start_tool came first)";
   } else if (!OMP_EXT_STATIC_LIB &&
              dlsym(RTLD_DEFAULT, "GOMP_parallel") != (void *)(uintptr_t)gomp_parallel_self) {
     /* (Linked statically, the executable's own definitions always win.) */
@@ -520,9 +585,11 @@ void GOMP_parallel(gomp_fn fn, void *data, unsigned num_threads, unsigned flags)
   static void *cache;
   void (*real)(gomp_fn, void *, unsigned, unsigned);
   struct tramp t;
+  int timed;
   *(void **)&real = real_entry("GOMP_parallel", (void *)(uintptr_t)GOMP_parallel, &cache);
-  wrap(&t, &fn, &data);
+  timed = PRE(&t, &fn, &data, num_threads);
   real(fn, data, num_threads, flags);
+  POST(timed);
 }
 
 OMP_EXT_API void GOMP_parallel_sections(gomp_fn fn, void *data, unsigned num_threads,
@@ -533,10 +600,12 @@ void GOMP_parallel_sections(gomp_fn fn, void *data, unsigned num_threads, unsign
   static void *cache;
   void (*real)(gomp_fn, void *, unsigned, unsigned, unsigned);
   struct tramp t;
+  int timed;
   *(void **)&real =
     real_entry("GOMP_parallel_sections", (void *)(uintptr_t)GOMP_parallel_sections, &cache);
-  wrap(&t, &fn, &data);
+  timed = PRE(&t, &fn, &data, num_threads);
   real(fn, data, num_threads, count, flags);
+  POST(timed);
 }
 
 /* parallel + worksharing loop with a chunk size (schedule(static|dynamic|
@@ -550,9 +619,11 @@ void GOMP_parallel_sections(gomp_fn fn, void *data, unsigned num_threads, unsign
     static void *cache;                                                                      \
     void (*real)(gomp_fn, void *, unsigned, long, long, long, long, unsigned);               \
     struct tramp t;                                                                          \
+    int timed;                                                                               \
     *(void **)&real = real_entry(#name, (void *)(uintptr_t)name, &cache);                    \
-    wrap(&t, &fn, &data);                                                                    \
+    timed = PRE(&t, &fn, &data, num_threads);                                                \
     real(fn, data, num_threads, start, end, incr, chunk, flags);                             \
+    POST(timed);                                                                             \
   }
 /* schedule(runtime) forms: no chunk size. */
 #define WRAP_LOOP_RUNTIME(name)                                                              \
@@ -564,9 +635,11 @@ void GOMP_parallel_sections(gomp_fn fn, void *data, unsigned num_threads, unsign
     static void *cache;                                                                      \
     void (*real)(gomp_fn, void *, unsigned, long, long, long, unsigned);                     \
     struct tramp t;                                                                          \
+    int timed;                                                                               \
     *(void **)&real = real_entry(#name, (void *)(uintptr_t)name, &cache);                    \
-    wrap(&t, &fn, &data);                                                                    \
+    timed = PRE(&t, &fn, &data, num_threads);                                                \
     real(fn, data, num_threads, start, end, incr, flags);                                    \
+    POST(timed);                                                                             \
   }
 
 WRAP_LOOP(GOMP_parallel_loop_static)

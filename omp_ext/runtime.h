@@ -64,4 +64,18 @@ OMP_EXT_HIDDEN void omp_ext_hooks_mark(int bit);
  * see the program's regions (see hooks.c), instead of failing silently. */
 OMP_EXT_HIDDEN void omp_ext_hooks_check(const struct omp_ext_runtime *rt);
 
+/* Region timing (timing.c): OMP_EXT_TIMING set?  _enabled() reads the
+ * environment once (any thread, any time); _on() is the fast check after. */
+OMP_EXT_HIDDEN int omp_ext_timing_enabled(void);
+OMP_EXT_HIDDEN int omp_ext_timing_on(void);
+/* In the thread that starts an outermost region: just before the fork
+ * (the construct \p key, named after the code address \p at, a team of
+ * \p team asked for) and just after the join. */
+OMP_EXT_HIDDEN void omp_ext_timing_begin(const void *key, const void *at, unsigned team);
+/* Begins nest (a region the open one's primary thread starts counts in it):
+ * call _begin for an outermost region (level 0) or while one is open
+ * (omp_ext_timing_open()), and _end after each such begin. */
+OMP_EXT_HIDDEN int omp_ext_timing_open(void);
+OMP_EXT_HIDDEN void omp_ext_timing_end(void);
+
 #endif /* OMP_EXT_RUNTIME_H */
