@@ -7,12 +7,17 @@
  *   plain+places   the same, bound by OMP_PLACES={a},{b} OMP_PROC_BIND=close,
  *                  a and b the first two PUs of the spn order (what
  *                  `htplaces exec spn 2` sets)
- *   linked         linked with libomp_ext, no policy
- *   linked+policy  linked, omp_set_ht_policy_num_threads(spn, 2)
- *   linked+notool  linked, no policy, OMP_TOOL=disabled (libomp: what the
- *                  started OMPT tool costs by itself; libgomp: as linked)
- *   linked+os      linked, policy os: the hooks armed, threads unbound (the
- *                  hooks' own cost apart from what binding does)
+ *   linked         linked with libomp_ext, never naming the policy API
+ *                  (bench_hooks_linked): no hook is started
+ *   linked+policy  bench_hooks: omp_set_ht_policy_num_threads(spn, 2)
+ *   linked+os      bench_hooks, policy os: the hooks armed, threads unbound
+ *                  (the hooks' own cost apart from what binding does)
+ *   capable        bench_hooks, no policy: names the policy API, so libomp
+ *                  starts omp_ext's OMPT tool (no callback registered)
+ *   capable+notool the same, OMP_TOOL=disabled (libomp: what the started
+ *                  tool costs by itself; libgomp: as capable)
+ *   linked+timing  bench_hooks_linked, OMP_EXT_TIMING=/dev/null: the region
+ *                  timing layer's cost per region
  *
  *   bench_hooks [ROUNDS]      driver: ROUNDS rounds (default 11), each runs
  *                             every variant once as a child process, the
@@ -22,6 +27,10 @@
  *   bench_hooks --child       one measurement: 2000 regions of warm-up, then
  *                             20 repetitions of 5000 regions (10^5 regions);
  *                             prints the median time per region (us).
+ *
+ *   BENCH_HOOKS_N=N bench_hooks --child   N regions, untimed: for counting
+ *                  instructions per region (bench_hooks_count.sh, valgrind),
+ *                  which the load of a shared machine does not change.
  *
  * Built with the build's compiler (gcc -> libgomp, clang -> libomp).
  * Microseconds per region, CLOCK_MONOTONIC.
@@ -77,7 +86,7 @@ static int child(void)
 {
   double t[REPS];
   int r;
-#ifndef BENCH_PLAIN
+#if !defined(BENCH_PLAIN) && !defined(BENCH_LINKED)
   const char *p = getenv("BENCH_HOOKS_POLICY");
   if (p && *p) {
     omp_ht_policy_t policy;
@@ -94,6 +103,10 @@ static int child(void)
    * otherwise lose libgomp; see the report in benchmarks/results.) */
   if (omp_get_max_threads() < 1)
     return 1;
+  if (getenv("BENCH_HOOKS_N")) { /* untimed: N regions (instruction counts) */
+    regions(atoi(getenv("BENCH_HOOKS_N")));
+    return 0;
+  }
   regions(2000);
   for (r = 0; r < REPS; r++) {
     double t0 = now_us();
@@ -104,22 +117,29 @@ static int child(void)
   return 0;
 }
 
-#ifdef BENCH_PLAIN
+#if defined(BENCH_PLAIN) || defined(BENCH_LINKED)
 int main(int argc, char **argv)
 {
-  if (argc == 2 && strcmp(argv[1], "--child") == 0)
-    return child();
-  fprintf(stderr, "bench_hooks_plain: run by bench_hooks (--child)\n");
+  if (argc == 2 && strcmp(argv[1], "--child") == 0) {
+    int rc = child();
+#ifdef BENCH_LINKED
+    if (omp_ext_ht_hooks() != 0) /* linked, and no hook was started */
+      fprintf(stderr, "bench_hooks_linked: hooks 0x%x\n", omp_ext_ht_hooks());
+#endif
+    return rc;
+  }
+  fprintf(stderr, "bench_hooks_plain/linked: run by bench_hooks (--child)\n");
   return 2;
 }
 #else
 
-enum { V_PLAIN, V_PLACES, V_LINKED, V_POLICY, V_NOTOOL, V_POLICY_OS, NV };
+enum { V_PLAIN, V_PLACES, V_LINKED, V_POLICY, V_POLICY_OS, V_CAPABLE, V_NOTOOL, V_TIMING, NV };
 static const char *const vname[NV] = {"plain", "plain+places", "linked", "linked+policy",
-                                      "linked+notool", "linked+os"};
+                                      "linked+os", "capable", "capable+notool", "linked+timing"};
 
 /* Run one variant; its time per region (us), or -1. */
-static double run_variant(int v, const char *self, const char *plain, const char *places)
+static double run_variant(int v, const char *self, const char *plain, const char *linked,
+                          const char *places)
 {
   int fd[2], status;
   pid_t pid;
@@ -128,7 +148,7 @@ static double run_variant(int v, const char *self, const char *plain, const char
   if (pipe(fd) != 0)
     return -1;
   if ((pid = fork()) == 0) {
-    const char *bin = v <= V_PLACES ? plain : self;
+    const char *bin = v <= V_PLACES ? plain : v == V_LINKED || v == V_TIMING ? linked : self;
     dup2(fd[1], 1);
     close(fd[0]);
     unsetenv("OMP_PLACES");
@@ -146,6 +166,9 @@ static double run_variant(int v, const char *self, const char *plain, const char
       setenv("BENCH_HOOKS_POLICY", "os", 1);
     if (v == V_NOTOOL)
       setenv("OMP_TOOL", "disabled", 1);
+    unsetenv("OMP_EXT_TIMING");
+    if (v == V_TIMING)
+      setenv("OMP_EXT_TIMING", "/dev/null", 1);
     execl(bin, bin, "--child", (char *)NULL);
     _exit(127);
   }
@@ -162,7 +185,7 @@ int main(int argc, char **argv)
 {
   static double t[NV][MAXROUNDS], sorted[MAXROUNDS];
   double med[NV], mn[NV];
-  char self[4096], plain[4200], places[64];
+  char self[4096], plain[4200], linked[4200], places[64];
   omp_ext_topo_t *topo;
   omp_ext_pu_t order[2];
   int rounds = argc > 1 ? atoi(argv[1]) : 11, r, i, v;
@@ -178,6 +201,7 @@ int main(int argc, char **argv)
     return 1;
   self[len] = '\0';
   snprintf(plain, sizeof(plain), "%s_plain", self);
+  snprintf(linked, sizeof(linked), "%s_linked", self);
   /* The places `htplaces exec spn 2` would set: spn's first two PUs. */
   if (omp_ext_topo_load(&topo, NULL, 0) != 0)
     return 1;
@@ -196,7 +220,7 @@ int main(int argc, char **argv)
   for (r = 0; r < rounds; r++) {
     for (i = 0; i < NV; i++) {
       v = (r + i) % NV; /* rotated: each variant runs first, second, ... in turn */
-      if ((t[v][r] = run_variant(v, self, plain, places)) < 0) {
+      if ((t[v][r] = run_variant(v, self, plain, linked, places)) < 0) {
         fprintf(stderr, "bench_hooks: variant %s failed\n", vname[v]);
         return 1;
       }
@@ -224,12 +248,15 @@ int main(int argc, char **argv)
          med[V_PLACES] / med[V_PLAIN], mn[V_PLACES] / mn[V_PLAIN]);
   printf("  linked+policy / plain          %6.3f (%6.3f)\n", med[V_POLICY] / med[V_PLAIN],
          mn[V_POLICY] / mn[V_PLAIN]);
-  printf("  linked / linked+notool         %6.3f (%6.3f)   (a started OMPT tool, no callback)\n",
-         med[V_LINKED] / med[V_NOTOOL], mn[V_LINKED] / mn[V_NOTOOL]);
+  printf("  capable / capable+notool       %6.3f (%6.3f)   (a started OMPT tool, no callback)\n",
+         med[V_CAPABLE] / med[V_NOTOOL], mn[V_CAPABLE] / mn[V_NOTOOL]);
   printf("  linked+os / plain              %6.3f (%6.3f)   (hooks armed, unbound)\n",
          med[V_POLICY_OS] / med[V_PLAIN], mn[V_POLICY_OS] / mn[V_PLAIN]);
   printf("  linked+policy / linked+os      %6.3f (%6.3f)   (binding, hooks equal)\n",
          med[V_POLICY] / med[V_POLICY_OS], mn[V_POLICY] / mn[V_POLICY_OS]);
+  printf("  linked+timing / linked         %6.3f (%6.3f)   (timing layer: %+.4f us per region)\n",
+         med[V_TIMING] / med[V_LINKED], mn[V_TIMING] / mn[V_LINKED],
+         med[V_TIMING] - med[V_LINKED]);
   return 0;
 }
 #endif

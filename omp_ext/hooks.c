@@ -20,6 +20,7 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -429,6 +430,60 @@ static void tool_finalize(ompt_data_t *tool_data)
     user_tool->finalize(&user_tool->tool_data);
 }
 
+/* Does a loaded object other than libomp_ext name the policy API in its
+ * dynamic string table (it calls omp_set_ht_policy*, or could)? */
+struct scan {
+  uintptr_t self;
+  int found;
+};
+
+static int scan_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+  struct scan *sc = arg;
+  const ElfW(Dyn) *dyn = NULL;
+  const char *strtab = NULL, *p, *end;
+  size_t strsz = 0;
+  int i;
+  (void)size;
+  if (info->dlpi_addr == sc->self || sc->found)
+    return sc->found;
+  for (i = 0; i < info->dlpi_phnum; i++)
+    if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+      dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+  for (; dyn && dyn->d_tag != DT_NULL; dyn++) {
+    if (dyn->d_tag == DT_STRTAB) /* relocated by ld.so on glibc */
+      strtab = (const char *)dyn->d_un.d_ptr;
+    else if (dyn->d_tag == DT_STRSZ)
+      strsz = dyn->d_un.d_val;
+  }
+  if (!strtab || !strsz)
+    return 0;
+  if ((uintptr_t)strtab < info->dlpi_addr) /* (not relocated: vDSO and the like) */
+    strtab += info->dlpi_addr;
+  for (p = strtab, end = strtab + strsz; p < end; p += strlen(p) + 1)
+    if (strncmp(p, "omp_set_ht_policy", 17) == 0) {
+      sc->found = 1;
+      break;
+    }
+  return sc->found;
+}
+
+static int policy_api_named(void)
+{
+  struct scan sc = {0, 0};
+  Dl_info self;
+  if (dladdr((void *)(uintptr_t)ompt_start_tool_self, &self) && self.dli_fbase) {
+    struct link_map *lm = NULL;
+    void *h = dlopen(self.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    if (h && dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0 && lm)
+      sc.self = lm->l_addr;
+    if (h)
+      dlclose(h);
+  }
+  dl_iterate_phdr(scan_object, &sc);
+  return sc.found;
+}
+
 ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *runtime_version)
 {
   static ompt_start_tool_result_t result = {tool_initialize, tool_finalize, {0}};
@@ -440,6 +495,15 @@ ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *
    * then no other: start the user's tool too and chain to it. */
   if (tools && *tools)
     user_tool = load_user_tool(tools, omp_version, runtime_version);
+  /* A started tool costs every region something by itself (libomp 14:
+   * ompt_enabled.enabled turns on task-frame, return-address and thread-
+   * state bookkeeping in __kmp_fork_call, __kmp_join_call and the barriers,
+   * about 1000 instructions per 2-thread region, callbacks or not).  So
+   * start it only when something may need it: a policy or timing from the
+   * environment, a tool to chain, or an object naming the policy API. */
+  if (!user_tool && omp_ext_bind_generation() == 0 && !omp_ext_timing_enabled() &&
+      !policy_api_named())
+    return NULL;
   return &result;
 }
 
