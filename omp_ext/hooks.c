@@ -109,8 +109,19 @@ extern __typeof__(ompt_start_tool) ompt_start_tool_self
  *   itself (ompt_enabled.enabled: return address, frame and task-state
  *   bookkeeping in __kmp_fork_call/__kmp_join_call) is measured by
  *   bench_hooks (variant "linked, OMP_TOOL=disabled").
- * - No policy: only ompt_callback_thread_begin is registered (it runs once
- *   per thread, never per region): nothing per region.
+ * - Nothing that may need the tool (no OMP_EXT_HT_POLICY, no
+ *   OMP_EXT_TIMING, no OMP_TOOL_LIBRARIES, no loaded object naming
+ *   omp_set_ht_policy*): ompt_start_tool returns NULL and the runtime runs
+ *   as without omp_ext.  A started tool costs by itself (ompt_enabled.
+ *   enabled: __kmp_fork_call fetches the parent task's data and frame and
+ *   the return address, __kmp_join_call and the barriers keep thread
+ *   states and task frames), measured by bench_hooks ("capable" vs
+ *   "capable+notool").  A program that names the policy API but calls it
+ *   only later gets the tool; one that reaches it only through dlsym after
+ *   the runtime started keeps its first team bound, and omp_ext says once
+ *   that grown teams are not re-bound (omp_ext_hooks_check).
+ * - Started, no policy: only ompt_callback_thread_begin is registered (it
+ *   runs once per thread, never per region): no callback per region.
  * - A policy set (omp_set_ht_policy, OMP_EXT_HT_POLICY): "armed".
  *   ompt_callback_implicit_task binds every thread of the next level-1
  *   teams; ompt_callback_parallel_begin (encountering thread only) watches
