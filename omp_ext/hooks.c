@@ -511,9 +511,11 @@ ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *
    * state bookkeeping in __kmp_fork_call, __kmp_join_call and the barriers,
    * about 1000 instructions per 2-thread region, callbacks or not).  So
    * start it only when something may need it: a policy or timing from the
-   * environment, a tool to chain, or an object naming the policy API. */
-  if (!user_tool && omp_ext_bind_generation() == 0 && !omp_ext_timing_enabled() &&
-      !policy_api_named())
+   * environment, a tool to chain, or an object naming the policy API.
+   * (Linked statically, the program's calls leave no trace in a dynamic
+   * string table: always started.) */
+  if (!OMP_EXT_STATIC_LIB && !user_tool && omp_ext_bind_generation() == 0 &&
+      !omp_ext_timing_enabled() && !policy_api_named())
     return NULL;
   return &result;
 }
