@@ -133,10 +133,10 @@ extern __typeof__(ompt_start_tool) ompt_start_tool_self
  *   libomp re-pins only with OMP_PROC_BIND, when it is never unregistered)
  *   and a region costs one parallel_begin callback in one thread.  A team
  *   of another size, or a new policy, registers it again.  (This relies on
- *   libomp's hot team: a level-1 team of the same size keeps its threads
- *   and their numbers.  With KMP_HOT_TEAMS_MAX_LEVEL=0 a team is rebuilt
- *   from the pool at each region; a thread could then get another number
- *   unseen: call omp_ht_rebind() in such regions.)
+ *   libomp's hot team: __kmp_allocate_team reuses the root's hot team for
+ *   level-1 regions, so a team of the same size keeps its threads and their
+ *   numbers.  A runtime that reshuffled threads between regions of the same
+ *   size would need omp_ht_rebind() in them.)
  * - Unregistering is done only where no thread can be between the
  *   runtime's flag test and its call through the callback pointer (which
  *   ompt_set_callback writes unordered with the flag): in parallel_begin of
