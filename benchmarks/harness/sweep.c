@@ -232,6 +232,11 @@ static void worker_env(const char *incode, const char *places, const char *nbuf)
   } else {
     setenv("OMP_PLACES", places, 1);
     setenv("OMP_PROC_BIND", "close", 1);
+    /* The env path times the runtime as a program without omp_ext meets
+     * it: htbench links libomp_ext statically, whose OMPT tool libomp would
+     * start (a per-region cost by itself, see omp_ext/hooks.c). */
+    if (!getenv("OMP_TOOL"))
+      setenv("OMP_TOOL", "disabled", 1);
   }
   setenv("OMP_NUM_THREADS", nbuf, 1);
   setenv("OMP_DYNAMIC", "false", 1);
