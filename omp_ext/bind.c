@@ -235,9 +235,10 @@ static int bind_self(unsigned index)
   return err;
 }
 
-void omp_ext_bind_hook(unsigned index)
+int omp_ext_bind_hook(unsigned index)
 {
-  bind_self(index);
+  int err = bind_self(index);
+  return err ? err : __atomic_load_n(&always_rebind, __ATOMIC_RELAXED) ? 1 : 0;
 }
 
 unsigned omp_ext_bind_generation(void)
@@ -305,6 +306,7 @@ static int set_policy(omp_ht_policy_t policy, int nthreads)
   pthread_mutex_unlock(&bind_lock);
   if (err)
     return err;
+  omp_ext_hooks_arm(); /* hooks.c: bind the next teams */
   if (nthreads > 0)
     rt->set_num_threads(nthreads);
   if (!rt->parallel) /* no way to run a team: the hooks bind at the next region */

@@ -39,8 +39,10 @@ OMP_EXT_HIDDEN void *omp_ext_runtime_sym(const char *name);
 
 /* Called by the hooks (hooks.c) at the start of every implicit task of a
  * parallel region: binds the calling thread, number \p index of its team,
- * if the policy changed since it was last bound.  Level-1 regions only. */
-OMP_EXT_HIDDEN void omp_ext_bind_hook(unsigned index);
+ * if the policy changed since it was last bound.  Level-1 regions only.
+ * Returns 0 (bound, and stays so), 1 (bound, but the runtime may re-pin it
+ * at the next fork: OMP_PROC_BIND), or an omp_ext_err_* code. */
+OMP_EXT_HIDDEN int omp_ext_bind_hook(unsigned index);
 
 /* Generation of the policy: 0 until a policy is set; read without a lock
  * by the hooks to skip everything when no policy was ever set. */
@@ -51,11 +53,29 @@ OMP_EXT_HIDDEN unsigned omp_ext_bind_generation(void);
  * 0 when none.  Returns it once, then 0. */
 OMP_EXT_HIDDEN int omp_ext_bind_take_pending_threads(void);
 
+/* A policy was set (bind.c, after publishing it): make the hooks bind the
+ * next teams (libomp: register the OMPT callbacks). */
+OMP_EXT_HIDDEN void omp_ext_hooks_arm(void);
+
 /* Hooks that have run: OMP_EXT_HOOK_* bits. */
 OMP_EXT_HIDDEN void omp_ext_hooks_mark(int bit);
 
 /* After the first policy is applied: say once on stderr when no hook will
  * see the program's regions (see hooks.c), instead of failing silently. */
 OMP_EXT_HIDDEN void omp_ext_hooks_check(const struct omp_ext_runtime *rt);
+
+/* Region timing (timing.c): OMP_EXT_TIMING set?  _enabled() reads the
+ * environment once (any thread, any time); _on() is the fast check after. */
+OMP_EXT_HIDDEN int omp_ext_timing_enabled(void);
+OMP_EXT_HIDDEN int omp_ext_timing_on(void);
+/* In the thread that starts an outermost region: just before the fork
+ * (the construct \p key, named after the code address \p at, a team of
+ * \p team asked for) and just after the join. */
+OMP_EXT_HIDDEN void omp_ext_timing_begin(const void *key, const void *at, unsigned team);
+/* Begins nest (a region the open one's primary thread starts counts in it):
+ * call _begin for an outermost region (level 0) or while one is open
+ * (omp_ext_timing_open()), and _end after each such begin. */
+OMP_EXT_HIDDEN int omp_ext_timing_open(void);
+OMP_EXT_HIDDEN void omp_ext_timing_end(void);
 
 #endif /* OMP_EXT_RUNTIME_H */

@@ -701,6 +701,35 @@ static void test_plot_mode(void)
   free(dir);
 }
 
+/* --out a/b/c creates the missing parents, as the help says; a path
+ * through a file is refused with the file named. */
+static void test_out_parents(void)
+{
+  char *dir = tmpdir(), out[512], file[512];
+  char *argv[] = {HTBENCH_BIN, "--quick", "--out", out, "--kernels", "parallel", "--policies",
+                  "os", "--threads", "1", NULL};
+  struct run_result r;
+  FILE *f;
+  snprintf(out, sizeof(out), "%s/a/b/c", dir);
+  CU_ASSERT_FATAL(run_capture(argv, NULL, &r) == 0);
+  CU_ASSERT_EQUAL(r.status, 0);
+  run_free(&r);
+  CU_ASSERT(file_has(dir, "a/b/c/results.csv", "kernel"));
+  /* a/b/file/x: "file" is a file */
+  snprintf(file, sizeof(file), "%s/a/b/file", dir);
+  f = fopen(file, "w");
+  CU_ASSERT_FATAL(f != NULL);
+  fclose(f);
+  snprintf(out, sizeof(out), "%s/a/b/file/x", dir);
+  CU_ASSERT_FATAL(run_capture(argv, NULL, &r) == 0);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CU_ASSERT(strstr(r.err, "htbench: cannot create") != NULL && strstr(r.err, "a/b/file") != NULL);
+  CU_ASSERT_STRING_EQUAL(r.out, "");
+  run_free(&r);
+  rmtree(dir);
+  free(dir);
+}
+
 /* Under taskset -c 1 only PU 1 is allowed: N = 1 only, every thread on 1. */
 static void test_taskset(void)
 {
@@ -872,6 +901,7 @@ static CU_TestInfo kernel_tests[] = {
 static CU_TestInfo command_tests[] = {
   {"bad options: one line, exit 2, nothing on stdout", test_bad_options},
   {"--quick smoke: files, verification, bindings", test_quick_sweep},
+  {"--out a/b/c creates missing parents", test_out_parents},
   {"no gnuplot: sweep goes on; --plot remakes plots", test_plot_mode},
   {"taskset -c 1: only PU 1 used", test_taskset},
   {"thread off its place: run invalid", test_binding_mismatch},

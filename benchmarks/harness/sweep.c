@@ -232,6 +232,11 @@ static void worker_env(const char *incode, const char *places, const char *nbuf)
   } else {
     setenv("OMP_PLACES", places, 1);
     setenv("OMP_PROC_BIND", "close", 1);
+    /* The env path times the runtime as a program without omp_ext meets
+     * it: htbench links libomp_ext statically, whose OMPT tool libomp would
+     * start (a per-region cost by itself, see omp_ext/hooks.c). */
+    if (!getenv("OMP_TOOL"))
+      setenv("OMP_TOOL", "disabled", 1);
   }
   setenv("OMP_NUM_THREADS", nbuf, 1);
   setenv("OMP_DYNAMIC", "false", 1);
@@ -459,10 +464,27 @@ static int configure(omp_ext_topo_t *topo, omp_ht_policy_t pol, unsigned n, stru
   return rc;
 }
 
+/* mkdir -p: \p dir and any missing parent. */
 static int make_dir(const char *dir)
 {
-  if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+  char path[4096], *p;
+  struct stat sb;
+  if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path))
+    return htb_error(HTB_EXIT_FAIL, "cannot create '%s': %s", dir, strerror(ENAMETOOLONG));
+  for (p = path + 1; *p; p++) {
+    if (*p != '/')
+      continue;
+    *p = '\0';
+    if (mkdir(path, 0777) < 0 && errno != EEXIST) {
+      int e = errno;
+      return htb_error(HTB_EXIT_FAIL, "cannot create '%s': %s", path, strerror(e));
+    }
+    *p = '/';
+  }
+  if (mkdir(path, 0777) < 0 && errno != EEXIST)
     return htb_error(HTB_EXIT_FAIL, "cannot create '%s': %s", dir, strerror(errno));
+  if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode))
+    return htb_error(HTB_EXIT_FAIL, "cannot create '%s': %s", dir, strerror(ENOTDIR));
   return 0;
 }
 

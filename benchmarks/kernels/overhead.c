@@ -7,7 +7,10 @@
  * reports test - reference per repetition.  delaylength is calibrated to
  * EPCC's default 0.1 us.
  *
- * PARALLEL: an empty-bodied parallel region per repetition
+ * PARALLEL: a parallel region per repetition holding delay() only, as
+ *           EPCC's; the binding probe and the region count run in the
+ *           untimed warm-up (probe != NULL; the timed regions are counted
+ *           by the encountering thread, after each)
  * FOR:      one `omp for` over nthreads iterations per repetition
  * BARRIER:  one barrier per repetition inside one region
  * REDUCTION: a parallel region with reduction(+) per repetition
@@ -100,15 +103,25 @@ static void ovh_run(void *state, unsigned long inner, struct htb_probe *probe)
   st->expected += inner;
   switch (st->test) {
   case O_PARALLEL:
+    if (probe) {
+      /* The untimed run (warm-up): record the binding; thread 0 counts. */
+      for (j = 0; j < inner; j++) {
+#pragma omp parallel num_threads(nt)
+        {
+          htb_probe_here(probe);
+          delay(dl);
+          if (omp_get_thread_num() == 0)
+            st->regions++;
+        }
+      }
+      break;
+    }
+    /* Timed: nothing in the region but EPCC's delay; the encountering
+     * thread counts the regions it completed. */
     for (j = 0; j < inner; j++) {
 #pragma omp parallel num_threads(nt)
-      {
-        if (j == 0)
-          htb_probe_here(probe);
-        delay(dl);
-        if (omp_get_thread_num() == 0)
-          st->regions++;
-      }
+      delay(dl);
+      st->regions++;
     }
     break;
   case O_FOR:
@@ -139,12 +152,14 @@ static void ovh_run(void *state, unsigned long inner, struct htb_probe *probe)
     }
     break;
   case O_REDUCTION:
+    if (probe) { /* untimed: record the binding */
+#pragma omp parallel num_threads(nt)
+      htb_probe_here(probe);
+    }
     for (j = 0; j < inner; j++) {
       uint64_t aaaa = 0;
 #pragma omp parallel num_threads(nt) reduction(+ : aaaa)
       {
-        if (j == 0)
-          htb_probe_here(probe);
         delay(dl);
         aaaa += 1;
       }

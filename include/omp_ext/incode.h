@@ -34,10 +34,14 @@ extern "C" {
  *   libiomp5 all export);
  * - then a hook re-binds, at the start of each region, every thread whose
  *   number changed or that is new (a team that grows): an OMPT tool under
- *   libomp/libiomp5 (ompt_callback_implicit_task), wrappers of GOMP_parallel
+ *   libomp/libiomp5 (ompt_callback_implicit_task until the team is found
+ *   bound, then only ompt_callback_parallel_begin watching the team size;
+ *   no per-region callback at all while no policy was set; a tool named in
+ *   OMP_TOOL_LIBRARIES is chained, not displaced), wrappers of GOMP_parallel
  *   and GOMP_parallel_loop_* / _sections under libgomp (effective when
  *   libomp_ext comes before the runtime in the link order, as with
- *   `cc ... -lomp_ext -fopenmp`);
+ *   `cc ... -lomp_ext -fopenmp`; one branch per region without a policy);
+ *   omp_ext_ht_hook_calls() counts the hooks' work;
  * - each thread binds itself with kmp_set_affinity() where the runtime has
  *   it (keeps libomp's own place bookkeeping right), else
  *   hwloc_set_cpubind(HWLOC_CPUBIND_THREAD).

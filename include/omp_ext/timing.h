@@ -1,0 +1,81 @@
+/*
+ * omp_ext/timing.h -- Region timing: the program's parallel regions and
+ * named measurements of its own.
+ *
+ * Part of the public API; users include <omp_ext.h>, the umbrella header.
+ */
+#ifndef OMP_EXT_TIMING_H
+#define OMP_EXT_TIMING_H
+
+#include "omp_ext/export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Region timing (OMP_EXT_TIMING=FILE): every outermost parallel region of
+ * the process is timed in the thread that starts it, from just before the
+ * team forks to just after it joins (CLOCK_MONOTONIC), through the same
+ * hooks as the in-code policy: the OMPT tool under libomp/libiomp5
+ * (ompt_callback_parallel_begin / parallel_end; the region is its
+ * codeptr_ra) and the GOMP_parallel* wrappers under libgomp (the region is
+ * its outlined function).  Nested regions count in their outermost one.
+ * It works in a program linked with libomp_ext, and in an unmodified
+ * dynamically linked one through OMP_TOOL_LIBRARIES=libomp_ext.so (libomp)
+ * or LD_PRELOAD=libomp_ext.so (libgomp).  At exit the file receives one
+ * JSON object:
+ *
+ *   {"omp_ext_timing": 1, "wall_s": W, "regions_s": R, "serial_s": W - R,
+ *    "regions": [{"name": "main._omp_fn.0", "kind": "parallel",
+ *                 "address": "0x401a2c", "instances": N,
+ *                 "team_sizes": [2, 4], "total_s": T, "mean_s": M,
+ *                 "median_s": D, "min_s": A, "max_s": B}, ...]}
+ *
+ * name: the region's function+offset (dladdr: the symbol containing the
+ * address, "+0x.." when it is not its start), or "FILE+0xOFFSET" without a
+ * symbol; team_sizes: the sizes asked for (num_threads or nthreads-var),
+ * ascending; wall_s: since libomp_ext was loaded; serial_s: wall time
+ * outside any outermost region (the program's serial part, paper §2.3).
+ * Named measurements (omp_ext_timer_start/stop) are listed too, with
+ * "kind": "timer" and team_sizes [1].  All times in seconds.
+ */
+
+/** Statistics of one measurement (seconds). */
+typedef struct omp_ext_timer_stats {
+  unsigned long instances; /**< completed start/stop pairs */
+  double total_s, mean_s, median_s, min_s, max_s;
+} omp_ext_timer_stats_t;
+
+/**
+ * Start the measurement \p name in the calling thread (CLOCK_MONOTONIC).
+ * A measurement is one interval at a time per name: starting it again
+ * before omp_ext_timer_stop() restarts it.
+ *
+ * \param name  any non-empty string (copied).
+ * \return 0; omp_ext_err_invalid (name NULL or empty); omp_ext_err_nomem.
+ */
+OMP_EXT_API int omp_ext_timer_start(const char *name);
+
+/**
+ * Stop the measurement \p name: adds the interval since its
+ * omp_ext_timer_start() to its statistics.
+ *
+ * \return 0; omp_ext_err_invalid (name NULL, or not started).
+ */
+OMP_EXT_API int omp_ext_timer_stop(const char *name);
+
+/**
+ * Statistics of the measurement \p name so far.
+ *
+ * \param stats  filled on success.
+ * \return 0; omp_ext_err_invalid (name or stats NULL, or no completed
+ *         interval of that name).
+ */
+OMP_EXT_API int omp_ext_timer_stats(const char *name, omp_ext_timer_stats_t *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OMP_EXT_TIMING_H */

@@ -1,0 +1,168 @@
+/*
+ * Region timing (OMP_EXT_TIMING=FILE): timing_probe's two regions, with
+ * their exact instance counts and team sizes, positive times, the serial
+ * part and a named measurement; the same program without libomp_ext,
+ * injected through OMP_TOOL_LIBRARIES (libomp) or LD_PRELOAD (libgomp).
+ * Values, never timings: times are only checked to be positive and
+ * ordered (min <= median <= max), the serial part to hold its 50 ms sleep.
+ */
+#define _GNU_SOURCE
+#include <CUnit/CUnit.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cunit_main.h"
+#include "testutil.h"
+
+#include "omp_ext.h"
+
+static int is_libomp(void)
+{
+  return dlsym(RTLD_DEFAULT, "kmp_set_affinity") != NULL;
+}
+
+static char *slurp(const char *path)
+{
+  FILE *f = fopen(path, "r");
+  char *buf;
+  long n;
+  if (!f)
+    return NULL;
+  fseek(f, 0, SEEK_END);
+  n = ftell(f);
+  rewind(f);
+  buf = calloc(1, (size_t)n + 1);
+  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+    free(buf);
+    buf = NULL;
+  }
+  fclose(f);
+  return buf;
+}
+
+static double num_after(const char *obj, const char *key)
+{
+  const char *p = strstr(obj, key);
+  return p ? atof(p + strlen(key)) : -1;
+}
+
+static unsigned count(const char *s, const char *needle)
+{
+  unsigned n = 0;
+  while ((s = strstr(s, needle)) != NULL)
+    n++, s++;
+  return n;
+}
+
+/* The object of the region whose name starts with \p name (copied). */
+static void region(const char *json, const char *name, char *obj, size_t len)
+{
+  char key[128];
+  const char *p, *end;
+  snprintf(key, sizeof(key), "{\"name\": \"%s", name);
+  obj[0] = '\0';
+  if (!(p = strstr(json, key)) || !(end = strchr(p, '}')))
+    return;
+  snprintf(obj, len, "%.*s", (int)(end - p + 1), p);
+}
+
+static void check_region(const char *json, const char *name, unsigned long instances,
+                         const char *sizes)
+{
+  char obj[1024];
+  double min, med, max, total;
+  region(json, name, obj, sizeof(obj));
+  CU_ASSERT_FATAL(obj[0] != '\0');
+  CU_ASSERT_EQUAL((unsigned long)num_after(obj, "\"instances\": "), instances);
+  CU_ASSERT_PTR_NOT_NULL(strstr(obj, sizes));
+  total = num_after(obj, "\"total_s\": ");
+  min = num_after(obj, "\"min_s\": ");
+  med = num_after(obj, "\"median_s\": ");
+  max = num_after(obj, "\"max_s\": ");
+  CU_ASSERT(min > 0 && min <= med && med <= max && max <= total);
+}
+
+static void run_and_check(const char *bin, const char *inject, int timer)
+{
+  char file[] = "/tmp/omp_ext_timing_XXXXXX", envt[128], envi[512];
+  char e1[] = "OMP_EXT_HT_POLICY=", e2[] = "OMP_TOOL_LIBRARIES=", e3[] = "LD_PRELOAD=";
+  char *env[6] = {e1, e2, e3, envt, NULL, NULL}, *argv[] = {(char *)bin, NULL}, *json;
+  struct run_result r;
+  int fd = mkstemp(file);
+  CU_ASSERT_FATAL(fd >= 0);
+  close(fd);
+  snprintf(envt, sizeof(envt), "OMP_EXT_TIMING=%s", file);
+  if (inject) {
+    snprintf(envi, sizeof(envi), "%s", inject);
+    env[4] = envi;
+  }
+  CU_ASSERT_EQUAL_FATAL(run_capture(argv, env, &r), 0);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_STRING_EQUAL(r.out, "done\n");
+  run_free(&r);
+  json = slurp(file);
+  unlink(file);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(json);
+  /* exactly the two outermost regions (the nested one counts in its outer) */
+  CU_ASSERT_EQUAL(count(json, "\"kind\": \"parallel\""), 2);
+  check_region(json, "region_scales+", 5, "\"team_sizes\": [2]");
+  check_region(json, "region_flat+", 3, "\"team_sizes\": [1, 2]");
+  CU_ASSERT(num_after(json, "\"serial_s\": ") >= 0.05);
+  CU_ASSERT(num_after(json, "\"regions_s\": ") > 0);
+  if (timer) {
+    CU_ASSERT_EQUAL(count(json, "\"kind\": \"timer\""), 1);
+    check_region(json, "setup", 2, "\"team_sizes\": [1]");
+  }
+  free(json);
+}
+
+static void test_linked(void)
+{
+  run_and_check(TIMING_PROBE_BIN, NULL, 1);
+}
+
+static void test_injected(void)
+{
+  if (is_libomp())
+    run_and_check(TIMING_PROBE_PLAIN_BIN, "OMP_TOOL_LIBRARIES=" LIBOMP_EXT, 0);
+  else
+    run_and_check(TIMING_PROBE_PLAIN_BIN, "LD_PRELOAD=" LIBOMP_EXT, 0);
+}
+
+/* The in-code API: statistics of a named measurement, and its errors. */
+static void test_timer_api(void)
+{
+  omp_ext_timer_stats_t s;
+  CU_ASSERT_EQUAL(omp_ext_timer_start(NULL), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_timer_start(""), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_timer_stop("never"), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_timer_stats("never", &s), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_timer_stats("x", NULL), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_timer_start("api"), 0);
+  CU_ASSERT_EQUAL(omp_ext_timer_stop("api"), 0);
+  CU_ASSERT_EQUAL(omp_ext_timer_stop("api"), omp_ext_err_invalid); /* not started again */
+  CU_ASSERT_EQUAL(omp_ext_timer_start("api"), 0);
+  usleep(1000);
+  CU_ASSERT_EQUAL(omp_ext_timer_stop("api"), 0);
+  CU_ASSERT_EQUAL_FATAL(omp_ext_timer_stats("api", &s), 0);
+  CU_ASSERT_EQUAL(s.instances, 2);
+  CU_ASSERT(s.max_s >= 0.001 && s.min_s <= s.median_s && s.median_s <= s.max_s);
+  CU_ASSERT(s.total_s >= s.max_s && s.mean_s * 2 > s.total_s - 1e-12);
+}
+
+static CU_TestInfo timing_tests[] = {
+  {"OMP_EXT_TIMING, linked: regions, instances, team sizes, serial part, timer", test_linked},
+  {"OMP_EXT_TIMING injected (OMP_TOOL_LIBRARIES / LD_PRELOAD)", test_injected},
+  {"omp_ext_timer_* statistics and errors", test_timer_api},
+  CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+  {"timing (" OMP_RUNTIME_NAME ")", NULL, NULL, NULL, NULL, timing_tests},
+  CU_SUITE_INFO_NULL,
+};
+
+OMP_EXT_CUNIT_MAIN(suites)
