@@ -31,9 +31,7 @@ static omp_ext_topo_t *topo;                    /* this machine; set once */
 static unsigned npus;                           /* allowed PUs of topo */
 static unsigned *orders[OMP_EXT_NPOLICIES];     /* OS indexes, npus each */
 static int cur_policy = omp_ht_policy_os;       /* atomic */
-static unsigned generation;                     /* atomic; 0 = never set */
 static int always_rebind;                       /* runtime re-pins threads */
-static int pending_threads;                     /* OMP_EXT_HT_POLICY's N */
 static int warned_wrap, warned_bind;
 /* The initial thread's affinity when the library was loaded: before a
  * lazily initialised runtime (libomp) pins it for OMP_PROC_BIND. */
@@ -208,7 +206,7 @@ static void warn_once(int *flag, const char *fmt, unsigned a, unsigned b)
  * already bound for the current policy. */
 static int bind_self(unsigned index)
 {
-  unsigned gen = __atomic_load_n(&generation, __ATOMIC_ACQUIRE);
+  unsigned gen = omp_ext_hooks_generation();
   hwloc_bitmap_t set;
   omp_ht_policy_t policy;
   int err;
@@ -218,7 +216,7 @@ static int bind_self(unsigned index)
   if (!(set = hwloc_bitmap_alloc()))
     return omp_ext_err_nomem;
   pthread_mutex_lock(&bind_lock);
-  gen = generation;
+  gen = omp_ext_hooks_generation();
   policy = (omp_ht_policy_t)cur_policy;
   cpuset_locked(policy, index, set);
   pthread_mutex_unlock(&bind_lock);
@@ -235,22 +233,13 @@ static int bind_self(unsigned index)
   return err;
 }
 
-int omp_ext_bind_hook(unsigned index)
+/* The hooks' binder (omp_ext_hooks_set_binder): bind the calling thread,
+ * number \p index of its level-1 team; 0 (bound, and stays so), 1 (bound,
+ * but the runtime may re-pin it at the next fork), or an error code. */
+static int bind_hook(unsigned index)
 {
   int err = bind_self(index);
   return err ? err : __atomic_load_n(&always_rebind, __ATOMIC_RELAXED) ? 1 : 0;
-}
-
-unsigned omp_ext_bind_generation(void)
-{
-  return __atomic_load_n(&generation, __ATOMIC_RELAXED);
-}
-
-int omp_ext_bind_take_pending_threads(void)
-{
-  if (!__atomic_load_n(&pending_threads, __ATOMIC_RELAXED))
-    return 0;
-  return __atomic_exchange_n(&pending_threads, 0, __ATOMIC_RELAXED);
 }
 
 /* Non-zero when the environment asks the runtime to bind threads itself. */
@@ -272,7 +261,7 @@ static void publish_locked(omp_ht_policy_t policy)
   __atomic_store_n(&always_rebind,
                    user_binding_env() || (get_proc_bind && get_proc_bind() != 0), __ATOMIC_RELAXED);
   __atomic_store_n(&cur_policy, (int)policy, __ATOMIC_RELAXED);
-  __atomic_store_n(&generation, generation + 1 ? generation + 1 : 1, __ATOMIC_RELEASE);
+  omp_ext_hooks_new_generation();
 }
 
 struct apply {
@@ -411,8 +400,8 @@ static int parse_env(const char *text, omp_ht_policy_t *policy, int *n)
 static void bind_atfork_child(void)
 {
   pthread_mutex_init(&bind_lock, NULL);
-  if (__atomic_load_n(&generation, __ATOMIC_RELAXED))
-    __atomic_store_n(&generation, generation + 1 ? generation + 1 : 1, __ATOMIC_RELEASE);
+  if (omp_ext_hooks_generation())
+    omp_ext_hooks_new_generation();
 }
 
 __attribute__((constructor)) static void omp_ext_env_init(void)
@@ -420,6 +409,7 @@ __attribute__((constructor)) static void omp_ext_env_init(void)
   const char *text = getenv("OMP_EXT_HT_POLICY");
   omp_ht_policy_t policy;
   int n, err;
+  omp_ext_hooks_set_binder(bind_hook); /* before any generation: hooks then call it */
   pthread_atfork(NULL, NULL, bind_atfork_child);
   load_affinity_ok = sched_getaffinity(0, sizeof(load_affinity), &load_affinity) == 0;
   load_model_err = omp_ext_model_from_env(environ, &load_model, NULL);
@@ -440,7 +430,7 @@ __attribute__((constructor)) static void omp_ext_env_init(void)
     /* No runtime call in a constructor: the environment tells if it binds. */
     __atomic_store_n(&always_rebind, user_binding_env(), __ATOMIC_RELAXED);
     __atomic_store_n(&cur_policy, (int)policy, __ATOMIC_RELAXED);
-    __atomic_store_n(&generation, 1, __ATOMIC_RELEASE);
+    omp_ext_hooks_new_generation();
   }
   pthread_mutex_unlock(&bind_lock);
   if (err) {
@@ -451,6 +441,6 @@ __attribute__((constructor)) static void omp_ext_env_init(void)
     char num[16];
     snprintf(num, sizeof(num), "%d", n);
     setenv("OMP_NUM_THREADS", num, 1); /* runtimes that read it lazily (libomp) */
-    __atomic_store_n(&pending_threads, n, __ATOMIC_RELAXED); /* libgomp: by the hook */
+    omp_ext_hooks_set_pending_threads(n); /* libgomp: by the hook */
   }
 }

@@ -225,6 +225,46 @@ static void sync_all_locked(void)
   sync_event_locked(OMPT_CALLBACK_IMPLICIT_TASK);
 }
 
+/* The policy's generation, the binder and OMP_EXT_HT_POLICY's pending team
+ * size: what bind.c tells the hooks (see runtime.h). */
+static unsigned generation;        /* atomic; 0 = no policy ever set */
+static omp_ext_binder_fn binder_fn; /* set once at load */
+static int pending_threads;        /* atomic */
+
+unsigned omp_ext_hooks_generation(void)
+{
+  return __atomic_load_n(&generation, __ATOMIC_ACQUIRE);
+}
+
+void omp_ext_hooks_new_generation(void)
+{
+  unsigned g = __atomic_load_n(&generation, __ATOMIC_RELAXED) + 1;
+  __atomic_store_n(&generation, g ? g : 1, __ATOMIC_RELEASE);
+}
+
+void omp_ext_hooks_set_binder(omp_ext_binder_fn fn)
+{
+  __atomic_store_n(&binder_fn, fn, __ATOMIC_RELEASE);
+}
+
+static int binder(unsigned index)
+{
+  omp_ext_binder_fn fn = __atomic_load_n(&binder_fn, __ATOMIC_ACQUIRE);
+  return fn ? fn(index) : omp_ext_success;
+}
+
+void omp_ext_hooks_set_pending_threads(int n)
+{
+  __atomic_store_n(&pending_threads, n, __ATOMIC_RELAXED);
+}
+
+int omp_ext_hooks_take_pending_threads(void)
+{
+  if (!__atomic_load_n(&pending_threads, __ATOMIC_RELAXED))
+    return 0;
+  return __atomic_exchange_n(&pending_threads, 0, __ATOMIC_RELAXED);
+}
+
 /* A policy was set (bind.c): bind the next teams. */
 void omp_ext_hooks_arm(void)
 {
@@ -283,7 +323,7 @@ static void d_parallel_begin(ompt_data_t *etd, const void *etf, ompt_data_t *pd,
     return;
   __atomic_fetch_add(&hook_calls, 1, __ATOMIC_RELAXED);
   {
-    unsigned gen = omp_ext_bind_generation();
+    unsigned gen = omp_ext_hooks_generation();
     if (__atomic_load_n(&settled, __ATOMIC_RELAXED)) {
       if (req == __atomic_load_n(&settled_size, __ATOMIC_RELAXED) &&
           gen == __atomic_load_n(&settled_gen, __ATOMIC_RELAXED))
@@ -329,13 +369,13 @@ static void d_implicit_task(int endpoint, ompt_data_t *parallel_data, ompt_data_
     (cb_implicit_task_t)__atomic_load_n(&user_cb[OMPT_CALLBACK_IMPLICIT_TASK], __ATOMIC_ACQUIRE);
   const struct omp_ext_runtime *rt;
   if (endpoint == OMPT_SCOPE_BEGIN && (flags & OMPT_TASK_IMPLICIT) &&
-      own_need(OMPT_CALLBACK_IMPLICIT_TASK) && omp_ext_bind_generation() != 0 &&
+      own_need(OMPT_CALLBACK_IMPLICIT_TASK) && omp_ext_hooks_generation() != 0 &&
       (rt = omp_ext_runtime()) && rt->get_level() == 1) { /* nested: see omp_ext.h */
-    unsigned gen = omp_ext_bind_generation();
+    unsigned gen = omp_ext_hooks_generation();
     int r;
     __atomic_fetch_add(&hook_calls, 1, __ATOMIC_RELAXED);
     omp_ext_hooks_mark(omp_ext_hook_ompt);
-    r = omp_ext_bind_hook(index);
+    r = binder(index);
     if (r != 0) /* an error, or a runtime that re-pins (OMP_PROC_BIND) */
       __atomic_store_n(&region_failed, 1, __ATOMIC_RELAXED);
     if (__atomic_add_fetch(&region_bound, 1, __ATOMIC_ACQ_REL) == actual_parallelism &&
@@ -428,7 +468,7 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
   }
   omp_ext_timing_enabled(); /* OMP_EXT_TIMING: parallel_begin/end */
   pthread_mutex_lock(&ompt_lock);
-  if (omp_ext_bind_generation() != 0) /* OMP_EXT_HT_POLICY */
+  if (omp_ext_hooks_generation() != 0) /* OMP_EXT_HT_POLICY */
     __atomic_store_n(&armed, 1, __ATOMIC_RELAXED);
   sync_all_locked();
   pthread_mutex_unlock(&ompt_lock);
@@ -518,7 +558,7 @@ ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *
    * environment, a tool to chain, or an object naming the policy API.
    * (Linked statically, the program's calls leave no trace in a dynamic
    * string table: always started.) */
-  if (!OMP_EXT_STATIC_LIB && !user_tool && omp_ext_bind_generation() == 0 &&
+  if (!OMP_EXT_STATIC_LIB && !user_tool && omp_ext_hooks_generation() == 0 &&
       !omp_ext_timing_enabled() && !policy_api_named())
     return NULL;
   return &result;
@@ -538,7 +578,7 @@ static void trampoline(void *arg)
 {
   const struct tramp *t = arg;
   omp_ext_hooks_mark(omp_ext_hook_gomp);
-  omp_ext_bind_hook((unsigned)t->rt->get_thread_num());
+  binder((unsigned)t->rt->get_thread_num());
   t->fn(t->data);
 }
 
@@ -588,11 +628,11 @@ static int wrap(struct tramp *t, void (**fn)(void *), void **data)
 {
   const struct omp_ext_runtime *rt;
   int n;
-  if (omp_ext_bind_generation() == 0 || !(rt = omp_ext_runtime()))
+  if (omp_ext_hooks_generation() == 0 || !(rt = omp_ext_runtime()))
     return 0;
   if (rt->get_level() != 0) /* a nested region: not bound */
     return 0;
-  if ((n = omp_ext_bind_take_pending_threads()) > 0)
+  if ((n = omp_ext_hooks_take_pending_threads()) > 0)
     rt->set_num_threads(n);
   __atomic_fetch_add(&hook_calls, 1, __ATOMIC_RELAXED);
   t->fn = *fn, t->data = *data, t->rt = rt;
@@ -621,7 +661,7 @@ static int pre(struct tramp *t, gomp_fn *fn, void **data, unsigned num_threads, 
 
 /* The one branch of a wrapper while no policy is set and timing is off. */
 #define PRE(t, fn, data, num_threads)                                                       \
-  (__builtin_expect((omp_ext_bind_generation() | (unsigned)omp_ext_timing_on()) != 0, 0)   \
+  (__builtin_expect((omp_ext_hooks_generation() | (unsigned)omp_ext_timing_on()) != 0, 0)   \
      ? pre(t, fn, data, num_threads, __builtin_return_address(0))                           \
      : 0)
 #define POST(timed)                                                                         \

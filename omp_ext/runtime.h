@@ -37,21 +37,27 @@ OMP_EXT_HIDDEN const struct omp_ext_runtime *omp_ext_runtime(void);
 /** The runtime's entry point \p name (same object as omp_ext_runtime()). */
 OMP_EXT_HIDDEN void *omp_ext_runtime_sym(const char *name);
 
-/* Called by the hooks (hooks.c) at the start of every implicit task of a
- * parallel region: binds the calling thread, number \p index of its team,
- * if the policy changed since it was last bound.  Level-1 regions only.
- * Returns 0 (bound, and stays so), 1 (bound, but the runtime may re-pin it
- * at the next fork: OMP_PROC_BIND), or an omp_ext_err_* code. */
-OMP_EXT_HIDDEN int omp_ext_bind_hook(unsigned index);
+/* The policy's generation (hooks.c): 0 until a policy is set; bind.c
+ * starts a new one with each policy (and in a forked child), and the hooks
+ * read it without a lock to skip everything while it is 0. */
+OMP_EXT_HIDDEN unsigned omp_ext_hooks_generation(void);
+OMP_EXT_HIDDEN void omp_ext_hooks_new_generation(void);
 
-/* Generation of the policy: 0 until a policy is set; read without a lock
- * by the hooks to skip everything when no policy was ever set. */
-OMP_EXT_HIDDEN unsigned omp_ext_bind_generation(void);
+/* Called by the hooks at the start of every implicit task of a level-1
+ * region while a generation is set: binds the calling thread, number \p
+ * index of its team, if the policy changed since it was last bound.
+ * Returns 0 (bound, and stays so), 1 (bound, but the runtime may re-pin it
+ * at the next fork: OMP_PROC_BIND), or an omp_ext_err_* code.  bind.c
+ * registers its binder once, at load, before any generation: the hooks
+ * (the lower layer) never name bind.c. */
+typedef int (*omp_ext_binder_fn)(unsigned index);
+OMP_EXT_HIDDEN void omp_ext_hooks_set_binder(omp_ext_binder_fn fn);
 
 /* Team size from OMP_EXT_HT_POLICY=POLICY:N still to be applied by the
  * first region (libgomp: reads OMP_NUM_THREADS before omp_ext is loaded);
- * 0 when none.  Returns it once, then 0. */
-OMP_EXT_HIDDEN int omp_ext_bind_take_pending_threads(void);
+ * set by bind.c at load, taken once by the first region's hook (0: none). */
+OMP_EXT_HIDDEN void omp_ext_hooks_set_pending_threads(int n);
+OMP_EXT_HIDDEN int omp_ext_hooks_take_pending_threads(void);
 
 /* A policy was set (bind.c, after publishing it): make the hooks bind the
  * next teams (libomp: register the OMPT callbacks). */
