@@ -32,5 +32,6 @@
 #include "omp_ext/calibrate.h"
 #include "omp_ext/incode.h"
 #include "omp_ext/parse.h"
+#include "omp_ext/predict.h"
 
 #endif /* OMP_EXT_H */
