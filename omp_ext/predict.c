@@ -47,15 +47,18 @@ static int push(omp_ext_placelist_t *l, hwloc_bitmap_t set)
     hwloc_bitmap_free(set);
     return omp_ext_success;
   }
-  places = realloc(l->places, (l->nplaces + 1) * sizeof(*places));
-  if (places)
-    l->places = places;
-  pos = places ? realloc(l->pos, (l->nplaces + 1) * sizeof(*pos)) : NULL;
-  if (pos)
-    l->pos = pos;
-  if (!places || !pos) {
-    hwloc_bitmap_free(set);
-    return omp_ext_err_nomem;
+  if ((l->nplaces & (l->nplaces - 1)) == 0) { /* 0, 1, 2, 4...: grow twofold */
+    size_t cap = l->nplaces ? 2 * (size_t)l->nplaces : 1;
+    places = realloc(l->places, cap * sizeof(*places));
+    if (places)
+      l->places = places;
+    pos = places ? realloc(l->pos, cap * sizeof(*pos)) : NULL;
+    if (pos)
+      l->pos = pos;
+    if (!places || !pos) {
+      hwloc_bitmap_free(set);
+      return omp_ext_err_nomem;
+    }
   }
   l->places[l->nplaces] = set;
   l->pos[l->nplaces++] = 0;
