@@ -95,6 +95,41 @@ static int abstract_places(const omp_ext_topo_t *t, const char *name, unsigned l
   return omp_ext_success;
 }
 
+static int by_first_cpu(const void *a, const void *b)
+{
+  int x = hwloc_bitmap_first(*(hwloc_const_bitmap_t const *)a);
+  int y = hwloc_bitmap_first(*(hwloc_const_bitmap_t const *)b);
+  return (x > y) - (x < y);
+}
+
+/* libgomp's order of an abstract name (config/linux/affinity.c,
+ * gomp_affinity_init_level): it scans the CPUs by ascending OS index and
+ * opens a place at the first CPU of each thread/core/socket/cache/node not
+ * yet placed, so places are ordered by their lowest OS index, whatever the
+ * packages.  libgomp 12's ll_caches re-reads CPU 0's shared_cpu_list for
+ * every CPU: one place, the cache of the lowest CPU (*bug set). */
+int omp_ext_places_gomp_order(const omp_ext_topo_t *t, omp_ext_abstract_t abstract,
+                              unsigned long count, omp_ext_placelist_t **out, int *bug)
+{
+  const char *name = omp_ext_abstract_name(abstract);
+  int err;
+  if (!t || !out || !bug || !name)
+    return omp_ext_err_invalid;
+  *bug = 0;
+  if ((err = abstract_places(t, name, 0, out)) != 0)
+    return err;
+  if ((*out)->nplaces > 1)
+    qsort((*out)->places, (*out)->nplaces, sizeof(*(*out)->places), by_first_cpu);
+  if (abstract == omp_ext_abstract_ll_caches && (*out)->nplaces > 1) {
+    while ((*out)->nplaces > 1)
+      hwloc_bitmap_free((*out)->places[--(*out)->nplaces]);
+    *bug = 1;
+  }
+  while (count && (*out)->nplaces > count)
+    hwloc_bitmap_free((*out)->places[--(*out)->nplaces]);
+  return omp_ext_success;
+}
+
 static void set_result(omp_ext_prediction_t *pred, omp_ext_outcome_t outcome, const char *why)
 {
   pred->outcome = outcome;
@@ -170,9 +205,18 @@ static int gomp_omp_places(const omp_ext_topo_t *t, const char *text, omp_ext_pr
     }
     omp_ext_placelist_destroy(pr->list);
     pr->list = NULL;
-    if ((err = abstract_places(t, gomp_names[k], count, &pr->list)) != 0)
-      return err;
-    set_result(pr, omp_ext_outcome_places, NULL);
+    {
+      static const omp_ext_abstract_t kinds[] = {
+          omp_ext_abstract_threads, omp_ext_abstract_cores, omp_ext_abstract_sockets,
+          omp_ext_abstract_ll_caches, omp_ext_abstract_numa_domains};
+      int bug;
+      if ((err = omp_ext_places_gomp_order(t, kinds[k], count, &pr->list, &bug)) != 0)
+        return err;
+      set_result(pr, omp_ext_outcome_places,
+                 bug ? "libgomp 12 bug: ll_caches re-reads CPU 0's cache for every CPU: "
+                       "only the first last-level cache is a place"
+                     : "libgomp: places ordered by their lowest OS index");
+    }
     return omp_ext_success;
   }
   /* Explicit: strtoul() takes "+N" as N; a '+' after a sign is an error. */

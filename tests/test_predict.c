@@ -106,6 +106,64 @@ static void test_machine_rules(void)
          "places 2:{0,8},{1,9}");
 }
 
+#define FIXTURE(name) OMP_EXT_TEST_DIR "/topologies/" name
+
+/* "{..},{..}" of an abstract name in libgomp's order; "+bug" when the
+ * libgomp 12 ll_caches bug shaped it. */
+static char *gomp_order(const omp_ext_topo_t *t, omp_ext_abstract_t a, unsigned long count)
+{
+  omp_ext_placelist_t *l = NULL;
+  char *canon = NULL, *out = NULL;
+  int bug = -1;
+  CU_ASSERT_EQUAL_FATAL(omp_ext_places_gomp_order(t, a, count, &l, &bug), 0);
+  CU_ASSERT_EQUAL_FATAL(omp_ext_placelist_canonical(l, &canon), 0);
+  CU_ASSERT_FATAL(asprintf(&out, "%s%s", canon, bug ? "+bug" : "") > 0);
+  free(canon);
+  omp_ext_placelist_destroy(l);
+  return out;
+}
+
+#define ORDER(t, a, n, expected)                                             \
+  do {                                                                       \
+    char *got_ = gomp_order(t, a, n);                                        \
+    CU_ASSERT_STRING_EQUAL(got_, expected);                                  \
+    if (strcmp(got_, expected))                                              \
+      fprintf(stderr, "\n%s(%lu) -> %s (expected %s)\n",                     \
+              omp_ext_abstract_name(a), (unsigned long)(n), got_, expected); \
+    free(got_);                                                              \
+  } while (0)
+
+/* libgomp orders abstract places by lowest OS index, ignoring packages. */
+static void test_gomp_order(void)
+{
+  omp_ext_topo_t *t = NULL;
+  omp_ext_placelist_t *l = NULL;
+  omp_ext_parse_error_t e;
+  char *canon = NULL;
+  /* 2 packages whose OS indexes interleave (even: package 0), SMT siblings
+   * 12 apart. */
+  CU_ASSERT_EQUAL_FATAL(omp_ext_topo_load(&t, FIXTURE("hp-sl390s-xeon-westmere-2s-6c-smt2-far12-interleaved.xml"), 0), 0);
+  ORDER(t, omp_ext_abstract_cores, 4, "{0,12},{1,13},{2,14},{3,15}");
+  ORDER(t, omp_ext_abstract_threads, 4, "{0},{1},{2},{3}");
+  ORDER(t, omp_ext_abstract_sockets, 0,
+        "{0,2,4,6,8,10,12,14,16,18,20,22},{1,3,5,7,9,11,13,15,17,19,21,23}");
+  ORDER(t, omp_ext_abstract_ll_caches, 0, "{0,2,4,6,8,10,12,14,16,18,20,22}+bug");
+  /* hwloc's (and libomp's) topology order differs: package 0 first. */
+  CU_ASSERT_EQUAL_FATAL(omp_ext_places_parse(t, "cores(4)", omp_ext_syntax_omp, &l, &e), 0);
+  CU_ASSERT_EQUAL_FATAL(omp_ext_placelist_canonical(l, &canon), 0);
+  CU_ASSERT_STRING_EQUAL(canon, "{0,12},{2,14},{4,16},{6,18}");
+  free(canon);
+  omp_ext_placelist_destroy(l);
+  EXPECT(t, omp_ext_syntax_omp, omp_ext_runtime_libgomp, "cores(2)",
+         "places 2:{0,12},{1,13}");
+  EXPECT(t, omp_ext_syntax_omp, omp_ext_runtime_libomp, "cores(2)",
+         "places 2:{0,12},{2,14}");
+  omp_ext_topo_destroy(t);
+  /* One package: the orders agree; ll_caches has one cache: no bug. */
+  ORDER(c6100, omp_ext_abstract_cores, 2, "{0,8},{1,9}");
+  ORDER(two, omp_ext_abstract_ll_caches, 0, "{0,1}");
+}
+
 static void test_api(void)
 {
   omp_ext_prediction_t p;
@@ -116,11 +174,14 @@ static void test_api(void)
   CU_ASSERT_STRING_EQUAL(omp_ext_runtime_name(omp_ext_runtime_libomp), "libomp");
   CU_ASSERT_PTR_NULL(omp_ext_runtime_name((omp_ext_runtime_t)5));
   omp_ext_prediction_clear(NULL);
+  CU_ASSERT_EQUAL(omp_ext_places_gomp_order(two, omp_ext_abstract_none, 0, NULL, NULL),
+                  omp_ext_err_invalid);
 }
 
 static CU_TestInfo predict_tests[] = {
   {"issue 13's examples per runtime", test_issue_examples},
   {"machine rules: allowed CPUs, CPU-set size, complements", test_machine_rules},
+  {"libgomp's order of abstract names on fixtures", test_gomp_order},
   {"API arguments", test_api},
   CU_TEST_INFO_NULL,
 };

@@ -77,7 +77,9 @@ typedef struct omp_ext_prediction {
  *    kernel's possible CPUs: 64 on a machine of up to 64 CPUs) makes it
  *    ignore the variable.  Then every place keeps only allowed CPUs, empty
  *    places are dropped ("Number of places reduced"), and no place left
- *    means ignored.  Abstract names expand over the allowed PUs.
+ *    means ignored.  Abstract names expand over the allowed PUs in
+ *    libgomp's order (omp_ext_places_gomp_order(): by lowest OS index;
+ *    ll_caches: libgomp 12's bug, one place).
  *  - GOMP_CPU_AFFINITY: strtoul(..., 0) numbers (0x hex, 0 octal); a syntax
  *    error makes it ignore the variable; numbers at or above its CPU-set
  *    size are skipped silently; others are kept even if not allowed.
@@ -120,6 +122,31 @@ typedef struct omp_ext_prediction {
 OMP_EXT_API int omp_ext_places_predict(const omp_ext_topo_t *topo, const char *text,
                                        omp_ext_syntax_t syntax, omp_ext_runtime_t runtime,
                                        omp_ext_prediction_t *pred);
+
+/**
+ * An abstract name's places in the order libgomp builds them
+ * (config/linux/affinity.c, gomp_affinity_init_level): it scans CPUs by
+ * ascending OS index and opens a place at the first CPU of each thread,
+ * core, socket, cache or NUMA node not yet placed, so places are ordered by
+ * their lowest OS index, ignoring packages (on a machine whose packages
+ * interleave OS indexes, cores(4) is {0,12},{1,13},{2,14},{3,15}, not hwloc's
+ * {0,12},{2,14},{4,16},{6,18}).  libgomp 12's ll_caches re-reads CPU 0's
+ * shared_cpu_list for every CPU: one place only, the last-level cache of the
+ * lowest allowed CPU; *bug is then set to 1.  libomp builds places in
+ * topology order, as omp_ext_places_parse() does.
+ *
+ * \param topo      the machine or a fixture; only allowed PUs are used.
+ * \param abstract  omp_ext_abstract_threads ... omp_ext_abstract_sockets.
+ * \param count     the "(n)" of the name; 0: all.
+ * \param list      receives the places; omp_ext_placelist_destroy() it.
+ * \param bug       receives 1 when the libgomp 12 ll_caches bug shaped the
+ *                  list, else 0.
+ * \return 0; omp_ext_err_invalid (NULL argument, abstract none or unknown);
+ *         omp_ext_err_nomem.
+ */
+OMP_EXT_API int omp_ext_places_gomp_order(const omp_ext_topo_t *topo, omp_ext_abstract_t abstract,
+                                          unsigned long count, omp_ext_placelist_t **list,
+                                          int *bug);
 
 /** Release what a prediction holds (its list); NULL is ignored. */
 OMP_EXT_API void omp_ext_prediction_clear(omp_ext_prediction_t *pred);
