@@ -31,6 +31,7 @@ struct parser {
   unsigned cap;       /* allocated places */
   unsigned long work; /* numbers set so far */
   unsigned long words; /* cpuset words of the places added so far */
+  unsigned long max_cpu; /* OMP_EXT_PLACES_MAX_CPU, or a runtime's lower cap */
   omp_ext_parse_error_t *err;
 };
 
@@ -167,7 +168,11 @@ static int set_interval(struct parser *p, hwloc_bitmap_t set, unsigned long star
                         unsigned long len, long str, size_t pos)
 {
   unsigned long k;
-  int err = spend(p, len, pos);
+  int err;
+  long top = str > 0 ? (long)start + (long)(len - 1) * str : (long)start;
+  if (p->max_cpu < OMP_EXT_PLACES_MAX_CPU && top > (long)p->max_cpu)
+    return fail(p, pos, OMP_EXT_PARSE_CAPPED);
+  err = spend(p, len, pos);
   for (k = 0; !err && k < len; k++) {
     long v = (long)start + (long)k * str;
     if (v < 0 || v > OMP_EXT_PLACES_MAX_CPU)
@@ -295,7 +300,12 @@ static int shifted(struct parser *p, hwloc_const_bitmap_t src, long str, size_t 
 {
   hwloc_bitmap_t set = hwloc_bitmap_alloc();
   unsigned cpu;
-  int err = set ? spend(p, (unsigned long)hwloc_bitmap_weight(src), pos) : omp_ext_err_nomem;
+  int err = set ? omp_ext_success : omp_ext_err_nomem;
+  if (!err && p->max_cpu < OMP_EXT_PLACES_MAX_CPU &&
+      (long)hwloc_bitmap_last(src) + str > (long)p->max_cpu)
+    err = fail(p, pos, OMP_EXT_PARSE_CAPPED);
+  if (!err)
+    err = spend(p, (unsigned long)hwloc_bitmap_weight(src), pos);
   if (!err) {
     hwloc_bitmap_foreach_begin(cpu, src) {
       long v = (long)cpu + str;
@@ -718,6 +728,13 @@ static int kmp_list(struct parser *p, const char *text)
 int omp_ext_places_parse(const omp_ext_topo_t *topo, const char *text, omp_ext_syntax_t syntax,
                          omp_ext_placelist_t **list, omp_ext_parse_error_t *err)
 {
+  return omp_ext_places_parse_capped(topo, text, syntax, OMP_EXT_PLACES_MAX_CPU, list, err);
+}
+
+int omp_ext_places_parse_capped(const omp_ext_topo_t *topo, const char *text,
+                                omp_ext_syntax_t syntax, unsigned long max_cpu,
+                                omp_ext_placelist_t **list, omp_ext_parse_error_t *err)
+{
   struct parser p;
   int rc;
   if (!text || !list || (unsigned)syntax > omp_ext_syntax_kmp)
@@ -726,6 +743,7 @@ int omp_ext_places_parse(const omp_ext_topo_t *topo, const char *text, omp_ext_s
   memset(&p, 0, sizeof(p));
   p.s = text;
   p.err = err;
+  p.max_cpu = max_cpu < OMP_EXT_PLACES_MAX_CPU ? max_cpu : OMP_EXT_PLACES_MAX_CPU;
   if (!(p.l = calloc(1, sizeof(*p.l))))
     return omp_ext_err_nomem;
   p.l->syntax = syntax;

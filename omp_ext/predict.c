@@ -45,7 +45,7 @@ static int push(omp_ext_placelist_t *l, hwloc_bitmap_t set)
     return omp_ext_err_nomem;
   if (l->nplaces >= OMP_EXT_PLACES_MAX_PLACES) {
     hwloc_bitmap_free(set);
-    return omp_ext_success;
+    return omp_ext_err_parse; /* beyond omp_ext's limits */
   }
   if ((l->nplaces & (l->nplaces - 1)) == 0) { /* 0, 1, 2, 4...: grow twofold */
     size_t cap = l->nplaces ? 2 * (size_t)l->nplaces : 1;
@@ -171,6 +171,7 @@ static int gomp_omp_places(const omp_ext_topo_t *t, const char *text, omp_ext_pr
   omp_ext_placelist_t *l = NULL;
   int err, dc = 0, dp = 0;
   unsigned long bits = gomp_cpuset_bits(t);
+  omp_ext_parse_error_t perr = {0, NULL};
   while (isspace((unsigned char)*s))
     s++;
   for (k = 0; k < sizeof(gomp_names) / sizeof(gomp_names[0]); k++) {
@@ -227,10 +228,18 @@ static int gomp_omp_places(const omp_ext_topo_t *t, const char *text, omp_ext_pr
           (r == text || (r[-1] != '+' && r[-1] != '-' && r[-1] != ':'))))
       *w++ = *r;
   *w = '\0';
-  err = omp_ext_places_parse(t, copy, omp_ext_syntax_omp, &l, NULL);
+  err = omp_ext_places_parse_capped(t, copy, omp_ext_syntax_omp, bits - 1, &l, &perr);
   free(copy);
   if (err == omp_ext_err_nomem)
     return err;
+  if (err == omp_ext_err_parse && perr.what && strstr(perr.what, "omp_ext's limit"))
+    return omp_ext_err_parse; /* too big to predict, not an error libgomp sees */
+  if (err == omp_ext_err_parse && perr.what && strcmp(perr.what, OMP_EXT_PARSE_CAPPED) == 0) {
+    set_result(pr, omp_ext_outcome_ignored,
+               "libgomp: a CPU number beyond its CPU set (\"Logical CPU number out of "
+               "range\"): invalid value");
+    return omp_ext_success;
+  }
   if (err)
     goto ignored;
   for (k = 0; k < l->nnotes; k++)
@@ -281,9 +290,12 @@ static int gomp_affinity(const omp_ext_topo_t *t, const char *text, omp_ext_pred
   omp_ext_placelist_t *l = NULL;
   unsigned long bits = gomp_cpuset_bits(t);
   unsigned i, n = 0;
-  int err = omp_ext_places_parse(NULL, text, omp_ext_syntax_gomp, &l, NULL);
+  omp_ext_parse_error_t perr = {0, NULL};
+  int err = omp_ext_places_parse(NULL, text, omp_ext_syntax_gomp, &l, &perr);
   if (err == omp_ext_err_nomem)
     return err;
+  if (err == omp_ext_err_parse && perr.what && strstr(perr.what, "omp_ext's limit"))
+    return omp_ext_err_parse; /* too big to predict */
   if (err) {
     set_result(pr, omp_ext_outcome_ignored, "libgomp: invalid GOMP_CPU_AFFINITY, ignored");
     return omp_ext_success;
@@ -314,7 +326,15 @@ static int gomp_affinity(const omp_ext_topo_t *t, const char *text, omp_ext_pred
 struct kscan {
   const char *s;
   size_t i;
+  unsigned long work; /* CPU numbers set: bounded by OMP_EXT_PLACES_MAX_NUMBERS */
 };
+
+/* Charge n numbers; 1 when the value is beyond omp_ext's limits. */
+static int kspend(struct kscan *k, unsigned long n)
+{
+  k->work += n;
+  return k->work > OMP_EXT_PLACES_MAX_NUMBERS;
+}
 
 static void kws(struct kscan *k)
 {
@@ -360,7 +380,8 @@ static void kset(hwloc_bitmap_t set, long v)
     hwloc_bitmap_set(set, (unsigned)v);
 }
 
-/* OMP_PLACES place "{...}" or a number; 0 ok, -1 syntax error, -2 crash. */
+/* OMP_PLACES place "{...}" or a number; 0 ok, -1 syntax error, -2 crash,
+ * -3 beyond omp_ext's limits. */
 static int kmp_place(struct kscan *k, hwloc_bitmap_t set)
 {
   long a, len, str, j;
@@ -393,6 +414,8 @@ static int kmp_place(struct kscan *k, hwloc_bitmap_t set)
         kws(k);
       }
     }
+    if (kspend(k, (unsigned long)len))
+      return -3;
     for (j = 0; j < len && j <= KMP_ID_MAX + 1; j++) {
       if (a + j * str < 0)
         return -2;
@@ -412,7 +435,7 @@ static int kmp_place(struct kscan *k, hwloc_bitmap_t set)
 
 static int kmp_omp_explicit(const omp_ext_topo_t *t, const char *text, omp_ext_prediction_t *pr)
 {
-  struct kscan k = {text, 0};
+  struct kscan k = {text, 0, 0};
   omp_ext_placelist_t *l = new_list(omp_ext_syntax_omp);
   hwloc_bitmap_t allowed = allowed_set(t);
   char *keep = NULL;
@@ -437,6 +460,8 @@ static int kmp_omp_explicit(const omp_ext_topo_t *t, const char *text, omp_ext_p
       hwloc_bitmap_free(set);
       syntax = rc == -1;
       crash = rc == -2;
+      if (rc == -3)
+        err = omp_ext_err_parse;
       break;
     }
     if (neg)
@@ -462,7 +487,10 @@ static int kmp_omp_explicit(const omp_ext_topo_t *t, const char *text, omp_ext_p
         kws(&k);
       }
     }
-    for (j = 0; !err && j < len && j < OMP_EXT_PLACES_MAX_PLACES; j++) {
+    if (l->nplaces + (unsigned long)len > OMP_EXT_PLACES_MAX_PLACES ||
+        kspend(&k, (unsigned long)len * (unsigned long)hwloc_bitmap_weight(set)))
+      err = omp_ext_err_parse; /* beyond omp_ext's limits */
+    for (j = 0; !err && j < len; j++) {
       hwloc_bitmap_t copy = hwloc_bitmap_alloc();
       unsigned cpu;
       char *nk;
@@ -474,12 +502,14 @@ static int kmp_omp_explicit(const omp_ext_topo_t *t, const char *text, omp_ext_p
         kset(copy, (long)cpu + j * str);
       }
       hwloc_bitmap_foreach_end();
-      if (!(nk = realloc(keep, l->nplaces + 1))) {
-        hwloc_bitmap_free(copy);
-        err = omp_ext_err_nomem;
-        break;
+      if ((l->nplaces & (l->nplaces - 1)) == 0) { /* grow twofold, as push() */
+        if (!(nk = realloc(keep, l->nplaces ? 2 * (size_t)l->nplaces : 1))) {
+          hwloc_bitmap_free(copy);
+          err = omp_ext_err_nomem;
+          break;
+        }
+        keep = nk;
       }
-      keep = nk;
       keep[l->nplaces] = (char)(neg && j == 0);
       err = push(l, copy);
     }
@@ -578,7 +608,7 @@ static int kmp_omp_places(const omp_ext_topo_t *t, const char *text, omp_ext_pre
  * first item, 2 later, or an omp_ext error (negative). */
 static int kmp_proclist(const char *text, omp_ext_placelist_t *l)
 {
-  struct kscan k = {text, 0};
+  struct kscan k = {text, 0, 0};
   unsigned items = 0;
   int err;
   kws(&k);

@@ -117,7 +117,11 @@ typedef struct omp_ext_prediction {
  * \param pred     receives the prediction; release with
  *                 omp_ext_prediction_clear().
  * \return 0; omp_ext_err_invalid (NULL argument, unknown syntax or
- *         runtime); omp_ext_err_nomem.
+ *         runtime); omp_ext_err_parse (the value is beyond omp_ext's own
+ *         limits -- OMP_EXT_PLACES_MAX_NUMBERS, OMP_EXT_PLACES_MAX_SET_WORDS,
+ *         OMP_EXT_PLACES_MAX_PLACES -- so no prediction is made; a syntax
+ *         error of the runtime is an outcome, not this code);
+ *         omp_ext_err_nomem.
  */
 OMP_EXT_API int omp_ext_places_predict(const omp_ext_topo_t *topo, const char *text,
                                        omp_ext_syntax_t syntax, omp_ext_runtime_t runtime,
