@@ -685,6 +685,10 @@ static int kmp_locate(struct parser *p, const char *text, char **inner)
     open = text + off;
   if (open && *open != '[')
     return fail(p, (size_t)(open - text), "expected '[' after proclist=");
+  if (!open && isalpha((unsigned char)text[off]))
+    return fail(p, off, "no explicit proclist to check: a KMP_AFFINITY such as \"compact\" "
+                        "or \"scatter\" builds its places from the topology; a proclist is "
+                        "\"explicit,proclist=[0,1,{2,3}]\"");
   if (!open) {
     *inner = strdup(text);
     return *inner ? omp_ext_success : omp_ext_err_nomem;

@@ -311,6 +311,23 @@ static void test_budget(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(e.what, "65536 places"));
 }
 
+/* KMP_AFFINITY without a proclist (issue 13): say there is none to check. */
+static void test_kmp_no_proclist(void)
+{
+  omp_ext_placelist_t *l = NULL;
+  omp_ext_parse_error_t e = {0, NULL};
+  CU_ASSERT_EQUAL(omp_ext_places_parse(NULL, "compact", omp_ext_syntax_kmp, &l, &e),
+                  omp_ext_err_parse);
+  CU_ASSERT_EQUAL(e.pos, 0);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(e.what);
+  CU_ASSERT_PTR_NOT_NULL(strstr(e.what, "no explicit proclist"));
+  CU_ASSERT_EQUAL(omp_ext_places_parse(NULL, " granularity=fine,scatter", omp_ext_syntax_kmp,
+                                       &l, &e), omp_ext_err_parse);
+  CU_ASSERT_EQUAL(e.pos, 1);
+  CU_ASSERT_PTR_NOT_NULL(e.what && strstr(e.what, "no explicit proclist"));
+  KMP("granularity=fine,explicit,proclist=[0,1]", "{0},{1}");
+}
+
 static CU_TestInfo parse_tests[] = {
   {"explicit places and intervals", test_explicit},
   {"explicit: error positions", test_explicit_errors},
@@ -321,6 +338,7 @@ static CU_TestInfo parse_tests[] = {
   {"KMP_AFFINITY proclist", test_kmp},
   {"API arguments", test_api},
   {"expansion budgets and round trips", test_budget},
+  {"KMP_AFFINITY without a proclist", test_kmp_no_proclist},
   CU_TEST_INFO_NULL,
 };
 
