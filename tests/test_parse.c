@@ -324,7 +324,8 @@ static void test_kmp_no_proclist(void)
   CU_ASSERT_EQUAL(omp_ext_places_parse(NULL, " granularity=fine,scatter", omp_ext_syntax_kmp,
                                        &l, &e), omp_ext_err_parse);
   CU_ASSERT_EQUAL(e.pos, 1);
-  CU_ASSERT_PTR_NOT_NULL(e.what && strstr(e.what, "no explicit proclist"));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(e.what);
+  CU_ASSERT_PTR_NOT_NULL(strstr(e.what, "no explicit proclist"));
   KMP("granularity=fine,explicit,proclist=[0,1]", "{0},{1}");
 }
 
