@@ -37,5 +37,6 @@
 #include "omp_ext/timing.h"
 #include "omp_ext/parse.h"
 #include "omp_ext/version.h"
+#include "omp_ext/predict.h"
 
 #endif /* OMP_EXT_H */

@@ -55,5 +55,12 @@ int omp_ext_model_best_base(const omp_ext_topo_t *topo, const omp_ext_model_t *m
                             omp_ext_estimate_t *est);
 int omp_ext_model_bound_base(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
                              omp_ht_policy_t base, unsigned *n);
+/* omp_ext_places_parse() where a CPU number above max_cpu is an error whose
+ * message is OMP_EXT_PARSE_CAPPED (predict.c: libgomp's CPU-set size, found
+ * before any budget is spent on the numbers beyond it). */
+#define OMP_EXT_PARSE_CAPPED "a CPU number beyond the runtime's CPU set"
+int omp_ext_places_parse_capped(const omp_ext_topo_t *topo, const char *text,
+                                omp_ext_syntax_t syntax, unsigned long max_cpu,
+                                omp_ext_placelist_t **list, omp_ext_parse_error_t *err);
 
 #endif /* OMP_EXT_INTERNAL_H */

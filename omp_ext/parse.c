@@ -15,9 +15,14 @@
 
 #include "internal.h"
 
-/* Budget of numbers set while expanding: bounds time and memory. */
-#define WORK_MAX (1UL << 20)
-
+/* Two budgets bound an expansion, whatever the syntax:
+ *   work: every CPU number set (once per number an interval or a place
+ *         interval writes, repeats included), OMP_EXT_PLACES_MAX_NUMBERS;
+ *   memory: the words (64 CPUs) of every place's cpuset, charged when the
+ *         place is added, OMP_EXT_PLACES_MAX_SET_WORDS.
+ * Both are charged the same way by the three syntaxes, so the canonical text
+ * of a list that parsed (which sets each number of each place once) costs no
+ * more than the text it came from, and parses back. */
 struct parser {
   const char *s;
   size_t i;           /* current offset */
@@ -25,6 +30,8 @@ struct parser {
   omp_ext_placelist_t *l;
   unsigned cap;       /* allocated places */
   unsigned long work; /* numbers set so far */
+  unsigned long words; /* cpuset words of the places added so far */
+  unsigned long max_cpu; /* OMP_EXT_PLACES_MAX_CPU, or a runtime's lower cap */
   omp_ext_parse_error_t *err;
 };
 
@@ -141,8 +148,18 @@ static int interval_tail(struct parser *p, unsigned long *len, long *str)
 static int spend(struct parser *p, unsigned long n, size_t pos)
 {
   p->work += n;
-  if (p->work > WORK_MAX)
-    return fail(p, pos, "the list expands to too many numbers (more than a million)");
+  if (p->work > OMP_EXT_PLACES_MAX_NUMBERS)
+    return fail(p, pos, "the list sets more than 1048576 CPU numbers in all (omp_ext's limit)");
+  return omp_ext_success;
+}
+
+/* Charge the cpuset of a new place whose highest number is last (-1: empty). */
+static int spend_words(struct parser *p, int last, size_t pos)
+{
+  p->words += last > 0 ? (unsigned long)last / 64 + 1 : 1;
+  if (p->words > OMP_EXT_PLACES_MAX_SET_WORDS)
+    return fail(p, pos, "the places' cpusets need more than 64 MiB (omp_ext's limit: fewer "
+                        "places or lower CPU numbers)");
   return omp_ext_success;
 }
 
@@ -151,7 +168,11 @@ static int set_interval(struct parser *p, hwloc_bitmap_t set, unsigned long star
                         unsigned long len, long str, size_t pos)
 {
   unsigned long k;
-  int err = spend(p, len, pos);
+  int err;
+  long top = str > 0 ? (long)start + (long)(len - 1) * str : (long)start;
+  if (p->max_cpu < OMP_EXT_PLACES_MAX_CPU && top > (long)p->max_cpu)
+    return fail(p, pos, OMP_EXT_PARSE_CAPPED);
+  err = spend(p, len, pos);
   for (k = 0; !err && k < len; k++) {
     long v = (long)start + (long)k * str;
     if (v < 0 || v > OMP_EXT_PLACES_MAX_CPU)
@@ -166,11 +187,9 @@ static int set_interval(struct parser *p, hwloc_bitmap_t set, unsigned long star
 static int add_place(struct parser *p, hwloc_bitmap_t set, size_t pos)
 {
   omp_ext_placelist_t *l = p->l;
-  int last = hwloc_bitmap_last(set);
-  /* A place costs its bitmap too: one unit per 4 words (256 CPUs). */
-  int err = spend(p, 1 + (last > 0 ? (unsigned long)last / 256 : 0), pos);
+  int err = spend_words(p, hwloc_bitmap_last(set), pos);
   if (!err && l->nplaces >= OMP_EXT_PLACES_MAX_PLACES)
-    err = fail(p, pos, "more than 65536 places");
+    err = fail(p, pos, "more than 65536 places (libgomp's limit)");
   if (!err && l->nplaces == p->cap) {
     unsigned cap = p->cap ? p->cap * 2 : 16;
     hwloc_bitmap_t *places = realloc(l->places, cap * sizeof(*places));
@@ -194,13 +213,14 @@ static int add_place(struct parser *p, hwloc_bitmap_t set, size_t pos)
   return omp_ext_success;
 }
 
-/* A one-number place. */
+/* A one-number place (one number set: charged as "{cpu}" is). */
 static int add_single(struct parser *p, unsigned long cpu, size_t pos)
 {
   hwloc_bitmap_t set = hwloc_bitmap_alloc();
-  if (!set || hwloc_bitmap_set(set, (unsigned)cpu) < 0) {
+  int err = set ? set_interval(p, set, cpu, 1, 1, pos) : omp_ext_err_nomem;
+  if (err) {
     hwloc_bitmap_free(set);
-    return omp_ext_err_nomem;
+    return err;
   }
   return add_place(p, set, pos);
 }
@@ -280,7 +300,12 @@ static int shifted(struct parser *p, hwloc_const_bitmap_t src, long str, size_t 
 {
   hwloc_bitmap_t set = hwloc_bitmap_alloc();
   unsigned cpu;
-  int err = set ? spend(p, (unsigned long)hwloc_bitmap_weight(src), pos) : omp_ext_err_nomem;
+  int err = set ? omp_ext_success : omp_ext_err_nomem;
+  if (!err && p->max_cpu < OMP_EXT_PLACES_MAX_CPU &&
+      (long)hwloc_bitmap_last(src) + str > (long)p->max_cpu)
+    err = fail(p, pos, OMP_EXT_PARSE_CAPPED);
+  if (!err)
+    err = spend(p, (unsigned long)hwloc_bitmap_weight(src), pos);
   if (!err) {
     hwloc_bitmap_foreach_begin(cpu, src) {
       long v = (long)cpu + str;
@@ -660,6 +685,10 @@ static int kmp_locate(struct parser *p, const char *text, char **inner)
     open = text + off;
   if (open && *open != '[')
     return fail(p, (size_t)(open - text), "expected '[' after proclist=");
+  if (!open && isalpha((unsigned char)text[off]))
+    return fail(p, off, "no explicit proclist to check: a KMP_AFFINITY such as \"compact\" "
+                        "or \"scatter\" builds its places from the topology; a proclist is "
+                        "\"explicit,proclist=[0,1,{2,3}]\"");
   if (!open) {
     *inner = strdup(text);
     return *inner ? omp_ext_success : omp_ext_err_nomem;
@@ -703,6 +732,13 @@ static int kmp_list(struct parser *p, const char *text)
 int omp_ext_places_parse(const omp_ext_topo_t *topo, const char *text, omp_ext_syntax_t syntax,
                          omp_ext_placelist_t **list, omp_ext_parse_error_t *err)
 {
+  return omp_ext_places_parse_capped(topo, text, syntax, OMP_EXT_PLACES_MAX_CPU, list, err);
+}
+
+int omp_ext_places_parse_capped(const omp_ext_topo_t *topo, const char *text,
+                                omp_ext_syntax_t syntax, unsigned long max_cpu,
+                                omp_ext_placelist_t **list, omp_ext_parse_error_t *err)
+{
   struct parser p;
   int rc;
   if (!text || !list || (unsigned)syntax > omp_ext_syntax_kmp)
@@ -711,6 +747,7 @@ int omp_ext_places_parse(const omp_ext_topo_t *topo, const char *text, omp_ext_s
   memset(&p, 0, sizeof(p));
   p.s = text;
   p.err = err;
+  p.max_cpu = max_cpu < OMP_EXT_PLACES_MAX_CPU ? max_cpu : OMP_EXT_PLACES_MAX_CPU;
   if (!(p.l = calloc(1, sizeof(*p.l))))
     return omp_ext_err_nomem;
   p.l->syntax = syntax;

@@ -258,6 +258,77 @@ static void test_api(void)
   omp_ext_placelist_destroy(NULL);
 }
 
+/* Parse text, then its canonical text as OMP_PLACES: the same list. */
+static void assert_round_trip(const char *text, omp_ext_syntax_t syntax, unsigned nplaces)
+{
+  omp_ext_placelist_t *l = NULL, *again = NULL;
+  omp_ext_parse_error_t e = {0, NULL};
+  char *canon = NULL, *canon2 = NULL;
+  int err = omp_ext_places_parse(c6100, text, syntax, &l, &e);
+  if (err)
+    fprintf(stderr, "\n%s: %s at %zu\n", text, e.what ? e.what : "?", e.pos);
+  CU_ASSERT_EQUAL_FATAL(err, 0);
+  CU_ASSERT_EQUAL(l->nplaces, nplaces);
+  CU_ASSERT_EQUAL_FATAL(omp_ext_placelist_canonical(l, &canon), 0);
+  err = omp_ext_places_parse(c6100, canon, omp_ext_syntax_omp, &again, &e);
+  if (err)
+    fprintf(stderr, "\ncanonical of %s: %s at %zu\n", text, e.what ? e.what : "?", e.pos);
+  CU_ASSERT_EQUAL_FATAL(err, 0);
+  CU_ASSERT_EQUAL_FATAL(omp_ext_placelist_canonical(again, &canon2), 0);
+  CU_ASSERT_STRING_EQUAL(canon, canon2);
+  free(canon);
+  free(canon2);
+  omp_ext_placelist_destroy(l);
+  omp_ext_placelist_destroy(again);
+}
+
+/* The expansion budgets (issue 13): charged alike in every syntax, so a
+ * canonical text parses back; limits as documented, messages naming them. */
+static void test_budget(void)
+{
+  omp_ext_placelist_t *l = NULL;
+  omp_ext_parse_error_t e = {0, NULL};
+  /* fuzz_kmp's crash: 23031 one-CPU places whose canonical text was refused. */
+  assert_round_trip("[3-23033]-", omp_ext_syntax_kmp, 23031);
+  assert_round_trip("3-23033", omp_ext_syntax_gomp, 23031);
+  /* libgomp accepts place-interval lengths below 65536: 25000 numbers. */
+  assert_round_trip("{0}:25000", omp_ext_syntax_omp, 25000);
+  assert_round_trip("0:25000", omp_ext_syntax_omp, 25000);
+  /* 65536 places of one CPU each, below 8192 (64 MiB of cpusets at most). */
+  assert_round_trip("{0:8192}:128:0", omp_ext_syntax_omp, 128);
+  assert_round_trip("{8191}:65536:0", omp_ext_syntax_omp, 65536);
+  /* Over the limits: each message names its limit. */
+  CU_ASSERT_EQUAL(omp_ext_places_parse(c6100, "{0}:65535", omp_ext_syntax_omp, &l, &e),
+                  omp_ext_err_parse);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(e.what);
+  CU_ASSERT_PTR_NOT_NULL(strstr(e.what, "64 MiB"));
+  CU_ASSERT_EQUAL(omp_ext_places_parse(c6100, "{0:1411}:2823", omp_ext_syntax_omp, &l, &e),
+                  omp_ext_err_parse);
+  CU_ASSERT_PTR_NOT_NULL(strstr(e.what, "1048576 CPU numbers"));
+  CU_ASSERT_PTR_NULL(strstr(e.what, "million"));
+  CU_ASSERT_EQUAL(omp_ext_places_parse(c6100, "{0}:65536:0,{0}", omp_ext_syntax_omp, &l, &e),
+                  omp_ext_err_parse);
+  CU_ASSERT_PTR_NOT_NULL(strstr(e.what, "65536 places"));
+}
+
+/* KMP_AFFINITY without a proclist (issue 13): say there is none to check. */
+static void test_kmp_no_proclist(void)
+{
+  omp_ext_placelist_t *l = NULL;
+  omp_ext_parse_error_t e = {0, NULL};
+  CU_ASSERT_EQUAL(omp_ext_places_parse(NULL, "compact", omp_ext_syntax_kmp, &l, &e),
+                  omp_ext_err_parse);
+  CU_ASSERT_EQUAL(e.pos, 0);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(e.what);
+  CU_ASSERT_PTR_NOT_NULL(strstr(e.what, "no explicit proclist"));
+  CU_ASSERT_EQUAL(omp_ext_places_parse(NULL, " granularity=fine,scatter", omp_ext_syntax_kmp,
+                                       &l, &e), omp_ext_err_parse);
+  CU_ASSERT_EQUAL(e.pos, 1);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(e.what);
+  CU_ASSERT_PTR_NOT_NULL(strstr(e.what, "no explicit proclist"));
+  KMP("granularity=fine,explicit,proclist=[0,1]", "{0},{1}");
+}
+
 static CU_TestInfo parse_tests[] = {
   {"explicit places and intervals", test_explicit},
   {"explicit: error positions", test_explicit_errors},
@@ -267,6 +338,8 @@ static CU_TestInfo parse_tests[] = {
   {"GOMP_CPU_AFFINITY", test_gomp},
   {"KMP_AFFINITY proclist", test_kmp},
   {"API arguments", test_api},
+  {"expansion budgets and round trips", test_budget},
+  {"KMP_AFFINITY without a proclist", test_kmp_no_proclist},
   CU_TEST_INFO_NULL,
 };
 

@@ -29,6 +29,17 @@ extern "C" {
  *  accept; libgomp rejects an OMP_PLACES value with more. */
 #define OMP_EXT_PLACES_MAX_PLACES 65536
 
+/** Largest number of CPU numbers an expansion may set in all (each number
+ *  of each place, plus repeats inside an interval): bounds the time of a
+ *  parse and the length of the canonical text.  omp_ext's own limit. */
+#define OMP_EXT_PLACES_MAX_NUMBERS (1UL << 20)
+
+/** Largest number of 64-bit words the places' cpusets may need in all (a
+ *  place whose highest number is n needs n/64+1): 2^23 words, 64 MiB, enough
+ *  for 65536 places of 8192 CPUs (the largest NR_CPUS of Linux on x86_64)
+ *  or for "{0}:25000".  omp_ext's own limit, bounding memory. */
+#define OMP_EXT_PLACES_MAX_SET_WORDS (1UL << 23)
+
 /** Which variable's syntax a place-list text follows. */
 typedef enum omp_ext_syntax_t {
   /** OMP_PLACES (OpenMP 5.2 §6.5 and §21.1.6): an abstract name with an
@@ -146,8 +157,12 @@ typedef struct omp_ext_parse_error {
  *         abstract name with topo NULL); omp_ext_err_parse (the text does not
  *         follow the syntax, a number is above OMP_EXT_PLACES_MAX_CPU, an
  *         interval leaves 0..OMP_EXT_PLACES_MAX_CPU, or the list expands to
- *         more than OMP_EXT_PLACES_MAX_PLACES places or about a million
- *         numbers); omp_ext_err_nomem.
+ *         more than OMP_EXT_PLACES_MAX_PLACES places, sets more than
+ *         OMP_EXT_PLACES_MAX_NUMBERS numbers or needs more than
+ *         OMP_EXT_PLACES_MAX_SET_WORDS cpuset words); omp_ext_err_nomem.
+ *         The budgets are charged alike in the three syntaxes: the
+ *         canonical text of a parsed list always parses back (as OMP_PLACES)
+ *         to the same list.
  */
 OMP_EXT_API int omp_ext_places_parse(const omp_ext_topo_t *topo, const char *text, omp_ext_syntax_t syntax,
                          omp_ext_placelist_t **list, omp_ext_parse_error_t *err);

@@ -1,0 +1,162 @@
+/*
+ * omp_ext/predict.h -- What a real OpenMP runtime builds from a place list.
+ *
+ * Part of the public API; users include <omp_ext.h>, the umbrella header.
+ */
+#ifndef OMP_EXT_PREDICT_H
+#define OMP_EXT_PREDICT_H
+
+#include "omp_ext/export.h"
+#include "omp_ext/parse.h"
+#include "omp_ext/topology.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** \defgroup predict Per-runtime prediction of the place list  */
+/* ------------------------------------------------------------------------ */
+
+/** The OpenMP runtimes whose reading of a place list is predicted. */
+typedef enum omp_ext_runtime_t {
+  /** GCC's libgomp (modelled on libgomp 12: env.c, config/linux/affinity.c). */
+  omp_ext_runtime_libgomp = 0,
+  /** LLVM's libomp, also shipped as libiomp5 (modelled on libomp 14:
+   *  kmp_settings.cpp, kmp_affinity.cpp, and its observed behaviour). */
+  omp_ext_runtime_libomp = 1
+} omp_ext_runtime_t;
+
+/** Name of a runtime ("libgomp", "libomp"), or NULL for an invalid value. */
+OMP_EXT_API const char *omp_ext_runtime_name(omp_ext_runtime_t runtime);
+
+/** What a runtime does with the value. */
+typedef enum omp_ext_outcome_t {
+  /** It builds the places in omp_ext_prediction_t::list (possibly after
+   *  dropping CPUs or places it cannot use: see why). */
+  omp_ext_outcome_places = 0,
+  /** It rejects the value or does not read the variable: no place list
+   *  (omp_get_num_places() is 0), threads are not bound by places.
+   *  libgomp on any error ("Invalid value for environment variable"). */
+  omp_ext_outcome_ignored = 1,
+  /** libomp: OMP_PLACES syntax error; it warns "syntax error, using cores"
+   *  and builds list = the cores. */
+  omp_ext_outcome_fallback = 2,
+  /** libomp: no valid CPU in the list, or a proclist syntax error; it warns
+   *  and disables affinity: list = one place of all allowed CPUs. */
+  omp_ext_outcome_disabled = 3,
+  /** The runtime crashes (SIGSEGV) or aborts on this value; list empty. */
+  omp_ext_outcome_crash = 4
+} omp_ext_outcome_t;
+
+/** A prediction: the outcome, the places the runtime reports
+ *  (omp_get_num_places(), omp_get_place_proc_ids()) and why. */
+typedef struct omp_ext_prediction {
+  omp_ext_runtime_t runtime;
+  omp_ext_outcome_t outcome;
+  /** The places, in the runtime's order; never NULL after success (0 places
+   *  for omp_ext_outcome_ignored and omp_ext_outcome_crash). */
+  omp_ext_placelist_t *list;
+  /** Static English text: the rule that decided (for places: NULL unless the
+   *  runtime dropped or changed something). */
+  const char *why;
+} omp_ext_prediction_t;
+
+/**
+ * Predict what a runtime builds from a place-list value on a machine.
+ *
+ * The variable is the one of syntax: OMP_PLACES (omp), GOMP_CPU_AFFINITY
+ * (gomp) or the proclist of KMP_AFFINITY=explicit,proclist=[...] (kmp; the
+ * text is the part between the brackets).  The runtime reads only that
+ * variable (the others unset).  Rules, per runtime:
+ *
+ * libgomp (12):
+ *  - OMP_PLACES follows omp_ext_places_parse() with strtoul()'s reading of
+ *    numbers ("+1" is 1); any error, a count of 0 ("threads(0)"), "!N"
+ *    missing from its place, "!{...}" with no identical place, or a CPU
+ *    number at or above the size of its CPU set (64 times the words of the
+ *    kernel's possible CPUs: 64 on a machine of up to 64 CPUs) makes it
+ *    ignore the variable.  Then every place keeps only allowed CPUs, empty
+ *    places are dropped ("Number of places reduced"), and no place left
+ *    means ignored.  Abstract names expand over the allowed PUs in
+ *    libgomp's order (omp_ext_places_gomp_order(): by lowest OS index;
+ *    ll_caches: libgomp 12's bug, one place).
+ *  - GOMP_CPU_AFFINITY: strtoul(..., 0) numbers (0x hex, 0 octal); a syntax
+ *    error makes it ignore the variable; numbers at or above its CPU-set
+ *    size are skipped silently; others are kept even if not allowed.
+ *  - KMP_AFFINITY: not read (ignored).
+ * libomp (14):
+ *  - OMP_PLACES: abstract names only at the very start (a leading blank is a
+ *    syntax error), case-insensitive; a count that is absent, 0, signed, not
+ *    followed by ")" or
+ *    not a number means all; text after "(n)" is not looked at;
+ *    numa_domains on a machine with at most one NUMA node uses cores
+ *    ("NUMA domain does not exist in topology").  Explicit places: no '!'
+ *    inside braces, numbers are plain digits, a run of signs before a stride
+ *    is folded ("--1" is 1, "+-1" is -1); "!place" is the complement of the
+ *    place; CPU numbers not allowed are dropped, a place left empty is
+ *    dropped (a complement is kept, even empty); an interval inside braces
+ *    that goes below 0 crashes it.  Syntax error: fallback to cores; no
+ *    place left: disabled.
+ *  - KMP_AFFINITY proclist and GOMP_CPU_AFFINITY: numbers, "a-b[:s]"
+ *    (s may be negative, a range must go the way of its stride), "{...}"
+ *    sets; items separated by ',' or blanks; numbers not allowed are
+ *    dropped, empty places dropped, none left: disabled.  A syntax error
+ *    disables affinity; for GOMP_CPU_AFFINITY, one after the first item
+ *    makes libomp abort.
+ *
+ * What this can and cannot show: the rules were checked against the real
+ * runtimes (tests/places-corpus.txt, tests/test_oracle) on a 2-PU machine
+ * without SMT, where threads and cores coincide and sockets, ll_caches and
+ * numa_domains are one place; the order of abstract names on SMT or
+ * multi-package machines is not checked by that corpus.
+ *
+ * \param topo     this machine's topology (allowed PUs, cores, NUMA nodes).
+ * \param text     the value, NUL-terminated.
+ * \param syntax   which variable it is.
+ * \param runtime  an omp_ext_runtime_t.
+ * \param pred     receives the prediction; release with
+ *                 omp_ext_prediction_clear().
+ * \return 0; omp_ext_err_invalid (NULL argument, unknown syntax or
+ *         runtime); omp_ext_err_parse (the value is beyond omp_ext's own
+ *         limits -- OMP_EXT_PLACES_MAX_NUMBERS, OMP_EXT_PLACES_MAX_SET_WORDS,
+ *         OMP_EXT_PLACES_MAX_PLACES -- so no prediction is made; a syntax
+ *         error of the runtime is an outcome, not this code);
+ *         omp_ext_err_nomem.
+ */
+OMP_EXT_API int omp_ext_places_predict(const omp_ext_topo_t *topo, const char *text,
+                                       omp_ext_syntax_t syntax, omp_ext_runtime_t runtime,
+                                       omp_ext_prediction_t *pred);
+
+/**
+ * An abstract name's places in the order libgomp builds them
+ * (config/linux/affinity.c, gomp_affinity_init_level): it scans CPUs by
+ * ascending OS index and opens a place at the first CPU of each thread,
+ * core, socket, cache or NUMA node not yet placed, so places are ordered by
+ * their lowest OS index, ignoring packages (on a machine whose packages
+ * interleave OS indexes, cores(4) is {0,12},{1,13},{2,14},{3,15}, not hwloc's
+ * {0,12},{2,14},{4,16},{6,18}).  libgomp 12's ll_caches re-reads CPU 0's
+ * shared_cpu_list for every CPU: one place only, the last-level cache of the
+ * lowest allowed CPU; *bug is then set to 1.  libomp builds places in
+ * topology order, as omp_ext_places_parse() does.
+ *
+ * \param topo      the machine or a fixture; only allowed PUs are used.
+ * \param abstract  omp_ext_abstract_threads ... omp_ext_abstract_sockets.
+ * \param count     the "(n)" of the name; 0: all.
+ * \param list      receives the places; omp_ext_placelist_destroy() it.
+ * \param bug       receives 1 when the libgomp 12 ll_caches bug shaped the
+ *                  list, else 0.
+ * \return 0; omp_ext_err_invalid (NULL argument, abstract none or unknown);
+ *         omp_ext_err_nomem.
+ */
+OMP_EXT_API int omp_ext_places_gomp_order(const omp_ext_topo_t *topo, omp_ext_abstract_t abstract,
+                                          unsigned long count, omp_ext_placelist_t **list,
+                                          int *bug);
+
+/** Release what a prediction holds (its list); NULL is ignored. */
+OMP_EXT_API void omp_ext_prediction_clear(omp_ext_prediction_t *pred);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OMP_EXT_PREDICT_H */

@@ -1,0 +1,172 @@
+/*
+ * The real runtime as the oracle (issue 13): every string of
+ * tests/places-corpus.txt goes through this build's OpenMP runtime
+ * (places_oracle: gcc -> libgomp, clang -> libomp) and through
+ * omp_ext_places_predict() for that runtime; any difference fails.  The
+ * agreement figure is printed ("oracle: libgomp: 236/236 agree").
+ *
+ * On this 2-PU machine without SMT threads and cores coincide and sockets,
+ * ll_caches and numa_domains are one place: the corpus checks the parsers,
+ * the limits and the fallbacks, not the order of abstract names on SMT or
+ * multi-package machines.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cunit_main.h"
+#include "omp_ext.h"
+
+static omp_ext_topo_t *topo;
+/* The oracle and its runtime: this build's, or OMP_EXT_ORACLE_BIN and
+ * OMP_EXT_ORACLE_RUNTIME (libgomp|libomp) to check another build's. */
+static const char *oracle_bin = ORACLE_BIN;
+static omp_ext_runtime_t oracle_rt = ORACLE_RUNTIME;
+
+static int setup(void)
+{
+  const char *bin = getenv("OMP_EXT_ORACLE_BIN"), *rt = getenv("OMP_EXT_ORACLE_RUNTIME");
+  if (bin && rt) {
+    oracle_bin = bin;
+    oracle_rt = strcmp(rt, "libomp") == 0 ? omp_ext_runtime_libomp : omp_ext_runtime_libgomp;
+  }
+  return omp_ext_topo_load(&topo, NULL, 0) != 0;
+}
+static int teardown(void)
+{
+  omp_ext_topo_destroy(topo);
+  return 0;
+}
+
+extern char **environ;
+
+/* Run the oracle with only the variable of syntax set; "N:...", "crash"
+ * (killed by a signal: SIGSEGV, SIGABRT) or "exit N".  posix_spawn: a
+ * sanitized test process is slow to fork. */
+static char *run_oracle(const char *syntax, const char *text)
+{
+  static const char *const drop[] = {"OMP_PLACES=", "GOMP_CPU_AFFINITY=", "KMP_AFFINITY=",
+                                     "OMP_PROC_BIND=", "ASAN_OPTIONS="};
+  int fd[2], status;
+  pid_t pid;
+  char buf[4096], *value = NULL, **envp, *argv[] = {(char *)oracle_bin, NULL};
+  size_t len = 0, n = 0, i, j;
+  ssize_t got;
+  posix_spawn_file_actions_t fa;
+  for (i = 0; environ[i]; i++)
+    ;
+  envp = calloc(i + 3, sizeof(*envp));
+  if (!envp || pipe(fd) != 0)
+    return NULL;
+  for (i = 0; environ[i]; i++) {
+    for (j = 0; j < sizeof(drop) / sizeof(drop[0]); j++)
+      if (strncmp(environ[i], drop[j], strlen(drop[j])) == 0)
+        break;
+    if (j == sizeof(drop) / sizeof(drop[0]))
+      envp[n++] = environ[i];
+  }
+  if (strcmp(syntax, "omp") == 0)
+    got = asprintf(&value, "OMP_PLACES=%s", text);
+  else if (strcmp(syntax, "gomp") == 0)
+    got = asprintf(&value, "GOMP_CPU_AFFINITY=%s", text);
+  else
+    got = asprintf(&value, "KMP_AFFINITY=granularity=fine,explicit,proclist=[%s]", text);
+  CU_ASSERT_FATAL(got > 0);
+  envp[n++] = value;
+  /* A sanitized oracle: the runtime's own exit-time leaks are not the point. */
+  envp[n++] = (char *)"ASAN_OPTIONS=detect_leaks=0";
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
+  posix_spawn_file_actions_addclose(&fa, fd[0]);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  if (posix_spawn(&pid, oracle_bin, &fa, NULL, argv, envp) != 0)
+    pid = -1;
+  posix_spawn_file_actions_destroy(&fa);
+  free(value);
+  free(envp);
+  close(fd[1]);
+  while ((got = read(fd[0], buf + len, sizeof(buf) - 1 - len)) > 0)
+    len += (size_t)got;
+  close(fd[0]);
+  buf[len] = '\0';
+  if (pid < 0 || waitpid(pid, &status, 0) != pid)
+    return NULL;
+  if (WIFSIGNALED(status))
+    return strdup("crash");
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    char *out = NULL;
+    return asprintf(&out, "exit %d", WEXITSTATUS(status)) > 0 ? out : NULL;
+  }
+  buf[strcspn(buf, "\n")] = '\0';
+  return strdup(buf);
+}
+
+static char *predicted(const char *syntax, const char *text, omp_ext_runtime_t rt,
+                       const char **why)
+{
+  omp_ext_prediction_t p;
+  omp_ext_syntax_t s = strcmp(syntax, "omp") == 0    ? omp_ext_syntax_omp
+                       : strcmp(syntax, "gomp") == 0 ? omp_ext_syntax_gomp
+                                                     : omp_ext_syntax_kmp;
+  char *canon = NULL, *out = NULL;
+  CU_ASSERT_EQUAL_FATAL(omp_ext_places_predict(topo, text, s, rt, &p), 0);
+  *why = p.why;
+  if (p.outcome == omp_ext_outcome_crash) {
+    omp_ext_prediction_clear(&p);
+    return strdup("crash");
+  }
+  CU_ASSERT_EQUAL_FATAL(omp_ext_placelist_canonical(p.list, &canon), 0);
+  CU_ASSERT_FATAL(asprintf(&out, "%u:%s", p.list->nplaces, canon) > 0);
+  free(canon);
+  omp_ext_prediction_clear(&p);
+  return out;
+}
+
+static void test_corpus(void)
+{
+  FILE *f = fopen(OMP_EXT_TEST_DIR "/places-corpus.txt", "r");
+  char line[1024];
+  unsigned total = 0, agree = 0;
+  omp_ext_runtime_t rt = oracle_rt;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  while (fgets(line, sizeof(line), f)) {
+    char *tab = strchr(line, '\t'), *real, *pred;
+    const char *why = NULL;
+    if (line[0] == '#' || !tab)
+      continue;
+    *tab = '\0';
+    tab[1 + strcspn(tab + 1, "\n")] = '\0';
+    real = run_oracle(line, tab + 1);
+    pred = predicted(line, tab + 1, rt, &why);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(real);
+    total++;
+    if (strcmp(real, pred) == 0)
+      agree++;
+    else
+      fprintf(stderr, "\n%s %s='%s': runtime %s, predicted %s (%s)", omp_ext_runtime_name(rt),
+              line, tab + 1, real, pred, why ? why : "-");
+    free(real);
+    free(pred);
+  }
+  fclose(f);
+  fprintf(stderr, "\noracle: %s: %u/%u agree\n", omp_ext_runtime_name(rt), agree, total);
+  CU_ASSERT(total >= 150);
+  CU_ASSERT_EQUAL(agree, total);
+}
+
+static CU_TestInfo oracle_tests[] = {
+  {"corpus through the real runtime and the prediction", test_corpus},
+  CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+  {"oracle", setup, teardown, NULL, NULL, oracle_tests},
+  CU_SUITE_INFO_NULL,
+};
+
+OMP_EXT_CUNIT_MAIN(suites)

@@ -1,0 +1,194 @@
+/*
+ * omp_ext_places_predict(): the disagreements of issue 13, per runtime, on a
+ * synthetic 2-core machine like the CI one (the live comparison with the
+ * real runtimes is test_oracle).
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cunit_main.h"
+#include "omp_ext.h"
+
+static omp_ext_topo_t *two;   /* 2 cores, 1 PU each, one NUMA node */
+static omp_ext_topo_t *c6100; /* 2 packages x 4 cores x 2 PUs */
+
+static int setup(void)
+{
+  return omp_ext_topo_load(&two, "pack:1 core:2 pu:1", 0) != 0 ||
+         omp_ext_topo_load(&c6100, "pack:2 core:4 pu:2(indexes=core:pack)", 0) != 0;
+}
+static int teardown(void)
+{
+  omp_ext_topo_destroy(two);
+  omp_ext_topo_destroy(c6100);
+  return 0;
+}
+
+/* "outcome N:{...}" for one value. */
+static char *predict(const omp_ext_topo_t *t, const char *text, omp_ext_syntax_t s,
+                     omp_ext_runtime_t rt)
+{
+  static const char *const names[] = {"places", "ignored", "fallback", "disabled", "crash"};
+  omp_ext_prediction_t p;
+  char *canon = NULL, *out = NULL;
+  CU_ASSERT_EQUAL_FATAL(omp_ext_places_predict(t, text, s, rt, &p), 0);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(p.list);
+  CU_ASSERT_EQUAL_FATAL(omp_ext_placelist_canonical(p.list, &canon), 0);
+  CU_ASSERT_FATAL(asprintf(&out, "%s %u:%s", names[p.outcome], p.list->nplaces, canon) > 0);
+  if (p.outcome != omp_ext_outcome_places || p.why)
+    CU_ASSERT_PTR_NOT_NULL(p.why);
+  free(canon);
+  omp_ext_prediction_clear(&p);
+  return out;
+}
+
+#define EXPECT(t, s, rt, text, expected)                                      \
+  do {                                                                        \
+    char *got_ = predict(t, text, s, rt);                                     \
+    CU_ASSERT_STRING_EQUAL(got_, expected);                                   \
+    if (strcmp(got_, expected))                                               \
+      fprintf(stderr, "\n%s '%s' -> %s (expected %s)\n",                     \
+              omp_ext_runtime_name(rt), text, got_, expected);                \
+    free(got_);                                                               \
+  } while (0)
+#define GOMP(text, e) EXPECT(two, omp_ext_syntax_omp, omp_ext_runtime_libgomp, text, e)
+#define KOMP(text, e) EXPECT(two, omp_ext_syntax_omp, omp_ext_runtime_libomp, text, e)
+
+/* The examples of issue 13, each as the real libgomp 12 / libomp 14 do. */
+static void test_issue_examples(void)
+{
+  KOMP("threads()", "places 2:{0},{1}");
+  KOMP("threads(0)", "places 2:{0},{1}");
+  GOMP("threads(0)", "ignored 0:");
+  KOMP("!{0}:2", "places 1:{1}");
+  GOMP("!{0}:2", "ignored 0:");
+  KOMP("{0}:2:-1", "places 1:{0}");
+  KOMP("{0,1}:2:-1", "places 2:{0,1},{0}");
+  KOMP("{0}:2:--1", "places 2:{0},{1}");
+  KOMP("{1}:2:+-1", "places 2:{1},{0}");
+  GOMP("{0}:2:--1", "ignored 0:");
+  GOMP("{0}:25000", "ignored 0:"); /* parses; CPU 64 is beyond libgomp's set */
+  KOMP("{0}:25000", "places 2:{0},{1}");
+  KOMP("numa_domains", "places 2:{0},{1}");
+  KOMP("numa_domains(1)", "places 1:{0}");
+  GOMP("numa_domains", "places 1:{0,1}");
+  KOMP(" threads ( 1 ) ", "fallback 2:{0},{1}");
+  GOMP(" threads ( 1 ) ", "places 1:{0}");
+  EXPECT(two, omp_ext_syntax_gomp, omp_ext_runtime_libomp, "0x1", "crash 0:");
+  EXPECT(two, omp_ext_syntax_gomp, omp_ext_runtime_libgomp, "0x1", "places 1:{1}");
+  EXPECT(two, omp_ext_syntax_gomp, omp_ext_runtime_libomp, "x", "disabled 1:{0,1}");
+  EXPECT(two, omp_ext_syntax_kmp, omp_ext_runtime_libgomp, "0,1", "ignored 0:");
+  EXPECT(two, omp_ext_syntax_kmp, omp_ext_runtime_libomp, "0 1", "places 2:{0},{1}");
+  KOMP("{0:2:-1}", "crash 0:");
+}
+
+static void test_machine_rules(void)
+{
+  GOMP("{0},{2}", "places 1:{0}");
+  GOMP("{2}", "ignored 0:");
+  GOMP("{64}", "ignored 0:");
+  GOMP("+1", "places 1:{1}");
+  GOMP("{0:2,!3}", "ignored 0:");
+  GOMP("{0},{1},!{0}", "places 1:{1}");
+  KOMP("{0},{1},!{0}", "places 3:{0},{1},{1}");
+  KOMP("{0:2},!{0:2}", "places 2:{0,1},{}");
+  KOMP("{2}", "disabled 1:{0,1}");
+  KOMP("{0:2,!1}", "fallback 2:{0},{1}");
+  KOMP("threads(1)x", "places 1:{0}");
+  KOMP("threads(1,2)", "places 2:{0},{1}");
+  EXPECT(two, omp_ext_syntax_gomp, omp_ext_runtime_libgomp, "0-3", "places 4:{0},{1},{2},{3}");
+  EXPECT(two, omp_ext_syntax_gomp, omp_ext_runtime_libomp, "0-3", "places 2:{0},{1}");
+  EXPECT(two, omp_ext_syntax_kmp, omp_ext_runtime_libomp, "3-23033", "disabled 1:{0,1}");
+  /* Abstract names on a multi-package fixture: counts and NUMA. */
+  EXPECT(c6100, omp_ext_syntax_omp, omp_ext_runtime_libgomp, "cores(2)",
+         "places 2:{0,8},{1,9}");
+}
+
+#define FIXTURE(name) OMP_EXT_TEST_DIR "/topologies/" name
+
+/* "{..},{..}" of an abstract name in libgomp's order; "+bug" when the
+ * libgomp 12 ll_caches bug shaped it. */
+static char *gomp_order(const omp_ext_topo_t *t, omp_ext_abstract_t a, unsigned long count)
+{
+  omp_ext_placelist_t *l = NULL;
+  char *canon = NULL, *out = NULL;
+  int bug = -1;
+  CU_ASSERT_EQUAL_FATAL(omp_ext_places_gomp_order(t, a, count, &l, &bug), 0);
+  CU_ASSERT_EQUAL_FATAL(omp_ext_placelist_canonical(l, &canon), 0);
+  CU_ASSERT_FATAL(asprintf(&out, "%s%s", canon, bug ? "+bug" : "") > 0);
+  free(canon);
+  omp_ext_placelist_destroy(l);
+  return out;
+}
+
+#define ORDER(t, a, n, expected)                                             \
+  do {                                                                       \
+    char *got_ = gomp_order(t, a, n);                                        \
+    CU_ASSERT_STRING_EQUAL(got_, expected);                                  \
+    if (strcmp(got_, expected))                                              \
+      fprintf(stderr, "\n%s(%lu) -> %s (expected %s)\n",                     \
+              omp_ext_abstract_name(a), (unsigned long)(n), got_, expected); \
+    free(got_);                                                              \
+  } while (0)
+
+/* libgomp orders abstract places by lowest OS index, ignoring packages. */
+static void test_gomp_order(void)
+{
+  omp_ext_topo_t *t = NULL;
+  omp_ext_placelist_t *l = NULL;
+  omp_ext_parse_error_t e;
+  char *canon = NULL;
+  /* 2 packages whose OS indexes interleave (even: package 0), SMT siblings
+   * 12 apart. */
+  CU_ASSERT_EQUAL_FATAL(omp_ext_topo_load(&t, FIXTURE("hp-sl390s-xeon-westmere-2s-6c-smt2-far12-interleaved.xml"), 0), 0);
+  ORDER(t, omp_ext_abstract_cores, 4, "{0,12},{1,13},{2,14},{3,15}");
+  ORDER(t, omp_ext_abstract_threads, 4, "{0},{1},{2},{3}");
+  ORDER(t, omp_ext_abstract_sockets, 0,
+        "{0,2,4,6,8,10,12,14,16,18,20,22},{1,3,5,7,9,11,13,15,17,19,21,23}");
+  ORDER(t, omp_ext_abstract_ll_caches, 0, "{0,2,4,6,8,10,12,14,16,18,20,22}+bug");
+  /* hwloc's (and libomp's) topology order differs: package 0 first. */
+  CU_ASSERT_EQUAL_FATAL(omp_ext_places_parse(t, "cores(4)", omp_ext_syntax_omp, &l, &e), 0);
+  CU_ASSERT_EQUAL_FATAL(omp_ext_placelist_canonical(l, &canon), 0);
+  CU_ASSERT_STRING_EQUAL(canon, "{0,12},{2,14},{4,16},{6,18}");
+  free(canon);
+  omp_ext_placelist_destroy(l);
+  EXPECT(t, omp_ext_syntax_omp, omp_ext_runtime_libgomp, "cores(2)",
+         "places 2:{0,12},{1,13}");
+  EXPECT(t, omp_ext_syntax_omp, omp_ext_runtime_libomp, "cores(2)",
+         "places 2:{0,12},{2,14}");
+  omp_ext_topo_destroy(t);
+  /* One package: the orders agree; ll_caches has one cache: no bug. */
+  ORDER(c6100, omp_ext_abstract_cores, 2, "{0,8},{1,9}");
+  ORDER(two, omp_ext_abstract_ll_caches, 0, "{0,1}");
+}
+
+static void test_api(void)
+{
+  omp_ext_prediction_t p;
+  CU_ASSERT_EQUAL(omp_ext_places_predict(NULL, "0", omp_ext_syntax_omp,
+                                         omp_ext_runtime_libgomp, &p), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_places_predict(two, "0", omp_ext_syntax_omp,
+                                         (omp_ext_runtime_t)5, &p), omp_ext_err_invalid);
+  CU_ASSERT_STRING_EQUAL(omp_ext_runtime_name(omp_ext_runtime_libomp), "libomp");
+  CU_ASSERT_PTR_NULL(omp_ext_runtime_name((omp_ext_runtime_t)5));
+  omp_ext_prediction_clear(NULL);
+  CU_ASSERT_EQUAL(omp_ext_places_gomp_order(two, omp_ext_abstract_none, 0, NULL, NULL),
+                  omp_ext_err_invalid);
+}
+
+static CU_TestInfo predict_tests[] = {
+  {"issue 13's examples per runtime", test_issue_examples},
+  {"machine rules: allowed CPUs, CPU-set size, complements", test_machine_rules},
+  {"libgomp's order of abstract names on fixtures", test_gomp_order},
+  {"API arguments", test_api},
+  CU_TEST_INFO_NULL,
+};
+
+static CU_SuiteInfo suites[] = {
+  {"predict", setup, teardown, NULL, NULL, predict_tests},
+  CU_SUITE_INFO_NULL,
+};
+
+OMP_EXT_CUNIT_MAIN(suites)
