@@ -140,6 +140,13 @@ static void test_show_topo_list(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "CPU kinds: 2\nkind 0 (most performant): 6 cores, 12 PUs, 2 PU(s) per core"));
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "kind 1: 8 cores, 8 PUs, 1 PU(s) per core"));
   run_free(&r);
+  /* Only the E-cores allowed: their kind, no empty kind 0 (was "0 cores, 0
+   * PUs, 4294967295-0 PU(s) per core"). */
+  r = htplaces("-i", OMP_EXT_TEST_DIR "/topologies/intel-raptorlake-i7-1370p-hybrid-6p-smt2-8e.xml",
+               "-r", "12-19", "topo", NULL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "CPU kinds: 1\nkind 1 (most performant): 8 cores, 8 PUs, 1 PU(s) per core"));
+  CU_ASSERT_PTR_NULL(strstr(r.out, "4294967295"));
+  run_free(&r);
 
   r = htplaces("list", NULL);
   CU_ASSERT_EQUAL(r.status, 0);

@@ -35,7 +35,11 @@ typedef struct omp_ext_pu {
   unsigned package;       /**< hwloc logical index of its package; 0 if none */
   int numa;               /**< OS index of its first local NUMA node; -1 if none */
   unsigned sibling;       /**< rank among the allowed PUs of its core: 0 = first */
-  unsigned kind;          /**< CPU-kind rank: 0 = most performant kind */
+  unsigned kind;          /**< CPU-kind rank over the machine's kinds: 0 = most
+                               performant (highest hwloc efficiency; where hwloc
+                               gives none, the kind hwloc lists last, as hwloc
+                               lists kinds by increasing efficiency); a
+                               restricted set may lack some ranks */
 } omp_ext_pu_t;
 
 /** Flags of omp_ext_topo_load(). */

@@ -92,9 +92,14 @@ static void sibling_numbering(const omp_ext_topo_t *topo, char *buf, size_t len)
 /* Cores and PUs per core of each CPU kind, with hwloc's info on the kind. */
 static void print_kinds(const omp_ext_topo_t *topo)
 {
-  unsigned nkinds = omp_ext_topo_nkinds(topo), k, i;
+  unsigned maxkind = 0, k, i, first = 1;
   hwloc_topology_t hw = omp_ext_topo_hwloc(topo);
-  for (k = 0; k < nkinds; k++) {
+  /* Kind ranks are over all the machine's kinds: a restricted set may lack
+   * some (e.g. only E-cores allowed), so list the ranks that have PUs. */
+  for (i = 0; i < omp_ext_topo_npus(topo); i++)
+    if (omp_ext_topo_pu(topo, i)->kind > maxkind)
+      maxkind = omp_ext_topo_pu(topo, i)->kind;
+  for (k = 0; k <= maxkind; k++) {
     unsigned cores = 0, pus = 0, minsmt = ~0u, maxsmt = 0, run = 0;
     const omp_ext_pu_t *any = NULL;
     for (i = 0; i < omp_ext_topo_npus(topo); i++) {
@@ -113,8 +118,11 @@ static void print_kinds(const omp_ext_topo_t *topo)
         maxsmt = run > maxsmt ? run : maxsmt;
       }
     }
-    printf("kind %u%s: %u cores, %u PUs, %u", k, k == 0 ? " (most performant)" : "", cores, pus,
+    if (pus == 0)
+      continue;
+    printf("kind %u%s: %u cores, %u PUs, %u", k, first ? " (most performant)" : "", cores, pus,
            minsmt);
+    first = 0;
     if (maxsmt != minsmt)
       printf("-%u", maxsmt);
     printf(" PU(s) per core");
