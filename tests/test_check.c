@@ -267,7 +267,19 @@ static void test_policy_match(void)
   run_free(&r);
 }
 
+/* The same PU twice is a duplicate, not "an SMT sibling of an earlier
+ * place" (it said both). */
+static void test_same_pu_twice(void)
+{
+  struct run_result r = run("-i", "pack:1 core:2 pu:2", "check", "{0},{0}", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.out, "PU 0 is in several places (0, 1)");
+  LACKS(r.out, "SMT sibling");
+  run_free(&r);
+}
+
 static CU_TestInfo check_tests[] = {
+  {"the same PU twice: a duplicate, no sibling", test_same_pu_twice},
   {"--expand is canonical", test_expand},
   {"exit 0 / 1 / 2 and error positions", test_exit_codes},
   {"numbers outside the machine: libgomp vs libomp", test_outside_machine},

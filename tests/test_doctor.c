@@ -331,6 +331,26 @@ static void test_usage(void)
   CU_ASSERT_EQUAL(r.status, 2);
   CU_ASSERT_STRING_EQUAL(r.out, "");
   run_free(&r);
+  /* N is checked with --no-saturation too (was accepted). */
+  r = doctor("sys-plain", "cg1none", clean_env, "--no-saturation", "spn", "100000", NULL);
+  CU_ASSERT_EQUAL(r.status, 2);
+  CONTAINS(r.err, "N=100000 is larger than the");
+  CU_ASSERT_STRING_EQUAL(r.out, "");
+  run_free(&r);
+  /* A sysfs or cgroup root that is not there: an error naming it (was exit
+   * 0, "nothing found that limits parallel execution", values unknown). */
+  r = doctor("no-such-sysfs", "cg1none", clean_env, "--no-saturation", NULL);
+  CU_ASSERT_EQUAL(r.status, 2);
+  CONTAINS(r.err, "cannot read --sysfs '");
+  CONTAINS(r.err, "no-such-sysfs': No such file or directory");
+  CU_ASSERT_STRING_EQUAL(r.out, "");
+  CU_ASSERT_EQUAL(count_lines(r.err), 1);
+  run_free(&r);
+  r = doctor("sys-plain", "no-such-cgroup", clean_env, "--no-saturation", NULL);
+  CU_ASSERT_EQUAL(r.status, 2);
+  CONTAINS(r.err, "cannot read --cgroup '");
+  CU_ASSERT_STRING_EQUAL(r.out, "");
+  run_free(&r);
 }
 
 static CU_TestInfo doctor_tests[] = {

@@ -267,6 +267,16 @@ static void check_spans(struct check *c)
 }
 
 /* Does the list use a second PU of a core while some core has none yet? */
+/* Is PU os in one of places 0 .. i-1? */
+static int pu_in_earlier(const omp_ext_placelist_t *l, unsigned i, unsigned os)
+{
+  unsigned k;
+  for (k = 0; k < i; k++)
+    if (hwloc_bitmap_isset(l->places[k], os))
+      return 1;
+  return 0;
+}
+
 static void check_siblings_first(struct check *c)
 {
   const omp_ext_placelist_t *l = c->list;
@@ -287,10 +297,10 @@ static void check_siblings_first(struct check *c)
       const omp_ext_pu_t *pu = omp_ext_topo_pu(topo, j);
       if (!hwloc_bitmap_isset(l->places[i], pu->os_index))
         continue;
-      if (busy[pu->core])
-        again = pu->os_index;
-      else
+      if (!busy[pu->core])
         fresh = 1;
+      else if (!pu_in_earlier(l, i, pu->os_index))
+        again = pu->os_index; /* a sibling; the same PU again is a duplicate instead */
     }
     if (!fresh && again != (unsigned)-1) {
       /* spn puts a second PU of a core before other cores by design. */

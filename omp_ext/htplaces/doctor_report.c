@@ -5,9 +5,12 @@
  * limits parallel execution, 1 when something does, 2 for usage errors.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "analysis.h"
 #include "htplaces.h"
@@ -319,11 +322,31 @@ static int saturation_order(int saturation, struct htp_ctx *ctx, int argc, char 
   *order = NULL;
   *n = 0;
   *policy = omp_ht_policy_speedup;
+  int status;
   if (argc > 0 && htp_parse_policy(argv[0], policy) != 0)
     return HTP_EXIT_USAGE;
+  /* N is checked whether or not the saturation test runs. */
+  if (argc > 1 && (status = htp_parse_count(argv[1], omp_ext_topo_npus(ctx->topo), n)) != 0)
+    return status;
+  *n = 0;
   if (!saturation || !omp_ext_topo_is_thissystem(ctx->topo))
     return HTP_EXIT_OK;
   return htp_policy_order(ctx, argc ? argc : 1, argc ? argv : dflt, policy, order, n);
+}
+
+/* --sysfs / --cgroup (or HTPLACES_SYSFS / HTPLACES_CGROUP, named by
+ * what): a folder that can be read, else a usage error naming it. */
+static int readable_dir(const char *what, const char *path)
+{
+  struct stat st;
+  if (stat(path, &st) != 0)
+    return htp_error(HTP_EXIT_USAGE, "cannot read %s '%s': %s", what, path, strerror(errno));
+  if (!S_ISDIR(st.st_mode))
+    return htp_error(HTP_EXIT_USAGE, "%s '%s' is not a folder; give the root of a sysfs or "
+                     "cgroup tree", what, path);
+  if (access(path, R_OK | X_OK) != 0)
+    return htp_error(HTP_EXIT_USAGE, "cannot read %s '%s': %s", what, path, strerror(errno));
+  return HTP_EXIT_OK;
 }
 
 static int parse_duration(const char *arg, double *out)
@@ -345,7 +368,8 @@ int htp_cmd_doctor(struct htp_ctx *ctx, int argc, char **argv)
   struct htp_doctor_input in = {"/sys", NULL, NULL, NULL, 1, omp_ht_policy_speedup, NULL, 0,
                                 0.5};
   struct htp_doctor_report rep;
-  const char *cgroup = getenv("HTPLACES_CGROUP");
+  const char *cgroup = getenv("HTPLACES_CGROUP"), *sysfs_what = "HTPLACES_SYSFS",
+             *cgroup_what = "HTPLACES_CGROUP";
   char *cgdir = NULL, *cpuset_dir = NULL;
   omp_ext_topo_t *topo;
   omp_ext_pu_t *order = NULL;
@@ -358,9 +382,9 @@ int htp_cmd_doctor(struct htp_ctx *ctx, int argc, char **argv)
     if (htp_common_option(ctx, c, optarg, optopt, argv))
       continue;
     if (c == OPT_SYSFS)
-      in.sysfs = optarg;
+      in.sysfs = optarg, sysfs_what = "--sysfs";
     else if (c == OPT_CGROUP)
-      cgroup = optarg;
+      cgroup = optarg, cgroup_what = "--cgroup";
     else if (c == OPT_NOSAT)
       in.saturation = 0;
     else if (c == OPT_DURATION && (status = parse_duration(optarg, &in.duration)) != 0)
@@ -372,6 +396,9 @@ int htp_cmd_doctor(struct htp_ctx *ctx, int argc, char **argv)
     return htp_error(HTP_EXIT_USAGE, "unexpected argument '%s'; usage: htplaces doctor "
                      "[options] [POLICY [N]]", argv[optind + 2]);
   if (!ctx->input && (status = htp_this_machine("doctor")) != 0)
+    return status;
+  if ((strcmp(in.sysfs, "/sys") != 0 && (status = readable_dir(sysfs_what, in.sysfs)) != 0) ||
+      (cgroup && *cgroup && (status = readable_dir(cgroup_what, cgroup)) != 0))
     return status;
   if (!(topo = htp_topo(ctx, &status)))
     return status;
