@@ -100,10 +100,15 @@ static void print_pick(FILE *out, const struct tune_report *t, enum tune_objecti
     return;
   }
   config_name(&t->c[u], other, sizeof(other));
+  /* The tie rule changed the order when the recommended one has the worse
+   * median: say so. */
   fprintf(out, "); runner-up %s (%.4g %s): %s\n", other, t->r[u].metric[o].median,
           metric_unit[o], s->significant[o] ? "significant difference (95% CIs disjoint)"
-          : "no significant difference (95% CIs overlap; the configuration with fewer cores "
-            "wins the tie)");
+          : (o == TUNE_SPN ? t->r[b].metric[o].median < t->r[u].metric[o].median
+                           : t->r[b].metric[o].median > t->r[u].metric[o].median)
+            ? "no significant difference (95% CIs overlap): the one with fewer cores is "
+              "recommended"
+            : "no significant difference (95% CIs overlap)");
 }
 
 void tune_print_table(FILE *out, const struct tune_report *t)
