@@ -13,28 +13,12 @@
 #include <unistd.h>
 
 #include "cunit_main.h"
+#include "fakefs.h"
 #include "testutil.h"
 
 #define FIXTURE(name) OMP_EXT_TEST_DIR "/topologies/" name
 
 static char root[] = "/tmp/htplaces-doctor-XXXXXX";
-
-/* Write ROOT/REL (creating folders) with CONTENT and a newline. */
-static int put(const char *rel, const char *content)
-{
-  char path[512], *p;
-  FILE *f;
-  snprintf(path, sizeof(path), "%s/%s", root, rel);
-  for (p = path + strlen(root) + 1; (p = strchr(p, '/')) != NULL; p++) {
-    *p = '\0';
-    mkdir(path, 0755);
-    *p = '/';
-  }
-  if (!(f = fopen(path, "w")))
-    return -1;
-  fprintf(f, "%s\n", content);
-  return fclose(f);
-}
 
 static int setup(void)
 {
@@ -42,58 +26,38 @@ static int setup(void)
   if (!mkdtemp(root))
     return 1;
   /* A 2-CPU machine like CI's, SMT not supported. */
-  err |= put("sys-plain/devices/system/cpu/smt/control", "notsupported");
-  err |= put("sys-plain/devices/system/cpu/online", "0-1");
-  err |= put("sys-plain/devices/system/cpu/offline", "");
-  err |= put("sys-plain/devices/system/cpu/present", "0-1");
+  err |= fakefs_put(root, "sys-plain/devices/system/cpu/smt/control", "notsupported");
+  err |= fakefs_put(root, "sys-plain/devices/system/cpu/online", "0-1");
+  err |= fakefs_put(root, "sys-plain/devices/system/cpu/offline", "");
+  err |= fakefs_put(root, "sys-plain/devices/system/cpu/present", "0-1");
   /* SMT switched off: siblings 2-3 offline. */
-  err |= put("sys-smtoff/devices/system/cpu/smt/control", "off");
-  err |= put("sys-smtoff/devices/system/cpu/smt/active", "0");
-  err |= put("sys-smtoff/devices/system/cpu/online", "0-1");
-  err |= put("sys-smtoff/devices/system/cpu/offline", "2-3");
-  err |= put("sys-smtoff/devices/system/cpu/present", "0-3");
+  err |= fakefs_put(root, "sys-smtoff/devices/system/cpu/smt/control", "off");
+  err |= fakefs_put(root, "sys-smtoff/devices/system/cpu/smt/active", "0");
+  err |= fakefs_put(root, "sys-smtoff/devices/system/cpu/online", "0-1");
+  err |= fakefs_put(root, "sys-smtoff/devices/system/cpu/offline", "2-3");
+  err |= fakefs_put(root, "sys-smtoff/devices/system/cpu/present", "0-3");
   /* 8 CPUs of which 6 were taken offline. */
-  err |= put("sys-offline/devices/system/cpu/smt/control", "on");
-  err |= put("sys-offline/devices/system/cpu/online", "0-1");
-  err |= put("sys-offline/devices/system/cpu/offline", "2-7");
-  err |= put("sys-offline/devices/system/cpu/present", "0-7");
+  err |= fakefs_put(root, "sys-offline/devices/system/cpu/smt/control", "on");
+  err |= fakefs_put(root, "sys-offline/devices/system/cpu/online", "0-1");
+  err |= fakefs_put(root, "sys-offline/devices/system/cpu/offline", "2-7");
+  err |= fakefs_put(root, "sys-offline/devices/system/cpu/present", "0-7");
   /* Possible but never present CPUs (possible_cpus=, hotplug slots): the
    * kernel's offline list names them; they limit nothing. */
-  err |= put("sys-slots/devices/system/cpu/smt/control", "notsupported");
-  err |= put("sys-slots/devices/system/cpu/online", "0-1");
-  err |= put("sys-slots/devices/system/cpu/offline", "2-7");
-  err |= put("sys-slots/devices/system/cpu/present", "0-1");
+  err |= fakefs_put(root, "sys-slots/devices/system/cpu/smt/control", "notsupported");
+  err |= fakefs_put(root, "sys-slots/devices/system/cpu/online", "0-1");
+  err |= fakefs_put(root, "sys-slots/devices/system/cpu/offline", "2-7");
+  err |= fakefs_put(root, "sys-slots/devices/system/cpu/present", "0-1");
   /* 4096 online CPUs: this process (2 CPUs in CI) sees a restricted set. */
-  err |= put("sys-wide/devices/system/cpu/online", "0-4095");
-  err |= put("sys-wide/devices/system/cpu/present", "0-4095");
-  /* cgroup v2 with a quota of 1.5 CPUs. */
-  err |= put("cg2/cgroup.controllers", "cpuset cpu");
-  err |= put("cg2/job/cgroup.controllers", "cpuset cpu");
-  err |= put("cg2/job/cpu.max", "150000 100000");
-  err |= put("cg2/job/cpuset.cpus.effective", "0-1");
-  /* cgroup v2: no limit on the leaf, 0.5 CPU on its parent. */
-  err |= put("cg2n/cgroup.controllers", "cpuset cpu");
-  err |= put("cg2n/cpu.max", "50000 100000");
-  err |= put("cg2n/leaf/cgroup.controllers", "cpuset cpu");
-  err |= put("cg2n/leaf/cpu.max", "max 100000");
-  /* cgroup v2 restricting the cpuset to CPU 1, no quota. */
-  err |= put("cg2c/cgroup.controllers", "cpuset cpu");
-  err |= put("cg2c/cpu.max", "max 100000");
-  err |= put("cg2c/cpuset.cpus.effective", "1");
-  /* cgroup v1 cpu controller with 1.5 CPUs. */
-  err |= put("cg1/cpu.cfs_quota_us", "150000");
-  err |= put("cg1/cpu.cfs_period_us", "100000");
-  /* cgroup v1 without a quota. */
-  err |= put("cg1none/cpu.cfs_quota_us", "-1");
-  err |= put("cg1none/cpu.cfs_period_us", "100000");
+  err |= fakefs_put(root, "sys-wide/devices/system/cpu/online", "0-4095");
+  err |= fakefs_put(root, "sys-wide/devices/system/cpu/present", "0-4095");
+  err |= fakefs_cgroups(root); /* cg2, cg2n, cg2c, cg1, cg1none */
+  err |= fakefs_put(root, "cg2/job/cpuset.cpus.effective", "0-1");
   return err != 0;
 }
 
 static int teardown(void)
 {
-  char cmd[600];
-  snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-  return system(cmd) != 0;
+  return fakefs_remove(root) != 0;
 }
 
 /* htplaces doctor --sysfs ROOT/SYS --cgroup ROOT/CG --no-saturation [ARGS...],
@@ -195,7 +159,6 @@ static void test_restricted(void)
   CONTAINS(r.out, "of the 4096 online CPUs");
   run_free(&r);
 
-  /* cgroup v2 cpuset restricted to CPU 1. */
   r = doctor("sys-plain", "cg2c", clean_env, "--no-saturation", NULL);
   CU_ASSERT_EQUAL(r.status, 1);
   CONTAINS(r.out, "cgroup cpuset 1");

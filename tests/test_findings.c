@@ -14,6 +14,7 @@
 
 #include "analysis.h"
 #include "cunit_main.h"
+#include "fakefs.h"
 #include "util.h"
 
 #define C6100 "pack:2 core:4 pu:2(indexes=core:pack)"
@@ -21,70 +22,31 @@
 
 static char root[] = "/tmp/htplaces-findings-XXXXXX";
 
-/* Write ROOT/REL (creating folders) with CONTENT (no newline added). */
-static int put_raw(const char *rel, const char *content)
-{
-  char path[512], *p;
-  FILE *f;
-  snprintf(path, sizeof(path), "%s/%s", root, rel);
-  for (p = path + strlen(root) + 1; (p = strchr(p, '/')) != NULL; p++) {
-    *p = '\0';
-    mkdir(path, 0755);
-    *p = '/';
-  }
-  if (!(f = fopen(path, "w")))
-    return -1;
-  fputs(content, f);
-  return fclose(f);
-}
-
-static int put(const char *rel, const char *content)
-{
-  char line[256];
-  snprintf(line, sizeof(line), "%s\n", content);
-  return put_raw(rel, line);
-}
-
 static int setup(void)
 {
   int err = 0;
   if (!mkdtemp(root))
     return 1;
-  err |= put("sys-smtoff/devices/system/cpu/smt/control", "off");
-  err |= put("sys-smtoff/devices/system/cpu/smt/active", "0");
-  err |= put("sys-smtoff/devices/system/cpu/online", "0-1");
-  err |= put("sys-smtoff/devices/system/cpu/offline", "2-3");
-  err |= put("sys-smtoff/devices/system/cpu/present", "0-3");
-  err |= put("sys-plain/devices/system/cpu/smt/control", "notsupported");
-  err |= put("sys-plain/devices/system/cpu/online", "0-1");
-  err |= put("sys-plain/devices/system/cpu/offline", "");
-  err |= put("sys-plain/devices/system/cpu/present", "0-1");
-  err |= put("sys-bad/devices/system/cpu/online", "0-x");
-  err |= put("cg2/cgroup.controllers", "cpuset cpu");
-  err |= put("cg2/job/cgroup.controllers", "cpuset cpu");
-  err |= put("cg2/job/cpu.max", "150000 100000");
-  err |= put("cg2n/cgroup.controllers", "cpuset cpu");
-  err |= put("cg2n/cpu.max", "50000 100000");
-  err |= put("cg2n/leaf/cgroup.controllers", "cpuset cpu");
-  err |= put("cg2n/leaf/cpu.max", "max 100000");
-  err |= put("cg2c/cgroup.controllers", "cpuset cpu");
-  err |= put("cg2c/cpu.max", "max 100000");
-  err |= put("cg2c/cpuset.cpus.effective", "1");
-  err |= put("cg1/cpu.cfs_quota_us", "150000");
-  err |= put("cg1/cpu.cfs_period_us", "100000");
-  err |= put("cg1none/cpu.cfs_quota_us", "-1");
-  err |= put("cg1none/cpu.cfs_period_us", "100000");
-  err |= put_raw("files/spaces", "on  \n");
-  err |= put_raw("files/empty", "");
-  err |= put_raw("files/list", "0-3,8\n");
+  err |= fakefs_put(root, "sys-smtoff/devices/system/cpu/smt/control", "off");
+  err |= fakefs_put(root, "sys-smtoff/devices/system/cpu/smt/active", "0");
+  err |= fakefs_put(root, "sys-smtoff/devices/system/cpu/online", "0-1");
+  err |= fakefs_put(root, "sys-smtoff/devices/system/cpu/offline", "2-3");
+  err |= fakefs_put(root, "sys-smtoff/devices/system/cpu/present", "0-3");
+  err |= fakefs_put(root, "sys-plain/devices/system/cpu/smt/control", "notsupported");
+  err |= fakefs_put(root, "sys-plain/devices/system/cpu/online", "0-1");
+  err |= fakefs_put(root, "sys-plain/devices/system/cpu/offline", "");
+  err |= fakefs_put(root, "sys-plain/devices/system/cpu/present", "0-1");
+  err |= fakefs_put(root, "sys-bad/devices/system/cpu/online", "0-x");
+  err |= fakefs_cgroups(root); /* cg2, cg2n, cg2c, cg1, cg1none */
+  err |= fakefs_put_raw(root, "files/spaces", "on  \n");
+  err |= fakefs_put_raw(root, "files/empty", "");
+  err |= fakefs_put_raw(root, "files/list", "0-3,8\n");
   return err != 0;
 }
 
 static int teardown(void)
 {
-  char cmd[600];
-  snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-  return system(cmd) != 0;
+  return fakefs_remove(root) != 0;
 }
 
 static char *path_in(char *buf, size_t len, const char *rel)

@@ -15,6 +15,7 @@
 #include <hwloc.h>
 
 #include "cunit_main.h"
+#include "fakefs.h"
 #include "testutil.h"
 
 #define C6100 "pack:2 core:4 pu:2(indexes=core:pack)"
@@ -23,22 +24,6 @@
 
 static char root[] = "/tmp/htplaces-golden-XXXXXX";
 static char affinity[1024] = "?";
-
-static int put(const char *rel, const char *content)
-{
-  char path[512], *p;
-  FILE *f;
-  snprintf(path, sizeof(path), "%s/%s", root, rel);
-  for (p = path + strlen(root) + 1; (p = strchr(p, '/')) != NULL; p++) {
-    *p = '\0';
-    mkdir(path, 0755);
-    *p = '/';
-  }
-  if (!(f = fopen(path, "w")))
-    return -1;
-  fprintf(f, "%s\n", content);
-  return fclose(f);
-}
 
 static int setup(void)
 {
@@ -50,16 +35,11 @@ static int setup(void)
   if (!mkdtemp(root) || !set)
     return 1;
   /* No online file: the report does not depend on this machine's CPUs. */
-  err |= put("sys-golden/devices/system/cpu/smt/control", "off");
-  err |= put("sys-golden/devices/system/cpu/smt/active", "0");
-  err |= put("sys-golden/devices/system/cpu/offline", "2-3");
-  err |= put("sys-golden/devices/system/cpu/present", "0-3");
-  err |= put("cg2c/cgroup.controllers", "cpuset cpu");
-  err |= put("cg2c/cpu.max", "max 100000");
-  err |= put("cg2c/cpuset.cpus.effective", "1");
-  err |= put("cg2/cgroup.controllers", "cpuset cpu");
-  err |= put("cg2/job/cgroup.controllers", "cpuset cpu");
-  err |= put("cg2/job/cpu.max", "150000 100000");
+  err |= fakefs_put(root, "sys-golden/devices/system/cpu/smt/control", "off");
+  err |= fakefs_put(root, "sys-golden/devices/system/cpu/smt/active", "0");
+  err |= fakefs_put(root, "sys-golden/devices/system/cpu/offline", "2-3");
+  err |= fakefs_put(root, "sys-golden/devices/system/cpu/present", "0-3");
+  err |= fakefs_cgroups(root); /* cg2, cg2n, cg2c, cg1, cg1none */
   /* This process's affinity, as doctor prints it. */
   CPU_ZERO(&mask);
   if (sched_getaffinity(0, sizeof(mask), &mask) == 0) {
@@ -76,9 +56,7 @@ static int setup(void)
 
 static int teardown(void)
 {
-  char cmd[600];
-  snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-  return system(cmd) != 0;
+  return fakefs_remove(root) != 0;
 }
 
 /* A file's contents, with @ROOT@, @AFFINITY@ and @TOPOLOGIES@ replaced. */
