@@ -374,6 +374,16 @@ static void print_recommendation(FILE *f, const struct tune_report *t)
     }
 }
 
+/* Is configuration i the first of its series (policy and wait policy)? */
+static int first_of_series(const struct tune_report *t, unsigned i)
+{
+  unsigned j;
+  for (j = 0; j < i; j++)
+    if (t->c[j].policy == t->c[i].policy && t->c[j].wait == t->c[i].wait)
+      return 0;
+  return 1;
+}
+
 /* Data files for gnuplot: DIR/plot-POLICY.dat with N, median time, SPN. */
 static void print_plot_script(FILE *f, const struct tune_report *t)
 {
@@ -392,10 +402,7 @@ static void print_plot_script(FILE *f, const struct tune_report *t)
       fputs("plot ", f);
       first = 1;
       for (i = 0; i < t->n; i++) {
-        unsigned j, seen = 0;
-        for (j = 0; j < i; j++)
-          seen |= t->c[j].policy == t->c[i].policy && t->c[j].wait == t->c[i].wait;
-        if (seen)
+        if (!first_of_series(t, i))
           continue;
         fprintf(f, "%s'-' using 1:2 with linespoints title '%s%s%s'", first ? "" : ", ",
                 tune_policy_name(t->c[i].policy), t->c[i].wait ? " " : "",
@@ -404,10 +411,8 @@ static void print_plot_script(FILE *f, const struct tune_report *t)
       }
       fputc('\n', f);
       for (i = 0; i < t->n; i++) {
-        unsigned j, seen = 0;
-        for (j = 0; j < i; j++)
-          seen |= t->c[j].policy == t->c[i].policy && t->c[j].wait == t->c[i].wait;
-        if (seen)
+        unsigned j;
+        if (!first_of_series(t, i))
           continue;
         for (j = i; j < t->n; j++)
           if (t->c[j].policy == t->c[i].policy && t->c[j].wait == t->c[i].wait &&
