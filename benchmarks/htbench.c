@@ -222,6 +222,8 @@ int main(int argc, char **argv)
   }
   if (optind < argc)
     return htb_error(HTB_EXIT_USAGE, "unexpected argument '%s' (see htbench --help)", argv[optind]);
+  if ((rc = htb_check_model_env()) != 0)
+    return rc;
 
   opt.sizes = opt.quick ? quick_sizes : full_sizes;
   opt.sizes.input = set.input;

@@ -146,6 +146,11 @@ double htb_modelled_power_w(unsigned packages, unsigned cores, unsigned extra_si
  * paper's default; read once. */
 const omp_ext_model_t *htb_model(void);
 
+/* An invalid OMP_EXT_POWER_MODEL, OMP_EXT_SIGMA or OMP_EXT_SERIAL_FRACTION:
+ * the usage error naming it (HTB_EXIT_USAGE), never a silent default;
+ * HTB_EXIT_OK when valid or unset. */
+int htb_check_model_env(void);
+
 /* An open reader of the RAPL package counters (omp_ext_rapl_open()), or
  * NULL where none is readable. */
 omp_ext_rapl_t *htb_rapl_open(void);

@@ -443,6 +443,19 @@ static void test_bad_options(void)
   BAD("no in-code API linked in", "--worker", "--incode", "spn", "--kernel", "sieve", "--threads",
       "1", "--expect", "0");
 #undef BAD
+  {
+    /* An invalid model environment is an error, not a silent default. */
+    static char sigma[] = "OMP_EXT_SIGMA=7";
+    char *env[] = {sigma, NULL};
+    char *argv[] = {HTBENCH_BIN, "--quick", "--out", "/tmp/x", NULL};
+    struct run_result r;
+    CU_ASSERT_FATAL(run_capture(argv, env, &r) == 0);
+    CU_ASSERT_EQUAL(r.status, 2);
+    CU_ASSERT_STRING_EQUAL(r.out, "");
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "htbench: invalid OMP_EXT_SIGMA='7'"));
+    CU_ASSERT_EQUAL(count_lines(r.err), 1);
+    run_free(&r);
+  }
 }
 
 /* Split a CSV line (quotes aware) into cells; returns the count. */

@@ -21,10 +21,24 @@ const omp_ext_model_t *htb_model(void)
 {
   static omp_ext_model_t m;
   static int done;
+  /* main() refused an invalid model environment (htb_check_model_env). */
   if (!done && omp_ext_model_from_env(environ, &m, NULL) != 0)
     omp_ext_model_default(&m);
   done = 1;
   return &m;
+}
+
+int htb_check_model_env(void)
+{
+  omp_ext_model_t m;
+  const char *bad = NULL, *value;
+  if (omp_ext_model_from_env(environ, &m, &bad) == 0)
+    return HTB_EXIT_OK;
+  if (!bad)
+    return htb_error(HTB_EXIT_FAIL, "out of memory");
+  value = getenv(bad);
+  return htb_error(HTB_EXIT_USAGE, "invalid %s='%s' (the energy model: see htplaces-model(1) "
+                   "for what is allowed)", bad, value ? value : "");
 }
 
 omp_ext_rapl_t *htb_rapl_open(void)
