@@ -785,7 +785,9 @@ static void test_binding_mismatch(void)
 }
 
 /* The lines of the "env vs in-code" table in text: kernel, policy, N,
- * both medians and a positive ratio each.  Returns how many. */
+ * both medians and a ratio each (its value is a timing: an overhead median
+ * may be <= 0 on a loaded machine, so no sign is asserted).  Returns how
+ * many. */
 static unsigned path_table_rows(const char *text)
 {
   const char *p = strstr(text, "env vs in-code (");
@@ -800,7 +802,7 @@ static unsigned path_table_rows(const char *text)
     CU_ASSERT(htb_kernel_by_name(kernel) != NULL);
     CU_ASSERT(strchr(policy, '@') == NULL);
     CU_ASSERT_EQUAL(n, allowed_pus()); /* the largest N */
-    CU_ASSERT(ratio > 0);
+    (void)ratio;
     rows++;
     if (!strchr(p, '\n'))
       break;
