@@ -32,9 +32,11 @@ run 0 -i "$dir/topologies/amd-epyc-7742-rome-2s-64c-smt2-far128-nps4.xml" check 
 run 1 -i "$c6100" check --as gomp "010 0x3 4-9:2"
 run 0 -i "$c6100" check --as kmp --expand "explicit,proclist=[0,{1,9},7-4:-1]"
 run 0 -i "$c6100" spn 8
-run 0 doctor --no-saturation -i "$c6100" --sysfs /nonexistent --cgroup /nonexistent
+run 2 doctor --no-saturation -i "$c6100" --sysfs /nonexistent --cgroup /nonexistent
+run 0 doctor --no-saturation -i "$c6100" --sysfs "$dir/topologies" --cgroup "$dir/topologies"
 run 2 doctor --duration 0
 if [ -n "$prog" ] && [ "$(nproc)" -ge 2 ]; then
   run 0 verify os 2 -- "$prog"
+  run 0 tune --reps 3 --threads 1,2 --policies spn,none -- "$prog"
 fi
 exit $fails
