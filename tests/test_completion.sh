@@ -78,7 +78,7 @@ expect "--no-saturation" htplaces doctor --no
 expect "--serial-fraction --sigma --speedup" htplaces model --s
 expect "--expand --export" htplaces check --ex
 expect "" htplaces -r ''
-expect "--threads --timeout" htplaces tune --t
+expect "--threads --timeout --timing-lib" htplaces tune --t
 expect "edp energy" htplaces tune --objective e
 expect "spn,speedup spn,spn spn,spread" htplaces tune --policies spn,sp
 # -i: files

@@ -146,6 +146,96 @@ static void test_failed_and_no_baseline(void)
   free_configs(c, 2);
 }
 
+
+/* A timing file as omp_ext's timing layer writes it: regions read back. */
+static void test_read_timing(void)
+{
+  char path[] = "/tmp/test-tune-timing-XXXXXX";
+  int fd = mkstemp(path);
+  FILE *f = fdopen(fd, "w");
+  struct tune_config c;
+  double serial;
+  memset(&c, 0, sizeof(c));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs("{\"omp_ext_timing\": 1, \"wall_s\": 2.5, \"regions_s\": 2.0, \"serial_s\": 0.5,\n"
+        " \"regions\": [\n"
+        "  {\"name\": \"main._omp_fn.0\", \"kind\": \"parallel\", \"address\": \"0x1\", "
+        "\"instances\": 10, \"team_sizes\": [2, 4], \"total_s\": 1.5, \"mean_s\": 0.15, "
+        "\"median_s\": 0.14, \"min_s\": 0.1, \"max_s\": 0.3},\n"
+        "  {\"name\": \"a\\\"b+0x10\", \"kind\": \"parallel\", \"address\": \"0x2\", "
+        "\"instances\": 1, \"team_sizes\": [4], \"total_s\": 0.5, \"mean_s\": 0.5, "
+        "\"median_s\": 0.5, \"min_s\": 0.5, \"max_s\": 0.5}\n"
+        "]}\n", f);
+  fclose(f);
+  CU_ASSERT_EQUAL_FATAL(tune_read_timing(path, &c, &serial), 0);
+  CU_ASSERT_DOUBLE_EQUAL(serial, 0.5, 1e-12);
+  CU_ASSERT_EQUAL_FATAL(c.nregions, 2);
+  CU_ASSERT_STRING_EQUAL(c.regions[0].name, "main._omp_fn.0");
+  CU_ASSERT_EQUAL(c.regions[0].instances, 10);
+  CU_ASSERT_EQUAL(c.regions[0].team_max, 4);
+  CU_ASSERT_DOUBLE_EQUAL(c.regions[0].total_s[0], 1.5, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(c.regions[0].median_s[0], 0.14, 1e-12);
+  CU_ASSERT_STRING_EQUAL(c.regions[1].name, "a\"b+0x10");
+  /* a second run adds to the same regions */
+  CU_ASSERT_EQUAL(tune_read_timing(path, &c, &serial), 0);
+  CU_ASSERT_EQUAL(c.nregions, 2);
+  CU_ASSERT_EQUAL(c.regions[0].nruns, 2);
+  tune_free_regions(&c);
+  unlink(path);
+  CU_ASSERT_EQUAL(tune_read_timing(path, &c, &serial), -1); /* missing */
+}
+
+/* One crafted region in a 1-thread baseline (8 s), speedup 2 on 2 cores
+ * (5 s) and spn 4 on the same 2 cores (4 s): its best is spn 4, its
+ * speed-up 2, its Karp-Flatt s at speedup 2 (S = 1.6) 0.25, its sigma
+ * 5 / 4 - 1 = 0.25. */
+static void add_region(struct tune_config *c, const char *name, double total)
+{
+  unsigned k;
+  c->regions = calloc(1, sizeof(*c->regions));
+  c->nregions = 1;
+  snprintf(c->regions[0].name, sizeof(c->regions[0].name), "%s", name);
+  c->regions[0].nruns = c->nruns;
+  c->regions[0].instances = 3;
+  c->regions[0].team_max = c->threads;
+  c->regions[0].total_s = calloc(c->nruns, sizeof(double));
+  c->regions[0].median_s = calloc(c->nruns, sizeof(double));
+  for (k = 0; k < c->nruns; k++) {
+    c->regions[0].total_s[k] = total;
+    c->regions[0].median_s[k] = total / 3;
+  }
+}
+
+static void test_region_analysis(void)
+{
+  static const double t1[] = {10, 10, 10}, t2[] = {6, 6, 6}, t4[] = {5, 5, 5};
+  struct tune_config c[3];
+  struct tune_result r[3];
+  struct tune_summary s;
+  unsigned i;
+  craft(&c[0], TUNE_NONE, 1, 1, 0, t1, 3, 100);
+  craft(&c[1], omp_ht_policy_speedup, 2, 2, 0, t2, 3, 100);
+  craft(&c[2], omp_ht_policy_spn, 4, 2, 2, t4, 3, 100);
+  add_region(&c[0], "work", 8);
+  add_region(&c[1], "work", 5);
+  add_region(&c[2], "work", 4);
+  CU_ASSERT_EQUAL_FATAL(tune_analyse(c, 3, NULL, NULL, r, &s), 0);
+  CU_ASSERT_EQUAL_FATAL(s.nregions, 1);
+  CU_ASSERT_STRING_EQUAL(s.regions[0].name, "work");
+  CU_ASSERT_EQUAL(s.regions[0].best, 2);
+  CU_ASSERT_DOUBLE_EQUAL(s.regions[0].best_s, 4, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(s.regions[0].best_median_s, 4.0 / 3, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(s.regions[0].speedup, 2, 1e-12);
+  CU_ASSERT_EQUAL(s.regions[0].npairs, 1);
+  CU_ASSERT_DOUBLE_EQUAL(s.regions[0].sigma, 0.25, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(s.regions[0].serial, 0.25, 1e-9);
+  CU_ASSERT_EQUAL(s.regions[0].team_max, 4);
+  tune_free_summary(&s);
+  for (i = 0; i < 3; i++)
+    tune_free_regions(&c[i]);
+  free_configs(c, 3);
+}
+
 static void test_auto_threads(void)
 {
   unsigned v[64], n;
@@ -228,6 +318,16 @@ static void test_plan_on_fixture(void)
 
 static char tmpdir[] = "/tmp/test-tune-XXXXXX";
 
+static unsigned count_occurrences(const char *hay, const char *needle)
+{
+  unsigned n = 0;
+  while ((hay = strstr(hay, needle)) != NULL) {
+    n++;
+    hay += strlen(needle);
+  }
+  return n;
+}
+
 static int run_tune(struct run_result *res, char *const env[], char **args)
 {
   char *argv[32];
@@ -237,7 +337,20 @@ static int run_tune(struct run_result *res, char *const env[], char **args)
   while (*args && k < 31)
     argv[k++] = *args++;
   argv[k] = NULL;
-  return run_capture(argv, env, res);
+  {
+    /* Sanitizer build: LD_PRELOAD of the ASan-built libomp_ext puts it
+     * before ASan's runtime, which ASan checks; harmless elsewhere. */
+    static char asan[] = "ASAN_OPTIONS=verify_asan_link_order=0";
+    char *all[16];
+    unsigned e = 0;
+    while (env && env[e] && e < 14) {
+      all[e] = env[e];
+      e++;
+    }
+    all[e++] = asan;
+    all[e] = NULL;
+    return run_capture(argv, all, res);
+  }
 }
 
 /* The contents of DIR/NAME (malloc'ed, NULL if unreadable). */
@@ -294,6 +407,11 @@ static void test_end_to_end(void)
   CU_ASSERT_PTR_NULL(strstr(res.out, "tune_prog: done")); /* its stdout goes to a file */
   CU_ASSERT_PTR_NOT_NULL(strstr(res.err, "[6/6]"));
   CU_ASSERT_PTR_NULL(strstr(res.err, "[7/"));
+  /* per region: libomp_ext.so found beside the command (build tree), the
+   * program's two regions, once each per run, team of 1 */
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "Parallel regions (omp_ext's timing layer"));
+  CU_ASSERT_EQUAL(count_occurrences(res.out, "  tune_prog+0x"), 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "serial part (outside any region): median "));
   run_free(&res);
   csv = slurp(dir, "results.csv");
   json = slurp(dir, "results.json");
@@ -306,6 +424,12 @@ static void test_end_to_end(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"recommendation\": {\"objective\": \"time\""));
   CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"policy\": \"spn\", \"threads\": 1"));
   CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"omp_places\": null")); /* none */
+  /* every region of every configuration from the 3 measured runs (the
+   * warm-up's timing file is dropped) */
+  CU_ASSERT_EQUAL(count_occurrences(json, "\"instances\": 1, \"team_sizes\": [1], \"runs\": 3,"),
+                  4);
+  CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"summary\": {"));
+  CU_ASSERT_EQUAL(count_occurrences(json, "\"median_s\": "), 2);
   CU_ASSERT_PTR_NOT_NULL_FATAL(rec);
   CU_ASSERT(strstr(rec, "time: htplaces exec spn 1 -- ") != NULL ||
             strstr(rec, "time: OMP_NUM_THREADS=1 ") != NULL);
@@ -327,6 +451,14 @@ static void test_json_and_dry_run(void)
   CU_ASSERT_EQUAL(res.status, 0);
   CU_ASSERT_EQUAL(res.out[0], '{');
   CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "\"summary\": {\"baseline\": 0"));
+  run_free(&res);
+  {
+    char *args[] = {"--no-regions", "--reps", "3", "--threads", "1", "--policies", "none", "--",
+                    TUNE_PROG_BIN, "20000", NULL};
+    CU_ASSERT_EQUAL_FATAL(run_tune(&res, NULL, args), 0);
+  }
+  CU_ASSERT_EQUAL(res.status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "Parallel regions: not available"));
   run_free(&res);
   {
     char *args[] = {"--dry-run", "--reps", "4", "--threads", "1", "--policies", "spn,none",
@@ -412,6 +544,10 @@ static void test_bad_input(void)
     bad(2, "missing '-- PROGRAM'", NULL, a);
   }
   {
+    char *a[] = {"--timing-lib", "/nonexistent/libomp_ext.so", "--", TUNE_PROG_BIN, NULL};
+    bad(2, "cannot read --timing-lib '/nonexistent/libomp_ext.so'", NULL, a);
+  }
+  {
     char *a[] = {"-i", "pack:2 core:2 pu:2", "--", TUNE_PROG_BIN, NULL};
     bad(2, "-i does not apply", NULL, a);
   }
@@ -469,6 +605,8 @@ static CU_TestInfo analysis_tests[] = {
   {"S_N, Karp-Flatt, sigma, SPN, energy, CI on crafted runs", test_analysis_known_answers},
   {"overlapping CIs: fewer cores win", test_tie_goes_to_fewer_cores},
   {"failed configuration; no baseline", test_failed_and_no_baseline},
+  {"a timing file read back", test_read_timing},
+  {"per region: best, speed-up, Karp-Flatt, sigma", test_region_analysis},
   CU_TEST_INFO_NULL};
 static CU_TestInfo plan_tests[] = {
   {"automatic thread counts", test_auto_threads},

@@ -200,15 +200,124 @@ static unsigned max_runs(const struct tune_config *c, unsigned n)
   return m;
 }
 
+double tune_median(double *x, unsigned n)
+{
+  if (n == 0)
+    return NAN;
+  qsort(x, n, sizeof(*x), cmp_double);
+  return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+/* Configuration i's median total seconds of region name; NAN if untimed. */
+static double region_median(const struct tune_config *c, const char *name, double *buf)
+{
+  unsigned k;
+  for (k = 0; k < c->nregions; k++)
+    if (strcmp(c->regions[k].name, name) == 0) {
+      memcpy(buf, c->regions[k].total_s, c->regions[k].nruns * sizeof(*buf));
+      return tune_median(buf, c->regions[k].nruns);
+    }
+  return NAN;
+}
+
+/* sigma of one region over the same pairs as the program's. */
+static void region_sigma(const struct tune_config *c, const struct tune_result *r, unsigned n,
+                         struct tune_region_summary *g, double *buf, double *pairs)
+{
+  unsigned i, j, k = 0;
+  for (i = 0; i < n; i++) {
+    if (!usable(&r[i]) || c[i].policy == TUNE_NONE || c[i].usage.extra != 0)
+      continue;
+    for (j = 0; j < n; j++) {
+      double a, b;
+      if (!usable(&r[j]) || c[j].policy == TUNE_NONE || c[j].wait != c[i].wait ||
+          c[j].usage.cores != c[i].usage.cores || c[j].threads != 2 * c[i].threads ||
+          c[j].usage.extra != c[i].usage.cores)
+        continue;
+      a = region_median(&c[i], g->name, buf);
+      b = region_median(&c[j], g->name, buf);
+      if (isfinite(a) && isfinite(b))
+        pairs[k++] = tune_sigma(a, b);
+    }
+  }
+  g->npairs = k;
+  g->sigma = tune_median(pairs, k);
+}
+
+static struct tune_region_summary *summary_region(struct tune_summary *s, const struct tune_region *x)
+{
+  struct tune_region_summary *more;
+  unsigned i;
+  for (i = 0; i < s->nregions; i++)
+    if (strcmp(s->regions[i].name, x->name) == 0)
+      return &s->regions[i];
+  if (!(more = realloc(s->regions, (s->nregions + 1) * sizeof(*more))))
+    return NULL;
+  s->regions = more;
+  memset(&more[s->nregions], 0, sizeof(*more));
+  memcpy(more[s->nregions].name, x->name, sizeof(x->name));
+  more[s->nregions].best = -1;
+  return &more[s->nregions++];
+}
+
+/* Every region's best configuration, speed-up, Karp-Flatt s and sigma. */
+static int analyse_regions(const struct tune_config *c, const struct tune_result *r, unsigned n,
+                           struct tune_summary *s, double *buf, double *pairs)
+{
+  unsigned i, k;
+  for (i = 0; i < n; i++)
+    for (k = 0; k < c[i].nregions; k++) {
+      struct tune_region_summary *g = summary_region(s, &c[i].regions[k]);
+      double m;
+      if (!g)
+        return omp_ext_err_nomem;
+      if (c[i].regions[k].team_max > g->team_max)
+        g->team_max = c[i].regions[k].team_max;
+      if (!usable(&r[i]) || !isfinite(m = region_median(&c[i], g->name, buf)))
+        continue;
+      if (g->best < 0 || m < g->best_s) {
+        g->best = (int)i;
+        g->best_s = m;
+        g->instances = c[i].regions[k].instances;
+        memcpy(buf, c[i].regions[k].median_s, c[i].regions[k].nruns * sizeof(*buf));
+        g->best_median_s = tune_median(buf, c[i].regions[k].nruns);
+      }
+    }
+  for (k = 0; k < s->nregions; k++) {
+    struct tune_region_summary *g = &s->regions[k];
+    double t1 = s->baseline >= 0 ? region_median(&c[s->baseline], g->name, buf) : NAN, tn;
+    g->speedup = g->serial = NAN;
+    if (isfinite(t1) && g->best >= 0)
+      g->speedup = t1 / g->best_s;
+    if (isfinite(t1) && s->serial_from >= 0 &&
+        isfinite(tn = region_median(&c[s->serial_from], g->name, buf)) &&
+        omp_ext_karp_flatt(c[s->serial_from].threads, t1 / tn, &g->serial) != 0)
+      g->serial = NAN;
+    region_sigma(c, r, n, g, buf, pairs);
+  }
+  return omp_ext_success;
+}
+
+void tune_free_summary(struct tune_summary *s)
+{
+  free(s->regions);
+  s->regions = NULL;
+  s->nregions = 0;
+}
+
 int tune_analyse(const struct tune_config *c, unsigned n, const omp_ext_topo_t *topo,
                  const omp_ext_power_model_t *power, struct tune_result *r,
                  struct tune_summary *s)
 {
   double *buf = malloc((max_runs(c, n) + 1) * sizeof(*buf)), t1;
+  double *pairs = malloc(((size_t)n * n + 1) * sizeof(*pairs));
   unsigned i;
-  int o;
-  if (!buf)
+  int o, err;
+  if (!buf || !pairs) {
+    free(buf);
+    free(pairs);
     return omp_ext_err_nomem;
+  }
   memset(s, 0, sizeof(*s));
   for (i = 0; i < n; i++) /* first pass: times, to find the baseline */
     one_config(&c[i], NAN, buf, &r[i]);
@@ -218,7 +327,7 @@ int tune_analyse(const struct tune_config *c, unsigned n, const omp_ext_topo_t *
     one_config(&c[i], t1, buf, &r[i]);
   s->serial_from = serial_source(c, r, n);
   s->serial = s->serial_from >= 0 ? r[s->serial_from].serial : NAN;
-  s->npairs = sigma_pairs(c, r, n, buf, &s->sigma);
+  s->npairs = sigma_pairs(c, r, n, pairs, &s->sigma);
   s->bound = 0;
   if (topo && power && isfinite(s->serial)) {
     omp_ext_model_t m = {*power, OMP_EXT_MODEL_SIGMA, s->serial < 0 ? 0 : s->serial};
@@ -231,6 +340,8 @@ int tune_analyse(const struct tune_config *c, unsigned n, const omp_ext_topo_t *
   for (o = 0; o < TUNE_NOBJECTIVES; o++)
     tune_recommend(c, r, n, (enum tune_objective)o, &s->best[o], &s->runner_up[o],
                    &s->significant[o]);
+  err = analyse_regions(c, r, n, s, buf, pairs);
   free(buf);
-  return omp_ext_success;
+  free(pairs);
+  return err;
 }

@@ -233,6 +233,7 @@ void tune_free_plan(struct tune_config *configs, unsigned n)
   for (i = 0; i < n; i++) {
     free(configs[i].places);
     free(configs[i].runs);
+    tune_free_regions(&configs[i]);
   }
   free(configs);
 }

@@ -111,6 +111,59 @@ static void print_pick(FILE *out, const struct tune_report *t, enum tune_objecti
             : "no significant difference (95% CIs overlap)");
 }
 
+/* The median of a configuration's serial seconds (outside any region). */
+static double serial_median(const struct tune_config *c)
+{
+  double buf[256];
+  unsigned n = c->nserial < 256 ? c->nserial : 256;
+  memcpy(buf, c->serial_s, n * sizeof(*buf));
+  return tune_median(buf, n);
+}
+
+static unsigned untimed_runs(const struct tune_report *t)
+{
+  unsigned i, n = 0;
+  for (i = 0; i < t->n; i++)
+    n += t->c[i].untimed;
+  return n;
+}
+
+static void print_regions(FILE *out, const struct tune_report *t)
+{
+  const struct tune_summary *s = t->s;
+  unsigned k, untimed = untimed_runs(t);
+  char name[64];
+  if (!s->nregions) {
+    fprintf(out, "\nParallel regions: not available (no run wrote a timing file: a statically "
+            "linked program, a runtime that started no hook, or --no-regions)\n");
+    return;
+  }
+  fprintf(out, "\nParallel regions (omp_ext's timing layer; median total seconds per run):\n");
+  fprintf(out, "  %-32s %9s %4s  %-22s %9s %8s %7s %7s\n", "region", "instances", "team",
+          "best configuration", "best_s", "speedup", "serial", "sigma");
+  for (k = 0; k < s->nregions; k++) {
+    const struct tune_region_summary *g = &s->regions[k];
+    if (g->best >= 0)
+      config_name(&t->c[g->best], name, sizeof(name));
+    else
+      snprintf(name, sizeof(name), "-");
+    fprintf(out, "  %-32.32s %9lu %4u  %-22s ", g->name, g->instances, g->team_max, name);
+    print_num(out, "%*.4f", g->best >= 0 ? g->best_s : NAN, 9);
+    print_num(out, " %*.2f", g->speedup, 8);
+    print_num(out, " %*.3f", g->serial, 7);
+    print_num(out, " %*.3f", g->npairs ? g->sigma : NAN, 7);
+    fputc('\n', out);
+  }
+  if (s->best[TUNE_TIME] >= 0 && t->c[s->best[TUNE_TIME]].nserial) {
+    config_name(&t->c[s->best[TUNE_TIME]], name, sizeof(name));
+    fprintf(out, "  serial part (outside any region): median %.4f s at %s\n",
+            serial_median(&t->c[s->best[TUNE_TIME]]), name);
+  }
+  if (untimed)
+    fprintf(out, "  %u successful runs wrote no timing file: the figures above are of the others\n",
+            untimed);
+}
+
 void tune_print_table(FILE *out, const struct tune_report *t)
 {
   const struct tune_summary *s = t->s;
@@ -164,6 +217,7 @@ void tune_print_table(FILE *out, const struct tune_report *t)
           isfinite(s->serial) && s->serial > 0 ? s->serial : 0.0,
           s->npairs && s->sigma > 0 && s->sigma <= 1 ? s->sigma : OMP_EXT_MODEL_SIGMA,
           t->power_name);
+  print_regions(out, t);
   fprintf(out, "\nRecommendation:\n");
   print_pick(out, t, t->objective, "  ");
   if (s->best[t->objective] >= 0 && (line = tune_exec_line(t, s->best[t->objective]))) {
@@ -271,7 +325,21 @@ static void json_config(FILE *f, const struct tune_report *t, unsigned i)
   json_num(f, r->power_w);
   fputs(", \"cpu_util\": ", f);
   json_num(f, r->cpu_util);
-  fputs(", \"regions\": null}", f);
+  fputs(",\n     \"serial_s\": ", f);
+  json_num(f, serial_median(c));
+  fputs(", \"regions\": [", f);
+  for (k = 0; k < c->nregions; k++) {
+    double buf[256];
+    unsigned m = c->regions[k].nruns < 256 ? c->regions[k].nruns : 256;
+    memcpy(buf, c->regions[k].total_s, m * sizeof(*buf));
+    fprintf(f, "%s{\"name\": ", k ? ", " : "");
+    htp_json_string(f, c->regions[k].name);
+    fprintf(f, ", \"instances\": %lu, \"team_sizes\": [%u], \"runs\": %u, \"total_s\": ",
+            c->regions[k].instances, c->regions[k].team_max, c->regions[k].nruns);
+    json_num(f, tune_median(buf, m));
+    fputc('}', f);
+  }
+  fputs("]}", f);
 }
 
 void tune_print_json(FILE *f, const struct tune_report *t)
@@ -314,7 +382,30 @@ void tune_print_json(FILE *f, const struct tune_report *t)
     fprintf(f, "%u", s->bound);
   else
     fputs("null", f);
-  fputs("},\n  \"recommendation\": ", f);
+  fputs(", \"regions\": [", f);
+  for (i = 0; i < s->nregions; i++) {
+    const struct tune_region_summary *g = &s->regions[i];
+    fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+    htp_json_string(f, g->name);
+    fprintf(f, ", \"instances\": %lu, \"team_sizes\": [%u], \"best\": ", g->instances,
+            g->team_max);
+    if (g->best >= 0)
+      fprintf(f, "%d", g->best);
+    else
+      fputs("null", f);
+    fputs(", \"total_s\": ", f);
+    json_num(f, g->best >= 0 ? g->best_s : NAN);
+    fputs(", \"median_s\": ", f);
+    json_num(f, g->best >= 0 ? g->best_median_s : NAN);
+    fputs(", \"speedup\": ", f);
+    json_num(f, g->speedup);
+    fputs(", \"serial_fraction\": ", f);
+    json_num(f, g->serial);
+    fputs(", \"sigma\": ", f);
+    json_num(f, g->npairs ? g->sigma : NAN);
+    fputc('}', f);
+  }
+  fputs("]},\n  \"recommendation\": ", f);
   json_pick(f, t, t->objective);
   fputs(",\n  \"objectives\": [", f);
   for (o = 0; o < TUNE_NOBJECTIVES; o++) {

@@ -82,12 +82,27 @@ static void put_env(const struct tune_config *c)
     setenv("OMP_WAIT_POLICY", tune_wait_name(c->wait), 1);
 }
 
+/* Per-region times: omp_ext's timing layer preloaded into the program. */
+static void put_timing_env(const struct tune_exec *x)
+{
+  const char *old = getenv("LD_PRELOAD");
+  char *preload;
+  if (!x->timing_lib)
+    return;
+  setenv("OMP_EXT_TIMING", x->timing_file, 1);
+  if (old && *old && asprintf(&preload, "%s:%s", x->timing_lib, old) >= 0)
+    setenv("LD_PRELOAD", preload, 1); /* (the child execs next: no free) */
+  else
+    setenv("LD_PRELOAD", x->timing_lib, 1);
+}
+
 /* In the child: the configuration's environment, own process group, stdout
  * and stderr redirected, then the program. */
 static void child(const struct tune_exec *x, const struct tune_config *c, int errfd)
 {
   setpgid(0, 0);
   put_env(c);
+  put_timing_env(x);
   if (dup2(x->stdout_fd, 1) < 0 || dup2(errfd, 2) < 0)
     _exit(126);
   execvp(x->argv[0], x->argv);
@@ -174,6 +189,21 @@ static double energy_now(const struct tune_exec *x)
   return x->rapl && omp_ext_rapl_read(x->rapl, &j) == 0 ? j : NAN;
 }
 
+/* The run's timing file into c's regions; a run without one counts as
+ * untimed (statically linked, or its runtime started no hook). */
+static void keep_timing(const struct tune_exec *x, struct tune_config *c)
+{
+  double serial, *more;
+  if (tune_read_timing(x->timing_file, c, &serial) != 0) {
+    c->untimed++;
+    return;
+  }
+  if ((more = realloc(c->serial_s, (c->nserial + 1) * sizeof(*more))) != NULL) {
+    c->serial_s = more;
+    c->serial_s[c->nserial++] = serial;
+  }
+}
+
 int tune_run_once(const struct tune_exec *x, struct tune_config *c, struct tune_run *r)
 {
   char errpath[] = "/tmp/htplaces-tune-XXXXXX";
@@ -189,6 +219,8 @@ int tune_run_once(const struct tune_exec *x, struct tune_config *c, struct tune_
   sigaddset(&chld, SIGCHLD);
   sigprocmask(SIG_BLOCK, &chld, &old);
   fflush(NULL);
+  if (x->timing_lib)
+    unlink(x->timing_file);
   e0 = energy_now(x);
   t0 = now();
   if ((pid = fork()) < 0) {
@@ -222,5 +254,7 @@ int tune_run_once(const struct tune_exec *x, struct tune_config *c, struct tune_
   if (r->status != 0)
     keep_tail(errfd, c->tail, sizeof(c->tail));
   close(errfd);
+  if (r->status == 0 && x->timing_lib)
+    keep_timing(x, c);
   return HTP_EXIT_OK;
 }

@@ -23,13 +23,20 @@
 #include "util.h"
 
 #define MAX_LIST 64
+#ifndef OMP_EXT_LIBDIR_REL /* (set by CMake for htplaces_cli; other users of */
+#define OMP_EXT_LIBDIR_REL "lib" /* this file, the fuzzers, never run tune) */
+#endif
+#ifndef OMP_EXT_SOVERSION
+#define OMP_EXT_SOVERSION "0"
+#endif
 enum {
   OPT_POLICIES = 256, OPT_THREADS, OPT_WAIT, OPT_REPS, OPT_SEED, OPT_BUDGET, OPT_TIMEOUT,
-  OPT_DRY_RUN, OPT_OBJECTIVE, OPT_OUT, OPT_POWER
+  OPT_DRY_RUN, OPT_OBJECTIVE, OPT_OUT, OPT_POWER, OPT_TIMING_LIB, OPT_NO_REGIONS
 };
 
 struct tune_opts {
-  const char *policies, *threads, *waits, *out, *power_text;
+  const char *policies, *threads, *waits, *out, *power_text, *timing_lib;
+  int no_regions;
   unsigned reps;
   unsigned long seed;
   double budget_s, timeout_s;
@@ -89,6 +96,12 @@ static int one_option(struct tune_opts *o, int c, const char *arg)
       return htp_error(HTP_EXIT_USAGE, "empty --out; give a folder");
     o->out = arg;
     return HTP_EXIT_OK;
+  case OPT_TIMING_LIB:
+    if (access(arg, R_OK) != 0)
+      return htp_error(HTP_EXIT_USAGE, "cannot read --timing-lib '%s': %s", arg, strerror(errno));
+    o->timing_lib = arg;
+    return HTP_EXIT_OK;
+  case OPT_NO_REGIONS: o->no_regions = 1; return HTP_EXIT_OK;
   case OPT_POWER:
     if (omp_ext_power_model_parse(arg, &o->power) != 0)
       return htp_power_model_error("--power-model", arg);
@@ -114,6 +127,8 @@ static int parse_options(struct htp_ctx *ctx, int argc, char **argv, struct tune
     {"objective", required_argument, NULL, OPT_OBJECTIVE},
     {"out", required_argument, NULL, OPT_OUT},
     {"power-model", required_argument, NULL, OPT_POWER},
+    {"timing-lib", required_argument, NULL, OPT_TIMING_LIB},
+    {"no-regions", no_argument, NULL, OPT_NO_REGIONS},
     {0}};
   int c, status;
   optind = 0;
@@ -254,8 +269,11 @@ static int run_rounds(const struct tune_exec *x, struct plan *p, const struct tu
   l->total = p->n * o->reps;
   tune_shuffle(order, p->n, o->seed, 0);
   /* One warm-up run (page cache, the runtime's first start), discarded. */
-  if ((status = tune_run_once(x, &p->c[order[0]], &r)) == 0)
+  if ((status = tune_run_once(x, &p->c[order[0]], &r)) == 0) {
     p->c[order[0]].tail[0] = '\0';
+    tune_free_regions(&p->c[order[0]]); /* its timing file too */
+    p->c[order[0]].untimed = 0;
+  }
   for (round = 0; !status && round < o->reps; round++) {
     tune_shuffle(order, p->n, o->seed, round);
     for (i = 0; !status && i < p->n; i++) {
@@ -337,6 +355,7 @@ static int report(struct htp_ctx *ctx, const struct plan *p, const struct tune_o
     return htp_error(HTP_EXIT_FAIL, "out of memory");
   }
   if ((status = all_failed(p, r)) != 0) {
+    tune_free_summary(&s);
     free(r);
     return status;
   }
@@ -349,14 +368,38 @@ static int report(struct htp_ctx *ctx, const struct plan *p, const struct tune_o
   status = fflush(stdout) == 0 ? HTP_EXIT_OK : htp_error(HTP_EXIT_FAIL, "cannot write output");
   if (!status && o->out)
     status = tune_write_dir(o->out, &t);
+  tune_free_summary(&s);
   free(r);
   return status;
+}
+
+/* libomp_ext.so beside this htplaces: PREFIX/LIBDIR when installed
+ * (bin/../LIBDIR), omp_ext/ in a build tree (bin/../omp_ext); NULL if
+ * neither is there. */
+static const char *find_timing_lib(char *buf, size_t len)
+{
+  static const char *const rel[] = {"../" OMP_EXT_LIBDIR_REL "/libomp_ext.so." OMP_EXT_SOVERSION,
+                                    "../omp_ext/libomp_ext.so." OMP_EXT_SOVERSION};
+  char exe[4096], *slash;
+  ssize_t got = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  unsigned i;
+  if (got <= 0)
+    return NULL;
+  exe[got] = '\0';
+  if (!(slash = strrchr(exe, '/')))
+    return NULL;
+  *slash = '\0';
+  for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++)
+    if (snprintf(buf, len, "%s/%s", exe, rel[i]) < (int)len && access(buf, R_OK) == 0)
+      return buf;
+  return NULL;
 }
 
 static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *o, char **argv,
                    int json)
 {
-  struct tune_exec x = {argv, o->timeout_s, -1, NULL, &o->power};
+  struct tune_exec x = {argv, NULL, NULL, o->timeout_s, -1, NULL, &o->power};
+  char libbuf[4096], timing_dir[] = "/tmp/htplaces-tune-XXXXXX", timing_file[64];
   struct loop l = {seconds_now(), 0, 0, 0, 0, NULL};
   omp_ext_rapl_t *rapl = NULL;
   char why[256];
@@ -369,9 +412,24 @@ static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *
     x.rapl = rapl;
   else
     fprintf(stderr, "htplaces tune: energy is modelled (%s): %s\n", o->power_text, why);
+  if (!o->no_regions) {
+    x.timing_lib = o->timing_lib ? o->timing_lib : find_timing_lib(libbuf, sizeof(libbuf));
+    if (x.timing_lib && mkdtemp(timing_dir)) {
+      snprintf(timing_file, sizeof(timing_file), "%s/timing.json", timing_dir);
+      x.timing_file = timing_file;
+    } else {
+      fprintf(stderr, "htplaces tune: per-region figures are not available (%s)\n",
+              x.timing_lib ? "no temporary folder" : "no libomp_ext.so found: --timing-lib PATH");
+      x.timing_lib = NULL;
+    }
+  }
   tune_forward_signals();
   htp_program_env(ctx); /* the topology is loaded: the runs see the user's environment */
   status = run_rounds(&x, p, o, &l);
+  if (x.timing_lib) {
+    unlink(timing_file);
+    rmdir(timing_dir);
+  }
   close(x.stdout_fd);
   omp_ext_rapl_close(rapl);
   if (!status)
@@ -384,8 +442,8 @@ static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *
 
 int htp_cmd_tune(struct htp_ctx *ctx, int argc, char **argv)
 {
-  struct tune_opts o = {"speedup,spn,spread,none", "auto", NULL, NULL, NULL, 5, 1, 0, 0, 0,
-                        TUNE_TIME, {0, 0, 0, 0}};
+  struct tune_opts o = {"speedup,spn,spread,none", "auto", NULL, NULL, NULL, NULL, 0, 5, 1, 0,
+                        0, 0, TUNE_TIME, {0, 0, 0, 0}};
   struct plan p = {0};
   omp_ext_model_t m;
   int status, sep = 0, json = 0;

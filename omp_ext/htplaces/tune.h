@@ -32,6 +32,17 @@ struct tune_run {
   int status;      /* 0 ok; else the exit status, 128 + signal, or -1 (timeout) */
 };
 
+/* One parallel region of the program as the timing layer names it, in one
+ * configuration: its total seconds in each run that wrote a timing file. */
+struct tune_region {
+  char name[128];          /* function+offset (include/omp_ext/timing.h) */
+  double *total_s;         /* per run */
+  double *median_s;        /* per run: the median seconds of one instance */
+  unsigned nruns;
+  unsigned long instances; /* per run (the last run's count) */
+  unsigned team_max;       /* the largest team size seen */
+};
+
 /* One configuration of the plan, with its runs. */
 struct tune_config {
   int policy;            /* omp_ht_policy_t or TUNE_NONE */
@@ -42,6 +53,25 @@ struct tune_config {
   struct tune_run *runs; /* runs[0 .. nruns-1], in the order they ran */
   unsigned nruns;
   char tail[512];        /* the last failing run's stderr tail */
+  struct tune_region *regions; /* from the timing files of its runs */
+  unsigned nregions;
+  double *serial_s;      /* per run with a timing file: time outside any region */
+  unsigned nserial;
+  unsigned untimed;      /* successful runs that wrote no timing file */
+};
+
+/* What the regions say across configurations (tune-analysis.c). */
+struct tune_region_summary {
+  char name[128];
+  unsigned long instances;
+  unsigned team_max;
+  int best;                /* configuration with the lowest median total, -1 */
+  double best_s;           /* its median total seconds per run */
+  double best_median_s;    /* its median (over runs) of one instance's median seconds */
+  double speedup;          /* baseline's median / best's, NAN without baseline */
+  double serial;           /* Karp-Flatt at the summary's serial_from, NAN */
+  double sigma;            /* median over the C / 2C pairs, NAN */
+  unsigned npairs;
 };
 
 /* Figures of one configuration over its successful runs. */
@@ -66,6 +96,8 @@ struct tune_summary {
   unsigned bound;          /* §2.3 useful thread count from serial and sigma, 0 unknown */
   int best[TUNE_NOBJECTIVES], runner_up[TUNE_NOBJECTIVES]; /* -1 none */
   int significant[TUNE_NOBJECTIVES]; /* best vs runner-up: 1 yes, 0 CIs overlap */
+  struct tune_region_summary *regions; /* every region any run timed */
+  unsigned nregions;
 };
 
 /* tune-plan.c ---------------------------------------------------------- */
@@ -102,6 +134,8 @@ const char *tune_objective_name(enum tune_objective o);
 
 struct tune_exec {
   char **argv;          /* PROGRAM ARGS */
+  const char *timing_lib;  /* libomp_ext.so to preload for per-region times, or NULL */
+  const char *timing_file; /* where its timing layer writes (OMP_EXT_TIMING) */
   double timeout_s;     /* 0: none */
   int stdout_fd;        /* the program's stdout goes here (a file or /dev/null) */
   void *rapl;           /* omp_ext_rapl_t *, or NULL: energy is modelled */
@@ -117,6 +151,14 @@ int tune_find_program(const char *program);
  * Returns 0, or HTP_EXIT_FAIL when the run could not be started. */
 int tune_run_once(const struct tune_exec *x, struct tune_config *c, struct tune_run *r);
 
+/* tune-regions.c ------------------------------------------------------- */
+
+/* Add the regions of one run's timing file (omp_ext's timing layer: one
+ * region per line) to c; *serial_s the run's time outside any region.
+ * 0, or -1 when the file is missing or not one of omp_ext's. */
+int tune_read_timing(const char *path, struct tune_config *c, double *serial_s);
+void tune_free_regions(struct tune_config *c);
+
 /* tune-analysis.c ------------------------------------------------------ */
 
 /* Figures of every configuration and the summary, from the runs.  topo and
@@ -126,6 +168,9 @@ int tune_run_once(const struct tune_exec *x, struct tune_config *c, struct tune_
 int tune_analyse(const struct tune_config *c, unsigned n, const omp_ext_topo_t *topo,
                  const omp_ext_power_model_t *power, struct tune_result *r,
                  struct tune_summary *s);
+void tune_free_summary(struct tune_summary *s);
+/* The median of x[0..n-1] (sorted in place); NAN for n 0. */
+double tune_median(double *x, unsigned n);
 /* sigma from a pair: T(C threads, one per core) / T(2C threads on the same
  * C cores) - 1. */
 double tune_sigma(double t_one_per_core, double t_two_per_core);
