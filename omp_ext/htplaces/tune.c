@@ -232,7 +232,7 @@ static int add_run(struct tune_config *c, const struct tune_run *r)
 }
 
 struct loop {
-  double start, run_time;
+  double start, run_time, warmup_time;
   unsigned done, total, nskipped;
   char **skipped;
 };
@@ -270,6 +270,7 @@ static int run_rounds(const struct tune_exec *x, struct plan *p, const struct tu
   tune_shuffle(order, p->n, o->seed, 0);
   /* One warm-up run (page cache, the runtime's first start), discarded. */
   if ((status = tune_run_once(x, &p->c[order[0]], &r)) == 0) {
+    l->warmup_time = r.wall_s;
     p->c[order[0]].tail[0] = '\0';
     tune_free_regions(&p->c[order[0]]); /* its timing file too */
     p->c[order[0]].untimed = 0;
@@ -400,7 +401,7 @@ static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *
 {
   struct tune_exec x = {argv, NULL, NULL, o->timeout_s, -1, NULL, &o->power};
   char libbuf[4096], timing_dir[] = "/tmp/htplaces-tune-XXXXXX", timing_file[64];
-  struct loop l = {seconds_now(), 0, 0, 0, 0, NULL};
+  struct loop l = {seconds_now(), 0, 0, 0, 0, 0, NULL};
   omp_ext_rapl_t *rapl = NULL;
   char why[256];
   unsigned i;
@@ -434,6 +435,12 @@ static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *
   omp_ext_rapl_close(rapl);
   if (!status)
     status = report(ctx, p, o, &l, argv, x.rapl != NULL, json);
+  if (!status) { /* what tune itself cost, beyond the program's runs */
+    double total = seconds_now() - l.start, runs = l.run_time + l.warmup_time;
+    fprintf(stderr, "htplaces tune: %u runs took %.3f s of %.3f s; tune's own time %.3f s "
+            "(%.1f%%)\n", l.done + 1, runs, total, total - runs,
+            total > 0 ? 100 * (total - runs) / total : 0.0);
+  }
   for (i = 0; i < l.nskipped; i++)
     free(l.skipped[i]);
   free(l.skipped);
