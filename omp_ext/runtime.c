@@ -17,10 +17,27 @@ static int rt_found; /* written once under rt_lock, then read-only */
 /* Function pointer from dlsym without a pedantic object-to-function cast. */
 #define LOOKUP(handle, field, name) (*(void **)&(field) = dlsym((handle), (name)))
 
+/* omp_get_thread_num of a runtime loaded where the global scope does not
+ * see it (dlopen(RTLD_LOCAL): a Python extension module's libgomp under
+ * NumPy/OpenBLAS), by the runtimes' library names; NULL if none is loaded. */
+static void *local_probe(void)
+{
+  static const char *const libs[] = {"libgomp.so.1", "libomp.so.5", "libomp.so", "libiomp5.so"};
+  unsigned i;
+  for (i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
+    void *h = dlopen(libs[i], RTLD_LAZY | RTLD_NOLOAD), *p;
+    if (h && (p = dlsym(h, "omp_get_thread_num")) != NULL)
+      return p; /* (the NOLOAD reference is kept: the runtime stays loaded anyway) */
+  }
+  return NULL;
+}
+
 static int detect(void)
 {
   void *probe = dlsym(RTLD_DEFAULT, "omp_get_thread_num");
   Dl_info info;
+  if (!probe)
+    probe = local_probe();
   if (!probe || !dladdr(probe, &info) || !info.dli_fname)
     return 0;
   /* The object that holds omp_get_thread_num: every symbol comes from it. */
