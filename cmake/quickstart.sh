@@ -20,13 +20,25 @@ fi
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null
 cmake --build build -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
 cmake --install build --prefix "$prefix" >/dev/null
+libdir=$(sed -n 's/^libdir=//p' build/omp_ext.pc | sed "s|\${prefix}|$prefix|; s|\${pcfiledir}/../..|$prefix|")
+[ -d "$libdir" ] || libdir=$prefix/lib
 echo "omp_ext: installed into $prefix (htplaces, htbench, library, headers)"
 echo "omp_ext: man pages in $prefix/share/man: man htplaces"
+# Programs linked with -lomp_ext find libomp_ext.so.0: in a folder the
+# run-time linker searches, refresh its cache (root); elsewhere, say what to add.
+in_ld_path=0
+if [ "$(id -u)" = 0 ] && ldconfig -v -N 2>/dev/null | grep -q "^$libdir:"; then
+  ldconfig && in_ld_path=1
+fi
 case ":$PATH:" in
-  *":$prefix/bin:"*) ;;
+  *":$prefix/bin:"*) [ "$in_ld_path" = 1 ] || echo "omp_ext: programs linked with -lomp_ext need LD_LIBRARY_PATH=$libdir" ;;
   *)
     echo "omp_ext: $prefix/bin is not on PATH; add this line to ~/.profile:"
-    echo "  export PATH=\"$prefix/bin:\$PATH\" MANPATH=\"$prefix/share/man:\${MANPATH:-}\""
+    if [ "$in_ld_path" = 1 ]; then
+      echo "  export PATH=\"$prefix/bin:\$PATH\" MANPATH=\"$prefix/share/man:\${MANPATH:-}\""
+    else
+      echo "  export PATH=\"$prefix/bin:\$PATH\" MANPATH=\"$prefix/share/man:\${MANPATH:-}\" LD_LIBRARY_PATH=\"$libdir\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}\""
+    fi
     PATH="$prefix/bin:$PATH"
     export PATH
     ;;
