@@ -110,29 +110,6 @@ static void child(const struct tune_exec *x, const struct tune_config *c, int er
   _exit(errno == ENOENT ? 127 : 126);
 }
 
-/* The running program's process group, for the signal forwarder: the one
- * piece of global state, which a signal handler demands. */
-static volatile sig_atomic_t running_group;
-
-static void forward(int sig)
-{
-  if (running_group > 0)
-    kill(-(pid_t)running_group, sig);
-  signal(sig, SIG_DFL);
-  raise(sig);
-}
-
-void tune_forward_signals(void)
-{
-  struct sigaction sa;
-  memset(&sa, 0, sizeof(sa));
-  sa.sa_handler = forward;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
-  sigaction(SIGHUP, &sa, NULL);
-}
-
 static double now(void)
 {
   struct timespec t;
@@ -233,9 +210,9 @@ int tune_run_once(const struct tune_exec *x, struct tune_config *c, struct tune_
     child(x, c, errfd);
   }
   setpgid(pid, pid); /* also here: no race with the timeout's kill */
-  running_group = pid;
+  htp_running_child(-pid); /* its whole process group */
   w = wait_child(pid, x->timeout_s, &chld, &status, &ru);
-  running_group = 0;
+  htp_running_child(0);
   r->wall_s = now() - t0;
   r->energy_j = energy_now(x) - e0;
   sigprocmask(SIG_SETMASK, &old, NULL);

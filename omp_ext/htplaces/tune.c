@@ -424,7 +424,7 @@ static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *
       x.timing_lib = NULL;
     }
   }
-  tune_forward_signals();
+  htp_forward_signals();
   htp_program_env(ctx); /* the topology is loaded: the runs see the user's environment */
   status = run_rounds(&x, p, o, &l);
   if (x.timing_lib) {

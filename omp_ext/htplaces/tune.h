@@ -141,9 +141,6 @@ struct tune_exec {
   void *rapl;           /* omp_ext_rapl_t *, or NULL: energy is modelled */
   const omp_ext_power_model_t *power; /* for modelled energy */
 };
-/* SIGINT, SIGTERM, SIGHUP to tune reach the running program's process
- * group, then end tune itself. */
-void tune_forward_signals(void);
 /* Where PROGRAM is, as execvp would find it: 0, 127 (not found) or 126 (not
  * executable); prints the error. */
 int tune_find_program(const char *program);

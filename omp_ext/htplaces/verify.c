@@ -136,8 +136,11 @@ static int run_program(struct verify *v, char **argv, int *wstatus)
   posix_spawn_file_actions_addclose(&fa, po[0]);
   posix_spawn_file_actions_addclose(&fa, pe[0]);
   fflush(stdout);
+  htp_forward_signals();
   err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
   posix_spawn_file_actions_destroy(&fa);
+  if (!err)
+    htp_running_child(pid);
   close(po[1]);
   close(pe[1]);
   if (err) {
@@ -162,6 +165,7 @@ static int run_program(struct verify *v, char **argv, int *wstatus)
   free(s[1].buf);
   while (waitpid(pid, wstatus, 0) < 0 && errno == EINTR)
     ;
+  htp_running_child(0);
   return 0;
 }
 
@@ -350,7 +354,10 @@ int htp_cmd_verify(struct htp_ctx *ctx, int argc, char **argv)
   if (!v.intended || !v.rep || intended_close(&v, list) != 0) {
     status = htp_error(HTP_EXIT_FAIL, "out of memory");
   } else if (htp_program_env(ctx), (err = run_program(&v, argv + cut + 1, &wstatus)) != 0) {
-    status = htp_error(HTP_EXIT_FAIL, "cannot run '%s': %s", argv[cut + 1], strerror(err));
+    /* as exec and the shell: 127 not found, 126 found but not runnable */
+    status = htp_error(err == ENOENT ? 127 : err == EACCES || err == EISDIR || err == ENOEXEC ? 126
+                                                                                          : HTP_EXIT_FAIL,
+                       "cannot run '%s': %s", argv[cut + 1], strerror(err));
   } else {
     status = report(&v, argv + cut + 1, wstatus);
   }
