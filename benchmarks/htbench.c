@@ -207,9 +207,13 @@ int main(int argc, char **argv)
       char line[256];
       omp_ext_version_line("htbench (omp_ext)", line, sizeof(line));
       printf("%s\n", line);
-      return HTB_EXIT_OK;
+      return fflush(stdout) == 0 && !ferror(stdout)
+               ? HTB_EXIT_OK : htb_error(HTB_EXIT_FAIL, "cannot write to standard output");
     }
-    case 'h': usage(stdout); return HTB_EXIT_OK;
+    case 'h':
+      usage(stdout);
+      return fflush(stdout) == 0 && !ferror(stdout)
+               ? HTB_EXIT_OK : htb_error(HTB_EXIT_FAIL, "cannot write to standard output");
     case ':':
       return htb_error(HTB_EXIT_USAGE, "option '%s' needs a value (see htbench --help)",
                        argv[optind - 1]);

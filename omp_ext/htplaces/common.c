@@ -55,6 +55,8 @@ int htp_common_option(struct htp_ctx *ctx, int c, const char *optarg_, int optop
   case 'h':
     if (ctx->help)
       ctx->help(stdout);
+    if (fflush(stdout) != 0 || ferror(stdout))
+      exit(htp_error(HTP_EXIT_FAIL, "cannot write to standard output"));
     exit(HTP_EXIT_OK);
   case ':':
     exit(htp_error(HTP_EXIT_USAGE, "option '%s' needs a value; see htplaces --help",
