@@ -236,6 +236,26 @@ static void test_region_analysis(void)
   free_configs(c, 3);
 }
 
+/* --budget may leave a configuration with fewer than 3 runs: never
+ * recommended from so little, however fast. */
+static void test_too_few_runs(void)
+{
+  static const double slow[] = {2, 2, 2}, fast[] = {1, 1};
+  struct tune_config c[2];
+  struct tune_result r[2];
+  struct tune_summary s;
+  craft(&c[0], omp_ht_policy_spn, 2, 1, 1, slow, 3, 100);
+  craft(&c[1], omp_ht_policy_speedup, 2, 2, 0, fast, 2, 100);
+  CU_ASSERT_EQUAL_FATAL(tune_analyse(c, 2, NULL, NULL, r, &s), 0);
+  CU_ASSERT_EQUAL(r[1].ok, 2);
+  CU_ASSERT_EQUAL(s.best[TUNE_TIME], 0);
+  CU_ASSERT_EQUAL(s.runner_up[TUNE_TIME], -1);
+  /* a 95% interval of times never starts below 0 */
+  CU_ASSERT(r[0].time.ci95_lo >= 0);
+  tune_free_summary(&s);
+  free_configs(c, 2);
+}
+
 static void test_auto_threads(void)
 {
   unsigned v[64], n;
@@ -606,6 +626,7 @@ static CU_TestInfo analysis_tests[] = {
   {"overlapping CIs: fewer cores win", test_tie_goes_to_fewer_cores},
   {"failed configuration; no baseline", test_failed_and_no_baseline},
   {"a timing file read back", test_read_timing},
+  {"fewer than 3 runs: never recommended", test_too_few_runs},
   {"per region: best, speed-up, Karp-Flatt, sigma", test_region_analysis},
   CU_TEST_INFO_NULL};
 static CU_TestInfo plan_tests[] = {

@@ -45,6 +45,8 @@ static void metric_stats(const struct tune_config *c, double t1, int o, double *
   memset(st, 0, sizeof(*st));
   if (k == 0 || omp_ext_stats_compute(buf, k, st) != 0)
     st->n = 0;
+  else if (st->ci95_lo < 0) /* times, energies and SPN are never negative */
+    st->ci95_lo = 0;
 }
 
 /* The 1-thread configuration the speed-ups are taken against: the fastest
@@ -94,9 +96,12 @@ static void one_config(const struct tune_config *c, double t1, double *buf, stru
   }
 }
 
+/* A configuration counts when none of its runs failed and at least
+ * TUNE_MIN_RUNS succeeded (fewer give no confidence interval worth the
+ * name: --budget may leave some with less). */
 static int usable(const struct tune_result *r)
 {
-  return r->ok && !r->failed;
+  return r->ok >= TUNE_MIN_RUNS && !r->failed;
 }
 
 /* The configuration the program's serial fraction is read from: the most

@@ -21,6 +21,8 @@ static const char *status_word(const struct tune_config *c, const struct tune_re
 {
   if (r->failed)
     return r->ok ? "failed (some runs)" : "failed";
+  if (c->nruns && r->ok < TUNE_MIN_RUNS)
+    return "too few runs (--budget)";
   return c->nruns ? "ok" : "not run";
 }
 
@@ -89,7 +91,10 @@ static void print_pick(FILE *out, const struct tune_report *t, enum tune_objecti
   int b = s->best[o], u = s->runner_up[o];
   char name[64], other[64];
   if (b < 0) {
-    fprintf(out, "%s%s: no configuration succeeded\n", lead, tune_objective_name(o));
+    fprintf(out, "%s%s: %s\n", lead, tune_objective_name(o),
+            o == TUNE_SPN && t->s->baseline < 0
+              ? "not measurable (SPN needs a 1-thread configuration: add 1 to --threads)"
+              : "no configuration has 3 successful runs");
     return;
   }
   config_name(&t->c[b], name, sizeof(name));
@@ -186,8 +191,8 @@ void tune_print_table(FILE *out, const struct tune_report *t)
     print_num(out, " %*.2f", r->speedup, 8);
     print_num(out, " %*.3f", r->serial, 7);
     print_num(out, " %*.1f", r->power_w, 8);
-    print_num(out, " %*.2f", r->ok ? r->metric[TUNE_ENERGY].median : NAN, 9);
-    print_num(out, " %*.2f", r->ok ? r->metric[TUNE_SPN].median : NAN, 8);
+    print_num(out, " %*.2f", r->metric[TUNE_ENERGY].n ? r->metric[TUNE_ENERGY].median : NAN, 9);
+    print_num(out, " %*.2f", r->metric[TUNE_SPN].n ? r->metric[TUNE_SPN].median : NAN, 8);
     fprintf(out, " %s", status_word(c, r));
     if (r->failed && c->tail[0])
       fprintf(out, ": %.60s", c->tail);
@@ -204,8 +209,8 @@ void tune_print_table(FILE *out, const struct tune_report *t)
       fprintf(out, "; the §2.3 useful thread count (speedup order) is %u", s->bound);
     fputc('\n', out);
   } else {
-    fprintf(out, "  serial fraction: not measurable (needs a 1-thread run and one with more "
-            "threads, one per core)\n");
+    fprintf(out, "  serial fraction: not measurable (needs a 1-thread configuration and one "
+            "with more threads, one per core, faster than it)\n");
   }
   if (s->npairs)
     fprintf(out, "  sigma = %.3f (median of %u pairs: C threads one per core vs 2C on the "

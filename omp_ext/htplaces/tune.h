@@ -17,6 +17,9 @@
 
 #include "htplaces.h"
 
+/* Successful runs a configuration needs to be analysed and recommended. */
+#define TUNE_MIN_RUNS 3
+
 /* The "none" pseudo-policy: the runtime's default, no OMP_PLACES nor
  * OMP_PROC_BIND (the baseline every user has today). */
 #define TUNE_NONE (-1)
