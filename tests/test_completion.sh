@@ -80,6 +80,7 @@ expect "--expand --export" htplaces check --ex
 expect "" htplaces -r ''
 expect "--threads --timeout --timing-lib" htplaces tune --t
 expect "edp energy" htplaces tune --objective e
+expect "" htplaces tune --inp
 expect "spn,speedup spn,spn spn,spread" htplaces tune --policies spn,sp
 # -i: files
 mkdir -p "$work/d" && : >"$work/d/topo.xml" && : >"$work/d/other.txt"
