@@ -121,11 +121,6 @@ static int serial_source(const struct tune_config *c, const struct tune_result *
   return b;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
 
 /* sigma over every (one per core, two per core) pair on the same core count
  * and wait policy; returns the number of pairs, *sigma their median. */
@@ -144,11 +139,7 @@ static unsigned sigma_pairs(const struct tune_config *c, const struct tune_resul
       buf[k++] = tune_sigma(r[i].time.median, r[j].time.median);
     }
   }
-  *sigma = NAN;
-  if (k) {
-    qsort(buf, k, sizeof(*buf), cmp_double);
-    *sigma = k % 2 ? buf[k / 2] : (buf[k / 2 - 1] + buf[k / 2]) / 2;
-  }
+  *sigma = tune_median(buf, k);
   return k;
 }
 
@@ -207,10 +198,8 @@ static unsigned max_runs(const struct tune_config *c, unsigned n)
 
 double tune_median(double *x, unsigned n)
 {
-  if (n == 0)
-    return NAN;
-  qsort(x, n, sizeof(*x), cmp_double);
-  return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+  omp_ext_stats_t st;
+  return n && omp_ext_stats_compute(x, n, &st) == 0 ? st.median : NAN;
 }
 
 /* Configuration i's median total seconds of region name; NAN if untimed. */
