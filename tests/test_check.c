@@ -278,7 +278,48 @@ static void test_same_pu_twice(void)
   run_free(&r);
 }
 
+/* --runtime: what each real runtime builds (omp_ext_places_predict, whose
+ * rules test_oracle checks against the real runtimes), in its own order. */
+static void test_runtime(void)
+{
+  struct run_result r = run("-i", "pack:1 core:2 pu:1", "check", "--runtime", "both",
+                            "threads(0)", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.out, "libgomp: ignores the value");
+  CONTAINS(r.out, "libomp: builds 2 places: {0},{1}");
+  CONTAINS(r.out, "the two runtimes build different place lists from this value");
+  run_free(&r);
+  r = run("-i", "pack:1 core:2 pu:1", "check", "--runtime", "both", "{0},{1}", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CONTAINS(r.out, "both runtimes build the same place list");
+  run_free(&r);
+  /* libgomp orders cores by their lowest OS index, ignoring packages */
+  r = run("-i", OMP_EXT_TEST_DIR "/topologies/hp-sl390s-xeon-westmere-2s-6c-smt2-far12-interleaved.xml",
+          "check", "--runtime", "libgomp", "--expand", "cores(4)", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_STRING_EQUAL(r.out, "{0,12},{1,13},{2,14},{3,15}\n");
+  run_free(&r);
+  r = run("-i", OMP_EXT_TEST_DIR "/topologies/hp-sl390s-xeon-westmere-2s-6c-smt2-far12-interleaved.xml",
+          "check", "--runtime", "libomp", "--expand", "cores(4)", NULL);
+  CU_ASSERT_STRING_EQUAL(r.out, "{0,12},{2,14},{4,16},{6,18}\n");
+  run_free(&r);
+  r = run("-i", "pack:1 core:2 pu:1", "check", "--runtime", "both", "-f", "json", "{0}:2:-1",
+          NULL);
+  CONTAINS(r.out, "{\"runtime\": \"libgomp\", \"outcome\": \"ignored\"");
+  CONTAINS(r.out, "\"differ\": true}");
+  run_free(&r);
+  r = run("check", "--runtime", "gcc", "{0}", NULL);
+  CU_ASSERT_EQUAL(r.status, 2);
+  CU_ASSERT_STRING_EQUAL(r.out, "");
+  CONTAINS(r.err, "unknown --runtime 'gcc'; allowed: libgomp, libomp, both");
+  run_free(&r);
+  r = run("check", "--runtime", "both", "--expand", "{0}", NULL);
+  CU_ASSERT_EQUAL(r.status, 2);
+  run_free(&r);
+}
+
 static CU_TestInfo check_tests[] = {
+  {"--runtime: each real runtime's list", test_runtime},
   {"the same PU twice: a duplicate, no sibling", test_same_pu_twice},
   {"--expand is canonical", test_expand},
   {"exit 0 / 1 / 2 and error positions", test_exit_codes},

@@ -12,7 +12,7 @@
 #include "analysis.h"
 #include "htplaces.h"
 
-enum { OPT_AS = 256, OPT_EXPAND };
+enum { OPT_AS = 256, OPT_EXPAND, OPT_RUNTIME };
 
 /* "0-3,8" for a cpuset, malloc'ed; NULL if none or no memory. */
 static char *cpulist(hwloc_const_bitmap_t set)
@@ -322,12 +322,13 @@ int htp_cmd_check(struct htp_ctx *ctx, int argc, char **argv)
 {
   static const struct option longopts[] = {
     HTP_COMMON_LONGOPTS, {"as", required_argument, NULL, OPT_AS},
-    {"expand", no_argument, NULL, OPT_EXPAND}, {0}};
+    {"expand", no_argument, NULL, OPT_EXPAND},
+    {"runtime", required_argument, NULL, OPT_RUNTIME}, {0}};
   omp_ext_syntax_t syntax = omp_ext_syntax_omp;
   omp_ext_placelist_t *list = NULL;
   omp_ext_parse_error_t perr = {0, NULL};
   omp_ext_topo_t *topo;
-  int c, status = HTP_EXIT_OK, expand = 0, err, json = 0;
+  int c, status = HTP_EXIT_OK, expand = 0, err, json = 0, runtimes = 0;
   const char *value;
   char *text;
 
@@ -339,6 +340,8 @@ int htp_cmd_check(struct htp_ctx *ctx, int argc, char **argv)
       expand = 1;
     else if (c == OPT_AS && (status = parse_as(optarg, &syntax)) != 0)
       return status;
+    else if (c == OPT_RUNTIME && (status = htp_parse_runtimes(optarg, &runtimes)) != 0)
+      return status;
   }
   if ((status = htp_report_format(ctx, "check", &json)) != 0)
     return status;
@@ -349,12 +352,14 @@ int htp_cmd_check(struct htp_ctx *ctx, int argc, char **argv)
   value = optind < argc ? argv[optind] : getenv(htp_check_variable(syntax));
   if (!value)
     return htp_error(HTP_EXIT_USAGE, "missing PLACES and %s is not set; usage: htplaces check "
-                     "[--as omp|gomp|kmp] [--expand] [-f text|json] [PLACES], e.g. "
+                     "[--as omp|gomp|kmp] [--expand] [--runtime R] [-f text|json] [PLACES], e.g. "
                      "'{0:4},{4:4}' or 'cores(4)'", htp_check_variable(syntax));
   if (expand && json)
     return htp_error(HTP_EXIT_USAGE, "--expand prints the list itself; it takes no -f json");
   if (!(topo = htp_topo(ctx, &status)))
     return status;
+  if (runtimes) /* what the real runtimes build, even from what omp_ext cannot parse */
+    return htp_check_runtimes(topo, value, syntax, runtimes, expand, json);
   err = omp_ext_places_parse(topo, value, syntax, &list, &perr);
   if (err == omp_ext_err_parse)
     return htp_error(HTP_EXIT_USAGE, "cannot parse %s value '%s' at character %zu: %s",

@@ -36,7 +36,8 @@ static const struct htp_command commands[] = {
   {"calibrate", "calibrate [opts] [POLICY...]", "fit the power model from RAPL energy counters",
    htp_cmd_calibrate},
   {"check", "check [--expand] [PLACES]",
-   "parse and check an OMP_PLACES value (--as gomp|kmp: GOMP_CPU_AFFINITY, KMP proclist; -f json)",
+   "parse and check an OMP_PLACES value (--as gomp|kmp: GOMP_CPU_AFFINITY, KMP proclist; -f json; "
+   "--runtime libgomp|libomp|both: what each runtime builds)",
    htp_cmd_check},
   {"doctor", "doctor [POLICY [N]]",
    "what limits parallel execution here (--sysfs D, --cgroup D, --no-saturation, -f json)",

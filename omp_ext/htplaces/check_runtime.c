@@ -1,0 +1,163 @@
+/*
+ * htplaces check --runtime libgomp|libomp|both: what each real runtime
+ * builds from the value (omp_ext_places_predict(), include/omp_ext/predict.h):
+ * its places in its own order, or that it ignores the value, falls back to
+ * cores, disables affinity or crashes, and why; and whether the two differ.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "findings.h"
+#include "htplaces.h"
+
+int htp_parse_runtimes(const char *text, int *mask)
+{
+  if (strcmp(text, "libgomp") == 0)
+    *mask = 1 << omp_ext_runtime_libgomp;
+  else if (strcmp(text, "libomp") == 0)
+    *mask = 1 << omp_ext_runtime_libomp;
+  else if (strcmp(text, "both") == 0)
+    *mask = (1 << omp_ext_runtime_libgomp) | (1 << omp_ext_runtime_libomp);
+  else
+    return htp_error(HTP_EXIT_USAGE, "unknown --runtime '%s'; allowed: libgomp, libomp, both",
+                     text);
+  return HTP_EXIT_OK;
+}
+
+static const char *outcome_text(omp_ext_outcome_t o)
+{
+  switch (o) {
+  case omp_ext_outcome_places: return "places";
+  case omp_ext_outcome_ignored: return "ignored";
+  case omp_ext_outcome_fallback: return "fallback";
+  case omp_ext_outcome_disabled: return "disabled";
+  case omp_ext_outcome_crash: return "crash";
+  }
+  return "?";
+}
+
+static const char *outcome_sentence(omp_ext_outcome_t o)
+{
+  switch (o) {
+  case omp_ext_outcome_places: return "builds";
+  case omp_ext_outcome_ignored: return "ignores the value: no place list, threads not bound by places";
+  case omp_ext_outcome_fallback: return "rejects the value and falls back to one place per core";
+  case omp_ext_outcome_disabled: return "disables affinity: one place of all allowed CPUs";
+  case omp_ext_outcome_crash: return "crashes or aborts on this value";
+  }
+  return "?";
+}
+
+struct predicted {
+  omp_ext_prediction_t pred;
+  char *places; /* canonical text, "" for none */
+  int done;
+};
+
+static int predict(const omp_ext_topo_t *topo, const char *value, omp_ext_syntax_t syntax,
+                   omp_ext_runtime_t rt, struct predicted *p)
+{
+  int err = omp_ext_places_predict(topo, value, syntax, rt, &p->pred);
+  if (err == omp_ext_err_parse)
+    return htp_error(HTP_EXIT_USAGE, "cannot predict %s for '%s': beyond omp_ext's limits",
+                     omp_ext_runtime_name(rt), value);
+  if (err)
+    return htp_error(HTP_EXIT_FAIL, "%s", omp_ext_strerror(err));
+  p->done = 1;
+  if (p->pred.list->nplaces == 0)
+    p->places = strdup("");
+  else if (omp_ext_placelist_canonical(p->pred.list, &p->places) != 0)
+    p->places = NULL;
+  return p->places ? HTP_EXIT_OK : htp_error(HTP_EXIT_FAIL, "out of memory");
+}
+
+static void print_text(FILE *out, const struct predicted *p, int differ, int both)
+{
+  unsigned r;
+  for (r = 0; r < 2; r++) {
+    if (!p[r].done)
+      continue;
+    fprintf(out, "%s: %s", omp_ext_runtime_name((omp_ext_runtime_t)r),
+            outcome_sentence(p[r].pred.outcome));
+    if (p[r].pred.outcome == omp_ext_outcome_places ||
+        p[r].pred.outcome == omp_ext_outcome_fallback ||
+        p[r].pred.outcome == omp_ext_outcome_disabled)
+      fprintf(out, "%s%u places: %s", p[r].pred.outcome == omp_ext_outcome_places ? " " : "; ",
+              p[r].pred.list->nplaces, p[r].places);
+    if (p[r].pred.why)
+      fprintf(out, " (%s)", p[r].pred.why);
+    fputc('\n', out);
+  }
+  if (both)
+    fprintf(out, "%s\n", differ ? "the two runtimes build different place lists from this value"
+                                : "both runtimes build the same place list");
+}
+
+static void print_json(FILE *out, const char *value, const struct predicted *p, int differ,
+                       int both)
+{
+  unsigned r, first = 1;
+  fputs("{\"command\": \"check\", \"value\": ", out);
+  htp_json_string(out, value);
+  fputs(", \"runtimes\": [", out);
+  for (r = 0; r < 2; r++) {
+    if (!p[r].done)
+      continue;
+    fprintf(out, "%s{\"runtime\": \"%s\", \"outcome\": \"%s\", \"places\": ", first ? "" : ", ",
+            omp_ext_runtime_name((omp_ext_runtime_t)r), outcome_text(p[r].pred.outcome));
+    htp_json_string(out, p[r].places);
+    fputs(", \"why\": ", out);
+    if (p[r].pred.why)
+      htp_json_string(out, p[r].pred.why);
+    else
+      fputs("null", out);
+    fputc('}', out);
+    first = 0;
+  }
+  fputs("]", out);
+  if (both)
+    fprintf(out, ", \"differ\": %s", differ ? "true" : "false");
+  fputs("}\n", out);
+}
+
+int htp_check_runtimes(const omp_ext_topo_t *topo, const char *value, omp_ext_syntax_t syntax,
+                       int mask, int expand, int json)
+{
+  struct predicted p[2];
+  int status = HTP_EXIT_OK, both = mask == 3, differ = 0, problem = 0;
+  unsigned r;
+  memset(p, 0, sizeof(p));
+  if (expand && both)
+    return htp_error(HTP_EXIT_USAGE, "--expand prints one runtime's list: give --runtime "
+                     "libgomp or libomp");
+  for (r = 0; r < 2 && !status; r++)
+    if (mask & (1 << r))
+      status = predict(topo, value, syntax, (omp_ext_runtime_t)r, &p[r]);
+  if (!status) {
+    for (r = 0; r < 2; r++)
+      problem |= p[r].done && p[r].pred.outcome != omp_ext_outcome_places;
+    differ = both && (p[0].pred.outcome != p[1].pred.outcome || strcmp(p[0].places, p[1].places));
+    if (expand) {
+      const struct predicted *q = &p[mask == 1 ? 0 : 1];
+      status = q->pred.outcome == omp_ext_outcome_places
+                 ? htp_print(q->places)
+                 : htp_error(HTP_EXIT_FAIL, "%s %s", omp_ext_runtime_name(q->pred.runtime),
+                             outcome_sentence(q->pred.outcome));
+    } else {
+      if (json)
+        print_json(stdout, value, p, differ, both);
+      else
+        print_text(stdout, p, differ, both);
+      status = fflush(stdout) != 0 || ferror(stdout)
+                 ? htp_error(HTP_EXIT_FAIL, "cannot write output")
+                 : (problem || differ) ? HTP_EXIT_FAIL : HTP_EXIT_OK;
+    }
+  }
+  for (r = 0; r < 2; r++) {
+    if (p[r].done)
+      omp_ext_prediction_clear(&p[r].pred);
+    free(p[r].places);
+  }
+  return status;
+}
