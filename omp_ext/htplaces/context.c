@@ -65,6 +65,8 @@ static int topology_error(const char *input)
     if (S_ISDIR(st.st_mode))
       return htp_error(HTP_EXIT_FAIL, "cannot load topology '%s': it is a directory; give an "
                        "hwloc XML file (lstopo --of xml) or a synthetic string", input);
+    if (S_ISREG(st.st_mode) && access(input, R_OK) != 0)
+      return htp_error(HTP_EXIT_FAIL, "cannot load topology '%s': %s", input, strerror(errno));
     if (S_ISREG(st.st_mode))
       return htp_error(HTP_EXIT_FAIL, "cannot load topology '%s': not a valid hwloc XML file "
                        "(make one with lstopo --of xml)", input);
