@@ -8,8 +8,10 @@
  * kmp_settings.cpp / kmp_affinity.cpp and the real libomp 14's behaviour on
  * tests/places-corpus.txt.  The rules are listed in omp_ext/predict.h.
  */
+#define _GNU_SOURCE /* qsort_r */
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -102,6 +104,31 @@ static int by_first_cpu(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+/* The lowest allowed OS index of the core of PU os (os itself if unknown). */
+static unsigned core_first_os(const omp_ext_topo_t *t, unsigned os)
+{
+  const omp_ext_pu_t *pu = omp_ext_topo_pu_by_os(t, os), *q;
+  unsigned i, first = os;
+  if (!pu)
+    return os;
+  for (i = 0; i < omp_ext_topo_npus(t); i++)
+    if ((q = omp_ext_topo_pu(t, i))->core == pu->core && q->os_index < first)
+      first = q->os_index;
+  return first;
+}
+
+/* libgomp's threads: a core's PUs together (it reads each CPU's
+ * thread_siblings_list), cores by their lowest OS index, PUs ascending. */
+static int by_core_then_cpu(const void *a, const void *b, void *topo)
+{
+  int x = hwloc_bitmap_first(*(hwloc_const_bitmap_t const *)a);
+  int y = hwloc_bitmap_first(*(hwloc_const_bitmap_t const *)b);
+  unsigned cx = core_first_os(topo, (unsigned)x), cy = core_first_os(topo, (unsigned)y);
+  if (cx != cy)
+    return (cx > cy) - (cx < cy);
+  return (x > y) - (x < y);
+}
+
 /* libgomp's order of an abstract name (config/linux/affinity.c,
  * gomp_affinity_init_level): it scans the CPUs by ascending OS index and
  * opens a place at the first CPU of each thread/core/socket/cache/node not
@@ -118,7 +145,10 @@ int omp_ext_places_gomp_order(const omp_ext_topo_t *t, omp_ext_abstract_t abstra
   *bug = 0;
   if ((err = abstract_places(t, name, 0, out)) != 0)
     return err;
-  if ((*out)->nplaces > 1)
+  if ((*out)->nplaces > 1 && abstract == omp_ext_abstract_threads)
+    qsort_r((*out)->places, (*out)->nplaces, sizeof(*(*out)->places), by_core_then_cpu,
+            (void *)(uintptr_t)t);
+  else if ((*out)->nplaces > 1)
     qsort((*out)->places, (*out)->nplaces, sizeof(*(*out)->places), by_first_cpu);
   if (abstract == omp_ext_abstract_ll_caches && (*out)->nplaces > 1) {
     while ((*out)->nplaces > 1)
@@ -583,14 +613,12 @@ static int kmp_omp_places(const omp_ext_topo_t *t, const char *text, omp_ext_pre
       if (count > 0x7fffffffUL || *s != ')')
         count = 0; /* "threads(1,2)", "threads(+1)": all */
     }
-    if (strcmp(name, "numa_domains") == 0) {
-      unsigned i;
-      int first = t->npus ? t->pus[0].numa : -1, many = 0;
-      for (i = 1; i < t->npus; i++)
-        many |= t->pus[i].numa != first;
-      if (!many)
-        name = "cores";
-    }
+    /* libomp sees NUMA domains only through hwloc (its KMP_HW_NUMA level);
+     * Debian's libomp 14 is built without it: "NUMA domain does not exist
+     * in topology", one place per core, with one NUMA node or many (seen
+     * with the real runtime in the numa2 SMT guest). */
+    if (strcmp(name, "numa_domains") == 0)
+      name = "cores";
     omp_ext_placelist_destroy(pr->list);
     pr->list = NULL;
     if ((err = abstract_places(t, name, count, &pr->list)) != 0)

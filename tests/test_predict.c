@@ -144,7 +144,10 @@ static void test_gomp_order(void)
    * 12 apart. */
   CU_ASSERT_EQUAL_FATAL(omp_ext_topo_load(&t, FIXTURE("hp-sl390s-xeon-westmere-2s-6c-smt2-far12-interleaved.xml"), 0), 0);
   ORDER(t, omp_ext_abstract_cores, 4, "{0,12},{1,13},{2,14},{3,15}");
-  ORDER(t, omp_ext_abstract_threads, 4, "{0},{1},{2},{3}");
+  /* threads: a core's siblings together, cores by their lowest OS index (as
+   * the real libgomp 12 builds them in the smt2x2 guest: {0},{4},{1},{5}...;
+   * tests/smtvm/checks.sh compares every abstract name with the runtime) */
+  ORDER(t, omp_ext_abstract_threads, 4, "{0},{12},{1},{13}");
   ORDER(t, omp_ext_abstract_sockets, 0,
         "{0,2,4,6,8,10,12,14,16,18,20,22},{1,3,5,7,9,11,13,15,17,19,21,23}");
   ORDER(t, omp_ext_abstract_ll_caches, 0, "{0,2,4,6,8,10,12,14,16,18,20,22}+bug");

@@ -78,8 +78,8 @@ typedef struct omp_ext_prediction {
  *    ignore the variable.  Then every place keeps only allowed CPUs, empty
  *    places are dropped ("Number of places reduced"), and no place left
  *    means ignored.  Abstract names expand over the allowed PUs in
- *    libgomp's order (omp_ext_places_gomp_order(): by lowest OS index;
- *    ll_caches: libgomp 12's bug, one place).
+ *    libgomp's order (omp_ext_places_gomp_order(): by lowest OS index, a
+ *    core's threads together; ll_caches: libgomp 12's bug, one place).
  *  - GOMP_CPU_AFFINITY: strtoul(..., 0) numbers (0x hex, 0 octal); a syntax
  *    error makes it ignore the variable; numbers at or above its CPU-set
  *    size are skipped silently; others are kept even if not allowed.
@@ -89,8 +89,9 @@ typedef struct omp_ext_prediction {
  *    syntax error), case-insensitive; a count that is absent, 0, signed, not
  *    followed by ")" or
  *    not a number means all; text after "(n)" is not looked at;
- *    numa_domains on a machine with at most one NUMA node uses cores
- *    ("NUMA domain does not exist in topology").  Explicit places: no '!'
+ *    numa_domains uses cores ("NUMA domain does not exist in topology"):
+ *    libomp sees NUMA domains only through hwloc, and Debian's libomp 14 is
+ *    built without it -- with one NUMA node or several.  Explicit places: no '!'
  *    inside braces, numbers are plain digits, a run of signs before a stride
  *    is folded ("--1" is 1, "+-1" is -1); "!place" is the complement of the
  *    place; CPU numbers not allowed are dropped, a place left empty is
@@ -107,8 +108,10 @@ typedef struct omp_ext_prediction {
  * What this can and cannot show: the rules were checked against the real
  * runtimes (tests/places-corpus.txt, tests/test_oracle) on a 2-PU machine
  * without SMT, where threads and cores coincide and sockets, ll_caches and
- * numa_domains are one place; the order of abstract names on SMT or
- * multi-package machines is not checked by that corpus.
+ * numa_domains are one place; the abstract names on SMT machines (threads,
+ * cores, sockets, numa_domains, ll_caches, with and without a count) are
+ * compared with both real runtimes inside the SMT guests
+ * (tests/smtvm/checks.sh).
  *
  * \param topo     this machine's topology (allowed PUs, cores, NUMA nodes).
  * \param text     the value, NUL-terminated.
@@ -132,7 +135,9 @@ OMP_EXT_API int omp_ext_places_predict(const omp_ext_topo_t *topo, const char *t
  * (config/linux/affinity.c, gomp_affinity_init_level): it scans CPUs by
  * ascending OS index and opens a place at the first CPU of each thread,
  * core, socket, cache or NUMA node not yet placed, so places are ordered by
- * their lowest OS index, ignoring packages (on a machine whose packages
+ * their lowest OS index, ignoring packages; threads come a core at a time
+ * (each CPU's thread_siblings_list), so {0},{4},{1},{5} on a machine whose
+ * siblings are 4 apart (on a machine whose packages
  * interleave OS indexes, cores(4) is {0,12},{1,13},{2,14},{3,15}, not hwloc's
  * {0,12},{2,14},{4,16},{6,18}).  libgomp 12's ll_caches re-reads CPU 0's
  * shared_cpu_list for every CPU: one place only, the last-level cache of the

@@ -133,7 +133,21 @@ for b in "$@"; do
   check "$rt: no thread bound outside the allowed set $allowed_list ($(wc -l </tmp/smtvm-seen) threads seen)" "" "$outside"
 done
 
-# 3. doctor reports SMT, the offline CPU, the cpuset.
+# 3. The abstract names (OMP_PLACES=threads, cores, ...): what each real
+# runtime builds here (tests/places_oracle) against htplaces check
+# --runtime's prediction (omp_ext_places_predict), on a real SMT kernel.
+for b in "$@"; do
+  H=$b/bin/htplaces; o=$b/tests/places_oracle
+  [ -x "$o" ] || continue
+  rt=libgomp; ldd "$o" | grep -q 'libomp\.so' && rt=libomp
+  for name in threads cores sockets numa_domains ll_caches 'threads(3)' 'cores(2)'; do
+    real=$(OMP_PLACES=$name "$o" 2>/dev/null | sed 's/^[0-9]*://')
+    pred=$($H check --runtime $rt -f json "$name" | sed -n 's/.*"places": "\([^"]*\)".*/\1/p')
+    check "$rt: OMP_PLACES=$name: check --runtime $rt predicts what the runtime builds" "$real" "$pred"
+  done
+done
+
+# 4. doctor reports SMT, the offline CPU, the cpuset.
 doc=$($H0 doctor --no-saturation 2>&1)
 echo "$doc" | sed 's/^/# doctor: /'
 if echo "$doc" | grep -q '^SMT:.*active=1'; then ok "doctor reports SMT active"; else bad "doctor does not report SMT active"; fi
