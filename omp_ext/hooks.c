@@ -570,16 +570,75 @@ struct tramp {
   void (*fn)(void *);
   void *data;
   const struct omp_ext_runtime *rt;
+  unsigned gen;   /* the policy generation the trampoline binds for */
+  unsigned want;  /* the team size asked for */
+  unsigned ran;   /* threads that ran it; atomic */
+  unsigned bound; /* of them, bound to stay (the binder returned 0); atomic */
 };
+
+/* libgomp keeps a level-1 team's threads in the root thread's pool, in
+ * team order, and a later team of the same size reuses exactly those
+ * threads (config/linux's gomp_team_start: pool->threads[i] becomes team
+ * member i while no OMP_PLACES rearranges them; a smaller team makes the
+ * surplus threads exit, a larger one creates new ones).  So once every
+ * thread of a team of n got the size it asked for and was bound for the
+ * current policy, the next team of n of the same root thread is bound too,
+ * and needs no trampoline -- unless dyn-var lets libgomp choose a smaller
+ * team in between (gomp_dynamic_max_threads: CPUs minus load), which it
+ * may not tell.  Per root thread (each has its own pool): the generation
+ * and the team size known bound.  (Regions entered through entry points
+ * this library does not wrap -- GOMP_parallel_start, GOMP_teams,
+ * GOMP_parallel_reductions -- are not seen: a team resized there is
+ * re-bound only at the next size change, or by omp_ht_rebind().) */
+static __thread unsigned tl_settled_gen __attribute__((tls_model("initial-exec")));
+static __thread unsigned tl_settled_n __attribute__((tls_model("initial-exec")));
 
 /* Runs in every thread of a level-1 region (the wrapper checked the level
  * once, in the encountering thread). */
 static void trampoline(void *arg)
 {
-  const struct tramp *t = arg;
+  struct tramp *t = arg;
   omp_ext_hooks_mark(omp_ext_hook_gomp);
-  binder((unsigned)t->rt->get_thread_num());
+  if (binder((unsigned)t->rt->get_thread_num()) == 0)
+    __atomic_fetch_add(&t->bound, 1, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&t->ran, 1, __ATOMIC_RELAXED);
   t->fn(t->data);
+}
+
+/* After the region of \p t (the join is done): the team got the size it
+ * asked for, and every thread bound to stay, for a policy still current?
+ * Then the root thread's next teams of that size need no trampoline. */
+static void settle(const struct tramp *t)
+{
+  unsigned ran = __atomic_load_n(&t->ran, __ATOMIC_RELAXED);
+  int ok = ran == t->want && __atomic_load_n(&t->bound, __ATOMIC_RELAXED) == ran &&
+           t->gen == omp_ext_hooks_generation() && !t->rt->get_dynamic();
+  tl_settled_gen = ok ? t->gen : 0;
+  tl_settled_n = ok ? ran : 0;
+}
+
+/* The team size a region of \p num_threads (0: nthreads-var) asks for. */
+static unsigned team_request(const struct omp_ext_runtime *rt, unsigned num_threads)
+{
+  return num_threads ? num_threads : (unsigned)rt->get_max_threads();
+}
+
+/* Is a team of \p num_threads (0: the default) of this root thread known
+ * bound for policy generation \p gen?  Counted as the region's one hook
+ * call (as libomp's parallel_begin). */
+static int settled_team(unsigned gen, unsigned num_threads)
+{
+  const struct omp_ext_runtime *rt;
+  if (tl_settled_gen != gen || __atomic_load_n(&pending_threads, __ATOMIC_RELAXED) ||
+      !(rt = omp_ext_runtime()))
+    return 0;
+  if (team_request(rt, num_threads) != tl_settled_n || rt->get_dynamic())
+    return 0;
+  /* One writer per root thread: a relaxed add that may lose a count under
+   * concurrent roots is enough for a diagnostic counter. */
+  __atomic_store_n(&hook_calls, __atomic_load_n(&hook_calls, __ATOMIC_RELAXED) + 1,
+                   __ATOMIC_RELAXED);
+  return 1;
 }
 
 /* \p name in a runtime that no global lookup sees: loaded with RTLD_LOCAL
@@ -604,31 +663,38 @@ static void *fallback_entry(const char *name, void *self)
   return NULL;
 }
 
-/* The runtime's own \p name, never this library's wrapper \p self. */
-static void *real_entry(const char *name, void *self, void **cache)
+/* The runtime's own \p name, never this library's wrapper \p self: the
+ * first lookup (cold), cached in \p cache. */
+__attribute__((noinline, cold)) static void *real_entry_lookup(const char *name, void *self,
+                                                               void **cache)
 {
-  void *p = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
-  if (!p) {
-    p = omp_ext_runtime_sym(name);
-    if (!p || p == self)
-      p = fallback_entry(name, self);
-    if (!p || p == self) {
-      static const char msg[] = "omp_ext: no OpenMP runtime provides GOMP entry point\n";
-      if (write(2, msg, sizeof(msg) - 1) < 0) { /* nothing more to do */ }
-      abort();
-    }
-    __atomic_store_n(cache, p, __ATOMIC_RELEASE);
+  void *p = omp_ext_runtime_sym(name);
+  if (!p || p == self)
+    p = fallback_entry(name, self);
+  if (!p || p == self) {
+    static const char msg[] = "omp_ext: no OpenMP runtime provides GOMP entry point\n";
+    if (write(2, msg, sizeof(msg) - 1) < 0) { /* nothing more to do */ }
+    abort();
   }
+  __atomic_store_n(cache, p, __ATOMIC_RELEASE);
   return p;
 }
 
-/* Prepare a region: the trampoline when a policy is set, and the team size
- * of OMP_EXT_HT_POLICY=POLICY:N before the first one. */
-static int wrap(struct tramp *t, void (**fn)(void *), void **data)
+static inline void *real_entry(const char *name, void *self, void **cache)
+{
+  void *p = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+  return __builtin_expect(p != NULL, 1) ? p : real_entry_lookup(name, self, cache);
+}
+
+/* Prepare a region: the trampoline when a policy is set and the team is
+ * not known bound, and the team size of OMP_EXT_HT_POLICY=POLICY:N before
+ * the first one.  Returns 1 when the trampoline is in place. */
+static int wrap(struct tramp *t, void (**fn)(void *), void **data, unsigned num_threads)
 {
   const struct omp_ext_runtime *rt;
+  unsigned gen = omp_ext_hooks_generation();
   int n;
-  if (omp_ext_hooks_generation() == 0 || !(rt = omp_ext_runtime()))
+  if (gen == 0 || settled_team(gen, num_threads) || !(rt = omp_ext_runtime()))
     return 0;
   if (rt->get_level() != 0) /* a nested region: not bound */
     return 0;
@@ -636,38 +702,54 @@ static int wrap(struct tramp *t, void (**fn)(void *), void **data)
     rt->set_num_threads(n);
   __atomic_fetch_add(&hook_calls, 1, __ATOMIC_RELAXED);
   t->fn = *fn, t->data = *data, t->rt = rt;
+  t->gen = gen, t->want = team_request(rt, num_threads), t->ran = 0, t->bound = 0;
   *fn = trampoline, *data = t;
   return 1;
 }
 
 typedef void (*gomp_fn)(void *);
 
+enum { PRE_TIMED = 1, PRE_TRAMPOLINE = 2 };
+
 /* The slow path of a wrapper (a policy was set, or OMP_EXT_TIMING): the
- * binding trampoline, then the timer of an outermost region: the construct
- * is its outlined function, named after \p ra, the wrapper's return address
- * (in the function holding the construct, as OMPT's codeptr_ra under
- * libomp, unless the compiler made the call a tail call).  Returns 1 when
- * the region is timed. */
+ * binding trampoline unless the team is known bound, then the timer of an
+ * outermost region: the construct is its outlined function, named after
+ * \p ra, the wrapper's return address (in the function holding the
+ * construct, as OMPT's codeptr_ra under libomp, unless the compiler made
+ * the call a tail call).  Returns PRE_* bits. */
 static int pre(struct tramp *t, gomp_fn *fn, void **data, unsigned num_threads, const void *ra)
 {
   const struct omp_ext_runtime *rt;
   const void *key = (const void *)(uintptr_t)*fn;
-  wrap(t, fn, data);
+  int bits = wrap(t, fn, data, num_threads) ? PRE_TRAMPOLINE : 0;
   if (!omp_ext_timing_on() || !(rt = omp_ext_runtime()) || rt->get_level() != 0)
-    return 0;
+    return bits;
   omp_ext_timing_begin(key, ra, num_threads ? num_threads : (unsigned)rt->get_max_threads());
-  return 1;
+  return bits | PRE_TIMED;
 }
 
-/* The one branch of a wrapper while no policy is set and timing is off. */
-#define PRE(t, fn, data, num_threads)                                                       \
-  (__builtin_expect((omp_ext_hooks_generation() | (unsigned)omp_ext_timing_on()) != 0, 0)   \
-     ? pre(t, fn, data, num_threads, __builtin_return_address(0))                           \
-     : 0)
-#define POST(timed)                                                                         \
+/* The wrapper's first step, inline: one branch while no policy is set and
+ * timing is off, and no call either while the team is known bound. */
+static inline int pre_fast(struct tramp *t, gomp_fn *fn, void **data, unsigned num_threads,
+                           const void *ra)
+{
+  unsigned gen = __atomic_load_n(&generation, __ATOMIC_ACQUIRE);
+  int timing = omp_ext_timing_on();
+  if (__builtin_expect((gen | (unsigned)timing) == 0, 1))
+    return 0;
+  if (!timing && settled_team(gen, num_threads))
+    return 0;
+  return pre(t, fn, data, num_threads, ra);
+}
+#define PRE(t, fn, data, num_threads) pre_fast(t, fn, data, num_threads, __builtin_return_address(0))
+#define POST(bits, t)                                                                       \
   do {                                                                                      \
-    if (timed)                                                                              \
-      omp_ext_timing_end();                                                                 \
+    if (__builtin_expect((bits) != 0, 0)) {                                                 \
+      if ((bits)&PRE_TIMED)                                                                 \
+        omp_ext_timing_end();                                                               \
+      if ((bits)&PRE_TRAMPOLINE)                                                            \
+        settle(t);                                                                          \
+    }                                                                                       \
   } while (0)
 
 OMP_EXT_API void GOMP_parallel(gomp_fn fn, void *data, unsigned num_threads, unsigned flags);
@@ -711,11 +793,11 @@ void GOMP_parallel(gomp_fn fn, void *data, unsigned num_threads, unsigned flags)
   static void *cache;
   void (*real)(gomp_fn, void *, unsigned, unsigned);
   struct tramp t;
-  int timed;
+  int bits;
   *(void **)&real = real_entry("GOMP_parallel", (void *)(uintptr_t)GOMP_parallel, &cache);
-  timed = PRE(&t, &fn, &data, num_threads);
+  bits = PRE(&t, &fn, &data, num_threads);
   real(fn, data, num_threads, flags);
-  POST(timed);
+  POST(bits, &t);
 }
 
 OMP_EXT_API void GOMP_parallel_sections(gomp_fn fn, void *data, unsigned num_threads,
@@ -726,12 +808,12 @@ void GOMP_parallel_sections(gomp_fn fn, void *data, unsigned num_threads, unsign
   static void *cache;
   void (*real)(gomp_fn, void *, unsigned, unsigned, unsigned);
   struct tramp t;
-  int timed;
+  int bits;
   *(void **)&real =
     real_entry("GOMP_parallel_sections", (void *)(uintptr_t)GOMP_parallel_sections, &cache);
-  timed = PRE(&t, &fn, &data, num_threads);
+  bits = PRE(&t, &fn, &data, num_threads);
   real(fn, data, num_threads, count, flags);
-  POST(timed);
+  POST(bits, &t);
 }
 
 /* parallel + worksharing loop with a chunk size (schedule(static|dynamic|
@@ -745,11 +827,11 @@ void GOMP_parallel_sections(gomp_fn fn, void *data, unsigned num_threads, unsign
     static void *cache;                                                                      \
     void (*real)(gomp_fn, void *, unsigned, long, long, long, long, unsigned);               \
     struct tramp t;                                                                          \
-    int timed;                                                                               \
+    int bits;                                                                                \
     *(void **)&real = real_entry(#name, (void *)(uintptr_t)name, &cache);                    \
-    timed = PRE(&t, &fn, &data, num_threads);                                                \
+    bits = PRE(&t, &fn, &data, num_threads);                                                \
     real(fn, data, num_threads, start, end, incr, chunk, flags);                             \
-    POST(timed);                                                                             \
+    POST(bits, &t);                                                                             \
   }
 /* schedule(runtime) forms: no chunk size. */
 #define WRAP_LOOP_RUNTIME(name)                                                              \
@@ -761,11 +843,11 @@ void GOMP_parallel_sections(gomp_fn fn, void *data, unsigned num_threads, unsign
     static void *cache;                                                                      \
     void (*real)(gomp_fn, void *, unsigned, long, long, long, unsigned);                     \
     struct tramp t;                                                                          \
-    int timed;                                                                               \
+    int bits;                                                                                \
     *(void **)&real = real_entry(#name, (void *)(uintptr_t)name, &cache);                    \
-    timed = PRE(&t, &fn, &data, num_threads);                                                \
+    bits = PRE(&t, &fn, &data, num_threads);                                                \
     real(fn, data, num_threads, start, end, incr, flags);                                    \
-    POST(timed);                                                                             \
+    POST(bits, &t);                                                                             \
   }
 
 WRAP_LOOP(GOMP_parallel_loop_static)

@@ -48,13 +48,15 @@ static int detect(void)
   LOOKUP(rt_handle, rt.get_thread_num, "omp_get_thread_num");
   LOOKUP(rt_handle, rt.get_level, "omp_get_level");
   LOOKUP(rt_handle, rt.get_max_threads, "omp_get_max_threads");
+  LOOKUP(rt_handle, rt.get_dynamic, "omp_get_dynamic");
   LOOKUP(rt_handle, rt.set_num_threads, "omp_set_num_threads");
   LOOKUP(rt_handle, rt.parallel, "GOMP_parallel");
   LOOKUP(rt_handle, rt.kmp_create_mask, "kmp_create_affinity_mask");
   LOOKUP(rt_handle, rt.kmp_destroy_mask, "kmp_destroy_affinity_mask");
   LOOKUP(rt_handle, rt.kmp_set_mask_proc, "kmp_set_affinity_mask_proc");
   LOOKUP(rt_handle, rt.kmp_set_affinity, "kmp_set_affinity");
-  if (!rt.get_thread_num || !rt.get_level || !rt.get_max_threads || !rt.set_num_threads)
+  if (!rt.get_thread_num || !rt.get_level || !rt.get_max_threads || !rt.get_dynamic ||
+      !rt.set_num_threads)
     return 0;
   if (!rt.kmp_create_mask || !rt.kmp_destroy_mask || !rt.kmp_set_mask_proc ||
       !rt.kmp_set_affinity)

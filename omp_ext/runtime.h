@@ -20,6 +20,7 @@ struct omp_ext_runtime {
   int (*get_thread_num)(void);
   int (*get_level)(void);
   int (*get_max_threads)(void);
+  int (*get_dynamic)(void);
   void (*set_num_threads)(int);
   /** GOMP_parallel (OpenMP team from a plain function): libgomp's own, or
    *  the GOMP compatibility layer of libomp / libiomp5.  NULL if missing. */

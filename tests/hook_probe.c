@@ -7,11 +7,13 @@
  *   policy50 CALLS        after omp_set_ht_policy_num_threads(spn, 2) and 50 regions
  *   policy150 CALLS       after 100 more regions
  *   grown CALLS           after 1 region of 3 threads, then 50 of 2
+ *   cycled CALLS          after 10 regions of 4, 2, 4, 2... threads (libgomp: a smaller
+ *                         team ends the surplus threads, a larger one starts new ones)
  *   bound OK BAD          regions x threads after the policy: on omp_get_ht_pu(t) or not
  *   hooks BITS            omp_ext_ht_hooks()
  *
  * CALLS is omp_ext_ht_hook_calls().  Regions: 200 + 1 (omp_ext's own, in
- * omp_set_ht_policy) + 150 + 1 + 50 = 402 level-1 regions.
+ * omp_set_ht_policy) + 150 + 1 + 50 + 10 = 412 level-1 regions.
  */
 #define _GNU_SOURCE
 #include <omp.h>
@@ -61,6 +63,9 @@ int main(void)
   regions(1, 3, 1);
   regions(50, 2, 1);
   printf("grown %lu\n", omp_ext_ht_hook_calls());
+  for (err = 0; err < 10; err++)
+    regions(1, err % 2 ? 2 : 4, 1);
+  printf("cycled %lu\n", omp_ext_ht_hook_calls());
   printf("bound %u %u\n", ok, bad);
   printf("hooks %d\n", omp_ext_ht_hooks());
   return 0;
