@@ -395,6 +395,8 @@ static void test_env(void)
   char *more[] = {"OMP_PLACES={0},{1}", "GOMP_CPU_AFFINITY=0 1", "OMP_PROC_BIND=false",
                   "OMP_NUM_THREADS=3,2", NULL};
   char *nth[] = {"OMP_NUM_THREADS=x", "KMP_AFFINITY=explicit,proclist=[0,{1", NULL};
+  char *shared[] = {"OMP_PLACES={0},{0},{99}", NULL};
+  char *gshared[] = {"GOMP_CPU_AFFINITY=0 0", NULL};
   struct htp_findings l;
   const struct htp_finding *f;
 
@@ -432,6 +434,22 @@ static void test_env(void)
   CU_ASSERT_FATAL(f != NULL);
   CU_ASSERT_EQUAL(htp_finding_uint(f, "threads"), 3);
   CU_ASSERT_EQUAL(htp_finding_uint(f, "places"), 2);
+  htp_findings_free(&l);
+
+  /* A valid list with problems on this machine: check's findings, named. */
+  CU_ASSERT_EQUAL(env_findings(shared, &l), 1);
+  f = htp_findings_find(&l, htp_finding_list_problems);
+  CU_ASSERT_FATAL(f != NULL);
+  CU_ASSERT_EQUAL(f->section, htp_section_environment);
+  CU_ASSERT_STRING_EQUAL(f->variable, "OMP_PLACES");
+  CU_ASSERT_EQUAL(htp_finding_uint(f, "problems"), 4);
+  CU_ASSERT_STRING_EQUAL(htp_finding_text(f, "kinds"),
+                         "outside_machine, libgomp_rejects_places, libomp_ignores_cpus, shared_pu");
+  htp_findings_free(&l);
+  CU_ASSERT_EQUAL(env_findings(gshared, &l), 1);
+  f = htp_findings_find(&l, htp_finding_list_problems);
+  CU_ASSERT_FATAL(f != NULL);
+  CU_ASSERT_STRING_EQUAL(f->variable, "GOMP_CPU_AFFINITY");
   htp_findings_free(&l);
 
   CU_ASSERT_EQUAL(env_findings(nth, &l), 2);

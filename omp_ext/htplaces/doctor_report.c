@@ -129,6 +129,16 @@ static void finding_text(FILE *out, const struct htp_finding *f)
     fprintf(out, "OMP_NUM_THREADS=%llu is above the %llu places of OMP_PLACES: threads will "
             "share places", htp_finding_uint(f, "threads"), htp_finding_uint(f, "places"));
     break;
+  case htp_finding_list_problems: {
+    const char *as = strcmp(f->variable, "OMP_PLACES") == 0          ? "omp"
+                     : strcmp(f->variable, "GOMP_CPU_AFFINITY") == 0 ? "gomp"
+                                                                      : "kmp";
+    unsigned long long n = htp_finding_uint(f, "problems");
+    fprintf(out, "%s has %llu problem%s on this machine (%s): see htplaces check --as %s "
+            "\"$%s\"", f->variable, n, n == 1 ? "" : "s", htp_finding_text(f, "kinds"), as,
+            f->variable);
+    break;
+  }
   default:
     fputs(htp_finding_name(f->kind), out);
     break;

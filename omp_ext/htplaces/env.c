@@ -91,8 +91,38 @@ static unsigned long num_threads(const char *v)
   return (*end == '\0' || *end == ',') ? (unsigned long)n : 0;
 }
 
-/* Parse a variable's value; a conflict when invalid.  Returns the number
- * of places, or -1 when invalid or unset. */
+/* What 'htplaces check' finds wrong with a valid list on this topology
+ * (PUs outside the machine or the allowed set, shared PUs, places spanning
+ * cores, siblings before cores...): one conflict naming the variable, the
+ * number of problems and their kinds. */
+static void check_problems(struct envrep *r, const omp_ext_topo_t *topo, const char *name,
+                           const omp_ext_placelist_t *l)
+{
+  struct htp_check_report rep;
+  struct htp_finding *f;
+  char kinds[256] = "";
+  unsigned i, problems = 0;
+  size_t len = 0;
+  if (htp_check_analyze(topo, l, &rep) == 0) {
+    for (i = 0; i < rep.findings.n; i++) {
+      const char *k = htp_finding_name(rep.findings.v[i].kind);
+      if (htp_finding_severity(rep.findings.v[i].kind) != htp_severity_problem)
+        continue;
+      problems++;
+      if (!strstr(kinds, k) && len + strlen(k) + 3 < sizeof(kinds))
+        len += (size_t)snprintf(kinds + len, sizeof(kinds) - len, "%s%s", len ? ", " : "", k);
+    }
+    if (problems && (f = conflict(r, htp_finding_list_problems, name)) != NULL) {
+      htp_put_uint(r->out, f, "problems", problems);
+      htp_put_text(r->out, f, "kinds", kinds);
+    }
+  }
+  htp_check_report_free(&rep);
+}
+
+/* Parse a variable's value; a conflict when invalid, or when check finds
+ * problems with it here.  Returns the number of places, or -1 when invalid
+ * or unset. */
 static long check_list(struct envrep *r, const omp_ext_topo_t *topo, const char *name,
                        const char *value, omp_ext_syntax_t syntax)
 {
@@ -113,6 +143,7 @@ static long check_list(struct envrep *r, const omp_ext_topo_t *topo, const char 
   if (err)
     return -1;
   n = (long)l->nplaces;
+  check_problems(r, topo, name, l);
   omp_ext_placelist_destroy(l);
   return n;
 }

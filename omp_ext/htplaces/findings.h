@@ -65,7 +65,8 @@
   X(proc_bind_false, conflict)                                                                \
   X(num_threads_invalid, conflict)                                                            \
   X(num_threads_above_pus, conflict)                                                          \
-  X(num_threads_above_places, conflict)
+  X(num_threads_above_places, conflict)                                                       \
+  X(list_problems, conflict)
 
 #define HTP_X_KIND(name, severity) htp_finding_##name,
 enum htp_finding_kind { HTP_FINDING_KINDS(HTP_X_KIND) htp_finding_nkinds };
