@@ -2,15 +2,16 @@
  * EPCC syncbench-style overheads (Bull, "Measuring synchronisation and
  * scheduling overheads in OpenMP", EWOMP 1999): each test repeats a
  * construct around delay(delaylength) and subtracts the reference, the
- * same delays run serially.  The worker times the reference right before
- * the test in every outer repetition (EPCC times it once, apart) and
- * reports test - reference per repetition.  delaylength is calibrated to
- * EPCC's default 0.1 us.
+ * same delays run serially.  As EPCC's: the reference's outer repetitions
+ * first, then the test's, and overhead = test - the reference's median
+ * (worker.c).  delaylength is calibrated to EPCC's default 0.1 us.
  *
  * PARALLEL: a parallel region per repetition holding delay() only, as
- *           EPCC's; the binding probe and the region count run in the
- *           untimed warm-up (probe != NULL; the timed regions are counted
- *           by the encountering thread, after each)
+ *           EPCC's (no num_threads clause either: the team size is
+ *           nthreads-var, checked by the probe); the binding probe and the
+ *           region count run in the untimed warm-up (probe != NULL; the
+ *           timed regions are counted by the encountering thread, after
+ *           each)
  * FOR:      one `omp for` over nthreads iterations per repetition
  * BARRIER:  one barrier per repetition inside one region
  * REDUCTION: a parallel region with reduction(+) per repetition
@@ -35,8 +36,10 @@ struct ovh_state {
   uint64_t regions, expected, sum, ref_sum;
 };
 
-/* EPCC's delay loop. */
-static void delay(int delaylength)
+/* EPCC's delay loop, never inlined: the reference and every test run this
+ * one copy of the loop, as EPCC's (which lives in another file), so that
+ * code a compiler inlined differently cannot read as overhead. */
+__attribute__((noinline)) static void delay(int delaylength)
 {
   int i;
   float a = 0.;
@@ -104,9 +107,11 @@ static void ovh_run(void *state, unsigned long inner, struct htb_probe *probe)
   switch (st->test) {
   case O_PARALLEL:
     if (probe) {
-      /* The untimed run (warm-up): record the binding; thread 0 counts. */
+      /* The untimed run (warm-up): record the binding and the team size
+       * (the harness set nthreads-var: OMP_NUM_THREADS or the in-code
+       * call; no clause, as EPCC's); thread 0 counts. */
       for (j = 0; j < inner; j++) {
-#pragma omp parallel num_threads(nt)
+#pragma omp parallel
         {
           htb_probe_here(probe);
           delay(dl);
@@ -119,7 +124,7 @@ static void ovh_run(void *state, unsigned long inner, struct htb_probe *probe)
     /* Timed: nothing in the region but EPCC's delay; the encountering
      * thread counts the regions it completed. */
     for (j = 0; j < inner; j++) {
-#pragma omp parallel num_threads(nt)
+#pragma omp parallel
       delay(dl);
       st->regions++;
     }
