@@ -67,7 +67,7 @@ static void usage(FILE *out)
         "  -o, --out DIR          output directory (created if missing)\n"
         "      --quick            short sweep with small inputs (CI; < 2 min on 2 cores)\n"
         "  -k, --kernels LIST     comma list of kernels (default: all; see --list)\n"
-        "  -p, --policies LIST    comma list of policies (default: all of omp_ext's)\n"
+        "  -p, --policies LIST    comma list of policies (default: none and all of omp_ext's)\n"
         "  -t, --threads LIST     thread counts: \"1,2,8\" or \"1-4\" (default: 1..allowed PUs)\n"
         "  -i, --input FILE       word count input text (default: generated corpus)\n"
         "      --corpus-mb MB     generated corpus size (full 8, quick 2)\n"
@@ -146,9 +146,13 @@ static void list_all(void)
   for (i = 0; htb_kernels[i]; i++)
     printf("  %-10s %s\n", htb_kernels[i]->name, htb_kernels[i]->description);
   printf("policies:\n");
+  printf("  %-10s %s\n", "none", "unbound: no OMP_PLACES, OMP_PROC_BIND=false (in code: "
+         "omp_set_ht_policy(os)); the baseline");
   for (i = 0; i < OMP_EXT_NPOLICIES; i++)
     printf("  %-10s %s\n", omp_ext_policy_name((omp_ht_policy_t)i),
-           omp_ext_policy_description((omp_ht_policy_t)i));
+           i == omp_ht_policy_os ? "ascending OS index, bound as the others (no in-code series: "
+                                   "in code, os unbinds)"
+                                 : omp_ext_policy_description((omp_ht_policy_t)i));
 }
 
 int main(int argc, char **argv)

@@ -328,6 +328,59 @@ static void test_taskset_one_pu(void)
   run_free(&r);
 }
 
+/* Nested teams under a policy set in code (tests/nested_probe: spn, 2
+ * threads, each with a nested team of 2, two rounds), what each runtime
+ * really does: the level-1 threads on their PUs; a nested team's thread 0
+ * is its outer thread, on the outer PU; the other nested threads --
+ * libgomp: the outer thread's PU (a nested thread is created by the outer
+ * thread for each region and inherits its mask); libomp: the process's
+ * whole mask (libomp gives a new thread the mask it found at start-up).
+ * Under taskset -c 1 every thread of both on PU 1: never outside. */
+static void check_nested(const char *taskset)
+{
+  char *argv[8], allowed_list[256], list[256], outer_pu[2][32];
+  unsigned i = taskset_prefix(argv, taskset), lines = 0;
+  int libomp = dlsym(RTLD_DEFAULT, "kmp_set_affinity") != NULL, round, level, outer, t, used;
+  struct run_result r;
+  const char *line;
+  argv[i++] = NESTED_PROBE_BIN;
+  argv[i++] = "spn";
+  argv[i] = NULL;
+  CU_ASSERT_EQUAL_FATAL(run_capture(argv, NULL, &r), 0);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_FATAL(sscanf(r.out, "allowed %255s%n", allowed_list, &used) == 1);
+  CU_ASSERT_STRING_EQUAL(allowed_list, taskset ? taskset : "0,1");
+  for (t = 0; t < 2; t++)
+    snprintf(outer_pu[t], sizeof(outer_pu[t]), "%u", taskset ? 1u : order[omp_ht_policy_spn][t]);
+  for (line = r.out + used + 1;
+       sscanf(line, "%d %d %d %d %255s%n", &round, &level, &outer, &t, list, &used) == 5;
+       line += used + (line[used] == '\n')) {
+    const char *want;
+    CU_ASSERT_FATAL(outer >= 0 && outer < 2);
+    if (level == 1 || t == 0)
+      want = outer_pu[outer];
+    else
+      want = libomp ? allowed_list : outer_pu[outer];
+    if (strcmp(list, want) != 0)
+      fprintf(stderr, "\n  round %d level %d outer %d thread %d: %s, want %s\n", round, level,
+              outer, t, list, want);
+    CU_ASSERT_STRING_EQUAL(list, want);
+    lines++;
+  }
+  CU_ASSERT_EQUAL(lines, 2u * 2 * 3);
+  run_free(&r);
+}
+
+static void test_nested_teams(void)
+{
+  if (npus != 2 || !CPU_ISSET(0, &allowed) || !CPU_ISSET(1, &allowed)) { /* the probe's "0,1" */
+    fprintf(stderr, "\n  not 2 PUs: nested teams not tested\n");
+    return;
+  }
+  check_nested(NULL);
+  check_nested("1");
+}
+
 static void test_env_policy(void)
 {
   static char unset_n[] = "OMP_NUM_THREADS="; /* run_capture writes into it */
@@ -543,6 +596,7 @@ static CU_TestInfo bind_tests[] = {
 
 static CU_TestInfo process_tests[] = {
   {"taskset -c 1: only PU 1 is ever used", test_taskset_one_pu},
+  {"nested teams: libgomp the outer PU, libomp the process's mask", test_nested_teams},
   {"OMP_EXT_HT_POLICY=spn:3 and invalid values", test_env_policy},
   {"OMP_EXT_HT_POLICY=energy under the model of the environment", test_env_energy},
   {"under an MPI launcher: the rank's domain", test_rank_domain},

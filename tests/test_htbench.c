@@ -429,7 +429,7 @@ static void test_bad_options(void)
   BAD("--threads: '4097'", "--threads", "4097", "--out", "/tmp/x");
   BAD("--threads: '2-1'", "--threads", "2-1", "--out", "/tmp/x");
   BAD("unknown kernel 'nope' (allowed: wordcount, sieve", "--kernels", "sieve,nope", "--out", "/tmp/x");
-  BAD("unknown policy 'fast' (allowed: os, speedup, spn, spread", "--policies", "fast", "--out", "/tmp/x");
+  BAD("unknown policy 'fast' (allowed: none, os, speedup, spn, spread", "--policies", "fast", "--out", "/tmp/x");
   BAD("--input: cannot read '/nonexistent/file'", "--input", "/nonexistent/file", "--out", "/tmp/x");
   BAD("unexpected argument 'extra'", "--out", "/tmp/x", "extra");
   BAD("cannot be combined", "--plot", "/tmp/x", "--out", "/tmp/y");
@@ -519,8 +519,9 @@ static unsigned env_rows, incode_rows;
 
 /* Every row: status ok, verified, binding_ok, and thread t bound to
  * exactly the t-th place of OMP_PLACES (in-code path: the same places,
- * bound by omp_set_ht_policy_num_threads(); os@incode: unbound, the
- * allowed set).  path is "env" or "incode", and an in-code row's series
+ * bound by omp_set_ht_policy_num_threads(); none and none@incode:
+ * unbound, the allowed set, with no places; os: bound in OS order, and
+ * never an os@incode row).  path is "env" or "incode", and an in-code row's series
  * is POLICY@incode with a live hook (ht_hooks: GOMP wrapper or OMPT).
  * Returns the number of rows. */
 static unsigned check_results(const char *dir, unsigned only_pu)
@@ -553,6 +554,8 @@ static unsigned check_results(const char *dir, unsigned only_pu)
                   c_places >= 0 && c_threads >= 0 && c_median >= 0 && c_policy >= 0 &&
                   c_path >= 0 && c_hooks >= 0);
   allowed_list(allowed, sizeof(allowed));
+  if (only_pu != ~0u) /* the sweep ran under taskset -c ONLY_PU */
+    snprintf(allowed, sizeof(allowed), "%u", only_pu);
   env_rows = incode_rows = 0;
   while ((line = strtok_r(NULL, "\n", &save))) {
     unsigned n = csv_split(line, cell, 64), t, nt;
@@ -585,12 +588,15 @@ static unsigned check_results(const char *dir, unsigned only_pu)
     /* places "{a},{b}" and bindings "0:a;1:b": thread t sat on place t */
     p = cell[c_places];
     b = cell[c_bindings];
-    if (!strcmp(cell[c_policy], "os@incode")) { /* os unbinds: "0:ALLOWED;1:ALLOWED" */
+    CU_ASSERT(strcmp(cell[c_policy], "os@incode") != 0); /* in code, os is none */
+    if (!strcmp(cell[c_policy], "none") || !strcmp(cell[c_policy], "none@incode")) {
+      /* unbound: "0:ALLOWED;1:ALLOWED", no places */
       char want[HTB_STR] = "";
       size_t used = 0;
       for (t = 0; t < nt; t++)
         used += snprintf(want + used, sizeof(want) - used, "%s%u:%s", t ? ";" : "", t, allowed);
       CU_ASSERT_STRING_EQUAL(b, want);
+      CU_ASSERT_STRING_EQUAL(p, "");
       continue;
     }
     for (t = 0; t < nt; t++) {
@@ -658,8 +664,8 @@ static void test_quick_sweep(void)
   CU_ASSERT(strstr(r.out, "Invalid") == NULL);
   run_free(&r);
   rows = check_results(dir, ~0u);
-  /* 10 kernels x every policy x N = 1..allowed PUs */
-  CU_ASSERT_EQUAL(rows, 10u * OMP_EXT_NPOLICIES * allowed_pus());
+  /* 10 kernels x (none + every policy) x N = 1..allowed PUs */
+  CU_ASSERT_EQUAL(rows, 10u * (1 + OMP_EXT_NPOLICIES) * allowed_pus());
   CU_ASSERT(file_has(dir, "results.json", "\"results\": ["));
   CU_ASSERT(file_has(dir, "results.json", "\"openmp_runtime\""));
   CU_ASSERT(file_has(dir, "results.json", "\"energy_source\": \"modelled\"") ||
@@ -757,7 +763,7 @@ static void test_taskset(void)
   CU_ASSERT_FATAL(run_capture(argv, NULL, &r) == 0);
   CU_ASSERT_EQUAL(r.status, 0);
   run_free(&r);
-  CU_ASSERT_EQUAL(check_results(dir, 1), 3 * OMP_EXT_NPOLICIES);
+  CU_ASSERT_EQUAL(check_results(dir, 1), 3 * (1 + OMP_EXT_NPOLICIES));
   rmtree(dir);
   free(dir);
 }
@@ -812,12 +818,14 @@ static unsigned path_table_rows(const char *text)
 
 /* --path both: every configuration on both paths, all bound as intended
  * (the in-code rows by omp_set_ht_policy_num_threads() in htbench-incode),
- * and the comparison table. */
+ * and the comparison table.  os is bound in OS order on the env path and
+ * has no in-code series (omp_set_ht_policy(os) unbinds: that is
+ * none@incode); none is unbound on both. */
 static void test_path_both(void)
 {
   char *dir = tmpdir();
   char *argv[] = {HTBENCH_BIN, "--quick", "--path", "both", "--out", dir, "--kernels",
-                  "sieve,barrier", "--policies", "spn,os,speedup", "--no-plot", SMALL, NULL};
+                  "sieve,barrier", "--policies", "spn,os,none", "--no-plot", SMALL, NULL};
   char path[512], err[256], *tables;
   struct run_result r;
   size_t len;
@@ -827,23 +835,34 @@ static void test_path_both(void)
   CU_ASSERT_EQUAL(r.status, 0);
   CU_ASSERT(strstr(r.out, "Invalid") == NULL);
   CU_ASSERT(strstr(r.out, "| spn@incode ") != NULL); /* its own series in Table 6 */
-  CU_ASSERT_EQUAL(path_table_rows(r.out), 2u * 3);
+  CU_ASSERT(strstr(r.out, "| none@incode ") != NULL);
+  CU_ASSERT(strstr(r.out, "os@incode") == NULL);
+  CU_ASSERT_EQUAL(path_table_rows(r.out), 2u * 2); /* spn, none */
   run_free(&r);
-  CU_ASSERT_EQUAL(check_results(dir, ~0u), 2u * 3 * 2 * allowed_pus());
+  CU_ASSERT_EQUAL(check_results(dir, ~0u), 2u * (3 + 2) * allowed_pus());
   CU_ASSERT_EQUAL(env_rows, 2u * 3 * allowed_pus());
-  CU_ASSERT_EQUAL(incode_rows, env_rows);
+  CU_ASSERT_EQUAL(incode_rows, 2u * 2 * allowed_pus());
   snprintf(path, sizeof(path), "%s/tables.txt", dir);
   tables = htb_read_file(path, &len, err, sizeof(err));
   CU_ASSERT_FATAL(tables != NULL);
   tables = realloc(tables, len + 1);
   tables[len] = '\0';
-  CU_ASSERT_EQUAL(path_table_rows(tables), 2u * 3);
+  CU_ASSERT_EQUAL(path_table_rows(tables), 2u * 2);
   free(tables);
   CU_ASSERT(file_has(dir, "results.json", "\"path\": \"incode\""));
   CU_ASSERT(file_has(dir, "results.json", "\"policy\": \"spn@incode\""));
   CU_ASSERT(file_has(dir, "results.json", "\"path\": \"both\""));
   rmtree(dir);
   free(dir);
+}
+
+/* os on the in-code path only: nothing to run, said (exit 2). */
+static void test_path_incode_os(void)
+{
+  char *argv[] = {HTBENCH_BIN, "--quick", "--path", "incode", "--out", "/tmp/x", "--kernels",
+                  "triad", "--policies", "os", "--no-plot", NULL};
+  expect_usage_error(argv, "--path incode: os has no in-code series (omp_set_ht_policy(os) "
+                           "unbinds: that is none@incode)");
 }
 
 /* --path incode alone: in-code rows only, no comparison (no env row). */
@@ -923,6 +942,7 @@ static CU_TestInfo command_tests[] = {
   {"--input directory refused", test_input_directory},
   {"--path both: env and in-code rows, comparison table", test_path_both},
   {"--path incode: in-code rows only", test_path_incode},
+  {"--path incode --policies os: exit 2", test_path_incode_os},
   {"--path without htbench-incode: exit 2", test_path_missing_incode},
   CU_TEST_INFO_NULL,
 };

@@ -466,7 +466,8 @@ static void path_table(FILE *out, const struct htb_result *r, unsigned n)
   if (paths != (HTB_PATH_ENV | HTB_PATH_INCODE))
     return; /* one path only: nothing to compare */
   fprintf(out, "\nenv vs in-code (median at the largest N with both; ratio = in-code / env;\n"
-               "env: OMP_PLACES + OMP_PROC_BIND=close, in-code: omp_set_ht_policy_num_threads)\n");
+               "env: OMP_PLACES + OMP_PROC_BIND=close, in-code: omp_set_ht_policy_num_threads;\n"
+               "none: unbound both ways)\n");
   fprintf(out, "%-10s %-8s %4s %10s %10s %7s\n", "kernel", "policy", "N", "env", "in-code",
           "ratio");
   for (i = 0; htb_kernels[i]; i++) {

@@ -21,10 +21,22 @@
 #include "../htbench.h"
 #include "omp_ext.h"
 
+/* htbench's policies: the library's (omp_ht_policy_t), bound to their
+ * places on both paths -- except os, whose in-code call unbinds
+ * (omp_set_ht_policy(3)) and so has no in-code series -- and none, the
+ * unbound baseline: no places and OMP_PROC_BIND=false on the env path,
+ * omp_set_ht_policy_num_threads(omp_ht_policy_os, N) on the in-code path. */
+#define HTB_POLICY_NONE (-1)
+
+static const char *policy_label(int pol)
+{
+  return pol == HTB_POLICY_NONE ? "none" : omp_ext_policy_name((omp_ht_policy_t)pol);
+}
+
 struct plan {
   const struct htb_kernel *kernels[32];
   unsigned nk;
-  omp_ht_policy_t policies[OMP_EXT_NPOLICIES];
+  int policies[OMP_EXT_NPOLICIES + 1]; /* omp_ht_policy_t or HTB_POLICY_NONE */
   unsigned np;
   unsigned *threads;
   unsigned nn;
@@ -65,12 +77,17 @@ static int add_kernel(void *ctx, const char *name)
 static int add_policy(void *ctx, const char *name)
 {
   struct plan *p = ctx;
-  omp_ht_policy_t pol;
+  omp_ht_policy_t lib;
+  int pol;
   unsigned i;
-  if (omp_ext_policy_from_name(name, &pol) != 0) {
-    char all[256] = "";
+  if (!strcmp(name, "none")) {
+    pol = HTB_POLICY_NONE;
+  } else if (omp_ext_policy_from_name(name, &lib) == 0) {
+    pol = (int)lib;
+  } else {
+    char all[256] = "none";
     for (i = 0; i < OMP_EXT_NPOLICIES; i++)
-      snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%s", i ? ", " : "",
+      snprintf(all + strlen(all), sizeof(all) - strlen(all), ", %s",
                omp_ext_policy_name((omp_ht_policy_t)i));
     return htb_error(HTB_EXIT_USAGE, "--policies: unknown policy '%s' (allowed: %s)", name, all);
   }
@@ -136,8 +153,9 @@ static int make_plan(const struct htb_options *opt, unsigned npus, struct plan *
     if ((rc = each_item(opt->policies, add_policy, p)))
       return rc;
   } else {
+    p->policies[p->np++] = HTB_POLICY_NONE; /* the unbound baseline, then */
     for (i = 0; i < OMP_EXT_NPOLICIES; i++) /* every policy the library has */
-      p->policies[p->np++] = (omp_ht_policy_t)i;
+      p->policies[p->np++] = (int)i;
   }
   if (opt->threads) {
     if ((rc = each_item(opt->threads, add_threads, &tc)))
@@ -148,6 +166,9 @@ static int make_plan(const struct htb_options *opt, unsigned npus, struct plan *
   }
   if (!p->nk || !p->np || !p->nn)
     return htb_error(HTB_EXIT_USAGE, "empty --kernels, --policies or --threads list");
+  if (opt->paths == HTB_PATH_INCODE && p->np == 1 && p->policies[0] == (int)omp_ht_policy_os)
+    return htb_error(HTB_EXIT_USAGE, "--path incode: os has no in-code series "
+                                     "(omp_set_ht_policy(os) unbinds: that is none@incode)");
   return 0;
 }
 
@@ -222,13 +243,19 @@ struct worker_cmd {
   const char *incode_bin; /* htbench-incode (in-code path) */
 };
 
-/* The worker's environment: the env path gets the places; the in-code
- * path none of them (the API binds), only the team size. */
+/* The worker's environment: the env path gets the places (none: no places
+ * and OMP_PROC_BIND=false); the in-code path none of them (the API binds),
+ * only the team size. */
 static void worker_env(const char *incode, const char *places, const char *nbuf)
 {
   if (incode) {
     unsetenv("OMP_PLACES");
     unsetenv("OMP_PROC_BIND");
+  } else if (!*places) {
+    unsetenv("OMP_PLACES");
+    setenv("OMP_PROC_BIND", "false", 1);
+    if (!getenv("OMP_TOOL"))
+      setenv("OMP_TOOL", "disabled", 1);
   } else {
     setenv("OMP_PLACES", places, 1);
     setenv("OMP_PROC_BIND", "close", 1);
@@ -431,7 +458,11 @@ static char *machine_json(omp_ext_topo_t *topo, const char *corpus_note)
 
 /* ------------------------------------------------------------- config */
 
-static int configure(omp_ext_topo_t *topo, omp_ht_policy_t pol, unsigned n, struct htb_result *r,
+/* Places, the worker's --expect and the counts of cores and packages.
+ * none: no places, --expect "unbound"; its counts are those of the OS
+ * order (what an unbound team of N would use if the kernel kept one thread
+ * per PU in OS order: counted, not measured). */
+static int configure(omp_ext_topo_t *topo, int pol, unsigned n, struct htb_result *r,
                      char **expect)
 {
   omp_ext_pu_t *order = calloc(n, sizeof(*order));
@@ -440,11 +471,16 @@ static int configure(omp_ext_topo_t *topo, omp_ht_policy_t pol, unsigned n, stru
   int rc;
   if (!order)
     return omp_ext_err_nomem;
-  rc = omp_ext_order(topo, htb_model(), pol, n, order);
-  if (!rc)
-    rc = omp_ext_places_format(order, n, omp_ext_format_omp, &places);
-  if (!rc)
-    rc = omp_ext_places_format(order, n, omp_ext_format_list, expect);
+  rc = omp_ext_order(topo, htb_model(),
+                     pol == HTB_POLICY_NONE ? omp_ht_policy_os : (omp_ht_policy_t)pol, n, order);
+  if (!rc && pol == HTB_POLICY_NONE) {
+    rc = (places = strdup("")) && (*expect = strdup("unbound")) ? 0 : omp_ext_err_nomem;
+  } else {
+    if (!rc)
+      rc = omp_ext_places_format(order, n, omp_ext_format_omp, &places);
+    if (!rc)
+      rc = omp_ext_places_format(order, n, omp_ext_format_list, expect);
+  }
   if (!rc) {
     snprintf(r->places, sizeof(r->places), "%s", places);
     r->threads = n;
@@ -601,6 +637,9 @@ int htb_sweep(const struct htb_options *opt, const char *self)
   }
   npaths = (opt->paths & HTB_PATH_ENV ? 1 : 0) + (opt->paths & HTB_PATH_INCODE ? 1 : 0);
   total = p.nk * p.nn * p.np * npaths;
+  for (ip = 0; ip < p.np; ip++) /* os has no in-code series */
+    if (p.policies[ip] == (int)omp_ht_policy_os && (opt->paths & HTB_PATH_INCODE))
+      total -= p.nk * p.nn;
   res = calloc(total, sizeof(*res));
   if (!res || !machine) {
     rc = htb_error(HTB_EXIT_FAIL, "out of memory");
@@ -612,12 +651,14 @@ int htb_sweep(const struct htb_options *opt, const char *self)
     for (in = 0; in < p.nn; in++)
       for (ip = 0; ip < p.np; ip++)
         for (ipath = 0; ipath < 2; ipath++) {
-          const char *pname = omp_ext_policy_name(p.policies[ip]);
+          const char *pname = policy_label(p.policies[ip]);
           const char *incode = ipath ? pname : NULL;
           struct htb_result *r;
           char *expect = NULL;
           if (!(opt->paths & (ipath ? HTB_PATH_INCODE : HTB_PATH_ENV)))
             continue;
+          if (ipath && p.policies[ip] == (int)omp_ht_policy_os)
+            continue; /* in code, os unbinds: that is none@incode */
           r = &res[n++];
           htb_result_init(r);
           snprintf(r->kernel, sizeof(r->kernel), "%s", p.kernels[ik]->name);

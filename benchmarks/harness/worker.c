@@ -21,7 +21,8 @@ struct worker_args {
   const unsigned *expect; /* OS index of thread t's place */
   const char *incode;     /* in-code path: the policy's name; NULL = env path */
   const struct htb_incode_api *api;
-  int unbound_count;      /* in-code os: every thread keeps the process's mask, */
+  int unbound;            /* --expect unbound, or in-code os / none */
+  int unbound_count;      /* unbound: every thread keeps the process's mask, */
   int unbound_first;      /* of this many CPUs from this one (else -1) */
 };
 
@@ -81,7 +82,7 @@ static int check_binding(const struct htb_probe *p, const struct worker_args *a,
     if (ok && p->team[t] != (int)p->nthreads) {
       snprintf(why, whylen, "thread %u ran in a team of %d, not %u", t, p->team[t], p->nthreads);
       ok = 0;
-    } else if (ok && a->unbound_count > 0) { /* in-code os: unbound (the process's mask) */
+    } else if (ok && a->unbound) { /* unbound: the process's mask */
       if (p->cpu_count[t] != a->unbound_count || p->first_cpu[t] != a->unbound_first) {
         snprintf(why, whylen, "thread %u bound to {%s}, intended unbound (%d CPUs from %d)", t,
                  p->cpus[t], a->unbound_count, a->unbound_first);
@@ -243,11 +244,31 @@ static int worker_run(const struct worker_args *a, const struct htb_sizes *sz)
   return r.verified ? HTB_EXIT_OK : HTB_EXIT_FAIL;
 }
 
-/* Parse the comma list of OS indexes given with --expect. */
+/* The process's mask, which unbound threads keep. */
+static int process_mask(struct worker_args *a)
+{
+  cpu_set_t set;
+  int cpu;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) != 0)
+    return htb_error(HTB_EXIT_FAIL, "sched_getaffinity failed");
+  a->unbound = 1;
+  a->unbound_count = CPU_COUNT(&set);
+  a->unbound_first = -1;
+  for (cpu = 0; cpu < CPU_SETSIZE && a->unbound_first < 0; cpu++)
+    if (CPU_ISSET(cpu, &set))
+      a->unbound_first = cpu;
+  return 0;
+}
+
+/* Parse the comma list of OS indexes given with --expect ("unbound":
+ * none, every index 0). */
 static int parse_expect(const char *text, unsigned n, unsigned *out)
 {
   unsigned t = 0;
   const char *p = text;
+  if (!strcmp(text, "unbound"))
+    return 0;
   while (*p && t < n) {
     char *end;
     unsigned long v = strtoul(p, &end, 10);
@@ -260,28 +281,21 @@ static int parse_expect(const char *text, unsigned n, unsigned *out)
 }
 
 /* The in-code path: the policy set by the API before anything else runs
- * (OMP_PLACES and OMP_PROC_BIND are not set: the parent removed them). */
+ * (OMP_PLACES and OMP_PROC_BIND are not set: the parent removed them).
+ * none: omp_ht_policy_os, which the library documents as unbinding. */
 static int incode_start(struct worker_args *a)
 {
   omp_ht_policy_t pol;
-  cpu_set_t set;
-  int rc, cpu;
+  int rc;
   if (!a->api)
     return htb_error(HTB_EXIT_USAGE, "--incode: this htbench has no in-code API linked in; "
                                      "in-code workers run as htbench-incode");
-  if (omp_ext_policy_from_name(a->incode, &pol) != 0)
+  if (!strcmp(a->incode, "none"))
+    pol = omp_ht_policy_os;
+  else if (omp_ext_policy_from_name(a->incode, &pol) != 0)
     return htb_error(HTB_EXIT_USAGE, "--incode: unknown policy '%s'", a->incode);
-  a->unbound_count = 0;
-  a->unbound_first = -1;
-  if (pol == omp_ht_policy_os) { /* os unbinds: threads keep the process's mask */
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof(set), &set) != 0)
-      return htb_error(HTB_EXIT_FAIL, "sched_getaffinity failed");
-    a->unbound_count = CPU_COUNT(&set);
-    for (cpu = 0; cpu < CPU_SETSIZE && a->unbound_first < 0; cpu++)
-      if (CPU_ISSET(cpu, &set))
-        a->unbound_first = cpu;
-  }
+  if (pol == omp_ht_policy_os && (rc = process_mask(a)) != 0) /* os unbinds */
+    return rc;
   rc = a->api->set_policy(pol, (int)a->nthreads);
   if (rc != 0)
     return htb_error(HTB_EXIT_FAIL, "omp_set_ht_policy_num_threads(%s, %u): %s", a->incode,
@@ -314,9 +328,12 @@ int htb_worker(const char *kernel, unsigned nthreads, const char *expect,
   a.expect = places;
   a.incode = incode_policy;
   a.api = api;
+  a.unbound = 0;
   a.unbound_count = 0;
   a.unbound_first = -1;
-  status = incode_policy ? incode_start(&a) : 0;
+  status = !strcmp(expect, "unbound") ? process_mask(&a) : 0;
+  if (!status && incode_policy)
+    status = incode_start(&a);
   if (!status)
     status = worker_run(&a, sz);
   free(places);

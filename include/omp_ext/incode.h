@@ -46,8 +46,12 @@ extern "C" {
  *   it (keeps libomp's own place bookkeeping right), else
  *   hwloc_set_cpubind(HWLOC_CPUBIND_THREAD).
  * Nested regions (omp_get_level() > 1) are not bound: an inner team's
- * primary keeps its outer PU; its other threads keep the mask they were
- * created with (both runtimes: the creator's, so the outer thread's PU).
+ * primary is the outer thread and keeps its outer PU; its other threads
+ * run where the runtime puts them -- libgomp: the outer thread's PU (it
+ * creates them from the outer thread for each nested region, and they
+ * inherit its mask); libomp: the process's whole mask as libomp found it
+ * at start-up (it gives every new thread that mask).  Both always inside
+ * the allowed PUs (test_bind "nested teams").
  * After fork() the child's next level-1 region binds every thread again,
  * thread 0 included (pthread_atfork): libomp re-initialises in the child and
  * would otherwise leave thread 0 on the whole allowed set.  (libgomp does

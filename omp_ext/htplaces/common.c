@@ -233,3 +233,21 @@ void htp_running_child(pid_t target)
 {
   running_child = (sig_atomic_t)target;
 }
+
+/* A shell word: bare when safe, else single-quoted. */
+void htp_shell_word(FILE *f, const char *s)
+{
+  const char *p;
+  if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") ==
+      strlen(s)) {
+    fputs(s, f);
+    return;
+  }
+  fputc('\'', f);
+  for (p = s; *p; p++)
+    if (*p == '\'')
+      fputs("'\\''", f);
+    else
+      fputc(*p, f);
+  fputc('\'', f);
+}

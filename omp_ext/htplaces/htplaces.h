@@ -128,6 +128,9 @@ void htp_program_env(const struct htp_ctx *ctx);
 void htp_forward_signals(void);
 void htp_running_child(pid_t target);
 
+/* Write \p s on \p f as one shell word: bare when safe, else single-quoted. */
+void htp_shell_word(FILE *f, const char *s);
+
 /* Write \p text and a newline on stdout; 0 or HTP_EXIT_FAIL on write error. */
 int htp_print(const char *text);
 

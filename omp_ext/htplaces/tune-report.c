@@ -33,24 +33,6 @@ static void config_name(const struct tune_config *c, char *buf, size_t len)
            c->wait ? " " : "", c->wait ? tune_wait_name(c->wait) : "");
 }
 
-/* A shell word: bare when safe, else single-quoted. */
-static void shell_word(FILE *f, const char *s)
-{
-  const char *p;
-  if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") ==
-      strlen(s)) {
-    fputs(s, f);
-    return;
-  }
-  fputc('\'', f);
-  for (p = s; *p; p++)
-    if (*p == '\'')
-      fputs("'\\''", f);
-    else
-      fputc(*p, f);
-  fputc('\'', f);
-}
-
 char *tune_exec_line(const struct tune_report *t, int i)
 {
   const struct tune_config *c = &t->c[i];
@@ -68,7 +50,7 @@ char *tune_exec_line(const struct tune_report *t, int i)
     fprintf(f, "htplaces exec %s %u --", tune_policy_name(c->policy), c->threads);
   for (a = t->argv; *a; a++) {
     fputc(' ', f);
-    shell_word(f, *a);
+    htp_shell_word(f, *a);
   }
   fclose(f);
   return buf;

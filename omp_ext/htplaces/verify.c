@@ -6,7 +6,10 @@
  *
  * libgomp prints the affinity lines on stderr, libomp on stdout; both are
  * read.  %A is "0-3,8" in libgomp and "0,1,2,3,8" in libomp: both are cpu
- * lists.  The program's other output is passed through unchanged.
+ * lists.  %L (nesting level), %a (ancestor thread number one level up) and
+ * %n separate the outermost team, which is compared with the places, from
+ * nested teams, which are reported apart (libgomp 12 and libomp 14 print
+ * all three).  The program's other output is passed through unchanged.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -17,44 +20,71 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/wait.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "htplaces.h"
 #include "util.h"
+#include "verify.h"
 
 extern char **environ;
 
 #define TAG "htplaces-verify "
 
-struct thread_report {
-  hwloc_bitmap_t actual; /* first report; NULL if none */
-  int changed;           /* a later report differed */
-};
+/* A number after "KEY=", then a space; NULL if malformed. */
+static const char *field(const char *p, const char *key, unsigned *val)
+{
+  unsigned long long x;
+  const char *end;
+  size_t k = strlen(key);
+  if (strncmp(p, key, k) != 0 || p[k] != '=' ||
+      omp_ext_scan_uint(p + k + 1, &end, ~0U, &x) != OMP_EXT_UINT_OK || *end != ' ')
+    return NULL;
+  *val = (unsigned)x;
+  return end + 1;
+}
 
-struct verify {
-  unsigned nthreads;
-  hwloc_bitmap_t *intended; /* per thread */
-  struct thread_report *rep;
-  unsigned extra; /* reports from threads >= nthreads */
-  unsigned nreports;
-};
+static void add_nested(struct verify *v, unsigned level, unsigned outer, unsigned t,
+                       hwloc_bitmap_t set)
+{
+  struct verify_nested *n;
+  unsigned i;
+  for (i = 0; i < v->nnested; i++) {
+    n = &v->nested[i];
+    if (n->level == level && n->outer == outer && n->thread == t &&
+        hwloc_bitmap_isequal(n->actual, set)) {
+      hwloc_bitmap_free(set);
+      return;
+    }
+  }
+  if (!(n = realloc(v->nested, (v->nnested + 1) * sizeof(*n)))) {
+    hwloc_bitmap_free(set);
+    return;
+  }
+  v->nested = n;
+  v->nested[v->nnested++] = (struct verify_nested){level, outer, t, set};
+}
 
-/* "thread=N affinity=LIST" after the tag. */
+/* "level=L outer=A thread=N affinity=LIST" after the tag. */
 static void parse_report(struct verify *v, const char *line)
 {
-  unsigned long long t;
-  const char *end, *aff;
+  const char *p = line, *aff;
+  unsigned level, outer, t;
   hwloc_bitmap_t set;
-  if (strncmp(line, "thread=", 7) != 0)
+  if (!(p = field(p, "level", &level)) || !(p = field(p, "outer", &outer)) ||
+      !(p = field(p, "thread", &t)) || strncmp(p, "affinity=", 9) != 0)
     return;
-  if (omp_ext_scan_uint(line + 7, &end, ~0UL, &t) == OMP_EXT_UINT_MALFORMED ||
-      strncmp(end, " affinity=", 10) != 0)
-    return;
-  aff = end + 10;
+  aff = p + 9;
   if (!*aff || strspn(aff, "0123456789,-") != strlen(aff) || !(set = hwloc_bitmap_alloc()))
     return;
   if (hwloc_bitmap_list_sscanf(set, aff) < 0) {
     hwloc_bitmap_free(set);
+    return;
+  }
+  if (level >= 2) {
+    if (level == 2 && t == 0 && outer < v->nthreads && !v->rep[outer].led)
+      v->rep[outer].led = hwloc_bitmap_dup(set);
+    add_nested(v, level, outer, t, set);
     return;
   }
   v->nreports++;
@@ -119,6 +149,33 @@ static int pump(struct verify *v, struct stream *s)
   return 0;
 }
 
+/* Once the program has ended, before it is reaped: its initial thread's
+ * Cpus_allowed_list (a zombie's /proc/PID/status still has it). */
+static void read_at_exit(struct verify *v, pid_t pid)
+{
+  siginfo_t si;
+  char path[64], line[4096];
+  FILE *f;
+  while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0)
+    if (errno != EINTR)
+      return;
+  snprintf(path, sizeof(path), "/proc/%ld/status", (long)pid);
+  if (!(f = fopen(path, "r")))
+    return;
+  while (fgets(line, sizeof(line), f))
+    if (strncmp(line, "Cpus_allowed_list:", 18) == 0) {
+      char *l = line + 18;
+      l += strspn(l, " \t");
+      l[strcspn(l, "\n")] = '\0';
+      if ((v->at_exit = hwloc_bitmap_alloc()) && hwloc_bitmap_list_sscanf(v->at_exit, l) < 0) {
+        hwloc_bitmap_free(v->at_exit);
+        v->at_exit = NULL;
+      }
+      break;
+    }
+  fclose(f);
+}
+
 /* Run argv with the current environment; read both streams; wait. */
 static int run_program(struct verify *v, char **argv, int *wstatus)
 {
@@ -163,6 +220,7 @@ static int run_program(struct verify *v, char **argv, int *wstatus)
   }
   free(s[0].buf);
   free(s[1].buf);
+  read_at_exit(v, pid);
   while (waitpid(pid, wstatus, 0) < 0 && errno == EINTR)
     ;
   htp_running_child(0);
@@ -184,34 +242,6 @@ static int intended_close(struct verify *v, const omp_ext_placelist_t *l)
     }
   }
   return omp_ext_success;
-}
-
-static int print_table(const struct verify *v)
-{
-  unsigned t, bad = 0;
-  printf("thread  intended PUs    actual affinity  verdict\n");
-  for (t = 0; t < v->nthreads; t++) {
-    char *want = NULL, *got = NULL;
-    const char *verdict;
-    hwloc_bitmap_list_asprintf(&want, v->intended[t]);
-    if (v->rep[t].actual)
-      hwloc_bitmap_list_asprintf(&got, v->rep[t].actual);
-    if (!v->rep[t].actual)
-      verdict = "NO REPORT";
-    else if (!hwloc_bitmap_isequal(v->rep[t].actual, v->intended[t]))
-      verdict = "MISMATCH";
-    else if (v->rep[t].changed)
-      verdict = "MOVED (a later region differs)";
-    else
-      verdict = "ok";
-    bad += strcmp(verdict, "ok") != 0;
-    printf("%6u  %-14s  %-15s  %s\n", t, want ? want : "?", got ? got : "-", verdict);
-    free(want);
-    free(got);
-  }
-  if (v->extra)
-    printf("%u reports came from threads beyond the %u intended\n", v->extra, v->nthreads);
-  return (int)bad;
 }
 
 /* The intended places: POLICY [N], or OMP_PLACES as set; sets the
@@ -272,7 +302,7 @@ static int plan(struct htp_ctx *ctx, int argc, char **argv, omp_ext_placelist_t 
   }
   setenv("OMP_PROC_BIND", "close", 1);
   setenv("OMP_DISPLAY_AFFINITY", "TRUE", 1);
-  setenv("OMP_AFFINITY_FORMAT", TAG "thread=%n affinity=%A", 1);
+  setenv("OMP_AFFINITY_FORMAT", TAG "level=%L outer=%a thread=%n affinity=%A", 1);
   return HTP_EXIT_OK;
 }
 
@@ -295,42 +325,21 @@ static void free_verify(struct verify *v)
   for (t = 0; t < v->nthreads; t++) {
     hwloc_bitmap_free(v->intended ? v->intended[t] : NULL);
     hwloc_bitmap_free(v->rep ? v->rep[t].actual : NULL);
+    hwloc_bitmap_free(v->rep ? v->rep[t].led : NULL);
   }
+  for (t = 0; t < v->nnested; t++)
+    hwloc_bitmap_free(v->nested[t].actual);
   free(v->intended);
   free(v->rep);
-}
-
-static int report(struct verify *v, char **prog, int wstatus)
-{
-  int bad;
-  printf("verify: OMP_PLACES=%s OMP_PROC_BIND=close OMP_NUM_THREADS=%s %s\n",
-         getenv("OMP_PLACES"), getenv("OMP_NUM_THREADS"), prog[0]);
-  if (v->nreports == 0) {
-    printf("no thread reported its affinity: the program ran no parallel region, its OpenMP "
-           "runtime predates OpenMP 5.0 (OMP_DISPLAY_AFFINITY), or the team had one thread "
-           "(libgomp displays affinity only when it starts threads)\n");
-    bad = 1;
-  } else {
-    bad = print_table(v);
-  }
-  if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) != 0) {
-    printf("the program exited with status %d\n", WEXITSTATUS(wstatus));
-    bad++;
-  } else if (WIFSIGNALED(wstatus)) {
-    printf("the program was killed by signal %d\n", WTERMSIG(wstatus));
-    bad++;
-  }
-  printf("%s\n", bad ? "verify: MISMATCH" : "verify: every thread is where intended");
-  if (fflush(stdout) != 0)
-    return htp_error(HTP_EXIT_FAIL, "cannot write output");
-  return bad ? HTP_EXIT_FAIL : HTP_EXIT_OK;
+  free(v->nested);
+  hwloc_bitmap_free(v->at_exit);
 }
 
 int htp_cmd_verify(struct htp_ctx *ctx, int argc, char **argv)
 {
   static const struct option longopts[] = {HTP_COMMON_LONGOPTS, {0}};
   omp_ext_placelist_t *list = NULL;
-  struct verify v = {0, NULL, NULL, 0, 0};
+  struct verify v = {0, NULL, NULL, 0, 0, NULL, 0, NULL};
   int c, status, cut = 0, wstatus = 0, err;
   if ((status = split_program(argc, argv, &cut)) != 0)
     return status;
@@ -359,7 +368,7 @@ int htp_cmd_verify(struct htp_ctx *ctx, int argc, char **argv)
                                                                                           : HTP_EXIT_FAIL,
                        "cannot run '%s': %s", argv[cut + 1], strerror(err));
   } else {
-    status = report(&v, argv + cut + 1, wstatus);
+    status = verify_report(&v, argv + cut + 1, wstatus);
   }
   omp_ext_placelist_destroy(list);
   free_verify(&v);

@@ -1,0 +1,48 @@
+/*
+ * htplaces verify: what the program's threads reported (verify.c) and the
+ * report printed from it (verify-report.c).
+ */
+#ifndef HTPLACES_VERIFY_H
+#define HTPLACES_VERIFY_H
+
+#include <hwloc.h>
+
+/* A thread of the outermost team (nesting level 1). */
+struct verify_thread {
+  hwloc_bitmap_t actual; /* first report; NULL if none */
+  int changed;           /* a later report differed */
+  /* First report as thread 0 of a level-2 team it leads: the same OS
+   * thread (OpenMP: the encountering thread is the new team's primary).
+   * Used only when the level-1 report is missing: libgomp 12 prints a
+   * reused pool thread's line from its live state (team.c reads
+   * pool->threads[i]->ts after releasing it), which can already be the
+   * nested team's. */
+  hwloc_bitmap_t led;
+};
+
+/* A report from a nested team (level >= 2), once per distinct line. */
+struct verify_nested {
+  unsigned level, outer, thread; /* %L, %a (the thread number one level up), %n */
+  hwloc_bitmap_t actual;
+};
+
+struct verify {
+  unsigned nthreads;
+  hwloc_bitmap_t *intended; /* per level-1 thread */
+  struct verify_thread *rep;
+  unsigned extra;    /* level-1 reports from threads >= nthreads */
+  unsigned nreports; /* level-1 reports */
+  struct verify_nested *nested;
+  unsigned nnested;
+  /* The initial thread's affinity when the program ended (Cpus_allowed_list
+   * of the zombie, /proc/PID/status); NULL if it could not be read.  Thread
+   * 0's only evidence when a one-thread team reports nothing (libgomp). */
+  hwloc_bitmap_t at_exit;
+};
+
+/* Print the report on stdout (sorts v->nested); returns verify's exit status: 0 every
+ * level-1 thread where intended and the program exited 0; the program's
+ * status when it failed (128 + N when killed by signal N); 1 otherwise. */
+int verify_report(struct verify *v, char **prog, int wstatus);
+
+#endif
