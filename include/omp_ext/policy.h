@@ -43,7 +43,9 @@ extern "C" {
  * objects, never from OS index arithmetic.  Named in the style of OpenMP's
  * omp_proc_bind_t (OpenMP 5.2 §18.8.1).
  *
- *  - os:      ascending OS index: the baseline an unbound program sees.
+ *  - os:      ascending OS index, SMT ignored (the order of htplaces os N
+ *             and OMP_PLACES=threads on many machines); omp_set_ht_policy(os)
+ *             unbinds instead: the baseline an unbound program sees.
  *  - speedup: paper strategy 1 ("full-resource units first", best
  *             speed-up): the first PU of every core, packages one after
  *             another, then the second PU of each core in the same core
@@ -61,7 +63,8 @@ extern "C" {
  *             recommended thread count comes with it.
  */
 #define OMP_EXT_POLICIES(X)                                                          \
-  X(os, 0, 1, 0, "ascending OS index: what an unbound program sees (baseline)")     \
+  X(os, 0, 1, 0, "ascending OS index, SMT ignored (in code: unbound, the "          \
+                 "baseline)")                                                       \
   X(speedup, 1, 1, 1, "one PU on every core first, SMT siblings last: best "         \
                       "speed-up (paper strategy 1)")                                \
   X(spn, 2, 1, 1, "all SMT siblings of a core before the next core: best speed-up "  \
