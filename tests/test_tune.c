@@ -5,7 +5,9 @@
  * shuffle, list parsing) -- never on measured times -- and the command end
  * to end on tests/tune_prog (files, recommendation line, every bad input).
  */
+#define _GNU_SOURCE
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +157,7 @@ static void test_read_timing(void)
   FILE *f = fdopen(fd, "w");
   struct tune_config c;
   double serial;
+  char why[160];
   memset(&c, 0, sizeof(c));
   CU_ASSERT_PTR_NOT_NULL_FATAL(f);
   fputs("{\"omp_ext_timing\": 1, \"wall_s\": 2.5, \"regions_s\": 2.0, \"serial_s\": 0.5,\n"
@@ -167,7 +170,7 @@ static void test_read_timing(void)
         "\"median_s\": 0.5, \"min_s\": 0.5, \"max_s\": 0.5}\n"
         "]}\n", f);
   fclose(f);
-  CU_ASSERT_EQUAL_FATAL(tune_read_timing(path, &c, &serial), 0);
+  CU_ASSERT_EQUAL_FATAL(tune_read_timing(path, &c, &serial, why, sizeof(why)), 0);
   CU_ASSERT_DOUBLE_EQUAL(serial, 0.5, 1e-12);
   CU_ASSERT_EQUAL_FATAL(c.nregions, 2);
   CU_ASSERT_STRING_EQUAL(c.regions[0].name, "main._omp_fn.0");
@@ -177,12 +180,12 @@ static void test_read_timing(void)
   CU_ASSERT_DOUBLE_EQUAL(c.regions[0].median_s[0], 0.14, 1e-12);
   CU_ASSERT_STRING_EQUAL(c.regions[1].name, "a\"b+0x10");
   /* a second run adds to the same regions */
-  CU_ASSERT_EQUAL(tune_read_timing(path, &c, &serial), 0);
+  CU_ASSERT_EQUAL(tune_read_timing(path, &c, &serial, why, sizeof(why)), 0);
   CU_ASSERT_EQUAL(c.nregions, 2);
   CU_ASSERT_EQUAL(c.regions[0].nruns, 2);
   tune_free_regions(&c);
   unlink(path);
-  CU_ASSERT_EQUAL(tune_read_timing(path, &c, &serial), -1); /* missing */
+  CU_ASSERT_EQUAL(tune_read_timing(path, &c, &serial, why, sizeof(why)), -1); /* missing */
 }
 
 /* One crafted region in a 1-thread baseline (8 s), speedup 2 on 2 cores
@@ -234,6 +237,95 @@ static void test_region_analysis(void)
   for (i = 0; i < 3; i++)
     tune_free_regions(&c[i]);
   free_configs(c, 3);
+}
+
+/* A timing file's bindings against the places: spn 2 on PUs 0 and 1. */
+#define LINE(b)                                                                               \
+  "  {\"name\": \"work+0x10\", \"kind\": \"parallel\", \"address\": \"0x1\", \"instances\": 3, " \
+  "\"team_sizes\": [2], \"total_s\": 1.5, \"mean_s\": 0.5, \"median_s\": 0.5, "               \
+  "\"min_s\": 0.4, \"max_s\": 0.6, \"bindings\": [" b "]}"
+static void test_check_binding(void)
+{
+  static unsigned pus[] = {0, 1};
+  struct tune_config c;
+  char why[160] = "", path[] = "/tmp/test-tune-bind-XXXXXX";
+  double serial;
+  int fd;
+  FILE *f = NULL;
+  memset(&c, 0, sizeof(c));
+  c.policy = omp_ht_policy_spn;
+  c.threads = 2;
+  c.place_pu = pus;
+  /* where intended: thread t on place t; a smaller team; a thread absent */
+  CU_ASSERT_EQUAL(tune_check_binding(LINE("{\"team\": 2, \"threads\": [{\"cpus\": \"0\", "
+                                          "\"pu\": 0}, {\"cpus\": \"1\", \"pu\": 1}]}"), &c, why,
+                                     sizeof(why)), 0);
+  CU_ASSERT_EQUAL(tune_check_binding(LINE("{\"team\": 1, \"threads\": [{\"cpus\": \"0\", "
+                                          "\"pu\": 0}]}, {\"team\": 2, \"threads\": [{\"cpus\": "
+                                          "\"0\", \"pu\": 0}, null]}"), &c, why, sizeof(why)), 0);
+  CU_ASSERT_EQUAL(tune_check_binding(LINE(""), &c, why, sizeof(why)), 0);
+  /* a team larger than the places: each thread on one of them */
+  CU_ASSERT_EQUAL(tune_check_binding(LINE("{\"team\": 3, \"threads\": [{\"cpus\": \"0\", "
+                                          "\"pu\": 0}, {\"cpus\": \"0\", \"pu\": 0}, {\"cpus\": "
+                                          "\"1\", \"pu\": 1}]}"), &c, why, sizeof(why)), 0);
+  CU_ASSERT_STRING_EQUAL(why, "");
+  /* thread 1 moved to PU 0 */
+  CU_ASSERT_EQUAL(tune_check_binding(LINE("{\"team\": 2, \"threads\": [{\"cpus\": \"0\", "
+                                          "\"pu\": 0}, {\"cpus\": \"0\", \"pu\": 0}]}"), &c, why,
+                                     sizeof(why)), 1);
+  CU_ASSERT_STRING_EQUAL(why, "thread 1 of work+0x10 (team of 2) ran on PU 0 bound to {0}, not "
+                              "on its place {1}");
+  /* bound right but ran elsewhere; not bound at all; a third PU in a team of 3 */
+  CU_ASSERT_EQUAL(tune_check_binding(LINE("{\"team\": 2, \"threads\": [{\"cpus\": \"0\", "
+                                          "\"pu\": 1}, null]}"), &c, why, sizeof(why)), 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(why, "thread 0 of work+0x10 (team of 2) ran on PU 1 bound to {0}"));
+  CU_ASSERT_EQUAL(tune_check_binding(LINE("{\"team\": 2, \"threads\": [{\"cpus\": \"0-1\", "
+                                          "\"pu\": 0}, null]}"), &c, why, sizeof(why)), 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(why, "bound to {0-1}, not on its place {0}"));
+  CU_ASSERT_EQUAL(tune_check_binding(LINE("{\"team\": 3, \"threads\": [{\"cpus\": \"0\", "
+                                          "\"pu\": 0}, {\"cpus\": \"1\", \"pu\": 1}, {\"cpus\": "
+                                          "\"5\", \"pu\": 5}]}"), &c, why, sizeof(why)), 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(why, "thread 2 of work+0x10 (team of 3) ran on PU 5 bound to "
+                                     "{5}, not on any of its places"));
+  /* "none" has no places: never checked */
+  c.place_pu = NULL;
+  CU_ASSERT_EQUAL(tune_check_binding(LINE("{\"team\": 2, \"threads\": [{\"cpus\": \"0\", "
+                                          "\"pu\": 0}, {\"cpus\": \"0\", \"pu\": 0}]}"), &c, why,
+                                     sizeof(why)), 0);
+  /* a whole file: invalid, so none of its figures is kept */
+  c.place_pu = pus;
+  fd = mkstemp(path);
+  CU_ASSERT_FATAL(fd >= 0);
+  f = fdopen(fd, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs("{\"omp_ext_timing\": 1, \"wall_s\": 2.5, \"regions_s\": 2.0, \"serial_s\": 0.5,\n"
+        " \"regions\": [\n" LINE("{\"team\": 2, \"threads\": [{\"cpus\": \"0\", \"pu\": 0}, "
+                               "{\"cpus\": \"0\", \"pu\": 0}]}") "\n]}\n", f);
+  fclose(f);
+  CU_ASSERT_EQUAL(tune_read_timing(path, &c, &serial, why, sizeof(why)), 1);
+  CU_ASSERT_EQUAL(c.nregions, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(why, "thread 1 of work+0x10"));
+  unlink(path);
+}
+
+/* An invalid run counts in no figure: the median is the valid runs'. */
+static void test_invalid_run_left_out(void)
+{
+  static const double t[] = {1, 1, 1, 9};
+  struct tune_config c;
+  struct tune_result r;
+  struct tune_summary s;
+  craft(&c, omp_ht_policy_spn, 2, 2, 0, t, 4, 100);
+  snprintf(c.runs[3].invalid, sizeof(c.runs[3].invalid), "thread 1 elsewhere");
+  CU_ASSERT_EQUAL_FATAL(tune_analyse(&c, 1, NULL, NULL, &r, &s), 0);
+  CU_ASSERT_EQUAL(r.ok, 3);
+  CU_ASSERT_EQUAL(r.invalid, 1);
+  CU_ASSERT_EQUAL(r.failed, 0);
+  CU_ASSERT_DOUBLE_EQUAL(r.time.median, 1, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(r.time.max, 1, 1e-12);
+  CU_ASSERT_EQUAL(s.best[TUNE_TIME], 0);
+  tune_free_summary(&s);
+  free_configs(&c, 1);
 }
 
 /* --budget may leave a configuration with fewer than 3 runs: never
@@ -606,6 +698,40 @@ static void test_failing_program(void)
   run_free(&res);
 }
 
+/* A program whose thread 1 binds itself onto thread 0's CPUs inside a
+ * region: spn 2's runs are invalid, with the reason in the table, the JSON
+ * and results.csv; none 2 (no places, nothing to check) is recommended. */
+static void test_invalid_binding(void)
+{
+  struct run_result res;
+  char dir[600], *csv, *json;
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) != 0 || CPU_COUNT(&set) < 2)
+    return; /* (spn 2 needs two PUs) */
+  snprintf(dir, sizeof(dir), "%s/invalid", tmpdir);
+  {
+    char *args[] = {"--reps", "3", "--threads", "2", "--policies", "spn,none", "--out", dir,
+                    "--", TUNE_PROG_BIN, "20000", NULL};
+    char *env[] = {"TUNE_PROG_REBIND=1", NULL};
+    CU_ASSERT_EQUAL_FATAL(run_tune(&res, env, args), 0);
+  }
+  CU_ASSERT_EQUAL(res.status, 0);
+  CU_ASSERT_EQUAL(count_occurrences(res.err, "INVALID"), 3);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, " invalid (3 runs invalid: thread 1 of tune_prog+0x"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "(team of 2) ran on PU "));
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "time: none 2 (median "));
+  run_free(&res);
+  csv = slurp(dir, "results.csv");
+  json = slurp(dir, "results.json");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(json);
+  CU_ASSERT_EQUAL(count_occurrences(csv, ",0,\"thread 1 of tune_prog+0x"), 3);
+  CU_ASSERT_EQUAL(count_occurrences(json, "\"status\": 0, \"invalid\": \"thread 1 of tune_prog+0x"), 3);
+  CU_ASSERT_EQUAL(count_occurrences(json, "\"status\": 0, \"invalid\": null"), 3);
+  CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"status\": \"invalid\", \"invalid_runs\": 3,"));
+  free(csv), free(json);
+}
+
 /* --budget: runs stop being started; what was skipped is listed. */
 static void test_budget(void)
 {
@@ -626,6 +752,8 @@ static CU_TestInfo analysis_tests[] = {
   {"overlapping CIs: fewer cores win", test_tie_goes_to_fewer_cores},
   {"failed configuration; no baseline", test_failed_and_no_baseline},
   {"a timing file read back", test_read_timing},
+  {"bindings against the places; an invalid file", test_check_binding},
+  {"an invalid run is left out", test_invalid_run_left_out},
   {"fewer than 3 runs: never recommended", test_too_few_runs},
   {"per region: best, speed-up, Karp-Flatt, sigma", test_region_analysis},
   CU_TEST_INFO_NULL};
@@ -640,6 +768,7 @@ static CU_TestInfo command_tests[] = {
   {"-f json, --dry-run", test_json_and_dry_run},
   {"bad input", test_bad_input},
   {"failing and slow program", test_failing_program},
+  {"threads elsewhere: runs invalid", test_invalid_binding},
   {"budget", test_budget},
   CU_TEST_INFO_NULL};
 static CU_SuiteInfo suites[] = {

@@ -93,15 +93,123 @@ static unsigned team_max_of(const char *line)
   return v;
 }
 
-int tune_read_timing(const char *path, struct tune_config *c, double *serial_s)
+/* A CPU list "0-3,8" at *p (up to the closing quote) as a bitmask of the
+ * CPUs below 64 * words; -1 on bad text or a CPU beyond. */
+static int parse_cpus(const char **p, unsigned long long *mask, unsigned words)
+{
+  const char *s = *p;
+  memset(mask, 0, words * sizeof(*mask));
+  while (*s && *s != '"') {
+    char *end;
+    unsigned long a = strtoul(s, &end, 10), b = a, i;
+    if (end == s)
+      return -1;
+    s = end;
+    if (*s == '-') {
+      b = strtoul(s + 1, &end, 10);
+      if (end == s + 1 || b < a)
+        return -1;
+      s = end;
+    }
+    if (b >= 64UL * words)
+      return -1;
+    for (i = a; i <= b; i++)
+      mask[i / 64] |= 1ULL << (i % 64);
+    if (*s == ',')
+      s++;
+    else if (*s != '"')
+      return -1;
+  }
+  *p = s;
+  return *s == '"' ? 0 : -1;
+}
+
+#define CPU_WORDS 128 /* 8192 CPUs, Linux's largest NR_CPUS on x86_64 */
+
+/* Is the set exactly {pu}? */
+static int only_pu(const unsigned long long *mask, unsigned pu)
+{
+  unsigned w;
+  for (w = 0; w < CPU_WORDS; w++)
+    if (mask[w] != (w == pu / 64 ? 1ULL << (pu % 64) : 0))
+      return 0;
+  return 1;
+}
+
+int tune_check_binding(const char *line, const struct tune_config *c, char *why, size_t len)
+{
+  const char *p = strstr(line, "\"bindings\": [");
+  char name[sizeof(((struct tune_region *)0)->name)] = "?";
+  unsigned long long mask[CPU_WORDS];
+  if (!c->place_pu || !p)
+    return 0;
+  string_after(line, "\"name\": ", name, sizeof(name));
+  while ((p = strstr(p, "{\"team\": ")) != NULL) {
+    unsigned team = (unsigned)strtoul(p + 9, NULL, 10), t, place;
+    const char *q = strstr(p, "\"threads\": ["), *end;
+    if (!q)
+      return 0;
+    end = strchr(q, ']');
+    for (p = q + 12, t = 0; p && end && p < end; t++) {
+      const char *next = strchr(p, ',');
+      char *e;
+      long pu = -1;
+      int have = 0, place_ok;
+      while (*p == ' ')
+        p++;
+      if (*p == '{') { /* {"cpus": "LIST", "pu": P} */
+        const char *cpus = strstr(p, "\"cpus\": \""), *list, *pq;
+        if (!cpus || cpus > end)
+          return 0;
+        list = cpus += 9;
+        have = *cpus != '"';
+        if (parse_cpus(&cpus, mask, CPU_WORDS) != 0)
+          return 0; /* not one of omp_ext's: no verdict */
+        if ((pq = strstr(cpus, "\"pu\": ")) != NULL)
+          pu = strtol(pq + 6, &e, 10);
+        next = strchr(cpus, '}');
+        next = next ? strchr(next, ',') : NULL;
+        /* thread t: place t when the team fits the places, else any one */
+        place_ok = 0;
+        for (place = team <= c->threads ? t : 0;
+             place < (team <= c->threads ? t + 1 : c->threads) && place < c->threads; place++)
+          if ((!have || only_pu(mask, c->place_pu[place])) &&
+              (pu < 0 || (unsigned long)pu == c->place_pu[place]))
+            place_ok = 1;
+        if (!place_ok) {
+          char placetext[32] = "any of its places";
+          if (team <= c->threads)
+            snprintf(placetext, sizeof(placetext), "its place {%u}", c->place_pu[t]);
+          snprintf(why, len, "thread %u of %s (team of %u) ran on PU %ld bound to {%.*s}, not on %s",
+                   t, name, team, pu, (int)(cpus - list), list, placetext);
+          return 1;
+        }
+      }
+      p = next && next < end ? next + 1 : NULL;
+    }
+    p = end;
+  }
+  return 0;
+}
+
+int tune_read_timing(const char *path, struct tune_config *c, double *serial_s, char *invalid,
+                     size_t len)
 {
   FILE *f = fopen(path, "r");
   char *line = NULL, name[sizeof(((struct tune_region *)0)->name)];
   size_t cap = 0;
   int ok = 0, err = 0;
   *serial_s = NAN;
+  invalid[0] = '\0';
   if (!f)
     return -1;
+  while (getline(&line, &cap, f) > 0) /* first: were the threads where intended? */
+    if (tune_check_binding(line, c, invalid, len)) {
+      free(line);
+      fclose(f);
+      return 1;
+    }
+  rewind(f);
   while (!err && getline(&line, &cap, f) > 0) {
     if (strstr(line, "{\"omp_ext_timing\": 1,")) {
       ok = 1;
