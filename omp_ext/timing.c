@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <link.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
@@ -407,6 +408,30 @@ static void write_bindings(FILE *f, const struct region *r)
   fputc(']', f);
 }
 
+/* "module": the object holding \p addr (its path), "offset": addr's
+ * address in that object's own terms (minus its load bias), what
+ * addr2line -e MODULE takes. */
+static void write_module(FILE *f, const void *addr)
+{
+  Dl_info info;
+  struct link_map *lm = NULL;
+  char exe[4096];
+  const char *path;
+  ssize_t n;
+  if (!addr || !dladdr1(addr, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm)
+    return;
+  path = lm->l_name;
+  if (!path || !*path) { /* the executable */
+    if ((n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) <= 0)
+      return;
+    exe[n] = '\0';
+    path = exe;
+  }
+  fputs(", \"module\": ", f);
+  json_str(f, path);
+  fprintf(f, ", \"offset\": \"0x%lx\"", (unsigned long)((uintptr_t)addr - lm->l_addr));
+}
+
 /* "function+0xOFF" or "file+0xOFF" for a code address. */
 static void region_name(const void *addr, char *buf, size_t len)
 {
@@ -461,6 +486,8 @@ __attribute__((destructor)) static void timing_write(void)
       fprintf(f, "%s%u", j ? ", " : "", r->sizes[j]);
     fprintf(f, "], \"total_s\": %.9f, \"mean_s\": %.9f, \"median_s\": %.9f, \"min_s\": %.9f, "
             "\"max_s\": %.9f", s.total_s, s.mean_s, s.median_s, s.min_s, s.max_s);
+    if (!r->name)
+      write_module(f, r->at);
     write_bindings(f, r);
     fputc('}', f);
   }

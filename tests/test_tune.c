@@ -465,6 +465,26 @@ static int run_tune(struct run_result *res, char *const env[], char **args)
   }
 }
 
+/* The line of tune_prog.c marked "REGION marker", as "tune_prog.c:LINE"
+ * (tune_prog is built with -g: tune names its regions so). */
+static void region_line(const char *marker, char *out, size_t len)
+{
+  FILE *f = fopen(TUNE_PROG_SRC, "r");
+  char line[512], want[64];
+  unsigned n = 0;
+  snprintf(want, sizeof(want), "/* REGION %s */", marker);
+  snprintf(out, len, "(no line marked %s)", marker);
+  while (f && fgets(line, sizeof(line), f)) {
+    n++;
+    if (strstr(line, want)) {
+      snprintf(out, len, "tune_prog.c:%u", n);
+      break;
+    }
+  }
+  if (f)
+    fclose(f);
+}
+
 /* The contents of DIR/NAME (malloc'ed, NULL if unreadable). */
 static char *slurp(const char *dir, const char *name)
 {
@@ -522,7 +542,16 @@ static void test_end_to_end(void)
   /* per region: libomp_ext.so found beside the command (build tree), the
    * program's two regions, once each per run, team of 1 */
   CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "Parallel regions (omp_ext's timing layer"));
-  CU_ASSERT_EQUAL(count_occurrences(res.out, "  tune_prog+0x"), 2);
+  {
+    char scaled[64], fixed[64], want[80];
+    region_line("scaled_work", scaled, sizeof(scaled));
+    region_line("fixed_work", fixed, sizeof(fixed));
+    snprintf(want, sizeof(want), "\n  %s ", scaled);
+    CU_ASSERT_PTR_NOT_NULL(strstr(res.out, want));
+    snprintf(want, sizeof(want), "\n  %s ", fixed);
+    CU_ASSERT_PTR_NOT_NULL(strstr(res.out, want));
+    CU_ASSERT_EQUAL(count_occurrences(res.out, "  tune_prog.c:"), 2);
+  }
   CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "serial part (outside any region): median "));
   run_free(&res);
   csv = slurp(dir, "results.csv");
@@ -704,7 +733,7 @@ static void test_failing_program(void)
 static void test_invalid_binding(void)
 {
   struct run_result res;
-  char dir[600], *csv, *json;
+  char dir[600], *csv, *json, scaled[64], why[128];
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof(set), &set) != 0 || CPU_COUNT(&set) < 2)
     return; /* (spn 2 needs two PUs) */
@@ -716,8 +745,11 @@ static void test_invalid_binding(void)
     CU_ASSERT_EQUAL_FATAL(run_tune(&res, env, args), 0);
   }
   CU_ASSERT_EQUAL(res.status, 0);
+  region_line("scaled_work", scaled, sizeof(scaled));
+  snprintf(why, sizeof(why), "thread 1 of %s (team of 2) ran on PU ", scaled);
   CU_ASSERT_EQUAL(count_occurrences(res.err, "INVALID"), 3);
-  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, " invalid (3 runs invalid: thread 1 of tune_prog+0x"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, " invalid (3 runs invalid: thread 1 of tune_prog.c:"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, why));
   CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "(team of 2) ran on PU "));
   CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "time: none 2 (median "));
   run_free(&res);
@@ -725,11 +757,27 @@ static void test_invalid_binding(void)
   json = slurp(dir, "results.json");
   CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
   CU_ASSERT_PTR_NOT_NULL_FATAL(json);
-  CU_ASSERT_EQUAL(count_occurrences(csv, ",0,\"thread 1 of tune_prog+0x"), 3);
-  CU_ASSERT_EQUAL(count_occurrences(json, "\"status\": 0, \"invalid\": \"thread 1 of tune_prog+0x"), 3);
+  CU_ASSERT_EQUAL(count_occurrences(csv, why), 3);
+  CU_ASSERT_EQUAL(count_occurrences(json, "\"status\": 0, \"invalid\": \"thread 1 of tune_prog.c:"), 3);
   CU_ASSERT_EQUAL(count_occurrences(json, "\"status\": 0, \"invalid\": null"), 3);
   CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"status\": \"invalid\", \"invalid_runs\": 3,"));
   free(csv), free(json);
+}
+
+/* Without addr2line (PATH without binutils) the regions keep their
+ * function+offset names, and nothing else changes. */
+static void test_no_addr2line(void)
+{
+  struct run_result res;
+  char *args[] = {"--reps", "3", "--threads", "1", "--policies", "none", "--", TUNE_PROG_BIN,
+                  "20000", NULL};
+  char *env[] = {"PATH=/nonexistent", NULL};
+  CU_ASSERT_EQUAL_FATAL(run_tune(&res, env, args), 0);
+  CU_ASSERT_EQUAL(res.status, 0);
+  CU_ASSERT_EQUAL(count_occurrences(res.out, "\n  tune_prog+0x"), 2);
+  CU_ASSERT_EQUAL(count_occurrences(res.out, "tune_prog.c:"), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "Recommendation:"));
+  run_free(&res);
 }
 
 /* --budget: runs stop being started; what was skipped is listed. */
@@ -769,6 +817,7 @@ static CU_TestInfo command_tests[] = {
   {"bad input", test_bad_input},
   {"failing and slow program", test_failing_program},
   {"threads elsewhere: runs invalid", test_invalid_binding},
+  {"no addr2line: function+offset names", test_no_addr2line},
   {"budget", test_budget},
   CU_TEST_INFO_NULL};
 static CU_SuiteInfo suites[] = {

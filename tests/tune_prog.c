@@ -5,7 +5,8 @@
  * repeats the same work: it does not).
  *   tune_prog [ITERATIONS]       (default 2000000)
  * TUNE_PROG_FAIL=N: exit N at once (a failing program); TUNE_PROG_SLEEP=S:
- * sleep S seconds first (a slow one, for --timeout); TUNE_PROG_REBIND=1:
+ * sleep S seconds first (a slow one, for --timeout); built with -g: tune
+ * names the regions tune_prog.c:LINE, the lines marked "REGION" below; TUNE_PROG_REBIND=1:
  * inside scaled_work, thread 1 binds itself to thread 0's CPUs (a program
  * whose threads are not where intended: tune marks the run invalid).
  */
@@ -32,7 +33,7 @@ static cpu_set_t cpus0;
 static void scaled_work(long n)
 {
   double total = 0;
-#pragma omp parallel reduction(+ : total)
+#pragma omp parallel reduction(+ : total) /* REGION scaled_work */
   {
     int t = omp_get_thread_num(), k = omp_get_num_threads();
     if (rebind) { /* thread 1 onto thread 0's CPUs */
@@ -50,7 +51,7 @@ static void scaled_work(long n)
 static void fixed_work(long n)
 {
   double total = 0;
-#pragma omp parallel reduction(+ : total)
+#pragma omp parallel reduction(+ : total) /* REGION fixed_work */
   total += spin(n / 8, omp_get_thread_num());
   sink = total;
 }

@@ -40,7 +40,7 @@ struct tune_run {
 /* One parallel region of the program as the timing layer names it, in one
  * configuration: its total seconds in each run that wrote a timing file. */
 struct tune_region {
-  char name[128];          /* function+offset (include/omp_ext/timing.h) */
+  char name[128];          /* FILE:LINE, or function+offset (tune_region_name) */
   double *total_s;         /* per run */
   double *median_s;        /* per run: the median seconds of one instance */
   unsigned nruns;
@@ -171,6 +171,10 @@ int tune_read_timing(const char *path, struct tune_config *c, double *serial_s, 
  * "none" (no places) and lines without bindings are never invalid. */
 int tune_check_binding(const char *line, const struct tune_config *c, char *why, size_t len);
 void tune_free_regions(struct tune_config *c);
+/* The name of a timing file's region line: "FILE:LINE" when the line has
+ * its module and offset and addr2line (binutils) finds debug info there,
+ * else its "name" (function+offset).  0, or -1 without a name. */
+int tune_region_name(const char *line, char *name, size_t len);
 
 /* tune-analysis.c ------------------------------------------------------ */
 
