@@ -328,6 +328,44 @@ static void test_invalid_run_left_out(void)
   free_configs(&c, 1);
 }
 
+/* The exact line: OMP_EXT_SIGMA as measured (which omp_ext_share() and the
+ * model read back), only when sigma was measured and in (0, 1]. */
+static void test_exec_line_sigma(void)
+{
+  static const double t[] = {1, 1, 1};
+  char *argv[] = {"./app", "a b", NULL}, *line, *env[2];
+  struct tune_config c[2];
+  struct tune_summary s;
+  struct tune_report rep;
+  omp_ext_model_t m;
+  craft(&c[0], omp_ht_policy_spn, 4, 2, 2, t, 3, 100);
+  craft(&c[1], TUNE_NONE, 2, 2, 0, t, 3, 100);
+  memset(&s, 0, sizeof(s));
+  memset(&rep, 0, sizeof(rep));
+  rep.c = c, rep.n = 2, rep.s = &s, rep.argv = argv;
+  s.npairs = 1, s.sigma = 0.25; /* T(2 on 2 cores) 5.5 s, T(4 on 2 cores) 4.4 s */
+  line = tune_exec_line(&rep, 0);
+  CU_ASSERT_STRING_EQUAL(line, "OMP_EXT_SIGMA=0.250 htplaces exec spn 4 -- ./app 'a b'");
+  free(line);
+  line = tune_exec_line(&rep, 1);
+  CU_ASSERT_STRING_EQUAL(line, "OMP_EXT_SIGMA=0.250 OMP_NUM_THREADS=2 ./app 'a b'");
+  /* what the library reads from it */
+  line[strlen("OMP_EXT_SIGMA=0.250")] = '\0';
+  env[0] = line, env[1] = NULL;
+  CU_ASSERT_EQUAL(omp_ext_model_from_env(env, &m, NULL), 0);
+  CU_ASSERT_DOUBLE_EQUAL(m.sigma, 0.25, 1e-12);
+  free(line);
+  s.sigma = 0; /* siblings add nothing: not a value OMP_EXT_SIGMA takes */
+  line = tune_exec_line(&rep, 0);
+  CU_ASSERT_STRING_EQUAL(line, "htplaces exec spn 4 -- ./app 'a b'");
+  free(line);
+  s.npairs = 0, s.sigma = NAN; /* not measured */
+  line = tune_exec_line(&rep, 0);
+  CU_ASSERT_STRING_EQUAL(line, "htplaces exec spn 4 -- ./app 'a b'");
+  free(line);
+  free_configs(c, 2);
+}
+
 /* --budget may leave a configuration with fewer than 3 runs: never
  * recommended from so little, however fast. */
 static void test_too_few_runs(void)
@@ -802,6 +840,7 @@ static CU_TestInfo analysis_tests[] = {
   {"a timing file read back", test_read_timing},
   {"bindings against the places; an invalid file", test_check_binding},
   {"an invalid run is left out", test_invalid_run_left_out},
+  {"exec line with OMP_EXT_SIGMA", test_exec_line_sigma},
   {"fewer than 3 runs: never recommended", test_too_few_runs},
   {"per region: best, speed-up, Karp-Flatt, sigma", test_region_analysis},
   CU_TEST_INFO_NULL};

@@ -72,6 +72,10 @@ char *tune_exec_line(const struct tune_report *t, int i)
   char *const *a;
   if (!f)
     return NULL;
+  /* sigma as measured, for omp_ext_share() and the in-code model (only a
+   * value OMP_EXT_SIGMA takes: (0, 1]) */
+  if (t->s && t->s->npairs && t->s->sigma > 0 && t->s->sigma <= 1)
+    fprintf(f, "OMP_EXT_SIGMA=%.3f ", t->s->sigma);
   if (c->wait)
     fprintf(f, "OMP_WAIT_POLICY=%s ", tune_wait_name(c->wait));
   if (c->policy == TUNE_NONE)

@@ -217,7 +217,9 @@ struct tune_report {
 void tune_print_table(FILE *out, const struct tune_report *t);
 void tune_print_json(FILE *out, const struct tune_report *t);
 void tune_print_csv(FILE *out, const struct tune_report *t);
-/* The exact command for configuration i: "htplaces exec spn 6 -- ./app". */
+/* The exact command for configuration i: "htplaces exec spn 6 -- ./app",
+ * preceded by "OMP_EXT_SIGMA=0.270 " when sigma was measured (in (0, 1]):
+ * what omp_ext_share() and the in-code model read. */
 char *tune_exec_line(const struct tune_report *t, int i);
 /* --out DIR: results.csv, results.json, recommendation.txt and, with
  * gnuplot, plots; returns 0 or prints the error. */
