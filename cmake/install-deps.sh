@@ -3,7 +3,8 @@
 # Usage: sh cmake/install-deps.sh [--dev] [--list]   (as root, or with sudo)
 #   (default)  the run-time set: what building and running htplaces and the
 #              library needs (hwloc, gcc with its OpenMP runtime libgomp,
-#              cmake, make, pkg-config).
+#              cmake, make, pkg-config, binutils: addr2line names the
+#              regions htplaces tune times by file:line).
 #   --dev      everything the tests need as well (tests/run.sh, .ci/run):
 #              clang + libomp, CUnit, Open MPI, gfortran, valgrind, gnuplot,
 #              lmod, bash-completion, dpkg-dev (dpkg-shlibdeps for the .deb),
@@ -11,7 +12,7 @@
 #              third-party OpenMP program for the timing layer).
 #   --list     print the packages of the set, one a line; install nothing.
 set -eu
-RUNTIME="cmake make gcc libc6-dev libgomp1 pkg-config libhwloc-dev hwloc"
+RUNTIME="cmake make gcc libc6-dev libgomp1 pkg-config libhwloc-dev hwloc binutils"
 DEV="clang libomp-dev libcunit1-dev util-linux openmpi-bin libopenmpi-dev gfortran valgrind
   libclang-rt-14-dev gnuplot-nox lmod bash-completion dpkg-dev man-db groff-base
   python3-numpy libopenblas0-openmp"
@@ -21,7 +22,7 @@ for arg in "$@"; do
   case $arg in
     --dev) PACKAGES="$RUNTIME $DEV" ;;
     --list) list=1 ;;
-    -h|--help) sed -n '2,13s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,14s/^# \{0,1\}//p' "$0"; exit 0 ;;
     *) echo "install-deps.sh: unknown option '$arg'; allowed: --dev, --list" >&2; exit 2 ;;
   esac
 done

@@ -191,9 +191,10 @@ static int own_need(int event)
   case OMPT_CALLBACK_PARALLEL_BEGIN:
     return __atomic_load_n(&armed, __ATOMIC_RELAXED) || omp_ext_timing_on();
   case OMPT_CALLBACK_PARALLEL_END: return omp_ext_timing_on();
-  case OMPT_CALLBACK_IMPLICIT_TASK:
-    return __atomic_load_n(&armed, __ATOMIC_RELAXED) &&
-           !__atomic_load_n(&settled, __ATOMIC_RELAXED);
+  case OMPT_CALLBACK_IMPLICIT_TASK: /* binding a team, or recording where it is */
+    return (__atomic_load_n(&armed, __ATOMIC_RELAXED) &&
+            !__atomic_load_n(&settled, __ATOMIC_RELAXED)) ||
+           omp_ext_timing_recording();
   default: return 0;
   }
 }
@@ -317,8 +318,13 @@ static void d_parallel_begin(ompt_data_t *etd, const void *etf, ompt_data_t *pd,
   }
   if (rt->get_level() != 0)
     return; /* a nested region: not bound */
-  if (timing)
-    omp_ext_timing_begin(ra, ra, req);
+  if (timing && omp_ext_timing_begin(ra, ra, req)) {
+    /* The first instance of this region and team size: every thread says
+     * where it runs (d_implicit_task) until d_parallel_end. */
+    pthread_mutex_lock(&ompt_lock);
+    sync_event_locked(OMPT_CALLBACK_IMPLICIT_TASK);
+    pthread_mutex_unlock(&ompt_lock);
+  }
   if (!__atomic_load_n(&armed, __ATOMIC_RELAXED))
     return;
   __atomic_fetch_add(&hook_calls, 1, __ATOMIC_RELAXED);
@@ -356,8 +362,11 @@ static void d_parallel_end(ompt_data_t *pd, ompt_data_t *etd, int flags, const v
 {
   cb_parallel_end_t user =
     (cb_parallel_end_t)__atomic_load_n(&user_cb[OMPT_CALLBACK_PARALLEL_END], __ATOMIC_ACQUIRE);
-  if (omp_ext_timing_on())
-    omp_ext_timing_end(); /* the encountering thread, after the join */
+  if (omp_ext_timing_on() && omp_ext_timing_end()) { /* the encountering thread, after the join */
+    pthread_mutex_lock(&ompt_lock); /* the team's binding is recorded */
+    sync_event_locked(OMPT_CALLBACK_IMPLICIT_TASK);
+    pthread_mutex_unlock(&ompt_lock);
+  }
   if (user)
     user(pd, etd, flags, ra);
 }
@@ -369,7 +378,8 @@ static void d_implicit_task(int endpoint, ompt_data_t *parallel_data, ompt_data_
     (cb_implicit_task_t)__atomic_load_n(&user_cb[OMPT_CALLBACK_IMPLICIT_TASK], __ATOMIC_ACQUIRE);
   const struct omp_ext_runtime *rt;
   if (endpoint == OMPT_SCOPE_BEGIN && (flags & OMPT_TASK_IMPLICIT) &&
-      own_need(OMPT_CALLBACK_IMPLICIT_TASK) && omp_ext_hooks_generation() != 0 &&
+      __atomic_load_n(&armed, __ATOMIC_RELAXED) && !__atomic_load_n(&settled, __ATOMIC_RELAXED) &&
+      omp_ext_hooks_generation() != 0 &&
       (rt = omp_ext_runtime()) && rt->get_level() == 1) { /* nested: see omp_ext.h */
     unsigned gen = omp_ext_hooks_generation();
     int r;
@@ -385,6 +395,9 @@ static void d_implicit_task(int endpoint, ompt_data_t *parallel_data, ompt_data_
       __atomic_store_n(&settled_size, actual_parallelism, __ATOMIC_RELAXED);
     }
   }
+  if (endpoint == OMPT_SCOPE_BEGIN && (flags & OMPT_TASK_IMPLICIT) &&
+      omp_ext_timing_recording() && (rt = omp_ext_runtime()) && rt->get_level() == 1)
+    omp_ext_timing_thread(index); /* after binding: where it runs its part */
   if (user)
     user(endpoint, parallel_data, task_data, actual_parallelism, index, flags);
 }
@@ -574,6 +587,8 @@ struct tramp {
   unsigned want;  /* the team size asked for */
   unsigned ran;   /* threads that ran it; atomic */
   unsigned bound; /* of them, bound to stay (the binder returned 0); atomic */
+  int bind;        /* a policy is set: bind the thread */
+  int record;      /* OMP_EXT_TIMING: record where the thread runs */
 };
 
 /* libgomp keeps a level-1 team's threads in the root thread's pool, in
@@ -598,10 +613,15 @@ static __thread unsigned tl_settled_n __attribute__((tls_model("initial-exec")))
 static void trampoline(void *arg)
 {
   struct tramp *t = arg;
-  omp_ext_hooks_mark(omp_ext_hook_gomp);
-  if (binder((unsigned)t->rt->get_thread_num()) == 0)
-    __atomic_fetch_add(&t->bound, 1, __ATOMIC_RELAXED);
-  __atomic_fetch_add(&t->ran, 1, __ATOMIC_RELAXED);
+  unsigned index = (unsigned)t->rt->get_thread_num();
+  if (t->bind) {
+    omp_ext_hooks_mark(omp_ext_hook_gomp);
+    if (binder(index) == 0)
+      __atomic_fetch_add(&t->bound, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&t->ran, 1, __ATOMIC_RELAXED);
+  }
+  if (t->record)
+    omp_ext_timing_thread(index);
   t->fn(t->data);
 }
 
@@ -703,6 +723,7 @@ static int wrap(struct tramp *t, void (**fn)(void *), void **data, unsigned num_
   __atomic_fetch_add(&hook_calls, 1, __ATOMIC_RELAXED);
   t->fn = *fn, t->data = *data, t->rt = rt;
   t->gen = gen, t->want = team_request(rt, num_threads), t->ran = 0, t->bound = 0;
+  t->bind = 1, t->record = 0;
   *fn = trampoline, *data = t;
   return 1;
 }
@@ -724,7 +745,15 @@ static int pre(struct tramp *t, gomp_fn *fn, void **data, unsigned num_threads, 
   int bits = wrap(t, fn, data, num_threads) ? PRE_TRAMPOLINE : 0;
   if (!omp_ext_timing_on() || !(rt = omp_ext_runtime()) || rt->get_level() != 0)
     return bits;
-  omp_ext_timing_begin(key, ra, num_threads ? num_threads : (unsigned)rt->get_max_threads());
+  if (omp_ext_timing_begin(key, ra, num_threads ? num_threads : (unsigned)rt->get_max_threads())) {
+    /* The first instance of this region and team size: every thread says
+     * where it runs. */
+    if (!(bits & PRE_TRAMPOLINE)) {
+      t->fn = *fn, t->data = *data, t->rt = rt, t->bind = 0;
+      *fn = trampoline, *data = t;
+    }
+    t->record = 1;
+  }
   return bits | PRE_TIMED;
 }
 

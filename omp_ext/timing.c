@@ -6,17 +6,36 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <link.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "omp_ext.h"
 #include "runtime.h"
 
 #define MAXSIZES 16
+#define NSEEN 16 /* (region, team size) pairs a thread remembers as recorded */
+
+/* One thread of a recorded team. */
+struct tbind {
+  pid_t tid;       /* 0: the thread did not report (a smaller team) */
+  int pu;          /* sched_getcpu() as it started its part; -1 unknown */
+  int have_cpus;   /* cpus read */
+  cpu_set_t cpus;  /* its affinity mask after the join */
+};
+
+/* The binding of the first instance of one (region, team size). */
+struct bindrec {
+  unsigned team;
+  struct tbind *th; /* th[0 .. team-1] */
+};
 
 struct region {
   const void *key; /* the construct (code address); NULL for a named measurement */
@@ -27,6 +46,8 @@ struct region {
   double *samples; /* every instance, for the median */
   size_t cap;
   unsigned sizes[MAXSIZES], nsizes;
+  struct bindrec binds[MAXSIZES];
+  unsigned nbinds;
 };
 
 static pthread_mutex_t tlock = PTHREAD_MUTEX_INITIALIZER;
@@ -42,6 +63,17 @@ static __thread const void *tl_key __attribute__((tls_model("initial-exec")));
 static __thread const void *tl_at __attribute__((tls_model("initial-exec")));
 static __thread unsigned tl_team __attribute__((tls_model("initial-exec")));
 static __thread int tl_open __attribute__((tls_model("initial-exec")));  /* depth */
+static __thread int tl_rec __attribute__((tls_model("initial-exec")));   /* recording */
+/* (region, team size) pairs whose binding is recorded: no lock to skip them. */
+static __thread struct seen {
+  const void *key;
+  unsigned team;
+} tl_seen[NSEEN] __attribute__((tls_model("initial-exec")));
+
+/* The team being recorded (one at a time in the process): its threads'
+ * slots, published with release before the fork. */
+static struct tbind *rec_th; /* atomic */
+static unsigned rec_n;
 
 static double now_s(void)
 {
@@ -122,22 +154,107 @@ int omp_ext_timing_open(void)
   return tl_open != 0;
 }
 
-void omp_ext_timing_begin(const void *key, const void *at, unsigned team)
+static unsigned seen_slot(const void *key, unsigned team)
 {
+  uintptr_t h = (uintptr_t)key >> 4;
+  return (unsigned)((h ^ (h >> 7) ^ team) % NSEEN);
+}
+
+static struct bindrec *bindrec_of(struct region *r, unsigned team)
+{
+  unsigned i;
+  for (i = 0; i < r->nbinds; i++)
+    if (r->binds[i].team == team)
+      return &r->binds[i];
+  return NULL;
+}
+
+/* The first instance of (key, team) in this thread: record its team's
+ * binding unless it is recorded already or another team is being recorded.
+ * Returns 1 when recording. */
+static int start_record(const void *key, const void *at, unsigned team)
+{
+  struct region *r;
+  struct tbind *th = NULL;
+  int recorded = 0;
+  if (team == 0)
+    return 0;
+  pthread_mutex_lock(&tlock);
+  if ((r = find_locked(key, NULL)) != NULL) {
+    if (!r->at)
+      r->at = at;
+    recorded = bindrec_of(r, team) != NULL || r->nbinds == MAXSIZES;
+  }
+  if (r && !recorded && !__atomic_load_n(&rec_th, __ATOMIC_RELAXED) &&
+      (th = calloc(team, sizeof(*th))) != NULL) {
+    rec_n = team;
+    __atomic_store_n(&rec_th, th, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&tlock);
+  if (recorded) {
+    struct seen *s = &tl_seen[seen_slot(key, team)];
+    s->key = key, s->team = team;
+  }
+  return tl_rec = th != NULL;
+}
+
+int omp_ext_timing_begin(const void *key, const void *at, unsigned team)
+{
+  const struct seen *s;
+  int rec = 0;
   if (tl_open++) /* a region nested in the open one, by its primary thread */
-    return;
+    return 0;
   tl_key = key;
   tl_at = at;
   tl_team = team;
+  s = &tl_seen[seen_slot(key, team)];
+  if (__builtin_expect(s->key != key || s->team != team, 0))
+    rec = start_record(key, at, team);
   tl_t0 = now_s();
+  return rec;
 }
 
-void omp_ext_timing_end(void)
+int omp_ext_timing_recording(void)
+{
+  return __atomic_load_n(&rec_th, __ATOMIC_RELAXED) != NULL;
+}
+
+void omp_ext_timing_thread(unsigned index)
+{
+  struct tbind *th = __atomic_load_n(&rec_th, __ATOMIC_ACQUIRE);
+  if (!th || index >= rec_n)
+    return;
+  th[index].pu = sched_getcpu();
+  th[index].tid = (pid_t)syscall(SYS_gettid);
+}
+
+/* The recorded team's CPU sets (its threads wait in the runtime's pool or
+ * barrier now), kept in \p r; tlock held. */
+static void finish_record_locked(struct region *r)
+{
+  struct tbind *th = __atomic_load_n(&rec_th, __ATOMIC_ACQUIRE);
+  unsigned i;
+  if (!th)
+    return;
+  for (i = 0; i < rec_n; i++)
+    if (th[i].tid)
+      th[i].have_cpus = sched_getaffinity(th[i].tid, sizeof(th[i].cpus), &th[i].cpus) == 0;
+  if (r && r->nbinds < MAXSIZES && !bindrec_of(r, tl_team)) {
+    r->binds[r->nbinds].team = tl_team;
+    r->binds[r->nbinds++].th = th;
+  } else {
+    free(th);
+  }
+  __atomic_store_n(&rec_th, NULL, __ATOMIC_RELEASE);
+}
+
+int omp_ext_timing_end(void)
 {
   double dt = now_s() - tl_t0;
   struct region *r;
+  int done = 0;
   if (!tl_open || --tl_open)
-    return;
+    return 0;
   pthread_mutex_lock(&tlock);
   if ((r = find_locked(tl_key, NULL)) != NULL) {
     if (!r->at)
@@ -145,7 +262,17 @@ void omp_ext_timing_end(void)
     add_locked(r, dt, tl_team);
   }
   in_regions += dt;
+  if (tl_rec) {
+    finish_record_locked(r);
+    tl_rec = 0;
+    done = 1;
+  }
   pthread_mutex_unlock(&tlock);
+  if (done) {
+    struct seen *s = &tl_seen[seen_slot(tl_key, tl_team)];
+    s->key = tl_key, s->team = tl_team;
+  }
+  return done;
 }
 
 int omp_ext_timer_start(const char *name)
@@ -239,6 +366,72 @@ static void json_str(FILE *f, const char *s)
   fputc('"', f);
 }
 
+/* A CPU set as a list: "0-3,8". */
+static void cpulist(FILE *f, const cpu_set_t *set)
+{
+  int cpu, first = -1, sep = 0;
+  for (cpu = 0; cpu <= CPU_SETSIZE; cpu++) {
+    int in = cpu < CPU_SETSIZE && CPU_ISSET(cpu, set);
+    if (in && first < 0)
+      first = cpu;
+    else if (!in && first >= 0) {
+      fprintf(f, sep ? ",%d" : "%d", first);
+      if (cpu - 1 > first)
+        fprintf(f, "-%d", cpu - 1);
+      sep = 1, first = -1;
+    }
+  }
+}
+
+/* "bindings": [{"team": 2, "threads": [{"cpus": "0", "pu": 0}, null]}] */
+static void write_bindings(FILE *f, const struct region *r)
+{
+  unsigned b, i;
+  fputs(", \"bindings\": [", f);
+  for (b = 0; b < r->nbinds; b++) {
+    const struct bindrec *br = &r->binds[b];
+    fprintf(f, "%s{\"team\": %u, \"threads\": [", b ? ", " : "", br->team);
+    for (i = 0; i < br->team; i++) {
+      const struct tbind *t = &br->th[i];
+      fputs(i ? ", " : "", f);
+      if (!t->tid) {
+        fputs("null", f);
+        continue;
+      }
+      fputs("{\"cpus\": \"", f);
+      if (t->have_cpus)
+        cpulist(f, &t->cpus);
+      fprintf(f, "\", \"pu\": %d}", t->pu);
+    }
+    fputs("]}", f);
+  }
+  fputc(']', f);
+}
+
+/* "module": the object holding \p addr (its path), "offset": addr's
+ * address in that object's own terms (minus its load bias), what
+ * addr2line -e MODULE takes. */
+static void write_module(FILE *f, const void *addr)
+{
+  Dl_info info;
+  struct link_map *lm = NULL;
+  char exe[4096];
+  const char *path;
+  ssize_t n;
+  if (!addr || !dladdr1(addr, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm)
+    return;
+  path = lm->l_name;
+  if (!path || !*path) { /* the executable */
+    if ((n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) <= 0)
+      return;
+    exe[n] = '\0';
+    path = exe;
+  }
+  fputs(", \"module\": ", f);
+  json_str(f, path);
+  fprintf(f, ", \"offset\": \"0x%lx\"", (unsigned long)((uintptr_t)addr - lm->l_addr));
+}
+
 /* "function+0xOFF" or "file+0xOFF" for a code address. */
 static void region_name(const void *addr, char *buf, size_t len)
 {
@@ -292,7 +485,11 @@ __attribute__((destructor)) static void timing_write(void)
     for (j = 0; j < r->nsizes; j++)
       fprintf(f, "%s%u", j ? ", " : "", r->sizes[j]);
     fprintf(f, "], \"total_s\": %.9f, \"mean_s\": %.9f, \"median_s\": %.9f, \"min_s\": %.9f, "
-            "\"max_s\": %.9f}", s.total_s, s.mean_s, s.median_s, s.min_s, s.max_s);
+            "\"max_s\": %.9f", s.total_s, s.mean_s, s.median_s, s.min_s, s.max_s);
+    if (!r->name)
+      write_module(f, r->at);
+    write_bindings(f, r);
+    fputc('}', f);
   }
   fprintf(f, "\n]}\n");
   fclose(f);

@@ -9,7 +9,7 @@ src=$1
 fail() { echo "test_deps: $*"; exit 1; }
 run=$(sh "$src/cmake/install-deps.sh" --list | tr '\n' ' ')
 dev=$(sh "$src/cmake/install-deps.sh" --dev --list | tr '\n' ' ')
-for p in hwloc libhwloc-dev libgomp1 gcc cmake make pkg-config; do
+for p in hwloc libhwloc-dev libgomp1 gcc cmake make pkg-config binutils; do
   case " $run " in *" $p "*) ;; *) fail "run-time set lacks $p: $run" ;; esac
 done
 for p in clang libcunit1-dev openmpi-bin libopenmpi-dev gfortran valgrind gnuplot-nox lmod \

@@ -73,5 +73,13 @@ for v in $vars; do
   grep -q "$v" "$hp" || bad "environment variable $v is in no htplaces or omp_ext page"
 done
 
+# 5. Every function of the in-code timing API (include/omp_ext/timing.h) has
+#    a section-3 page of its name (the page or a .so link to it).
+for f in $(sed -n 's/^OMP_EXT_API [a-z_ ]*[ *]\(omp_ext_[a-z_]*\)(.*/\1/p' \
+             "$src/include/omp_ext/timing.h"); do
+  n=$((n + 1))
+  [ -f "$src/omp_ext/$f.3" ] || bad "$f (omp_ext/timing.h) has no man page omp_ext/$f.3"
+done
+
 echo "man: $((n - fail)) passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <CUnit/CUnit.h>
 #include <dlfcn.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,11 +86,24 @@ static void check_region(const char *json, const char *name, unsigned long insta
   CU_ASSERT(min > 0 && min <= med && med <= max && max <= total);
 }
 
-static void run_and_check(const char *bin, const char *inject, int timer)
+/* Is OS PU 0 and 1 allowed to this process (OMP_PLACES={0},{1} binds)? */
+static int pus_0_1_allowed(void)
+{
+  cpu_set_t set;
+  return sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_ISSET(0, &set) &&
+         CPU_ISSET(1, &set);
+}
+
+/* \p bound: run under OMP_PLACES={0},{1} OMP_PROC_BIND=close, and check
+ * the bindings the file records: thread 0 on PU 0, thread 1 on PU 1. */
+static void run_and_check(const char *bin, const char *inject, int timer, int bound)
 {
   char file[] = "/tmp/omp_ext_timing_XXXXXX", envt[128], envi[512];
   char e1[] = "OMP_EXT_HT_POLICY=", e2[] = "OMP_TOOL_LIBRARIES=", e3[] = "LD_PRELOAD=";
-  char *env[6] = {e1, e2, e3, envt, NULL, NULL}, *argv[] = {(char *)bin, NULL}, *json;
+  char p1[] = "OMP_PLACES={0},{1}", p2[] = "OMP_PROC_BIND=close";
+  char *env[8] = {e1, e2, e3, envt, NULL, NULL, NULL, NULL}, *argv[] = {(char *)bin, NULL}, *json;
+  char obj[2048];
+  unsigned k = 4;
   struct run_result r;
   int fd = mkstemp(file);
   CU_ASSERT_FATAL(fd >= 0);
@@ -97,8 +111,10 @@ static void run_and_check(const char *bin, const char *inject, int timer)
   snprintf(envt, sizeof(envt), "OMP_EXT_TIMING=%s", file);
   if (inject) {
     snprintf(envi, sizeof(envi), "%s", inject);
-    env[4] = envi;
+    env[k++] = envi;
   }
+  if (bound)
+    env[k++] = p1, env[k++] = p2;
   CU_ASSERT_EQUAL_FATAL(run_capture(argv, env, &r), 0);
   CU_ASSERT_EQUAL(r.status, 0);
   CU_ASSERT_STRING_EQUAL(r.out, "done\n");
@@ -112,6 +128,22 @@ static void run_and_check(const char *bin, const char *inject, int timer)
   check_region(json, "region_flat+", 3, "\"team_sizes\": [1, 2]");
   CU_ASSERT(num_after(json, "\"serial_s\": ") >= 0.05);
   CU_ASSERT(num_after(json, "\"regions_s\": ") > 0);
+  /* every thread's binding, once per (region, team size): one record for
+   * region_scales' team of 2, two for region_flat's teams of 1 and 2 */
+  CU_ASSERT_EQUAL(count(json, "{\"team\": 2, \"threads\": [{\"cpus\": \""), 2);
+  CU_ASSERT_EQUAL(count(json, "{\"team\": 1, \"threads\": [{\"cpus\": \""), 1);
+  CU_ASSERT_EQUAL(count(json, "{\"cpus\": "), 5);
+  if (bound) {
+    obj[0] = '\0';
+    { /* its line (the region's object holds braces of its own) */
+      const char *p = strstr(json, "{\"name\": \"region_scales+");
+      const char *e = p ? strchr(p, '\n') : NULL;
+      if (p && e)
+        snprintf(obj, sizeof(obj), "%.*s", (int)(e - p), p);
+    }
+    CU_ASSERT_PTR_NOT_NULL(strstr(obj, "\"bindings\": [{\"team\": 2, \"threads\": "
+                                       "[{\"cpus\": \"0\", \"pu\": 0}, {\"cpus\": \"1\", \"pu\": 1}]}]"));
+  }
   if (timer) {
     CU_ASSERT_EQUAL(count(json, "\"kind\": \"timer\""), 1);
     check_region(json, "setup", 2, "\"team_sizes\": [1]");
@@ -121,15 +153,18 @@ static void run_and_check(const char *bin, const char *inject, int timer)
 
 static void test_linked(void)
 {
-  run_and_check(TIMING_PROBE_BIN, NULL, 1);
+  run_and_check(TIMING_PROBE_BIN, NULL, 1, 0);
+  if (pus_0_1_allowed())
+    run_and_check(TIMING_PROBE_BIN, NULL, 1, 1);
 }
 
 static void test_injected(void)
 {
-  if (is_libomp())
-    run_and_check(TIMING_PROBE_PLAIN_BIN, "OMP_TOOL_LIBRARIES=" LIBOMP_EXT, 0);
-  else
-    run_and_check(TIMING_PROBE_PLAIN_BIN, "LD_PRELOAD=" LIBOMP_EXT, 0);
+  const char *inject =
+    is_libomp() ? "OMP_TOOL_LIBRARIES=" LIBOMP_EXT : "LD_PRELOAD=" LIBOMP_EXT;
+  run_and_check(TIMING_PROBE_PLAIN_BIN, inject, 0, 0);
+  if (pus_0_1_allowed())
+    run_and_check(TIMING_PROBE_PLAIN_BIN, inject, 0, 1);
 }
 
 /* The in-code API: statistics of a named measurement, and its errors. */

@@ -5,7 +5,9 @@
  * shuffle, list parsing) -- never on measured times -- and the command end
  * to end on tests/tune_prog (files, recommendation line, every bad input).
  */
+#define _GNU_SOURCE
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +157,7 @@ static void test_read_timing(void)
   FILE *f = fdopen(fd, "w");
   struct tune_config c;
   double serial;
+  char why[160];
   memset(&c, 0, sizeof(c));
   CU_ASSERT_PTR_NOT_NULL_FATAL(f);
   fputs("{\"omp_ext_timing\": 1, \"wall_s\": 2.5, \"regions_s\": 2.0, \"serial_s\": 0.5,\n"
@@ -167,7 +170,7 @@ static void test_read_timing(void)
         "\"median_s\": 0.5, \"min_s\": 0.5, \"max_s\": 0.5}\n"
         "]}\n", f);
   fclose(f);
-  CU_ASSERT_EQUAL_FATAL(tune_read_timing(path, &c, &serial), 0);
+  CU_ASSERT_EQUAL_FATAL(tune_read_timing(path, &c, &serial, why, sizeof(why)), 0);
   CU_ASSERT_DOUBLE_EQUAL(serial, 0.5, 1e-12);
   CU_ASSERT_EQUAL_FATAL(c.nregions, 2);
   CU_ASSERT_STRING_EQUAL(c.regions[0].name, "main._omp_fn.0");
@@ -177,12 +180,12 @@ static void test_read_timing(void)
   CU_ASSERT_DOUBLE_EQUAL(c.regions[0].median_s[0], 0.14, 1e-12);
   CU_ASSERT_STRING_EQUAL(c.regions[1].name, "a\"b+0x10");
   /* a second run adds to the same regions */
-  CU_ASSERT_EQUAL(tune_read_timing(path, &c, &serial), 0);
+  CU_ASSERT_EQUAL(tune_read_timing(path, &c, &serial, why, sizeof(why)), 0);
   CU_ASSERT_EQUAL(c.nregions, 2);
   CU_ASSERT_EQUAL(c.regions[0].nruns, 2);
   tune_free_regions(&c);
   unlink(path);
-  CU_ASSERT_EQUAL(tune_read_timing(path, &c, &serial), -1); /* missing */
+  CU_ASSERT_EQUAL(tune_read_timing(path, &c, &serial, why, sizeof(why)), -1); /* missing */
 }
 
 /* One crafted region in a 1-thread baseline (8 s), speedup 2 on 2 cores
@@ -234,6 +237,133 @@ static void test_region_analysis(void)
   for (i = 0; i < 3; i++)
     tune_free_regions(&c[i]);
   free_configs(c, 3);
+}
+
+/* A timing file's bindings against the places: spn 2 on PUs 0 and 1. */
+#define LINE(b)                                                                               \
+  "  {\"name\": \"work+0x10\", \"kind\": \"parallel\", \"address\": \"0x1\", \"instances\": 3, " \
+  "\"team_sizes\": [2], \"total_s\": 1.5, \"mean_s\": 0.5, \"median_s\": 0.5, "               \
+  "\"min_s\": 0.4, \"max_s\": 0.6, \"bindings\": [" b "]}"
+static void test_check_binding(void)
+{
+  static unsigned pus[] = {0, 1};
+  struct tune_config c;
+  char why[160] = "", path[] = "/tmp/test-tune-bind-XXXXXX";
+  double serial;
+  int fd;
+  FILE *f = NULL;
+  memset(&c, 0, sizeof(c));
+  c.policy = omp_ht_policy_spn;
+  c.threads = 2;
+  c.place_pu = pus;
+  /* where intended: thread t on place t; a smaller team; a thread absent */
+  CU_ASSERT_EQUAL(tune_check_binding(LINE("{\"team\": 2, \"threads\": [{\"cpus\": \"0\", "
+                                          "\"pu\": 0}, {\"cpus\": \"1\", \"pu\": 1}]}"), &c, why,
+                                     sizeof(why)), 0);
+  CU_ASSERT_EQUAL(tune_check_binding(LINE("{\"team\": 1, \"threads\": [{\"cpus\": \"0\", "
+                                          "\"pu\": 0}]}, {\"team\": 2, \"threads\": [{\"cpus\": "
+                                          "\"0\", \"pu\": 0}, null]}"), &c, why, sizeof(why)), 0);
+  CU_ASSERT_EQUAL(tune_check_binding(LINE(""), &c, why, sizeof(why)), 0);
+  /* a team larger than the places: each thread on one of them */
+  CU_ASSERT_EQUAL(tune_check_binding(LINE("{\"team\": 3, \"threads\": [{\"cpus\": \"0\", "
+                                          "\"pu\": 0}, {\"cpus\": \"0\", \"pu\": 0}, {\"cpus\": "
+                                          "\"1\", \"pu\": 1}]}"), &c, why, sizeof(why)), 0);
+  CU_ASSERT_STRING_EQUAL(why, "");
+  /* thread 1 moved to PU 0 */
+  CU_ASSERT_EQUAL(tune_check_binding(LINE("{\"team\": 2, \"threads\": [{\"cpus\": \"0\", "
+                                          "\"pu\": 0}, {\"cpus\": \"0\", \"pu\": 0}]}"), &c, why,
+                                     sizeof(why)), 1);
+  CU_ASSERT_STRING_EQUAL(why, "thread 1 of work+0x10 (team of 2) ran on PU 0 bound to {0}, not "
+                              "on its place {1}");
+  /* bound right but ran elsewhere; not bound at all; a third PU in a team of 3 */
+  CU_ASSERT_EQUAL(tune_check_binding(LINE("{\"team\": 2, \"threads\": [{\"cpus\": \"0\", "
+                                          "\"pu\": 1}, null]}"), &c, why, sizeof(why)), 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(why, "thread 0 of work+0x10 (team of 2) ran on PU 1 bound to {0}"));
+  CU_ASSERT_EQUAL(tune_check_binding(LINE("{\"team\": 2, \"threads\": [{\"cpus\": \"0-1\", "
+                                          "\"pu\": 0}, null]}"), &c, why, sizeof(why)), 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(why, "bound to {0-1}, not on its place {0}"));
+  CU_ASSERT_EQUAL(tune_check_binding(LINE("{\"team\": 3, \"threads\": [{\"cpus\": \"0\", "
+                                          "\"pu\": 0}, {\"cpus\": \"1\", \"pu\": 1}, {\"cpus\": "
+                                          "\"5\", \"pu\": 5}]}"), &c, why, sizeof(why)), 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(why, "thread 2 of work+0x10 (team of 3) ran on PU 5 bound to "
+                                     "{5}, not on any of its places"));
+  /* "none" has no places: never checked */
+  c.place_pu = NULL;
+  CU_ASSERT_EQUAL(tune_check_binding(LINE("{\"team\": 2, \"threads\": [{\"cpus\": \"0\", "
+                                          "\"pu\": 0}, {\"cpus\": \"0\", \"pu\": 0}]}"), &c, why,
+                                     sizeof(why)), 0);
+  /* a whole file: invalid, so none of its figures is kept */
+  c.place_pu = pus;
+  fd = mkstemp(path);
+  CU_ASSERT_FATAL(fd >= 0);
+  f = fdopen(fd, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs("{\"omp_ext_timing\": 1, \"wall_s\": 2.5, \"regions_s\": 2.0, \"serial_s\": 0.5,\n"
+        " \"regions\": [\n" LINE("{\"team\": 2, \"threads\": [{\"cpus\": \"0\", \"pu\": 0}, "
+                               "{\"cpus\": \"0\", \"pu\": 0}]}") "\n]}\n", f);
+  fclose(f);
+  CU_ASSERT_EQUAL(tune_read_timing(path, &c, &serial, why, sizeof(why)), 1);
+  CU_ASSERT_EQUAL(c.nregions, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(why, "thread 1 of work+0x10"));
+  unlink(path);
+}
+
+/* An invalid run counts in no figure: the median is the valid runs'. */
+static void test_invalid_run_left_out(void)
+{
+  static const double t[] = {1, 1, 1, 9};
+  struct tune_config c;
+  struct tune_result r;
+  struct tune_summary s;
+  craft(&c, omp_ht_policy_spn, 2, 2, 0, t, 4, 100);
+  snprintf(c.runs[3].invalid, sizeof(c.runs[3].invalid), "thread 1 elsewhere");
+  CU_ASSERT_EQUAL_FATAL(tune_analyse(&c, 1, NULL, NULL, &r, &s), 0);
+  CU_ASSERT_EQUAL(r.ok, 3);
+  CU_ASSERT_EQUAL(r.invalid, 1);
+  CU_ASSERT_EQUAL(r.failed, 0);
+  CU_ASSERT_DOUBLE_EQUAL(r.time.median, 1, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(r.time.max, 1, 1e-12);
+  CU_ASSERT_EQUAL(s.best[TUNE_TIME], 0);
+  tune_free_summary(&s);
+  free_configs(&c, 1);
+}
+
+/* The exact line: OMP_EXT_SIGMA as measured (which omp_ext_share() and the
+ * model read back), only when sigma was measured and in (0, 1]. */
+static void test_exec_line_sigma(void)
+{
+  static const double t[] = {1, 1, 1};
+  char *argv[] = {"./app", "a b", NULL}, *line, *env[2];
+  struct tune_config c[2];
+  struct tune_summary s;
+  struct tune_report rep;
+  omp_ext_model_t m;
+  craft(&c[0], omp_ht_policy_spn, 4, 2, 2, t, 3, 100);
+  craft(&c[1], TUNE_NONE, 2, 2, 0, t, 3, 100);
+  memset(&s, 0, sizeof(s));
+  memset(&rep, 0, sizeof(rep));
+  rep.c = c, rep.n = 2, rep.s = &s, rep.argv = argv;
+  s.npairs = 1, s.sigma = 0.25; /* T(2 on 2 cores) 5.5 s, T(4 on 2 cores) 4.4 s */
+  line = tune_exec_line(&rep, 0);
+  CU_ASSERT_STRING_EQUAL(line, "OMP_EXT_SIGMA=0.250 htplaces exec spn 4 -- ./app 'a b'");
+  free(line);
+  line = tune_exec_line(&rep, 1);
+  CU_ASSERT_STRING_EQUAL(line, "OMP_EXT_SIGMA=0.250 OMP_NUM_THREADS=2 ./app 'a b'");
+  /* what the library reads from it */
+  line[strlen("OMP_EXT_SIGMA=0.250")] = '\0';
+  env[0] = line, env[1] = NULL;
+  CU_ASSERT_EQUAL(omp_ext_model_from_env(env, &m, NULL), 0);
+  CU_ASSERT_DOUBLE_EQUAL(m.sigma, 0.25, 1e-12);
+  free(line);
+  s.sigma = 0; /* siblings add nothing: not a value OMP_EXT_SIGMA takes */
+  line = tune_exec_line(&rep, 0);
+  CU_ASSERT_STRING_EQUAL(line, "htplaces exec spn 4 -- ./app 'a b'");
+  free(line);
+  s.npairs = 0, s.sigma = NAN; /* not measured */
+  line = tune_exec_line(&rep, 0);
+  CU_ASSERT_STRING_EQUAL(line, "htplaces exec spn 4 -- ./app 'a b'");
+  free(line);
+  free_configs(c, 2);
 }
 
 /* --budget may leave a configuration with fewer than 3 runs: never
@@ -373,6 +503,26 @@ static int run_tune(struct run_result *res, char *const env[], char **args)
   }
 }
 
+/* The line of tune_prog.c marked "REGION marker", as "tune_prog.c:LINE"
+ * (tune_prog is built with -g: tune names its regions so). */
+static void region_line(const char *marker, char *out, size_t len)
+{
+  FILE *f = fopen(TUNE_PROG_SRC, "r");
+  char line[512], want[64];
+  unsigned n = 0;
+  snprintf(want, sizeof(want), "/* REGION %s */", marker);
+  snprintf(out, len, "(no line marked %s)", marker);
+  while (f && fgets(line, sizeof(line), f)) {
+    n++;
+    if (strstr(line, want)) {
+      snprintf(out, len, "tune_prog.c:%u", n);
+      break;
+    }
+  }
+  if (f)
+    fclose(f);
+}
+
 /* The contents of DIR/NAME (malloc'ed, NULL if unreadable). */
 static char *slurp(const char *dir, const char *name)
 {
@@ -430,7 +580,16 @@ static void test_end_to_end(void)
   /* per region: libomp_ext.so found beside the command (build tree), the
    * program's two regions, once each per run, team of 1 */
   CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "Parallel regions (omp_ext's timing layer"));
-  CU_ASSERT_EQUAL(count_occurrences(res.out, "  tune_prog+0x"), 2);
+  {
+    char scaled[64], fixed[64], want[80];
+    region_line("scaled_work", scaled, sizeof(scaled));
+    region_line("fixed_work", fixed, sizeof(fixed));
+    snprintf(want, sizeof(want), "\n  %s ", scaled);
+    CU_ASSERT_PTR_NOT_NULL(strstr(res.out, want));
+    snprintf(want, sizeof(want), "\n  %s ", fixed);
+    CU_ASSERT_PTR_NOT_NULL(strstr(res.out, want));
+    CU_ASSERT_EQUAL(count_occurrences(res.out, "  tune_prog.c:"), 2);
+  }
   CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "serial part (outside any region): median "));
   run_free(&res);
   csv = slurp(dir, "results.csv");
@@ -606,6 +765,59 @@ static void test_failing_program(void)
   run_free(&res);
 }
 
+/* A program whose thread 1 binds itself onto thread 0's CPUs inside a
+ * region: spn 2's runs are invalid, with the reason in the table, the JSON
+ * and results.csv; none 2 (no places, nothing to check) is recommended. */
+static void test_invalid_binding(void)
+{
+  struct run_result res;
+  char dir[600], *csv, *json, scaled[64], why[128];
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) != 0 || CPU_COUNT(&set) < 2)
+    return; /* (spn 2 needs two PUs) */
+  snprintf(dir, sizeof(dir), "%s/invalid", tmpdir);
+  {
+    char *args[] = {"--reps", "3", "--threads", "2", "--policies", "spn,none", "--out", dir,
+                    "--", TUNE_PROG_BIN, "20000", NULL};
+    char *env[] = {"TUNE_PROG_REBIND=1", NULL};
+    CU_ASSERT_EQUAL_FATAL(run_tune(&res, env, args), 0);
+  }
+  CU_ASSERT_EQUAL(res.status, 0);
+  region_line("scaled_work", scaled, sizeof(scaled));
+  snprintf(why, sizeof(why), "thread 1 of %s (team of 2) ran on PU ", scaled);
+  CU_ASSERT_EQUAL(count_occurrences(res.err, "INVALID"), 3);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, " invalid (3 runs invalid: thread 1 of tune_prog.c:"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, why));
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "(team of 2) ran on PU "));
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "time: none 2 (median "));
+  run_free(&res);
+  csv = slurp(dir, "results.csv");
+  json = slurp(dir, "results.json");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(json);
+  CU_ASSERT_EQUAL(count_occurrences(csv, why), 3);
+  CU_ASSERT_EQUAL(count_occurrences(json, "\"status\": 0, \"invalid\": \"thread 1 of tune_prog.c:"), 3);
+  CU_ASSERT_EQUAL(count_occurrences(json, "\"status\": 0, \"invalid\": null"), 3);
+  CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"status\": \"invalid\", \"invalid_runs\": 3,"));
+  free(csv), free(json);
+}
+
+/* Without addr2line (PATH without binutils) the regions keep their
+ * function+offset names, and nothing else changes. */
+static void test_no_addr2line(void)
+{
+  struct run_result res;
+  char *args[] = {"--reps", "3", "--threads", "1", "--policies", "none", "--", TUNE_PROG_BIN,
+                  "20000", NULL};
+  char *env[] = {"PATH=/nonexistent", NULL};
+  CU_ASSERT_EQUAL_FATAL(run_tune(&res, env, args), 0);
+  CU_ASSERT_EQUAL(res.status, 0);
+  CU_ASSERT_EQUAL(count_occurrences(res.out, "\n  tune_prog+0x"), 2);
+  CU_ASSERT_EQUAL(count_occurrences(res.out, "tune_prog.c:"), 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "Recommendation:"));
+  run_free(&res);
+}
+
 /* --budget: runs stop being started; what was skipped is listed. */
 static void test_budget(void)
 {
@@ -626,6 +838,9 @@ static CU_TestInfo analysis_tests[] = {
   {"overlapping CIs: fewer cores win", test_tie_goes_to_fewer_cores},
   {"failed configuration; no baseline", test_failed_and_no_baseline},
   {"a timing file read back", test_read_timing},
+  {"bindings against the places; an invalid file", test_check_binding},
+  {"an invalid run is left out", test_invalid_run_left_out},
+  {"exec line with OMP_EXT_SIGMA", test_exec_line_sigma},
   {"fewer than 3 runs: never recommended", test_too_few_runs},
   {"per region: best, speed-up, Karp-Flatt, sigma", test_region_analysis},
   CU_TEST_INFO_NULL};
@@ -640,6 +855,8 @@ static CU_TestInfo command_tests[] = {
   {"-f json, --dry-run", test_json_and_dry_run},
   {"bad input", test_bad_input},
   {"failing and slow program", test_failing_program},
+  {"threads elsewhere: runs invalid", test_invalid_binding},
+  {"no addr2line: function+offset names", test_no_addr2line},
   {"budget", test_budget},
   CU_TEST_INFO_NULL};
 static CU_SuiteInfo suites[] = {

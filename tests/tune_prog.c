@@ -5,9 +5,14 @@
  * repeats the same work: it does not).
  *   tune_prog [ITERATIONS]       (default 2000000)
  * TUNE_PROG_FAIL=N: exit N at once (a failing program); TUNE_PROG_SLEEP=S:
- * sleep S seconds first (a slow one, for --timeout).
+ * sleep S seconds first (a slow one, for --timeout); built with -g: tune
+ * names the regions tune_prog.c:LINE, the lines marked "REGION" below; TUNE_PROG_REBIND=1:
+ * inside scaled_work, thread 1 binds itself to thread 0's CPUs (a program
+ * whose threads are not where intended: tune marks the run invalid).
  */
+#define _GNU_SOURCE
 #include <omp.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -22,12 +27,22 @@ static double spin(long n, double x)
   return x;
 }
 
+static int rebind;
+static cpu_set_t cpus0;
+
 static void scaled_work(long n)
 {
   double total = 0;
-#pragma omp parallel reduction(+ : total)
+#pragma omp parallel reduction(+ : total) /* REGION scaled_work */
   {
     int t = omp_get_thread_num(), k = omp_get_num_threads();
+    if (rebind) { /* thread 1 onto thread 0's CPUs */
+      if (t == 0)
+        sched_getaffinity(0, sizeof(cpus0), &cpus0);
+#pragma omp barrier
+      if (t == 1)
+        sched_setaffinity(0, sizeof(cpus0), &cpus0);
+    }
     total += spin(n / k + (t < n % k), t);
   }
   sink = total;
@@ -36,7 +51,7 @@ static void scaled_work(long n)
 static void fixed_work(long n)
 {
   double total = 0;
-#pragma omp parallel reduction(+ : total)
+#pragma omp parallel reduction(+ : total) /* REGION fixed_work */
   total += spin(n / 8, omp_get_thread_num());
   sink = total;
 }
@@ -51,6 +66,7 @@ int main(int argc, char **argv)
   }
   if (slow)
     sleep((unsigned)atoi(slow));
+  rebind = getenv("TUNE_PROG_REBIND") != NULL;
   sink = spin(n / 4, 1); /* the serial part */
   scaled_work(n);
   fixed_work(n);

@@ -30,13 +30,28 @@ extern "C" {
  *    "regions": [{"name": "main._omp_fn.0", "kind": "parallel",
  *                 "address": "0x401a2c", "instances": N,
  *                 "team_sizes": [2, 4], "total_s": T, "mean_s": M,
- *                 "median_s": D, "min_s": A, "max_s": B}, ...]}
+ *                 "median_s": D, "min_s": A, "max_s": B,
+ *                 "module": "/path/to/app", "offset": "0x1a2c",
+ *                 "bindings": [{"team": 2, "threads": [{"cpus": "0", "pu": 0},
+ *                                                      {"cpus": "1", "pu": 1}]}]},
+ *                ...]}
  *
  * name: the region's function+offset (dladdr: the symbol containing the
  * address, "+0x.." when it is not its start), or "FILE+0xOFFSET" without a
- * symbol; team_sizes: the sizes asked for (num_threads or nthreads-var),
+ * symbol; module and offset (parallel regions only): the object holding
+ * the address and the address within it (minus its load bias): what
+ * `addr2line -e MODULE OFFSET-1` turns into file:line when the object has
+ * debug info (htplaces tune does; the address is the return address of the
+ * runtime call that starts the region, hence -1); team_sizes: the sizes asked for (num_threads or nthreads-var),
  * ascending; wall_s: since libomp_ext was loaded; serial_s: wall time
- * outside any outermost region (the program's serial part, paper §2.3).
+ * outside any outermost region (the program's serial part, paper §2.3);
+ * bindings: where the team of the first instance of each team size ran,
+ * thread by thread (index = omp_get_thread_num()): "cpus" the CPU set it was
+ * bound to (its affinity mask, OS indexes as a list, read after the join),
+ * "pu" the PU it was running on when it started its part (sched_getcpu);
+ * null for a thread that did not take part (a smaller team than asked for).
+ * Recorded once per (region, team size) -- the other instances pay no
+ * system call -- so a thread that moves in a later instance is not seen.
  * Named measurements (omp_ext_timer_start/stop) are listed too, with
  * "kind": "timer" and team_sizes [1].  All times in seconds.
  */

@@ -29,7 +29,7 @@ static void metric_stats(const struct tune_config *c, double t1, int o, double *
   for (i = 0; i < c->nruns; i++) {
     const struct tune_run *run = &c->runs[i];
     double v = NAN, power = run->wall_s > 0 ? run->energy_j / run->wall_s : NAN;
-    if (run->status != 0)
+    if (run->status != 0 || run->invalid[0])
       continue;
     switch (o) {
     case TUNE_TIME: v = run->wall_s; break;
@@ -68,10 +68,12 @@ static void one_config(const struct tune_config *c, double t1, double *buf, stru
   int o;
   memset(r, 0, sizeof(*r));
   for (i = 0; i < c->nruns; i++) {
-    if (c->runs[i].status == 0)
-      r->ok++;
-    else
+    if (c->runs[i].status != 0)
       r->failed = 1;
+    else if (c->runs[i].invalid[0])
+      r->invalid++;
+    else
+      r->ok++;
   }
   for (o = 0; o < TUNE_NOBJECTIVES; o++)
     metric_stats(c, t1, o, buf, &r->metric[o]);
@@ -87,7 +89,7 @@ static void one_config(const struct tune_config *c, double t1, double *buf, stru
   if (r->metric[TUNE_ENERGY].n)
     r->power_w = r->metric[TUNE_ENERGY].median / r->time.median;
   for (i = 0; i < c->nruns; i++)
-    if (c->runs[i].status == 0 && c->runs[i].wall_s > 0)
+    if (c->runs[i].status == 0 && !c->runs[i].invalid[0] && c->runs[i].wall_s > 0)
       buf[k++] = c->runs[i].cpu_s / (c->runs[i].wall_s * c->threads);
   if (k) {
     omp_ext_stats_t st;

@@ -195,6 +195,13 @@ static int fill(const omp_ext_topo_t *topo, struct tune_config *c)
     err = omp_ext_usage_of(order, c->threads, &c->usage);
   if (!err && c->policy != TUNE_NONE)
     err = omp_ext_places_format(order, c->threads, omp_ext_format_omp, &c->places);
+  if (!err && c->policy != TUNE_NONE) { /* one PU per place, in order */
+    unsigned i;
+    if (!(c->place_pu = malloc(c->threads * sizeof(*c->place_pu))))
+      err = omp_ext_err_nomem;
+    for (i = 0; !err && i < c->threads; i++)
+      c->place_pu[i] = order[i].os_index;
+  }
   free(order);
   return err;
 }
@@ -232,6 +239,7 @@ void tune_free_plan(struct tune_config *configs, unsigned n)
     return;
   for (i = 0; i < n; i++) {
     free(configs[i].places);
+    free(configs[i].place_pu);
     free(configs[i].runs);
     tune_free_regions(&configs[i]);
   }

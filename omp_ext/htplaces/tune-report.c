@@ -17,8 +17,20 @@
 #include "findings.h"
 #include "tune.h"
 
+/* The first invalid run's reason, or NULL. */
+static const char *first_invalid(const struct tune_config *c)
+{
+  unsigned k;
+  for (k = 0; k < c->nruns; k++)
+    if (c->runs[k].status == 0 && c->runs[k].invalid[0])
+      return c->runs[k].invalid;
+  return NULL;
+}
+
 static const char *status_word(const struct tune_config *c, const struct tune_result *r)
 {
+  if (r->invalid && !r->ok && !r->failed)
+    return "invalid";
   if (r->failed)
     return r->ok ? "failed (some runs)" : "failed";
   if (c->nruns && r->ok < TUNE_MIN_RUNS)
@@ -42,6 +54,10 @@ char *tune_exec_line(const struct tune_report *t, int i)
   char *const *a;
   if (!f)
     return NULL;
+  /* sigma as measured, for omp_ext_share() and the in-code model (only a
+   * value OMP_EXT_SIGMA takes: (0, 1]) */
+  if (t->s && t->s->npairs && t->s->sigma > 0 && t->s->sigma <= 1)
+    fprintf(f, "OMP_EXT_SIGMA=%.3f ", t->s->sigma);
   if (c->wait)
     fprintf(f, "OMP_WAIT_POLICY=%s ", tune_wait_name(c->wait));
   if (c->policy == TUNE_NONE)
@@ -178,6 +194,9 @@ void tune_print_table(FILE *out, const struct tune_report *t)
     fprintf(out, " %s", status_word(c, r));
     if (r->failed && c->tail[0])
       fprintf(out, ": %.60s", c->tail);
+    if (r->invalid)
+      fprintf(out, " (%u run%s invalid: %s)", r->invalid, r->invalid > 1 ? "s" : "",
+              first_invalid(c));
     fputc('\n', out);
   }
   if (!t->energy_measured)
@@ -286,7 +305,8 @@ static void json_config(FILE *f, const struct tune_report *t, unsigned i)
     htp_json_string(f, c->places);
   else
     fputs("null", f);
-  fprintf(f, ",\n     \"status\": \"%s\", \"stderr_tail\": ", status_word(c, r));
+  fprintf(f, ",\n     \"status\": \"%s\", \"invalid_runs\": %u, \"stderr_tail\": ",
+          status_word(c, r), r->invalid);
   htp_json_string(f, c->tail);
   fputs(",\n     \"runs\": [", f);
   for (k = 0; k < c->nruns; k++) {
@@ -296,7 +316,12 @@ static void json_config(FILE *f, const struct tune_report *t, unsigned i)
     json_num(f, c->runs[k].cpu_s);
     fputs(", \"energy_j\": ", f);
     json_num(f, c->runs[k].energy_j);
-    fprintf(f, ", \"status\": %d}", c->runs[k].status);
+    fprintf(f, ", \"status\": %d, \"invalid\": ", c->runs[k].status);
+    if (c->runs[k].invalid[0])
+      htp_json_string(f, c->runs[k].invalid);
+    else
+      fputs("null", f);
+    fputc('}', f);
   }
   fputs("],\n     \"time_s\": ", f);
   json_stats(f, &r->time);
@@ -411,13 +436,22 @@ void tune_print_csv(FILE *f, const struct tune_report *t)
 {
   unsigned i, k;
   fputs("policy,threads,wait_policy,cores,round_index,wall_s,cpu_s,energy_j,energy_source,"
-        "status\n", f);
+        "status,invalid\n", f);
   for (i = 0; i < t->n; i++)
-    for (k = 0; k < t->c[i].nruns; k++)
-      fprintf(f, "%s,%u,%s,%u,%u,%.9g,%.9g,%.9g,%s,%d\n", tune_policy_name(t->c[i].policy),
+    for (k = 0; k < t->c[i].nruns; k++) {
+      const char *p;
+      fprintf(f, "%s,%u,%s,%u,%u,%.9g,%.9g,%.9g,%s,%d,", tune_policy_name(t->c[i].policy),
               t->c[i].threads, tune_wait_name(t->c[i].wait), t->c[i].usage.cores, k,
               t->c[i].runs[k].wall_s, t->c[i].runs[k].cpu_s, t->c[i].runs[k].energy_j,
               t->energy_measured ? "rapl" : "modelled", t->c[i].runs[k].status);
+      if (t->c[i].runs[k].invalid[0]) { /* a quoted CSV field */
+        fputc('"', f);
+        for (p = t->c[i].runs[k].invalid; *p; p++)
+          fputs(*p == '"' ? "\"\"" : (char[]){*p, 0}, f);
+        fputc('"', f);
+      }
+      fputc('\n', f);
+    }
 }
 
 static int write_file(const char *dir, const char *name, const struct tune_report *t,

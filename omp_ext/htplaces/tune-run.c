@@ -168,12 +168,14 @@ static double energy_now(const struct tune_exec *x)
 
 /* The run's timing file into c's regions; a run without one counts as
  * untimed (statically linked, or its runtime started no hook). */
-static void keep_timing(const struct tune_exec *x, struct tune_config *c)
+static void keep_timing(const struct tune_exec *x, struct tune_config *c, struct tune_run *r)
 {
   double serial, *more;
-  if (tune_read_timing(x->timing_file, c, &serial) != 0) {
-    c->untimed++;
-    return;
+  int got = tune_read_timing(x->timing_file, c, &serial, r->invalid, sizeof(r->invalid));
+  if (got != 0) {
+    if (got < 0)
+      c->untimed++;
+    return; /* (an invalid run: none of its figures) */
   }
   if ((more = realloc(c->serial_s, (c->nserial + 1) * sizeof(*more))) != NULL) {
     c->serial_s = more;
@@ -231,7 +233,8 @@ int tune_run_once(const struct tune_exec *x, struct tune_config *c, struct tune_
   if (r->status != 0)
     keep_tail(errfd, c->tail, sizeof(c->tail));
   close(errfd);
+  r->invalid[0] = '\0';
   if (r->status == 0 && x->timing_lib)
-    keep_timing(x, c);
+    keep_timing(x, c, r);
   return HTP_EXIT_OK;
 }

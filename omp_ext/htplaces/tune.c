@@ -255,7 +255,8 @@ static void progress(const struct loop *l, const struct tune_config *c, unsigned
   fprintf(stderr, "htplaces tune: [%u/%u] %s %u%s%s, round %u: %.3f s %s (about %.0f s left)\n",
           l->done, l->total, tune_policy_name(c->policy), c->threads, c->wait ? " " : "",
           c->wait ? tune_wait_name(c->wait) : "", round + 1, r->wall_s,
-          r->status == 0 ? "ok" : r->status < 0 ? "TIMEOUT" : "FAILED", left);
+          r->status != 0 ? r->status < 0 ? "TIMEOUT" : "FAILED" : r->invalid[0] ? "INVALID" : "ok",
+          left);
 }
 
 static int run_rounds(const struct tune_exec *x, struct plan *p, const struct tune_opts *o,
@@ -332,10 +333,16 @@ static int open_stdout_sink(const struct tune_opts *o, int *fd)
 /* All configurations failed: exit 1 with one failure's stderr tail. */
 static int all_failed(const struct plan *p, const struct tune_result *r)
 {
-  unsigned i;
+  unsigned i, k;
   for (i = 0; i < p->n; i++)
     if (r[i].ok)
       return 0;
+  for (i = 0; i < p->n; i++) /* threads elsewhere in every run that ran */
+    for (k = 0; k < p->c[i].nruns; k++)
+      if (p->c[i].runs[k].invalid[0])
+        return htp_error(HTP_EXIT_FAIL, "no valid run: the program's threads were not where "
+                         "intended (e.g. %s %u: %s)", tune_policy_name(p->c[i].policy),
+                         p->c[i].threads, p->c[i].runs[k].invalid);
   for (i = 0; i < p->n; i++)
     if (p->c[i].nruns)
       return htp_error(HTP_EXIT_FAIL, "the program failed in every configuration (e.g. %s %u: "

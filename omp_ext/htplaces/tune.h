@@ -33,12 +33,14 @@ struct tune_run {
   double cpu_s;    /* user + system CPU seconds of the program (all threads) */
   double energy_j; /* joules: measured (RAPL) or modelled */
   int status;      /* 0 ok; else the exit status, 128 + signal, or -1 (timeout) */
+  char invalid[160]; /* "": valid; else why its threads were not where intended
+                      * (a run of status 0 left out of every figure) */
 };
 
 /* One parallel region of the program as the timing layer names it, in one
  * configuration: its total seconds in each run that wrote a timing file. */
 struct tune_region {
-  char name[128];          /* function+offset (include/omp_ext/timing.h) */
+  char name[128];          /* FILE:LINE, or function+offset (tune_region_name) */
   double *total_s;         /* per run */
   double *median_s;        /* per run: the median seconds of one instance */
   unsigned nruns;
@@ -53,6 +55,7 @@ struct tune_config {
   enum tune_wait wait;
   omp_ext_usage_t usage; /* cores/packages/extra PUs its places use (none: as speedup) */
   char *places;          /* OMP_PLACES text; NULL for none */
+  unsigned *place_pu;    /* place t's PU (OS index), t < threads; NULL for none */
   struct tune_run *runs; /* runs[0 .. nruns-1], in the order they ran */
   unsigned nruns;
   char tail[512];        /* the last failing run's stderr tail */
@@ -79,7 +82,8 @@ struct tune_region_summary {
 
 /* Figures of one configuration over its successful runs. */
 struct tune_result {
-  unsigned ok;             /* successful runs */
+  unsigned ok;             /* successful runs (status 0, valid) */
+  unsigned invalid;        /* runs of status 0 whose threads were elsewhere */
   int failed;              /* some run failed (configuration marked failed) */
   omp_ext_stats_t time;    /* seconds */
   omp_ext_stats_t metric[TUNE_NOBJECTIVES]; /* per-run time, energy, SPN, EDP */
@@ -155,9 +159,22 @@ int tune_run_once(const struct tune_exec *x, struct tune_config *c, struct tune_
 
 /* Add the regions of one run's timing file (omp_ext's timing layer: one
  * region per line) to c; *serial_s the run's time outside any region.
- * 0, or -1 when the file is missing or not one of omp_ext's. */
-int tune_read_timing(const char *path, struct tune_config *c, double *serial_s);
+ * 0, or -1 when the file is missing or not one of omp_ext's, or 1 when the
+ * bindings it records put a thread outside its place (tune_check_binding):
+ * then nothing is added and invalid[len] says why. */
+int tune_read_timing(const char *path, struct tune_config *c, double *serial_s, char *invalid,
+                     size_t len);
+/* One region line of a timing file against c's places (OMP_PROC_BIND=close:
+ * in a team of T <= N threads, thread t on place t; in a larger one, each
+ * thread on one of the places): 0, or 1 with why[len] naming the first
+ * thread elsewhere (its CPU set or the PU it ran on outside its place).
+ * "none" (no places) and lines without bindings are never invalid. */
+int tune_check_binding(const char *line, const struct tune_config *c, char *why, size_t len);
 void tune_free_regions(struct tune_config *c);
+/* The name of a timing file's region line: "FILE:LINE" when the line has
+ * its module and offset and addr2line (binutils) finds debug info there,
+ * else its "name" (function+offset).  0, or -1 without a name. */
+int tune_region_name(const char *line, char *name, size_t len);
 
 /* tune-analysis.c ------------------------------------------------------ */
 
@@ -200,7 +217,9 @@ struct tune_report {
 void tune_print_table(FILE *out, const struct tune_report *t);
 void tune_print_json(FILE *out, const struct tune_report *t);
 void tune_print_csv(FILE *out, const struct tune_report *t);
-/* The exact command for configuration i: "htplaces exec spn 6 -- ./app". */
+/* The exact command for configuration i: "htplaces exec spn 6 -- ./app",
+ * preceded by "OMP_EXT_SIGMA=0.270 " when sigma was measured (in (0, 1]):
+ * what omp_ext_share() and the in-code model read. */
 char *tune_exec_line(const struct tune_report *t, int i);
 /* --out DIR: results.csv, results.json, recommendation.txt and, with
  * gnuplot, plots; returns 0 or prints the error. */
