@@ -18,7 +18,8 @@
 struct worker_args {
   const struct htb_kernel *kernel;
   unsigned nthreads;
-  const unsigned *expect; /* OS index of thread t's place */
+  const unsigned *expect; /* OS index of thread t's place; oversubscribed: */
+  unsigned nplaces;       /* the places, fewer than the threads */
   const char *incode;     /* in-code path: the policy's name; NULL = env path */
   const struct htb_incode_api *api;
   int unbound_count;      /* in-code os: every thread keeps the process's mask, */
@@ -68,7 +69,7 @@ static int check_binding(const struct htb_probe *p, const struct worker_args *a,
                          size_t outlen, char *why, size_t whylen)
 {
   const unsigned *expect = a->expect;
-  unsigned t;
+  unsigned t, *on = a->nplaces < p->nthreads ? calloc(a->nplaces, sizeof(unsigned)) : NULL;
   size_t used = 0;
   int ok = 1;
   why[0] = '\0';
@@ -87,11 +88,35 @@ static int check_binding(const struct htb_probe *p, const struct worker_args *a,
                  p->cpus[t], a->unbound_count, a->unbound_first);
         ok = 0;
       }
+    } else if (ok && on) { /* oversubscribed: on one of the places */
+      unsigned q;
+      for (q = 0; q < a->nplaces && (int)expect[q] != p->first_cpu[t]; q++)
+        ;
+      if (p->cpu_count[t] != 1 || q == a->nplaces) {
+        snprintf(why, whylen, "thread %u bound to {%s}, intended one of the %u places", t,
+                 p->cpus[t], a->nplaces);
+        ok = 0;
+      } else {
+        on[q]++;
+      }
+    } else if (ok && a->nplaces < p->nthreads) {
+      snprintf(why, whylen, "out of memory");
+      ok = 0;
     } else if (ok && (p->cpu_count[t] != 1 || p->first_cpu[t] != (int)expect[t])) {
       snprintf(why, whylen, "thread %u bound to {%s}, intended {%u}", t, p->cpus[t], expect[t]);
       ok = 0;
     }
   }
+  if (ok && on) { /* the team spread evenly: per place floor or ceil of T/P */
+    unsigned q, lo = p->nthreads / a->nplaces, hi = lo + (p->nthreads % a->nplaces != 0);
+    for (q = 0; q < a->nplaces && ok; q++)
+      if (on[q] < lo || on[q] > hi) {
+        snprintf(why, whylen, "place {%u} has %u threads, intended %u to %u", expect[q], on[q],
+                 lo, hi);
+        ok = 0;
+      }
+  }
+  free(on);
   return ok;
 }
 
@@ -221,6 +246,9 @@ static int worker_run(const struct worker_args *a, const struct htb_sizes *sz)
   r.ci95_hi_s = s.ci95_hi;
   r.outliers = s.outliers;
   r.verified = k->verify(st, r.check, sizeof(r.check));
+  if (k->capacity)
+    r.capacity = k->capacity(st);
+  r.oversub = a->nthreads - a->nplaces;
   if (k->work && k->unit) {
     r.work = k->work(st);
     r.rate = r.work / r.median_s;
@@ -239,7 +267,8 @@ static int worker_run(const struct worker_args *a, const struct htb_sizes *sz)
   return r.verified ? HTB_EXIT_OK : HTB_EXIT_FAIL;
 }
 
-/* Parse the comma list of OS indexes given with --expect. */
+/* Parse the comma list of OS indexes given with --expect: 1 to n of them;
+ * returns how many, or -1. */
 static int parse_expect(const char *text, unsigned n, unsigned *out)
 {
   unsigned t = 0;
@@ -252,7 +281,7 @@ static int parse_expect(const char *text, unsigned n, unsigned *out)
     out[t++] = (unsigned)v;
     p = *end == ',' ? end + 1 : end;
   }
-  return t == n && *p == '\0' ? 0 : -1;
+  return t >= 1 && *p == '\0' ? (int)t : -1;
 }
 
 /* The in-code path: the policy set by the API before anything else runs
@@ -301,10 +330,16 @@ int htb_worker(const char *kernel, unsigned nthreads, const char *expect,
   places = calloc(nthreads, sizeof(unsigned));
   if (!places)
     return htb_error(HTB_EXIT_FAIL, "out of memory");
-  if (parse_expect(expect, nthreads, places) < 0) {
+  if ((status = parse_expect(expect, nthreads, places)) < 0) {
     free(places);
-    return htb_error(HTB_EXIT_USAGE, "--expect '%s': need %u comma-separated OS indexes",
+    return htb_error(HTB_EXIT_USAGE, "--expect '%s': need 1 to %u comma-separated OS indexes",
                      expect, nthreads);
+  }
+  a.nplaces = (unsigned)status;
+  if (a.nplaces < nthreads && incode_policy) {
+    free(places);
+    return htb_error(HTB_EXIT_USAGE, "--incode: the in-code path places one thread per PU "
+                                     "(no oversubscription)");
   }
   a.nthreads = nthreads;
   a.expect = places;

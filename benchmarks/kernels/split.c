@@ -1,0 +1,253 @@
+/*
+ * The capacity-weighted split against the runtime's schedules (issue 15):
+ * one loop of equal iterations (a chain of dependent double additions each,
+ * as fadd) shared four ways, one kernel each, plus its serial reference:
+ *
+ *   split-static    #pragma omp for schedule(static)
+ *   split-dynamic   #pragma omp for schedule(dynamic, chunk)
+ *   split-share     omp_ext_share() in every region (the exchange of the
+ *                   team's bindings included in the time)
+ *   split-weights   omp_ext_team_weights() once (warm-up), then
+ *                   omp_ext_share_split() in every region: the API's way
+ *                   for a loop that repeats
+ *   split-serial    the same loop by the initial thread alone (no region
+ *                   after the warm-up): the balanced limit of a team is
+ *                   this time divided by the team's capacity
+ *
+ * The warm-up of every kernel records each thread's binding and the team's
+ * weights (omp_ext_team_weights(); their sum is the capacity, reported in
+ * the check and the `capacity` field).  Verification: every iteration's
+ * value is its closed form, and every iteration ran exactly once in every
+ * region (a per-iteration counter equals the number of regions).
+ */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "htbench.h"
+#include "omp_ext.h"
+
+enum split_sched { S_STATIC, S_DYNAMIC, S_SHARE, S_WEIGHTS, S_SERIAL };
+
+struct split_state {
+  enum split_sched sched;
+  unsigned nthreads;
+  long n, len, chunk;
+  double a;              /* the addend, read through a volatile */
+  double *out;
+  unsigned *hits;        /* regions that ran iteration i */
+  unsigned long regions; /* regions (or serial loops) run */
+  double *w;             /* the team's weights (warm-up) */
+  double capacity;
+  int err;               /* an omp_ext error in a region */
+};
+
+/* Not inlined: every kernel runs the same machine code. */
+static __attribute__((noinline)) void body(struct split_state *st, long i)
+{
+  double x = 1.0 + (double)(i % 1024) / 1024.0;
+  long k;
+  for (k = 0; k < st->len; k++)
+    x += st->a;
+  st->out[i] = x;
+  st->hits[i]++;
+}
+
+static void *split_setup(enum split_sched s, const struct htb_sizes *sz, unsigned nthreads,
+                         char *err, size_t errlen)
+{
+  struct split_state *st;
+  volatile double half = 0.5;
+  if (sz->split_n < 1 || sz->split_n > (1ULL << 32) || sz->split_len < 1 || sz->split_chunk < 1 ||
+      sz->split_chunk > (1ULL << 30)) {
+    snprintf(err, errlen, "split: iterations, length and chunk must be >= 1");
+    return NULL;
+  }
+  st = calloc(1, sizeof(*st));
+  if (st) {
+    st->out = calloc(sz->split_n, sizeof(double));
+    st->hits = calloc(sz->split_n, sizeof(unsigned));
+    st->w = calloc(nthreads, sizeof(double));
+  }
+  if (!st || !st->out || !st->hits || !st->w) {
+    if (st) {
+      free(st->out);
+      free(st->hits);
+      free(st->w);
+    }
+    free(st);
+    snprintf(err, errlen, "out of memory");
+    return NULL;
+  }
+  st->sched = s;
+  st->nthreads = nthreads;
+  st->n = (long)sz->split_n;
+  st->len = (long)sz->split_len;
+  st->chunk = (long)sz->split_chunk;
+  st->a = half;
+  return st;
+}
+
+#define SETUP(name, s)                                                                     \
+  static void *name(const struct htb_sizes *sz, unsigned n, char *err, size_t len)         \
+  {                                                                                        \
+    return split_setup(s, sz, n, err, len);                                                \
+  }
+SETUP(static_setup, S_STATIC)
+SETUP(dynamic_setup, S_DYNAMIC)
+SETUP(share_setup, S_SHARE)
+SETUP(weights_setup, S_WEIGHTS)
+SETUP(serial_setup, S_SERIAL)
+
+static void set_err(struct split_state *st, int e)
+{
+  if (e) {
+#pragma omp atomic write
+    st->err = e;
+  }
+}
+
+/* The warm-up's region: each thread's binding and the team's weights. */
+static void probe_team(struct split_state *st, struct htb_probe *probe)
+{
+#pragma omp parallel num_threads(st->nthreads)
+  {
+    double *mine = calloc(st->nthreads, sizeof(double));
+    int e = mine ? omp_ext_team_weights(mine, st->nthreads) : omp_ext_err_nomem;
+    htb_probe_here(probe);
+    if (!e && omp_get_thread_num() == 0)
+      memcpy(st->w, mine, st->nthreads * sizeof(double));
+    set_err(st, e);
+    free(mine);
+  }
+  if (!st->err) {
+    unsigned t;
+    st->capacity = 0;
+    for (t = 0; t < st->nthreads; t++)
+      st->capacity += st->w[t];
+  }
+}
+
+static void split_run(void *state, unsigned long inner, struct htb_probe *probe)
+{
+  struct split_state *st = state;
+  unsigned long j;
+  long i, chunk = st->chunk;
+  if (probe || !(st->capacity > 0)) { /* the warm-up (or a run without one) */
+    probe_team(st, probe);
+    if (st->sched == S_SERIAL)
+      usleep(300000); /* libomp's idle workers spin KMP_BLOCKTIME (200 ms) */
+  }
+  for (j = 0; j < inner && !st->err; j++) {
+    st->regions++;
+    switch (st->sched) {
+    case S_STATIC:
+#pragma omp parallel for num_threads(st->nthreads) schedule(static)
+      for (i = 0; i < st->n; i++)
+        body(st, i);
+      break;
+    case S_DYNAMIC:
+#pragma omp parallel for num_threads(st->nthreads) schedule(dynamic, chunk)
+      for (i = 0; i < st->n; i++)
+        body(st, i);
+      break;
+    case S_SHARE:
+#pragma omp parallel num_threads(st->nthreads) private(i)
+      {
+        long lo = 0, hi = 0;
+        int e = omp_ext_share(0, st->n, &lo, &hi);
+        set_err(st, e);
+        for (i = lo; !e && i < hi; i++)
+          body(st, i);
+      }
+      break;
+    case S_WEIGHTS:
+#pragma omp parallel num_threads(st->nthreads) private(i)
+      {
+        long *b = malloc((st->nthreads + 1) * sizeof(long));
+        int me = omp_get_thread_num();
+        int e = b ? omp_ext_share_split(0, st->n, st->w, (unsigned)omp_get_num_threads(), b)
+                  : omp_ext_err_nomem;
+        set_err(st, e);
+        for (i = e ? 0 : b[me]; !e && i < b[me + 1]; i++)
+          body(st, i);
+        free(b);
+      }
+      break;
+    case S_SERIAL:
+      for (i = 0; i < st->n; i++)
+        body(st, i);
+      break;
+    }
+  }
+}
+
+static int split_verify(void *state, char *msg, size_t msglen)
+{
+  struct split_state *st = state;
+  size_t used;
+  unsigned t;
+  long i;
+  if (st->err) {
+    snprintf(msg, msglen, "split WRONG: %s", omp_ext_strerror(st->err));
+    return 0;
+  }
+  for (i = 0; i < st->n; i++) {
+    double want = 1.0 + (double)(i % 1024) / 1024.0 + (double)st->len * 0.5;
+    if (st->hits[i] != st->regions) {
+      snprintf(msg, msglen, "split WRONG: iteration %ld ran %u times in %lu regions", i,
+               st->hits[i], st->regions);
+      return 0;
+    }
+    if (st->out[i] != want) {
+      snprintf(msg, msglen, "split WRONG: iteration %ld gives %.17g, expected %.17g", i,
+               st->out[i], want);
+      return 0;
+    }
+  }
+  used = (size_t)snprintf(msg, msglen, "%ld iterations x %ld each once in %lu regions; weights",
+                          st->n, st->len, st->regions);
+  for (t = 0; t < st->nthreads && used < msglen; t++)
+    used += (size_t)snprintf(msg + used, msglen - used, "%s%.4g", t ? "," : " ", st->w[t]);
+  if (used < msglen)
+    snprintf(msg + used, msglen - used, "; capacity %.4g", st->capacity);
+  return 1;
+}
+
+static double split_work(void *state)
+{
+  struct split_state *st = state;
+  return (double)st->n / 1e6;
+}
+
+static double split_capacity(void *state)
+{
+  struct split_state *st = state;
+  return st->capacity;
+}
+
+static void split_teardown(void *state)
+{
+  struct split_state *st = state;
+  free(st->out);
+  free(st->hits);
+  free(st->w);
+  free(st);
+}
+
+#define SPLIT_KERNEL(var, name, setup, desc)                                               \
+  const struct htb_kernel var = {                                                          \
+    name, desc, HTB_WORK, "Mit/s", setup, split_run, NULL, split_verify, split_work,       \
+    split_teardown, split_capacity,                                                        \
+  };
+SPLIT_KERNEL(htb_kernel_split_static, "split-static", static_setup,
+             "equal iterations, schedule(static)")
+SPLIT_KERNEL(htb_kernel_split_dynamic, "split-dynamic", dynamic_setup,
+             "equal iterations, schedule(dynamic, --split-chunk)")
+SPLIT_KERNEL(htb_kernel_split_share, "split-share", share_setup,
+             "equal iterations, omp_ext_share() per region (capacity-weighted)")
+SPLIT_KERNEL(htb_kernel_split_weights, "split-weights", weights_setup,
+             "equal iterations, omp_ext_team_weights() once + omp_ext_share_split()")
+SPLIT_KERNEL(htb_kernel_split_serial, "split-serial", serial_setup,
+             "the split loop by one thread: balanced limit = time / capacity")
