@@ -490,7 +490,8 @@ static void split_table(FILE *out, const struct htb_result *r, unsigned n)
       continue; /* not the first split row of this (policy, N) */
     if (!any++)
       fprintf(out, "\nCapacity-weighted split (split-*): median per region [95%% CI in ms], min;\n"
-                   "/balanced = median / (split-serial's median / capacity)\n");
+                   "/balanced = median / (split-serial's median / capacity); idle %%: each\n"
+                   "thread's share of the regions spent waiting for the others\n");
     serial = find(r, n, "split-serial", r[j].policy, r[j].threads, 0);
     fprintf(out, "%s N=%u (%u threads beyond the places) on %s; bindings %s; capacity %.4g\n",
             r[j].policy, r[j].threads, r[j].oversub, r[j].places, r[j].bindings,
@@ -499,6 +500,7 @@ static void split_table(FILE *out, const struct htb_result *r, unsigned n)
       fprintf(out, "  %-14s balanced limit %.2fms\n", "", serial->median_s / serial->capacity * 1e3);
     for (i = 0; htb_kernels[i]; i++) {
       const struct htb_result *x = find(r, n, htb_kernels[i]->name, r[j].policy, r[j].threads, 0);
+      const char *idle;
       if (!htb_kernels[i]->capacity || !x)
         continue;
       fprintf(out, "  %-14s ", x->kernel);
@@ -506,9 +508,11 @@ static void split_table(FILE *out, const struct htb_result *r, unsigned n)
       fprintf(out, " [%8.2f,%8.2f] ", x->ci95_lo_s * 1e3, x->ci95_hi_s * 1e3);
       time_cell(out, x->min_s);
       if (isnan(x->vs_balanced))
-        fprintf(out, " %9s\n", "-");
+        fprintf(out, " %9s", "-");
       else
-        fprintf(out, " %8.3fx\n", x->vs_balanced);
+        fprintf(out, " %8.3fx", x->vs_balanced);
+      idle = strstr(x->check, "idle %:");
+      fprintf(out, "  %s\n", idle && strcmp(x->kernel, "split-serial") ? idle : "");
     }
   }
 }

@@ -40,6 +40,9 @@ struct split_state {
   unsigned long regions; /* regions (or serial loops) run */
   double *w;             /* the team's weights (warm-up) */
   double capacity;
+  double *done;          /* done[t]: thread t's time from the region's start to
+                          * the end of its share, summed over regions */
+  double elapsed;        /* the regions' times, summed */
   int err;               /* an omp_ext error in a region */
 };
 
@@ -69,12 +72,14 @@ static void *split_setup(enum split_sched s, const struct htb_sizes *sz, unsigne
     st->out = calloc(sz->split_n, sizeof(double));
     st->hits = calloc(sz->split_n, sizeof(unsigned));
     st->w = calloc(nthreads, sizeof(double));
+    st->done = calloc(nthreads, sizeof(double));
   }
-  if (!st || !st->out || !st->hits || !st->w) {
+  if (!st || !st->out || !st->hits || !st->w || !st->done) {
     if (st) {
       free(st->out);
       free(st->hits);
       free(st->w);
+      free(st->done);
     }
     free(st);
     snprintf(err, errlen, "out of memory");
@@ -106,6 +111,14 @@ static void set_err(struct split_state *st, int e)
 #pragma omp atomic write
     st->err = e;
   }
+}
+
+/* The calling thread is done with its share of the region started at t0. */
+static void finished(struct split_state *st, double t0)
+{
+  int me = omp_get_thread_num();
+  if (me >= 0 && (unsigned)me < st->nthreads)
+    st->done[me] += htb_now() - t0;
 }
 
 /* The warm-up's region: each thread's binding and the team's weights. */
@@ -140,17 +153,26 @@ static void split_run(void *state, unsigned long inner, struct htb_probe *probe)
       usleep(300000); /* libomp's idle workers spin KMP_BLOCKTIME (200 ms) */
   }
   for (j = 0; j < inner && !st->err; j++) {
+    double t0 = htb_now();
     st->regions++;
     switch (st->sched) {
     case S_STATIC:
-#pragma omp parallel for num_threads(st->nthreads) schedule(static)
-      for (i = 0; i < st->n; i++)
-        body(st, i);
+#pragma omp parallel num_threads(st->nthreads) private(i)
+      {
+#pragma omp for schedule(static) nowait
+        for (i = 0; i < st->n; i++)
+          body(st, i);
+        finished(st, t0);
+      }
       break;
     case S_DYNAMIC:
-#pragma omp parallel for num_threads(st->nthreads) schedule(dynamic, chunk)
-      for (i = 0; i < st->n; i++)
-        body(st, i);
+#pragma omp parallel num_threads(st->nthreads) private(i)
+      {
+#pragma omp for schedule(dynamic, chunk) nowait
+        for (i = 0; i < st->n; i++)
+          body(st, i);
+        finished(st, t0);
+      }
       break;
     case S_SHARE:
 #pragma omp parallel num_threads(st->nthreads) private(i)
@@ -160,6 +182,7 @@ static void split_run(void *state, unsigned long inner, struct htb_probe *probe)
         set_err(st, e);
         for (i = lo; !e && i < hi; i++)
           body(st, i);
+        finished(st, t0);
       }
       break;
     case S_WEIGHTS:
@@ -173,13 +196,16 @@ static void split_run(void *state, unsigned long inner, struct htb_probe *probe)
         for (i = e ? 0 : b[me]; !e && i < b[me + 1]; i++)
           body(st, i);
         free(b);
+        finished(st, t0);
       }
       break;
     case S_SERIAL:
       for (i = 0; i < st->n; i++)
         body(st, i);
+      finished(st, t0);
       break;
     }
+    st->elapsed += htb_now() - t0;
   }
 }
 
@@ -211,7 +237,12 @@ static int split_verify(void *state, char *msg, size_t msglen)
   for (t = 0; t < st->nthreads && used < msglen; t++)
     used += (size_t)snprintf(msg + used, msglen - used, "%s%.4g", t ? "," : " ", st->w[t]);
   if (used < msglen)
-    snprintf(msg + used, msglen - used, "; capacity %.4g", st->capacity);
+    used += (size_t)snprintf(msg + used, msglen - used, "; capacity %.4g; idle %%:", st->capacity);
+  /* each thread's idle share of the regions (waiting for the others; a
+   * balanced split has them all near 0) */
+  for (t = 0; t < (st->sched == S_SERIAL ? 1 : st->nthreads) && used < msglen; t++)
+    used += (size_t)snprintf(msg + used, msglen - used, "%s%.1f", t ? "," : " ",
+                             st->elapsed > 0 ? 100 * (1 - st->done[t] / st->elapsed) : 0.0);
   return 1;
 }
 
@@ -233,6 +264,7 @@ static void split_teardown(void *state)
   free(st->out);
   free(st->hits);
   free(st->w);
+  free(st->done);
   free(st);
 }
 
