@@ -67,8 +67,8 @@ run() { # LABEL SCHED BUILD WAIT OPTIONS...
   echo "# summary: /balanced per case (scheduler, runtime, loop, wait policy) and kernel over $rounds rounds:"
   echo "# median [min, max]"
   awk '/^## round/ { case = $4 " " $5 " " $6 " " $7; sub(":", "", case) }
-       /^  split-/ && $NF ~ /x$/ { v = $NF; sub("x", "", v); k = case "|" $1;
-         if (!(k in n)) order[++nk] = k; vals[k, ++n[k]] = v }
+       /^  split-/ { for (f = 2; f <= NF; f++) if ($f ~ /^[0-9.]+x$/) { v = $f; sub("x", "", v);
+         k = case "|" $1; if (!(k in n)) order[++nk] = k; vals[k, ++n[k]] = v } }
        END { for (i = 1; i <= nk; i++) { k = order[i]; m = n[k];
                for (a = 1; a <= m; a++) x[a] = vals[k, a];
                for (a = 1; a <= m; a++) for (b = a + 1; b <= m; b++) if (x[b] < x[a]) { t = x[a]; x[a] = x[b]; x[b] = t }

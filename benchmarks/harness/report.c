@@ -491,7 +491,8 @@ static void split_table(FILE *out, const struct htb_result *r, unsigned n)
     if (!any++)
       fprintf(out, "\nCapacity-weighted split (split-*): median per region [95%% CI in ms], min;\n"
                    "/balanced = median / (split-serial's median / capacity); idle %%: each\n"
-                   "thread's share of the regions spent waiting for the others\n");
+                   "thread's share of the regions after it finished its part (waiting for\n"
+                   "the others; threads time-sharing a PU also finish apart)\n");
     serial = find(r, n, "split-serial", r[j].policy, r[j].threads, 0);
     fprintf(out, "%s N=%u (%u threads beyond the places) on %s; bindings %s; capacity %.4g\n",
             r[j].policy, r[j].threads, r[j].oversub, r[j].places, r[j].bindings,

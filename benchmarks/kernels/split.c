@@ -238,8 +238,9 @@ static int split_verify(void *state, char *msg, size_t msglen)
     used += (size_t)snprintf(msg + used, msglen - used, "%s%.4g", t ? "," : " ", st->w[t]);
   if (used < msglen)
     used += (size_t)snprintf(msg + used, msglen - used, "; capacity %.4g; idle %%:", st->capacity);
-  /* each thread's idle share of the regions (waiting for the others; a
-   * balanced split has them all near 0) */
+  /* each thread's share of the regions after it finished its part: it
+   * waited for the others (two threads time-sharing a PU finish apart even
+   * when their PU's work is balanced with the other PUs') */
   for (t = 0; t < (st->sched == S_SERIAL ? 1 : st->nthreads) && used < msglen; t++)
     used += (size_t)snprintf(msg + used, msglen - used, "%s%.1f", t ? "," : " ",
                              st->elapsed > 0 ? 100 * (1 - st->done[t] / st->elapsed) : 0.0);
