@@ -25,7 +25,7 @@ set -eu
 gcc_build=$1 clang_build=$2
 out=${3:-benchmarks/results/share-2core.txt}
 rounds=${4:-3}
-kernels=split-static,split-dynamic,split-share,split-weights,split-serial
+kernels=split-static,split-dynamic,split-share,split-weights,split-adaptive,split-serial
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 run() { # LABEL SCHED BUILD WAIT OPTIONS...

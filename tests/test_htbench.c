@@ -263,9 +263,9 @@ static void test_kernel_overheads(void)
 static void test_kernel_split(void)
 {
   static const char *const names[] = {"split-static", "split-dynamic", "split-share",
-                                      "split-weights", "split-serial"};
+                                      "split-weights", "split-adaptive", "split-serial"};
   unsigned i;
-  for (i = 0; i < 5; i++) {
+  for (i = 0; i < 6; i++) {
     const struct htb_kernel *k = htb_kernel_by_name(names[i]);
     char err[256] = "", msg[512] = "";
     void *st;
@@ -694,8 +694,8 @@ static void test_quick_sweep(void)
   CU_ASSERT(strstr(r.out, "Invalid") == NULL);
   run_free(&r);
   rows = check_results(dir, ~0u);
-  /* 15 kernels x every policy x N = 1..allowed PUs */
-  CU_ASSERT_EQUAL(rows, 15u * OMP_EXT_NPOLICIES * allowed_pus());
+  /* 16 kernels x every policy x N = 1..allowed PUs */
+  CU_ASSERT_EQUAL(rows, 16u * OMP_EXT_NPOLICIES * allowed_pus());
   CU_ASSERT(file_has(dir, "tables.txt", "Capacity-weighted split (split-*)"));
   CU_ASSERT(file_has(dir, "results.json", "\"results\": ["));
   CU_ASSERT(file_has(dir, "results.json", "\"openmp_runtime\""));
@@ -927,7 +927,8 @@ static void test_oversubscribe(void)
 {
   char *dir = tmpdir(), path[512], err[256];
   char *argv[] = {HTBENCH_BIN, "--quick", "--out", dir, "--kernels",
-                  "split-static,split-weights,split-serial", "--policies", "spn", "--threads",
+                  "split-static,split-weights,split-adaptive,split-serial", "--policies", "spn",
+                  "--threads",
                   "2", "--oversubscribe", "1", "--no-plot", SMALL, NULL};
   struct htb_result *res = NULL;
   struct run_result r;
@@ -946,7 +947,7 @@ static void test_oversubscribe(void)
   run_free(&r);
   snprintf(path, sizeof(path), "%s/results.csv", dir);
   CU_ASSERT_FATAL(htb_read_csv(path, &res, &n, err, sizeof(err)) == 0);
-  CU_ASSERT_EQUAL(n, 3);
+  CU_ASSERT_EQUAL(n, 4);
   for (i = 0; i < n; i++) {
     unsigned cpu[3] = {9, 9, 9}, on0 = 0;
     const char *b = res[i].bindings, *w = strstr(res[i].check, "weights ");
@@ -969,6 +970,13 @@ static void test_oversubscribe(void)
     CU_ASSERT(on0 == 1 || on0 == 2);
     if (strcmp(res[i].kernel, "split-serial"))
       CU_ASSERT(res[i].vs_balanced > 0); /* derived from split-serial / capacity */
+    if (!strcmp(res[i].kernel, "split-adaptive")) { /* adapted weights, still capacity 2 */
+      const char *a = strstr(res[i].check, "; adapted ");
+      double aw[3] = {0, 0, 0};
+      CU_ASSERT_FATAL(a && sscanf(a, "; adapted %lf,%lf,%lf", &aw[0], &aw[1], &aw[2]) == 3);
+      CU_ASSERT_DOUBLE_EQUAL(aw[0] + aw[1] + aw[2], 2, 0.02);
+      CU_ASSERT(aw[0] > 0 && aw[1] > 0 && aw[2] > 0);
+    }
   }
   free(res);
   rmtree(dir);

@@ -10,6 +10,13 @@
  *   split-weights   omp_ext_team_weights() once (warm-up), then
  *                   omp_ext_share_split() in every region: the API's way
  *                   for a loop that repeats
+ *   split-adaptive  as split-weights, then after every region the weights
+ *                   follow the rates measured in it: each PU's iterations
+ *                   per second (its threads' iterations over the last one's
+ *                   finish), shared among its threads by their weights,
+ *                   averaged half and half with the previous weights.  It
+ *                   sees what the capacity model cannot (other jobs on the
+ *                   CPUs); not an API of the library
  *   split-serial    the same loop by the initial thread alone (no region
  *                   after the warm-up): the balanced limit of a team is
  *                   this time divided by the team's capacity
@@ -20,7 +27,9 @@
  * value is its closed form, and every iteration ran exactly once in every
  * region (a per-iteration counter equals the number of regions).
  */
+#define _GNU_SOURCE
 #include <omp.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,7 +37,7 @@
 #include "htbench.h"
 #include "omp_ext.h"
 
-enum split_sched { S_STATIC, S_DYNAMIC, S_SHARE, S_WEIGHTS, S_SERIAL };
+enum split_sched { S_STATIC, S_DYNAMIC, S_SHARE, S_WEIGHTS, S_ADAPTIVE, S_SERIAL };
 
 struct split_state {
   enum split_sched sched;
@@ -43,6 +52,9 @@ struct split_state {
   double *done;          /* done[t]: thread t's time from the region's start to
                           * the end of its share, summed over regions */
   double elapsed;        /* the regions' times, summed */
+  int *cpu;              /* cpu[t]: the one CPU thread t is bound to, or -1 */
+  double *aw;            /* split-adaptive: the current weights */
+  double *last;          /* split-adaptive: thread t's finish in the last region */
   int err;               /* an omp_ext error in a region */
 };
 
@@ -73,13 +85,19 @@ static void *split_setup(enum split_sched s, const struct htb_sizes *sz, unsigne
     st->hits = calloc(sz->split_n, sizeof(unsigned));
     st->w = calloc(nthreads, sizeof(double));
     st->done = calloc(nthreads, sizeof(double));
+    st->cpu = calloc(nthreads, sizeof(int));
+    st->aw = calloc(nthreads, sizeof(double));
+    st->last = calloc(nthreads, sizeof(double));
   }
-  if (!st || !st->out || !st->hits || !st->w || !st->done) {
+  if (!st || !st->out || !st->hits || !st->w || !st->done || !st->cpu || !st->aw || !st->last) {
     if (st) {
       free(st->out);
       free(st->hits);
       free(st->w);
       free(st->done);
+      free(st->cpu);
+      free(st->aw);
+      free(st->last);
     }
     free(st);
     snprintf(err, errlen, "out of memory");
@@ -103,6 +121,7 @@ SETUP(static_setup, S_STATIC)
 SETUP(dynamic_setup, S_DYNAMIC)
 SETUP(share_setup, S_SHARE)
 SETUP(weights_setup, S_WEIGHTS)
+SETUP(adaptive_setup, S_ADAPTIVE)
 SETUP(serial_setup, S_SERIAL)
 
 static void set_err(struct split_state *st, int e)
@@ -117,8 +136,42 @@ static void set_err(struct split_state *st, int e)
 static void finished(struct split_state *st, double t0)
 {
   int me = omp_get_thread_num();
-  if (me >= 0 && (unsigned)me < st->nthreads)
-    st->done[me] += htb_now() - t0;
+  if (me >= 0 && (unsigned)me < st->nthreads) {
+    st->last[me] = htb_now() - t0;
+    st->done[me] += st->last[me];
+  }
+}
+
+/* split-adaptive, after a region split by b[]: the weights follow the rates
+ * measured.  A PU's rate is its threads' iterations over the latest finish
+ * among them (threads time-sharing a PU finish apart); its threads share
+ * it by their capacity weights; the result is averaged with the previous
+ * weights (both scaled to the team's capacity). */
+static void adapt(struct split_state *st, const long *b)
+{
+  unsigned t, u, n = st->nthreads;
+  double sum = 0, *next = calloc(n, sizeof(double));
+  if (!next)
+    return;
+  for (t = 0; t < n; t++) {
+    long iters = 0;
+    double finish = 0, wsum = 0;
+    for (u = 0; u < n; u++)
+      if (u == t || (st->cpu[t] >= 0 && st->cpu[u] == st->cpu[t])) {
+        iters += b[u + 1] - b[u];
+        finish = st->last[u] > finish ? st->last[u] : finish;
+        wsum += st->w[u];
+      }
+    if (iters <= 0 || finish <= 0 || wsum <= 0) { /* nothing measured: keep */
+      free(next);
+      return;
+    }
+    next[t] = (double)iters / finish * st->w[t] / wsum;
+    sum += next[t];
+  }
+  for (t = 0; t < n; t++)
+    st->aw[t] = 0.5 * st->aw[t] + 0.5 * next[t] * st->capacity / sum;
+  free(next);
 }
 
 /* The warm-up's region: each thread's binding and the team's weights. */
@@ -129,6 +182,17 @@ static void probe_team(struct split_state *st, struct htb_probe *probe)
     double *mine = calloc(st->nthreads, sizeof(double));
     int e = mine ? omp_ext_team_weights(mine, st->nthreads) : omp_ext_err_nomem;
     htb_probe_here(probe);
+    { /* the one CPU this thread is bound to, or -1 */
+      cpu_set_t set;
+      int me = omp_get_thread_num(), c, found = -1;
+      CPU_ZERO(&set);
+      if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) == 1)
+        for (c = 0; c < CPU_SETSIZE && found < 0; c++)
+          if (CPU_ISSET(c, &set))
+            found = c;
+      if ((unsigned)me < st->nthreads)
+        st->cpu[me] = found;
+    }
     if (!e && omp_get_thread_num() == 0)
       memcpy(st->w, mine, st->nthreads * sizeof(double));
     set_err(st, e);
@@ -139,6 +203,7 @@ static void probe_team(struct split_state *st, struct htb_probe *probe)
     st->capacity = 0;
     for (t = 0; t < st->nthreads; t++)
       st->capacity += st->w[t];
+    memcpy(st->aw, st->w, st->nthreads * sizeof(double));
   }
 }
 
@@ -199,6 +264,23 @@ static void split_run(void *state, unsigned long inner, struct htb_probe *probe)
         finished(st, t0);
       }
       break;
+    case S_ADAPTIVE: {
+      long *b = malloc((st->nthreads + 1) * sizeof(long));
+      int e = b ? omp_ext_share_split(0, st->n, st->aw, st->nthreads, b) : omp_ext_err_nomem;
+      set_err(st, e);
+      if (!e) {
+#pragma omp parallel num_threads(st->nthreads) private(i)
+        {
+          int me = omp_get_thread_num();
+          for (i = b[me]; i < b[me + 1]; i++)
+            body(st, i);
+          finished(st, t0);
+        }
+        adapt(st, b);
+      }
+      free(b);
+      break;
+    }
     case S_SERIAL:
       for (i = 0; i < st->n; i++)
         body(st, i);
@@ -237,7 +319,12 @@ static int split_verify(void *state, char *msg, size_t msglen)
   for (t = 0; t < st->nthreads && used < msglen; t++)
     used += (size_t)snprintf(msg + used, msglen - used, "%s%.4g", t ? "," : " ", st->w[t]);
   if (used < msglen)
-    used += (size_t)snprintf(msg + used, msglen - used, "; capacity %.4g; idle %%:", st->capacity);
+    used += (size_t)snprintf(msg + used, msglen - used, "; capacity %.4g", st->capacity);
+  for (t = 0; st->sched == S_ADAPTIVE && t < st->nthreads && used < msglen; t++)
+    used += (size_t)snprintf(msg + used, msglen - used, "%s%.3g", t ? "," : "; adapted ",
+                             st->aw[t]);
+  if (used < msglen)
+    used += (size_t)snprintf(msg + used, msglen - used, "; idle %%:");
   /* each thread's share of the regions after it finished its part: it
    * waited for the others (two threads time-sharing a PU finish apart even
    * when their PU's work is balanced with the other PUs') */
@@ -266,6 +353,9 @@ static void split_teardown(void *state)
   free(st->hits);
   free(st->w);
   free(st->done);
+  free(st->cpu);
+  free(st->aw);
+  free(st->last);
   free(st);
 }
 
@@ -282,5 +372,7 @@ SPLIT_KERNEL(htb_kernel_split_share, "split-share", share_setup,
              "equal iterations, omp_ext_share() per region (capacity-weighted)")
 SPLIT_KERNEL(htb_kernel_split_weights, "split-weights", weights_setup,
              "equal iterations, omp_ext_team_weights() once + omp_ext_share_split()")
+SPLIT_KERNEL(htb_kernel_split_adaptive, "split-adaptive", adaptive_setup,
+             "equal iterations, weights following each region's measured rates")
 SPLIT_KERNEL(htb_kernel_split_serial, "split-serial", serial_setup,
              "the split loop by one thread: balanced limit = time / capacity")
