@@ -221,8 +221,11 @@ static int worker_run(const struct worker_args *a, const struct htb_sizes *sz)
   w0 = htb_now();
   measure(k, st, r.inner_reps, sz->outer_reps, x, ref);
   w0 = htb_now() - w0;
-  /* oversubscribed: the team can use its places' CPUs, not one per thread */
-  r.cpu_util = (htb_cpu_now() - c0) / (w0 * (a->nplaces < a->nthreads ? a->nplaces : a->nthreads));
+  /* oversubscribed: the team can use its places' CPUs, not one per thread;
+   * split-serial runs on the initial thread alone */
+  r.cpu_util = (htb_cpu_now() - c0) /
+               (w0 * (k == &htb_kernel_split_serial ? 1
+                      : a->nplaces < a->nthreads ? a->nplaces : a->nthreads));
   /* energy since the open, counter wraps counted by the library */
   if (rapl && omp_ext_rapl_read(rapl, &joules) == 0 && w0 > 0)
     r.rapl_w = joules / w0;
