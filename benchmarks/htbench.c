@@ -17,13 +17,16 @@
 
 /* Defaults: --quick is the CI/smoke size (well under 2 minutes on 2 cores);
  * the full sweep is sized for about 5 minutes on 16 cores (see benchmarks/README.md). */
-static const struct htb_sizes quick_sizes = {NULL, 2, 42, 1000000, 1000000, 1000000, 10, 0.001, NULL};
-static const struct htb_sizes full_sizes = {NULL, 8, 42, 10000000, 4000000, 10000000, 10, 0.001, NULL};
+static const struct htb_sizes quick_sizes = {NULL, 2, 42, 1000000, 1000000, 1000000, 10, 0.001, NULL,
+                                             100000, 100, 16};
+static const struct htb_sizes full_sizes = {NULL, 8, 42, 10000000, 4000000, 10000000, 10, 0.001, NULL,
+                                            1000000, 100, 16};
 #define FULL_BUDGET_S 330 /* default --budget of the full sweep */
 
 enum {
   O_QUICK = 256, O_PLOT, O_CORPUS, O_SEED, O_SIEVE, O_FLOPS, O_TRIAD, O_TARGET, O_BUDGET,
   O_NOPLOT, O_WORKER, O_KERNEL, O_EXPECT, O_VERSION, O_LIST, O_WCEXPECT, O_PATH, O_INCODE,
+  O_SPLITN, O_SPLITLEN, O_SPLITCHUNK, O_OVERSUB,
 };
 
 static const struct option longopts[] = {
@@ -39,6 +42,10 @@ static const struct option longopts[] = {
   {"sieve-limit", required_argument, NULL, O_SIEVE},
   {"flops-iters", required_argument, NULL, O_FLOPS},
   {"triad-n", required_argument, NULL, O_TRIAD},
+  {"split-n", required_argument, NULL, O_SPLITN},
+  {"split-length", required_argument, NULL, O_SPLITLEN},
+  {"split-chunk", required_argument, NULL, O_SPLITCHUNK},
+  {"oversubscribe", required_argument, NULL, O_OVERSUB},
   {"reps", required_argument, NULL, 'r'},
   {"target-ms", required_argument, NULL, O_TARGET},
   {"budget", required_argument, NULL, O_BUDGET},
@@ -76,6 +83,11 @@ static void usage(FILE *out)
         "      --flops-iters N    add/mul/div: dependent operations per region\n"
         "                         (full 4e6, quick 1e6)\n"
         "      --triad-n N        triad: elements per array (full 1e7, quick 1e6)\n"
+        "      --split-n N        split-*: iterations of the loop (full 1e6, quick 1e5)\n"
+        "      --split-length L   split-*: dependent additions per iteration (100)\n"
+        "      --split-chunk C    split-dynamic: schedule(dynamic, C) (16)\n"
+        "      --oversubscribe K  N + K threads on each configuration's N places\n"
+        "                         (threads time-share PUs; env path only; default 0)\n"
         "  -r, --reps N           outer repetitions, >= 10 (default 10)\n"
         "      --target-ms MS     inner repetitions calibrated to MS per outer rep\n"
         "                         (default 1, EPCC's default test time)\n"
@@ -187,6 +199,15 @@ int main(int argc, char **argv)
     case O_SIEVE: rc = parse_u64("--sieve-limit", optarg, 3, 1ULL << 36, &set.sieve_limit); break;
     case O_FLOPS: rc = parse_u64("--flops-iters", optarg, 512, 1ULL << 40, &set.flops_iters); break;
     case O_TRIAD: rc = parse_u64("--triad-n", optarg, 1, 1ULL << 34, &set.triad_n); break;
+    case O_SPLITN: rc = parse_u64("--split-n", optarg, 1, 1ULL << 32, &set.split_n); break;
+    case O_SPLITLEN: rc = parse_u64("--split-length", optarg, 1, 1ULL << 32, &set.split_len); break;
+    case O_SPLITCHUNK:
+      rc = parse_u64("--split-chunk", optarg, 1, 1ULL << 30, &set.split_chunk);
+      break;
+    case O_OVERSUB:
+      rc = parse_u64("--oversubscribe", optarg, 0, 1024, &v);
+      opt.oversub = (unsigned)v;
+      break;
     case 'r':
       rc = parse_u64("--reps", optarg, 10, 100000, &v);
       set.outer_reps = (unsigned)v;
@@ -248,6 +269,12 @@ int main(int argc, char **argv)
     opt.sizes.flops_iters = set.flops_iters;
   if (set.triad_n)
     opt.sizes.triad_n = set.triad_n;
+  if (set.split_n)
+    opt.sizes.split_n = set.split_n;
+  if (set.split_len)
+    opt.sizes.split_len = set.split_len;
+  if (set.split_chunk)
+    opt.sizes.split_chunk = set.split_chunk;
   if (set.outer_reps)
     opt.sizes.outer_reps = set.outer_reps;
   if (!isnan(set.target_s))
@@ -269,6 +296,9 @@ int main(int argc, char **argv)
   if (kernel || expect || set.wc_expect || incode)
     return htb_error(HTB_EXIT_USAGE,
                      "--kernel, --expect, --wc-expect and --incode are for --worker; use --kernels");
+  if (opt.oversub && (opt.paths & HTB_PATH_INCODE))
+    return htb_error(HTB_EXIT_USAGE, "--oversubscribe works on the env path only (the in-code "
+                                     "path places one thread per PU)");
   if (HTB_INCODE)
     return htb_error(HTB_EXIT_USAGE, "htbench-incode is htbench's in-code worker; run "
                                      "'htbench --path incode' (or both)");

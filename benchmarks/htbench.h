@@ -46,6 +46,9 @@ struct htb_sizes {
   const char *wc_expect;   /* word count: "total,distinct,checksum" of the serial
                             * reference (computed once by the parent); NULL = the
                             * worker compares word by word itself */
+  uint64_t split_n;        /* split-*: iterations of the loop */
+  uint64_t split_len;      /* split-*: dependent additions per iteration */
+  uint64_t split_chunk;    /* split-dynamic: the chunk of schedule(dynamic, chunk) */
 };
 
 /* ------------------------------------------------------- binding probe */
@@ -86,11 +89,16 @@ struct htb_kernel {
   int (*verify)(void *state, char *msg, size_t msglen);
   double (*work)(void *state); /* units of `unit` per region (e.g. MB), or 0 */
   void (*teardown)(void *state);
+  /* The team's capacity seen in the warm-up (sum of omp_ext_team_weights()),
+   * or NULL: the split kernels' balanced limit. */
+  double (*capacity)(void *state);
 };
 
 extern const struct htb_kernel htb_kernel_wordcount, htb_kernel_sieve, htb_kernel_fadd,
     htb_kernel_fmul, htb_kernel_fdiv, htb_kernel_triad, htb_kernel_parallel, htb_kernel_for,
-    htb_kernel_barrier, htb_kernel_reduction;
+    htb_kernel_barrier, htb_kernel_reduction, htb_kernel_split_static, htb_kernel_split_dynamic,
+    htb_kernel_split_share, htb_kernel_split_weights, htb_kernel_split_adaptive,
+    htb_kernel_split_serial;
 
 /* All kernels, NULL-terminated, in report order. */
 extern const struct htb_kernel *const htb_kernels[];
@@ -171,6 +179,7 @@ struct htb_result {
   unsigned cores;        /* busy cores */
   unsigned packages;     /* busy packages */
   unsigned extra;        /* threads beyond one per core (extra siblings) */
+  unsigned oversub;      /* threads beyond one per place (--oversubscribe): time-sharing */
   char places[HTB_STR];  /* intended places: OMP_PLACES given on the env path */
   /* measurement (worker) */
   unsigned long inner_reps;
@@ -189,12 +198,15 @@ struct htb_result {
   double rapl_w;         /* RAPL package power over the timed repetitions (W), -1 if none */
   double cpu_util;       /* process CPU time / (wall time x threads) over the timed
                           * repetitions: well below 1 = the machine was contended */
+  double capacity;       /* split kernels: sum of the team's weights (NaN: none) */
   /* derived (parent) */
   double power_w;
   double energy_j;       /* one region: power_w x median_s */
   char energy_source[16]; /* "rapl" or "modelled" */
   double speedup;        /* T(1 thread, same policy) / T; NaN for overhead */
   double spn;            /* 1000 * speedup / (power * cores) */
+  double vs_balanced;    /* split kernels: median / (split-serial's median / capacity),
+                          * same policy and places; NaN without both */
   int valid;             /* verified && binding_ok && ran */
   double wall_s;         /* the worker process's wall time (parent) */
   char status[64];       /* "ok", or why not */
@@ -229,6 +241,7 @@ struct htb_options {
   double budget_s;            /* stop starting configurations after this; 0 = none */
   int no_plot;
   unsigned paths;             /* HTB_PATH_* bits (--path) */
+  unsigned oversub;           /* --oversubscribe K: N + K threads on N places */
   const char *incode_bin;     /* htbench-incode, for the in-code workers */
   struct htb_sizes sizes;
 };
@@ -246,7 +259,9 @@ struct htb_incode_api {
 };
 
 /* Worker: time one kernel on nthreads threads whose intended places are
- * the OS indexes in `expect` ("3,5"); prints the result line; returns the
+ * the OS indexes in `expect` ("3,5"; fewer places than threads: the team
+ * oversubscribes them, each thread must sit on one of them, the places'
+ * thread counts differing by at most one); prints the result line; returns the
  * exit status.  incode_policy non-NULL: the in-code path, the worker calls
  * api->set_policy(policy, nthreads) first (api NULL: usage error); for
  * policy os the threads must stay unbound (the process's mask). */

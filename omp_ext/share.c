@@ -55,7 +55,7 @@ int omp_ext_share_split(long begin, long end, const double *weights, unsigned n,
     return omp_ext_success;
   }
   if (__builtin_sub_overflow(end, begin, &diff))
-    return omp_ext_err_range;
+    return omp_ext_err_overflow;
   len = (unsigned long)diff;
   if (!(rem = malloc(n * sizeof(*rem))))
     return omp_ext_err_nomem;

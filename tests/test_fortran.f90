@@ -110,6 +110,8 @@ contains
     call check_error(omp_ext_err_runtime, "no usable OpenMP runtime found")
     call check_error(omp_ext_err_parse, "the text could not be parsed")
     call check_error(omp_ext_err_unsupported, "not supported on this system")
+    call check_error(omp_ext_err_not_in_parallel, "only allowed inside a parallel region")
+    call check_error(omp_ext_err_overflow, "the range's size (end - begin) overflows a long")
   end subroutine check_constants
 
   subroutine check_policy(value, name)

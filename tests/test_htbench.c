@@ -29,7 +29,7 @@
 /* Small sizes for the smoke sweeps: the CI has 2 cores and runs both
  * builds' tests at once. */
 #define SMALL "--corpus-mb", "0.3", "--sieve-limit", "200000", "--flops-iters", "200000", \
-              "--triad-n", "200000", "--target-ms", "1"
+              "--triad-n", "200000", "--split-n", "20000", "--split-length", "20", "--target-ms", "1"
 
 /* ------------------------------------------------------------ stats */
 
@@ -173,7 +173,8 @@ static void test_wordcount_boundaries(void)
 
 /* ------------------------------------------------------------ kernels */
 
-static const struct htb_sizes small = {NULL, 0.2, 42, 1000000, 100000, 100000, 10, 0.001, NULL};
+static const struct htb_sizes small = {NULL, 0.2, 42, 1000000, 100000, 100000, 10, 0.001, NULL,
+                                       20000, 10, 4};
 
 /* Setup, verify before running (must fail loudly), run, verify (must pass). */
 static void kernel_cycle(const char *name, const char *expect_in_msg)
@@ -255,6 +256,36 @@ static void test_kernel_overheads(void)
   kernel_cycle("for", "iterations of index: 3 each of 2");
   kernel_cycle("barrier", "barriers of thread: 3 each of 2");
   kernel_cycle("reduction", "reduction sum=6");
+}
+
+/* The split kernels: every iteration once per region (3 regions), the
+ * team's weights in the check (a team of 2). */
+static void test_kernel_split(void)
+{
+  static const char *const names[] = {"split-static", "split-dynamic", "split-share",
+                                      "split-weights", "split-adaptive", "split-serial"};
+  unsigned i;
+  for (i = 0; i < 6; i++) {
+    const struct htb_kernel *k = htb_kernel_by_name(names[i]);
+    char err[256] = "", msg[512] = "";
+    void *st;
+    CU_ASSERT_FATAL(k != NULL && k->capacity != NULL);
+    kernel_cycle(names[i], "20000 iterations x 10 each once in 3 regions; weights ");
+    st = k->setup(&small, 2, err, sizeof(err));
+    CU_ASSERT_FATAL(st != NULL);
+    k->run(st, 1, NULL);
+    CU_ASSERT(k->verify(st, msg, sizeof(msg)) == 1);
+    CU_ASSERT(k->capacity(st) > 0); /* the team's weights were taken */
+    CU_ASSERT(k->work(st) == 0.02);  /* 20000 iterations = 0.02 Mit */
+    k->teardown(st);
+  }
+  { /* a zero size is refused, not run */
+    struct htb_sizes zero = small;
+    char err[256] = "";
+    zero.split_chunk = 0;
+    CU_ASSERT(htb_kernel_split_dynamic.setup(&zero, 2, err, sizeof(err)) == NULL);
+    CU_ASSERT(strstr(err, "must be >= 1") != NULL);
+  }
 }
 
 static void test_sieve_limits(void)
@@ -438,6 +469,11 @@ static void test_bad_options(void)
   BAD("--path: 'x' is not a path (allowed: env, incode, both)", "--path", "x", "--out", "/tmp/x");
   BAD("--path: 'Both' is not a path", "--path", "Both", "--out", "/tmp/x");
   BAD("needs a value", "--out", "/tmp/x", "--path");
+  BAD("--split-n: '0'", "--split-n", "0", "--out", "/tmp/x");
+  BAD("--split-chunk: 'x'", "--split-chunk", "x", "--out", "/tmp/x");
+  BAD("--oversubscribe: '-1'", "--oversubscribe", "-1", "--out", "/tmp/x");
+  BAD("--oversubscribe works on the env path only", "--oversubscribe", "1", "--path", "env",
+      "--path", "both", "--out", "/tmp/x");
   BAD("--incode are for --worker", "--incode", "spn", "--out", "/tmp/x");
   /* htbench has no in-code API: its workers are the env path only */
   BAD("no in-code API linked in", "--worker", "--incode", "spn", "--kernel", "sieve", "--threads",
@@ -664,8 +700,9 @@ static void test_quick_sweep(void)
   CU_ASSERT(strstr(r.out, "Invalid") == NULL);
   run_free(&r);
   rows = check_results(dir, ~0u);
-  /* 10 kernels x (none + every policy) x N = 1..allowed PUs */
-  CU_ASSERT_EQUAL(rows, 10u * (1 + OMP_EXT_NPOLICIES) * allowed_pus());
+  /* 16 kernels x (none + every policy) x N = 1..allowed PUs */
+  CU_ASSERT_EQUAL(rows, 16u * (1 + OMP_EXT_NPOLICIES) * allowed_pus());
+  CU_ASSERT(file_has(dir, "tables.txt", "Capacity-weighted split (split-*)"));
   CU_ASSERT(file_has(dir, "results.json", "\"results\": ["));
   CU_ASSERT(file_has(dir, "results.json", "\"openmp_runtime\""));
   CU_ASSERT(file_has(dir, "results.json", "\"energy_source\": \"modelled\"") ||
@@ -900,6 +937,71 @@ static void test_path_missing_incode(void)
   free(dir);
 }
 
+/* The issue-15 case: 3 threads on 2 places (spn N=2 --oversubscribe 1 on
+ * 2 single-PU cores), under the real runtime: every thread on one of the
+ * places, one place with two threads, the weights those of the bindings
+ * (0.5 on the shared PU, 1 alone) whichever threads the runtime put
+ * together, capacity 2, the split table with the balanced limit. */
+static void test_oversubscribe(void)
+{
+  char *dir = tmpdir(), path[512], err[256];
+  char *argv[] = {HTBENCH_BIN, "--quick", "--out", dir, "--kernels",
+                  "split-static,split-weights,split-adaptive,split-serial", "--policies", "spn",
+                  "--threads",
+                  "2", "--oversubscribe", "1", "--no-plot", SMALL, NULL};
+  struct htb_result *res = NULL;
+  struct run_result r;
+  unsigned n = 0, i, t;
+  if (allowed_pus() < 2) {
+    free(dir);
+    return;
+  }
+  CU_ASSERT_FATAL(run_capture(argv, NULL, &r) == 0);
+  if (r.status != 0)
+    fprintf(stderr, "\n%s", r.err);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT(strstr(r.out, "Capacity-weighted split (split-*)") != NULL);
+  CU_ASSERT(strstr(r.out, "balanced limit") != NULL);
+  CU_ASSERT(strstr(r.out, "spn N=3 (1 threads beyond the places)") != NULL);
+  run_free(&r);
+  snprintf(path, sizeof(path), "%s/results.csv", dir);
+  CU_ASSERT_FATAL(htb_read_csv(path, &res, &n, err, sizeof(err)) == 0);
+  CU_ASSERT_EQUAL(n, 4);
+  for (i = 0; i < n; i++) {
+    unsigned cpu[3] = {9, 9, 9}, on0 = 0;
+    const char *b = res[i].bindings, *w = strstr(res[i].check, "weights ");
+    double wt[3] = {0, 0, 0};
+    CU_ASSERT_STRING_EQUAL(res[i].status, "ok");
+    CU_ASSERT_EQUAL(res[i].threads, 3);
+    CU_ASSERT_EQUAL(res[i].oversub, 1);
+    CU_ASSERT_DOUBLE_EQUAL(res[i].capacity, 2, 1e-9);
+    CU_ASSERT_FATAL(sscanf(b, "0:%u;1:%u;2:%u", &cpu[0], &cpu[1], &cpu[2]) == 3);
+    CU_ASSERT_FATAL(w && sscanf(w, "weights %lf,%lf,%lf", &wt[0], &wt[1], &wt[2]) == 3);
+    for (t = 0; t < 3; t++)
+      on0 += cpu[t] == cpu[0];
+    for (t = 0; t < 3; t++) { /* 0.5 where two threads share the PU, 1 alone */
+      unsigned same = 0, u;
+      for (u = 0; u < 3; u++)
+        same += cpu[u] == cpu[t];
+      CU_ASSERT_DOUBLE_EQUAL(wt[t], same == 2 ? 0.5 : 1.0, 1e-9);
+      CU_ASSERT(same == 1 || same == 2);
+    }
+    CU_ASSERT(on0 == 1 || on0 == 2);
+    if (strcmp(res[i].kernel, "split-serial"))
+      CU_ASSERT(res[i].vs_balanced > 0); /* derived from split-serial / capacity */
+    if (!strcmp(res[i].kernel, "split-adaptive")) { /* adapted weights, still capacity 2 */
+      const char *a = strstr(res[i].check, "; adapted ");
+      double aw[3] = {0, 0, 0};
+      CU_ASSERT_FATAL(a && sscanf(a, "; adapted %lf,%lf,%lf", &aw[0], &aw[1], &aw[2]) == 3);
+      CU_ASSERT_DOUBLE_EQUAL(aw[0] + aw[1] + aw[2], 2, 0.02);
+      CU_ASSERT(aw[0] > 0 && aw[1] > 0 && aw[2] > 0);
+    }
+  }
+  free(res);
+  rmtree(dir);
+  free(dir);
+}
+
 /* A directory is not an input file. */
 static void test_input_directory(void)
 {
@@ -929,6 +1031,7 @@ static CU_TestInfo kernel_tests[] = {
   {"word count verifies, fails loudly unrun", test_kernel_wordcount},
   {"word count against the serial digest", test_wordcount_digest},
   {"EPCC overhead kernels count what they did", test_kernel_overheads},
+  {"split kernels: every iteration once, weights taken", test_kernel_split},
   CU_TEST_INFO_NULL,
 };
 
@@ -944,6 +1047,7 @@ static CU_TestInfo command_tests[] = {
   {"--path incode: in-code rows only", test_path_incode},
   {"--path incode --policies os: exit 2", test_path_incode_os},
   {"--path without htbench-incode: exit 2", test_path_missing_incode},
+  {"--oversubscribe 1: 3 threads on 2 places, weights of the bindings", test_oversubscribe},
   CU_TEST_INFO_NULL,
 };
 

@@ -367,7 +367,9 @@ static void test_split_errors(void)
   CU_ASSERT_EQUAL(omp_ext_share_split(0, 10, zero, 2, b), omp_ext_err_invalid);
   CU_ASSERT_EQUAL(omp_ext_share_split(0, 10, inf, 2, b), omp_ext_err_invalid);
   CU_ASSERT_EQUAL(omp_ext_share_split(0, 10, nan2, 2, b), omp_ext_err_invalid);
-  CU_ASSERT_EQUAL(omp_ext_share_split(LONG_MIN, LONG_MAX, ok, 2, b), omp_ext_err_range);
+  CU_ASSERT_EQUAL(omp_ext_share_split(LONG_MIN, LONG_MAX, ok, 2, b), omp_ext_err_overflow);
+  CU_ASSERT_STRING_EQUAL(omp_ext_strerror(omp_ext_err_overflow),
+                         "the range's size (end - begin) overflows a long");
 }
 
 /* ---------------------------------------------------- in a real team */
@@ -506,7 +508,7 @@ static void test_team_single(void)
  * does not hang (every thread took part in the exchange). */
 static void test_team_errors(void)
 {
-  int err[2] = {-100, -100}, again[2] = {-100, -100};
+  int err[2] = {-100, -100}, again[2] = {-100, -100}, over[2] = {-100, -100};
   long lo, hi;
   omp_set_dynamic(0);
 #pragma omp parallel num_threads(2)
@@ -515,7 +517,13 @@ static void test_team_errors(void)
     double w[2];
     err[me] = omp_ext_team_weights(me == 0 ? NULL : w, 2);
     again[me] = me == 1 ? omp_ext_share(0, 10, &lo, NULL) : omp_ext_share(0, 10, &lo, &hi);
+    { /* a range of more than LONG_MAX iterations: every thread says so */
+      long l2, h2;
+      over[me] = omp_ext_share(LONG_MIN, LONG_MAX, &l2, &h2);
+    }
   }
+  CU_ASSERT_EQUAL(over[0], omp_ext_err_overflow);
+  CU_ASSERT_EQUAL(over[1], omp_ext_err_overflow);
   CU_ASSERT_EQUAL(err[0], omp_ext_err_invalid);
   CU_ASSERT_EQUAL(err[1], 0);
   CU_ASSERT_EQUAL(again[0], 0);

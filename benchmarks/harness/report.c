@@ -17,6 +17,13 @@ static int is_overhead(const char *kernel)
   return k && k->kind == HTB_OVERHEAD;
 }
 
+/* A kernel of the capacity-weighted split family (split-*). */
+static int is_split(const char *kernel)
+{
+  const struct htb_kernel *k = htb_kernel_by_name(kernel);
+  return k && k->capacity;
+}
+
 static int ok(const struct htb_result *r)
 {
   return strcmp(r->status, "ok") == 0 && !isnan(r->median_s);
@@ -63,6 +70,12 @@ void htb_derive(struct htb_result *r, unsigned n)
     }
     if (is_overhead(r[i].kernel))
       continue; /* overheads have no speed-up */
+    if (is_split(r[i].kernel) && strcmp(r[i].kernel, "split-serial")) {
+      const struct htb_result *serial = find(r, n, "split-serial", r[i].policy, r[i].threads, 0);
+      double cap = r[i].capacity > 0 ? r[i].capacity : serial ? serial->capacity : NAN;
+      if (serial && cap > 0 && serial->median_s > 0)
+        r[i].vs_balanced = r[i].median_s / (serial->median_s / cap);
+    }
     one = find(r, n, r[i].kernel, r[i].policy, 1, 0);
     if (one && r[i].median_s > 0) {
       r[i].speedup = one->median_s / r[i].median_s;
@@ -296,14 +309,18 @@ int htb_write_json(const char *path, const char *machine, const struct htb_optio
   else
     fputs("null", f);
   fprintf(f, ", \"corpus_mb\": %g, \"seed\": %llu, \"sieve_limit\": %llu, \"flops_iters\": %llu, "
-             "\"triad_n\": %llu, \"outer_reps\": %u, \"target_s\": %g, \"budget_s\": %g, "
+             "\"triad_n\": %llu, \"split_n\": %llu, \"split_length\": %llu, "
+             "\"split_chunk\": %llu, \"oversubscribe\": %u, "
+             "\"outer_reps\": %u, \"target_s\": %g, \"budget_s\": %g, "
              "\"warmup\": \"1 region, discarded\", \"ci\": \"95%% of the mean, Student t\", "
              "\"outliers\": \"|x - mean| > 3 sd\", \"power_model\": "
              "\"P = 76.11 + 25.19 packages + 9.68 cores + 2.61 extra siblings (W, C6100 preset)\", "
              "\"spn\": \"1000 * speedup / (power_w * busy cores)\"},\n",
           opt->sizes.corpus_mb, (unsigned long long)opt->sizes.seed,
           (unsigned long long)opt->sizes.sieve_limit, (unsigned long long)opt->sizes.flops_iters,
-          (unsigned long long)opt->sizes.triad_n, opt->sizes.outer_reps, opt->sizes.target_s,
+          (unsigned long long)opt->sizes.triad_n, (unsigned long long)opt->sizes.split_n,
+          (unsigned long long)opt->sizes.split_len, (unsigned long long)opt->sizes.split_chunk,
+          opt->oversub, opt->sizes.outer_reps, opt->sizes.target_s,
           opt->budget_s);
   fputs("  \"sigma\": {", f);
   for (i = 0; htb_kernels[i]; i++) {
@@ -456,6 +473,51 @@ static void ht_table(FILE *out, const struct htb_result *r, unsigned n, unsigned
   }
 }
 
+/* The split kernels side by side per policy and team: median, 95% CI,
+ * and the ratio to the balanced limit (split-serial / capacity). */
+static void split_table(FILE *out, const struct htb_result *r, unsigned n)
+{
+  unsigned i, j, m, any = 0;
+  for (j = 0; j < n; j++) {
+    const struct htb_result *serial;
+    if (!is_split(r[j].kernel) || !ok(&r[j]))
+      continue;
+    for (m = 0; m < j && !(is_split(r[m].kernel) && ok(&r[m]) && !strcmp(r[m].policy, r[j].policy) &&
+                           r[m].threads == r[j].threads);
+         m++)
+      ;
+    if (m < j)
+      continue; /* not the first split row of this (policy, N) */
+    if (!any++)
+      fprintf(out, "\nCapacity-weighted split (split-*): median per region [95%% CI in ms], min;\n"
+                   "/balanced = median / (split-serial's median / capacity); idle %%: each\n"
+                   "thread's share of the regions after it finished its part (waiting for\n"
+                   "the others; threads time-sharing a PU also finish apart)\n");
+    serial = find(r, n, "split-serial", r[j].policy, r[j].threads, 0);
+    fprintf(out, "%s N=%u (%u threads beyond the places) on %s; bindings %s; capacity %.4g\n",
+            r[j].policy, r[j].threads, r[j].oversub, r[j].places, r[j].bindings,
+            r[j].capacity);
+    if (serial)
+      fprintf(out, "  %-14s balanced limit %.2fms\n", "", serial->median_s / serial->capacity * 1e3);
+    for (i = 0; htb_kernels[i]; i++) {
+      const struct htb_result *x = find(r, n, htb_kernels[i]->name, r[j].policy, r[j].threads, 0);
+      const char *idle;
+      if (!htb_kernels[i]->capacity || !x)
+        continue;
+      fprintf(out, "  %-14s ", x->kernel);
+      time_cell(out, x->median_s);
+      fprintf(out, " [%8.2f,%8.2f] ", x->ci95_lo_s * 1e3, x->ci95_hi_s * 1e3);
+      time_cell(out, x->min_s);
+      if (isnan(x->vs_balanced))
+        fprintf(out, " %9s", "-");
+      else
+        fprintf(out, " %8.3fx", x->vs_balanced);
+      idle = strstr(x->check, "idle %:");
+      fprintf(out, "  %s\n", idle && strcmp(x->kernel, "split-serial") ? idle : "");
+    }
+  }
+}
+
 /* env vs in-code: per kernel and policy, the medians of both paths at the
  * largest N where both ran; ratio = in-code / env. */
 static void path_table(FILE *out, const struct htb_result *r, unsigned n)
@@ -512,6 +574,7 @@ void htb_print_tables(FILE *out, const struct htb_result *r, unsigned n, unsigne
     else
       overhead_table(out, r, n, htb_kernels[i]->name);
   }
+  split_table(out, r, n);
   ht_table(out, r, n, max_smt);
   path_table(out, r, n);
   for (i = 0, j = 0; j < n; j++)

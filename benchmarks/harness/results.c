@@ -14,6 +14,7 @@
 const struct htb_field htb_fields[] = {
   F(kernel, HTB_F_STR),     F(policy, HTB_F_STR),     F(path, HTB_F_STR),     F(threads, HTB_F_UINT),
   F(cores, HTB_F_UINT),     F(packages, HTB_F_UINT),  F(extra, HTB_F_UINT),
+  F(oversub, HTB_F_UINT),
   F(valid, HTB_F_INT),      F(status, HTB_F_STR),     F(median_s, HTB_F_DBL),
   F(min_s, HTB_F_DBL),      F(max_s, HTB_F_DBL),      F(mean_s, HTB_F_DBL),
   F(sd_s, HTB_F_DBL),       F(ci95_lo_s, HTB_F_DBL),  F(ci95_hi_s, HTB_F_DBL),
@@ -21,7 +22,8 @@ const struct htb_field htb_fields[] = {
   F(ref_mean_s, HTB_F_DBL), F(work, HTB_F_DBL),       F(rate, HTB_F_DBL),
   F(unit, HTB_F_STR),       F(speedup, HTB_F_DBL),    F(power_w, HTB_F_DBL),
   F(energy_j, HTB_F_DBL),   F(energy_source, HTB_F_STR), F(spn, HTB_F_DBL),
-  F(rapl_w, HTB_F_DBL),     F(cpu_util, HTB_F_DBL),     F(verified, HTB_F_INT),   F(check, HTB_F_STR),
+  F(rapl_w, HTB_F_DBL),     F(cpu_util, HTB_F_DBL),   F(capacity, HTB_F_DBL),
+  F(vs_balanced, HTB_F_DBL),     F(verified, HTB_F_INT),   F(check, HTB_F_STR),
   F(binding_ok, HTB_F_INT), F(ht_hooks, HTB_F_INT), F(bindings, HTB_F_STR),   F(places, HTB_F_STR),
 };
 #undef F
@@ -42,6 +44,7 @@ void htb_result_init(struct htb_result *r)
   r->median_s = r->min_s = r->max_s = r->mean_s = r->sd_s = NAN;
   r->ci95_lo_s = r->ci95_hi_s = r->ref_mean_s = r->rate = r->cpu_util = NAN;
   r->speedup = r->power_w = r->energy_j = r->spn = r->wall_s = NAN;
+  r->capacity = r->vs_balanced = NAN;
   r->rapl_w = -1;
 }
 

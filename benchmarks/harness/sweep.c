@@ -202,7 +202,7 @@ static void read_all(int fd, char **buf)
 static int parent_owned(const char *name)
 {
   static const char *const own[] = {"kernel", "policy", "path", "threads", "cores", "packages",
-                                    "extra", "places", "wall_s", NULL};
+                                    "extra", "oversub", "places", "wall_s", NULL};
   unsigned i;
   for (i = 0; own[i]; i++)
     if (!strcmp(name, own[i]))
@@ -279,8 +279,8 @@ static void run_worker(const struct worker_cmd *w, const struct htb_kernel *k, u
                        struct htb_result *r)
 {
   const char *exe = incode ? w->incode_bin : w->self;
-  char nbuf[16], reps[16], target[32], limit[32], iters[32], triad[32];
-  const char *argv[32];
+  char nbuf[16], reps[16], target[32], limit[32], iters[32], triad[32], sn[32], sl[32], sc[32];
+  const char *argv[40];
   int fd[2], status, i = 0;
   char *out = NULL;
   pid_t pid;
@@ -291,6 +291,9 @@ static void run_worker(const struct worker_cmd *w, const struct htb_kernel *k, u
   snprintf(limit, sizeof(limit), "%llu", (unsigned long long)w->sz->sieve_limit);
   snprintf(iters, sizeof(iters), "%llu", (unsigned long long)w->sz->flops_iters);
   snprintf(triad, sizeof(triad), "%llu", (unsigned long long)w->sz->triad_n);
+  snprintf(sn, sizeof(sn), "%llu", (unsigned long long)w->sz->split_n);
+  snprintf(sl, sizeof(sl), "%llu", (unsigned long long)w->sz->split_len);
+  snprintf(sc, sizeof(sc), "%llu", (unsigned long long)w->sz->split_chunk);
   argv[i++] = exe;
   argv[i++] = "--worker";
   if (incode) {
@@ -313,6 +316,12 @@ static void run_worker(const struct worker_cmd *w, const struct htb_kernel *k, u
   argv[i++] = iters;
   argv[i++] = "--triad-n";
   argv[i++] = triad;
+  argv[i++] = "--split-n";
+  argv[i++] = sn;
+  argv[i++] = "--split-length";
+  argv[i++] = sl;
+  argv[i++] = "--split-chunk";
+  argv[i++] = sc;
   if (w->input) {
     argv[i++] = "--input";
     argv[i++] = w->input;
@@ -665,15 +674,19 @@ int htb_sweep(const struct htb_options *opt, const char *self)
           /* the in-code series is its own policy label: reports group by it */
           snprintf(r->policy, sizeof(r->policy), "%s%s", pname, incode ? "@incode" : "");
           snprintf(r->path, sizeof(r->path), "%s", incode ? "incode" : "env");
-          r->threads = p.threads[in];
+          r->threads = p.threads[in] + opt->oversub;
           if ((rc = configure(topo, p.policies[ip], p.threads[in], r, &expect)) != 0) {
             snprintf(r->status, sizeof(r->status), "no places: %s", omp_ext_strerror(rc));
+            r->threads = p.threads[in] + opt->oversub;
           } else if (opt->budget_s > 0 && htb_now() - start > opt->budget_s) {
             snprintf(r->status, sizeof(r->status), "skipped (budget)");
             skipped++;
           } else {
             double t0 = htb_now();
-            run_worker(&w, p.kernels[ik], p.threads[in], r->places, expect, incode, r);
+            /* --oversubscribe K: N + K threads on the N places */
+            r->threads = p.threads[in] + opt->oversub;
+            r->oversub = opt->oversub;
+            run_worker(&w, p.kernels[ik], r->threads, r->places, expect, incode, r);
             r->wall_s = htb_now() - t0;
           }
           free(expect);

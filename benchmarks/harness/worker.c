@@ -18,7 +18,8 @@
 struct worker_args {
   const struct htb_kernel *kernel;
   unsigned nthreads;
-  const unsigned *expect; /* OS index of thread t's place */
+  const unsigned *expect; /* OS index of thread t's place; oversubscribed: */
+  unsigned nplaces;       /* the places, fewer than the threads */
   const char *incode;     /* in-code path: the policy's name; NULL = env path */
   const struct htb_incode_api *api;
   int unbound;            /* --expect unbound, or in-code os / none */
@@ -69,7 +70,7 @@ static int check_binding(const struct htb_probe *p, const struct worker_args *a,
                          size_t outlen, char *why, size_t whylen)
 {
   const unsigned *expect = a->expect;
-  unsigned t;
+  unsigned t, *on = a->nplaces < p->nthreads ? calloc(a->nplaces, sizeof(unsigned)) : NULL;
   size_t used = 0;
   int ok = 1;
   why[0] = '\0';
@@ -88,11 +89,35 @@ static int check_binding(const struct htb_probe *p, const struct worker_args *a,
                  p->cpus[t], a->unbound_count, a->unbound_first);
         ok = 0;
       }
+    } else if (ok && on) { /* oversubscribed: on one of the places */
+      unsigned q;
+      for (q = 0; q < a->nplaces && (int)expect[q] != p->first_cpu[t]; q++)
+        ;
+      if (p->cpu_count[t] != 1 || q == a->nplaces) {
+        snprintf(why, whylen, "thread %u bound to {%s}, intended one of the %u places", t,
+                 p->cpus[t], a->nplaces);
+        ok = 0;
+      } else {
+        on[q]++;
+      }
+    } else if (ok && a->nplaces < p->nthreads) {
+      snprintf(why, whylen, "out of memory");
+      ok = 0;
     } else if (ok && (p->cpu_count[t] != 1 || p->first_cpu[t] != (int)expect[t])) {
       snprintf(why, whylen, "thread %u bound to {%s}, intended {%u}", t, p->cpus[t], expect[t]);
       ok = 0;
     }
   }
+  if (ok && on) { /* the team spread evenly: per place floor or ceil of T/P */
+    unsigned q, lo = p->nthreads / a->nplaces, hi = lo + (p->nthreads % a->nplaces != 0);
+    for (q = 0; q < a->nplaces && ok; q++)
+      if (on[q] < lo || on[q] > hi) {
+        snprintf(why, whylen, "place {%u} has %u threads, intended %u to %u", expect[q], on[q],
+                 lo, hi);
+        ok = 0;
+      }
+  }
+  free(on);
   return ok;
 }
 
@@ -202,7 +227,11 @@ static int worker_run(const struct worker_args *a, const struct htb_sizes *sz)
   w0 = htb_now();
   measure(k, st, r.inner_reps, sz->outer_reps, x, ref);
   w0 = htb_now() - w0;
-  r.cpu_util = (htb_cpu_now() - c0) / (w0 * a->nthreads);
+  /* oversubscribed: the team can use its places' CPUs, not one per thread;
+   * split-serial runs on the initial thread alone */
+  r.cpu_util = (htb_cpu_now() - c0) /
+               (w0 * (k == &htb_kernel_split_serial ? 1
+                      : a->nplaces < a->nthreads ? a->nplaces : a->nthreads));
   /* energy since the open, counter wraps counted by the library */
   if (rapl && omp_ext_rapl_read(rapl, &joules) == 0 && w0 > 0)
     r.rapl_w = joules / w0;
@@ -226,6 +255,9 @@ static int worker_run(const struct worker_args *a, const struct htb_sizes *sz)
   r.ci95_hi_s = s.ci95_hi;
   r.outliers = s.outliers;
   r.verified = k->verify(st, r.check, sizeof(r.check));
+  if (k->capacity)
+    r.capacity = k->capacity(st);
+  r.oversub = a->nthreads - a->nplaces;
   if (k->work && k->unit) {
     r.work = k->work(st);
     r.rate = r.work / r.median_s;
@@ -261,14 +293,12 @@ static int process_mask(struct worker_args *a)
   return 0;
 }
 
-/* Parse the comma list of OS indexes given with --expect ("unbound":
- * none, every index 0). */
+/* Parse the comma list of OS indexes given with --expect: 1 to n of them;
+ * returns how many, or -1.  ("unbound" is not parsed: see htb_worker.) */
 static int parse_expect(const char *text, unsigned n, unsigned *out)
 {
   unsigned t = 0;
   const char *p = text;
-  if (!strcmp(text, "unbound"))
-    return 0;
   while (*p && t < n) {
     char *end;
     unsigned long v = strtoul(p, &end, 10);
@@ -277,7 +307,7 @@ static int parse_expect(const char *text, unsigned n, unsigned *out)
     out[t++] = (unsigned)v;
     p = *end == ',' ? end + 1 : end;
   }
-  return t == n && *p == '\0' ? 0 : -1;
+  return t >= 1 && *p == '\0' ? (int)t : -1;
 }
 
 /* The in-code path: the policy set by the API before anything else runs
@@ -319,10 +349,18 @@ int htb_worker(const char *kernel, unsigned nthreads, const char *expect,
   places = calloc(nthreads, sizeof(unsigned));
   if (!places)
     return htb_error(HTB_EXIT_FAIL, "out of memory");
-  if (parse_expect(expect, nthreads, places) < 0) {
+  if (!strcmp(expect, "unbound")) /* none: no places, every thread unbound */
+    status = (int)nthreads;
+  else if ((status = parse_expect(expect, nthreads, places)) < 0) {
     free(places);
-    return htb_error(HTB_EXIT_USAGE, "--expect '%s': need %u comma-separated OS indexes",
+    return htb_error(HTB_EXIT_USAGE, "--expect '%s': need 1 to %u comma-separated OS indexes",
                      expect, nthreads);
+  }
+  a.nplaces = (unsigned)status;
+  if (a.nplaces < nthreads && incode_policy) {
+    free(places);
+    return htb_error(HTB_EXIT_USAGE, "--incode: the in-code path places one thread per PU "
+                                     "(no oversubscription)");
   }
   a.nthreads = nthreads;
   a.expect = places;

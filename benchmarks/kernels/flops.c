@@ -139,13 +139,13 @@ static void flops_teardown(void *state)
 
 const struct htb_kernel htb_kernel_fadd = {
   "fadd", "dependent double additions (AIM9 add_double)", HTB_WORK, "Mflop/s",
-  fadd_setup, flops_run, NULL, flops_verify, flops_work, flops_teardown,
+  fadd_setup, flops_run, NULL, flops_verify, flops_work, flops_teardown, NULL,
 };
 const struct htb_kernel htb_kernel_fmul = {
   "fmul", "dependent double multiplications (AIM9 mul_double)", HTB_WORK, "Mflop/s",
-  fmul_setup, flops_run, NULL, flops_verify, flops_work, flops_teardown,
+  fmul_setup, flops_run, NULL, flops_verify, flops_work, flops_teardown, NULL,
 };
 const struct htb_kernel htb_kernel_fdiv = {
   "fdiv", "dependent double divisions (AIM9 div_double)", HTB_WORK, "Mflop/s",
-  fdiv_setup, flops_run, NULL, flops_verify, flops_work, flops_teardown,
+  fdiv_setup, flops_run, NULL, flops_verify, flops_work, flops_teardown, NULL,
 };

@@ -235,7 +235,7 @@ static void ovh_teardown(void *state)
 
 #define OVH_KERNEL(var, name, desc, setup)                                                     \
   const struct htb_kernel var = {name, desc, HTB_OVERHEAD, NULL, setup, ovh_run,              \
-                                 ovh_reference, ovh_verify, NULL, ovh_teardown}
+                                 ovh_reference, ovh_verify, NULL, ovh_teardown, NULL}
 OVH_KERNEL(htb_kernel_parallel, "parallel", "EPCC PARALLEL: parallel region overhead", par_setup);
 OVH_KERNEL(htb_kernel_for, "for", "EPCC FOR: worksharing loop overhead", for_setup);
 OVH_KERNEL(htb_kernel_barrier, "barrier", "EPCC BARRIER: barrier overhead", bar_setup);

@@ -179,5 +179,5 @@ static void sieve_teardown(void *state)
 
 const struct htb_kernel htb_kernel_sieve = {
   "sieve", "integer sieve (AIM9 sieve; segmented Eratosthenes)", HTB_WORK, "M/s",
-  sieve_setup, sieve_run, NULL, sieve_verify, sieve_work, sieve_teardown,
+  sieve_setup, sieve_run, NULL, sieve_verify, sieve_work, sieve_teardown, NULL,
 };

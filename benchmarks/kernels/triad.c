@@ -93,5 +93,5 @@ static double triad_work(void *state)
 
 const struct htb_kernel htb_kernel_triad = {
   "triad", "STREAM triad a = b + s*c (memory-bound)", HTB_WORK, "MB/s",
-  triad_setup, triad_run, NULL, triad_verify, triad_work, triad_teardown,
+  triad_setup, triad_run, NULL, triad_verify, triad_work, triad_teardown, NULL,
 };

@@ -658,5 +658,5 @@ static void wc_teardown(void *state)
 
 const struct htb_kernel htb_kernel_wordcount = {
   "wordcount", "word count (Phoenix-style MapReduce, per-thread hash tables)",
-  HTB_WORK, "MB/s", wc_setup, wc_run, NULL, wc_verify, wc_work, wc_teardown,
+  HTB_WORK, "MB/s", wc_setup, wc_run, NULL, wc_verify, wc_work, wc_teardown, NULL,
 };

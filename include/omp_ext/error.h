@@ -54,7 +54,9 @@ extern "C" {
   /* not supported on this system */                                               \
   X(err_unsupported, -12, "not supported on this system")                          \
   /* needs a parallel region: called outside one */                               \
-  X(err_not_in_parallel, -13, "only allowed inside a parallel region")
+  X(err_not_in_parallel, -13, "only allowed inside a parallel region")             \
+  /* an iteration range's size (end - begin) does not fit a long */               \
+  X(err_overflow, -14, "the range's size (end - begin) overflows a long")
 
 /**
  * Return codes of every omp_ext function that returns int: 0 on success,

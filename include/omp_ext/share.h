@@ -124,7 +124,7 @@ OMP_EXT_API int omp_ext_capacity_weights(const struct omp_ext_topo *topo,
  * \param bounds      an array of n + 1; bounds[0] = begin, bounds[n] = end
  *                    (begin when the range is empty).
  * \return 0; omp_ext_err_invalid (NULL pointer, n == 0, a weight negative
- *         or not finite, all weights 0); omp_ext_err_range (end - begin
+ *         or not finite, all weights 0); omp_ext_err_overflow (end - begin
  *         overflows a long); omp_ext_err_nomem.
  */
 OMP_EXT_API int omp_ext_share_split(long begin, long end, const double *weights, unsigned n,
@@ -220,7 +220,7 @@ OMP_EXT_API int omp_ext_team_weights(double *weights, int n);
  * \param my_begin, my_end    receive the share (my_begin == my_end: none);
  *                            unchanged on error.
  * \return 0; omp_ext_err_not_in_parallel (outside a parallel region);
- *         omp_ext_err_invalid (NULL pointer); omp_ext_err_range (end - begin
+ *         omp_ext_err_invalid (NULL pointer); omp_ext_err_overflow (end - begin
  *         overflows a long); the errors of omp_ext_team_weights().
  */
 OMP_EXT_API int omp_ext_share(long begin, long end, long *my_begin, long *my_end);
