@@ -119,7 +119,8 @@ static double serial_median(const struct tune_config *c)
 {
   double buf[256];
   unsigned n = c->nserial < 256 ? c->nserial : 256;
-  memcpy(buf, c->serial_s, n * sizeof(*buf));
+  if (n) /* (no valid run: serial_s may be NULL) */
+    memcpy(buf, c->serial_s, n * sizeof(*buf));
   return tune_median(buf, n);
 }
 
