@@ -69,6 +69,21 @@ static __attribute__((noinline)) void body(struct split_state *st, long i)
   st->hits[i]++;
 }
 
+static void split_teardown(void *state)
+{
+  struct split_state *st = state;
+  if (!st)
+    return;
+  free(st->out);
+  free(st->hits);
+  free(st->w);
+  free(st->done);
+  free(st->cpu);
+  free(st->aw);
+  free(st->last);
+  free(st);
+}
+
 static void *split_setup(enum split_sched s, const struct htb_sizes *sz, unsigned nthreads,
                          char *err, size_t errlen)
 {
@@ -90,16 +105,7 @@ static void *split_setup(enum split_sched s, const struct htb_sizes *sz, unsigne
     st->last = calloc(nthreads, sizeof(double));
   }
   if (!st || !st->out || !st->hits || !st->w || !st->done || !st->cpu || !st->aw || !st->last) {
-    if (st) {
-      free(st->out);
-      free(st->hits);
-      free(st->w);
-      free(st->done);
-      free(st->cpu);
-      free(st->aw);
-      free(st->last);
-    }
-    free(st);
+    split_teardown(st);
     snprintf(err, errlen, "out of memory");
     return NULL;
   }
@@ -346,18 +352,6 @@ static double split_capacity(void *state)
   return st->capacity;
 }
 
-static void split_teardown(void *state)
-{
-  struct split_state *st = state;
-  free(st->out);
-  free(st->hits);
-  free(st->w);
-  free(st->done);
-  free(st->cpu);
-  free(st->aw);
-  free(st->last);
-  free(st);
-}
 
 #define SPLIT_KERNEL(var, name, setup, desc)                                               \
   const struct htb_kernel var = {                                                          \
