@@ -80,6 +80,7 @@ H0=$1/bin/htplaces
 # every policy, every N: OMP_PLACES=$(htplaces POLICY N) with
 # OMP_PROC_BIND=close puts thread t exactly on place t.
 xml=/tmp/smtvm-lstopo.xml
+rm -f "$xml" # lstopo does not overwrite (the guest's /tmp is the host's, overlaid)
 lstopo-no-graphics --of xml "$xml" 2>/dev/null || lstopo --of xml "$xml"
 for b in "$@"; do
   H=$b/bin/htplaces; probe=$b/tests/affinity_probe; htp=$b/tests/ht_probe
