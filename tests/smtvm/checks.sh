@@ -15,8 +15,11 @@ check() { # check DESC WANT GOT
 }
 topo=${SMTVM_TOPOLOGY:-unknown}
 # Extra blocks (SMTVM_EXTRA, space list; the corpus block 3b always runs):
-# htbench (a small sweep per runtime), mpi (2 ranks under mpirun).
+# htbench (a small sweep), mpi (2 ranks under mpirun); BLOCK runs it with
+# every BUILD, BLOCK:I with the I-th BUILD only (1 = the first).
 extra=" ${SMTVM_EXTRA:-} "
+# wanted BLOCK I: 0 when BLOCK runs with the I-th build.
+wanted() { case $extra in *" $1 "* | *" $1:$2 "*) return 0 ;; esac; return 1; }
 # "# time: WHAT: N s" lines: where a guest's time goes.
 t_last=$(date +%s)
 stamp() { t_now=$(date +%s); echo "# time: $1: $((t_now - t_last)) s"; t_last=$t_now; }
@@ -177,7 +180,7 @@ done
 stamp "place-list corpus"
 
 # 3c. htbench (SMTVM_EXTRA has htbench): one kernel (fadd, tiny), every
-# policy, N = 1..PUs, per runtime.  htbench checks each thread's binding
+# policy, N = 1..PUs.  htbench checks each thread's binding
 # inside the region and verifies the kernel's result; every row must say
 # ok, verified and bound, with OMP_PLACES = $(htplaces POLICY N) and thread t
 # on place t, inside the allowed set.
@@ -201,9 +204,11 @@ csv_rows() {
       print fld[col["policy"]], fld[col["threads"]], fld[col["status"]], fld[col["verified"]],
             fld[col["binding_ok"]], fld[col["bindings"]], fld[col["places"]] }' "$1"
 }
-case $extra in *" htbench "*)
+case $extra in *" htbench"*)
   hpol="os speedup spn spread energy"
+  i=0
   for b in "$@"; do
+    i=$((i + 1)); wanted htbench $i || continue
     hb=$b/benchmarks/htbench; H=$b/bin/htplaces
     [ -x "$hb" ] || { bad "$b: no benchmarks/htbench"; continue; }
     rt=libgomp; ldd "$hb" | grep -q 'libomp\.so' && rt=libomp
@@ -235,13 +240,15 @@ case $extra in *" htbench "*)
 esac
 
 # 3d. MPI (SMTVM_EXTRA has mpi): mpirun --bind-to none -np 2 htplaces exec
-# spn -- tests/mpi_probe, per runtime.  The oracle is sysfs: the two ranks'
+# spn -- tests/mpi_probe.  The oracle is sysfs: the two ranks'
 # domains are disjoint, cover the allowed set, are whole cores (every
 # allowed sibling of a PU in the same domain) balanced to one core, and in
 # spn order; thread t of rank r runs on PU t of rank r's domain.
-case $extra in *" mpi "*)
+case $extra in *" mpi"*)
   mpirun=$(command -v mpirun)
+  i=0
   for b in "$@"; do
+    i=$((i + 1)); wanted mpi $i || continue
     mp=$b/tests/mpi_probe; H=$b/bin/htplaces
     if [ -z "$mpirun" ] || [ ! -x "$mp" ]; then
       echo "# skip - mpi: no mpirun or no $mp (Open MPI not found when $b was configured)"
