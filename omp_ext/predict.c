@@ -410,16 +410,31 @@ static void kset(hwloc_bitmap_t set, long v)
     hwloc_bitmap_set(set, (unsigned)v);
 }
 
-/* OMP_PLACES place "{...}" or a number; 0 ok, -1 syntax error, -2 crash,
- * -3 beyond omp_ext's limits. */
-static int kmp_place(struct kscan *k, hwloc_bitmap_t set)
+/* v is a valid OS proc ID for libomp's OMP_PLACES: an allowed CPU (its
+ * topology holds the allowed CPUs only, its table of masks ends at the
+ * largest of them). */
+static int kvalid(hwloc_const_bitmap_t allowed, long v)
+{
+  return v >= 0 && v <= KMP_ID_MAX && hwloc_bitmap_isset(allowed, (unsigned)v);
+}
+
+/* OMP_PLACES place "{...}" or a number into set, valid CPUs only (*invalid
+ * set when one was ignored); 0 ok, -1 syntax error, -2 crash, -3 beyond
+ * omp_ext's limits.  An interval inside braces ends at its first CPU that
+ * is not valid (libomp: "don't proliferate warnings"), so it crashes only
+ * when it reaches a negative CPU before any invalid one. */
+static int kmp_place(struct kscan *k, hwloc_const_bitmap_t allowed, hwloc_bitmap_t set,
+                     int *invalid)
 {
   long a, len, str, j;
   kws(k);
   if (k->s[k->i] != '{') {
     if (!kdigits(k, &a))
       return -1;
-    kset(set, a);
+    if (kvalid(allowed, a))
+      hwloc_bitmap_set(set, (unsigned)a);
+    else
+      *invalid = 1;
     return 0;
   }
   k->i++;
@@ -449,7 +464,11 @@ static int kmp_place(struct kscan *k, hwloc_bitmap_t set)
     for (j = 0; j < len && j <= KMP_ID_MAX + 1; j++) {
       if (a + j * str < 0)
         return -2;
-      kset(set, a + j * str);
+      if (!kvalid(allowed, a + j * str)) {
+        *invalid = 1;
+        break;
+      }
+      hwloc_bitmap_set(set, (unsigned)(a + j * str));
       if (str == 0)
         break;
     }
@@ -463,16 +482,40 @@ static int kmp_place(struct kscan *k, hwloc_bitmap_t set)
   }
 }
 
+/* libomp's next place of "P:n:s" (__kmp_affinity_process_placelist): each
+ * CPU of cur moved by str, when both it and its move are valid; the others
+ * are dropped for good.  *cut set when a CPU was dropped. */
+static hwloc_bitmap_t kmp_next_place(hwloc_const_bitmap_t cur, long str,
+                                     hwloc_const_bitmap_t allowed, int *cut)
+{
+  hwloc_bitmap_t next = hwloc_bitmap_alloc();
+  unsigned cpu;
+  if (!next)
+    return NULL;
+  hwloc_bitmap_foreach_begin(cpu, cur) {
+    if (kvalid(allowed, (long)cpu) && kvalid(allowed, (long)cpu + str))
+      hwloc_bitmap_set(next, (unsigned)((long)cpu + str));
+    else
+      *cut = 1;
+  }
+  hwloc_bitmap_foreach_end();
+  return next;
+}
+
+/* OMP_PLACES explicit places as libomp 14 builds them.  A place keeps its
+ * valid CPUs; one without any is not added, even complemented ("!" of a
+ * place with no valid CPU adds nothing; of one with, the allowed CPUs not
+ * in it, possibly none).  "P:n:s" adds P, then each next place from the
+ * previous one (kmp_next_place()); an empty one ends the interval. */
 static int kmp_omp_explicit(const omp_ext_topo_t *t, const char *text, omp_ext_prediction_t *pr)
 {
   struct kscan k = {text, 0, 0};
   omp_ext_placelist_t *l = new_list(omp_ext_syntax_omp);
   hwloc_bitmap_t allowed = allowed_set(t);
-  char *keep = NULL;
-  int err = (l && allowed) ? omp_ext_success : omp_ext_err_nomem, dc = 0, dp = 0;
+  int err = (l && allowed) ? omp_ext_success : omp_ext_err_nomem, dc = 0, dp = 0, cut = 0;
   int syntax = 0, crash = 0;
   while (!err) {
-    hwloc_bitmap_t set;
+    hwloc_bitmap_t set, cur;
     int neg, rc;
     long len = 1, str = 1, j;
     kws(&k);
@@ -485,7 +528,7 @@ static int kmp_omp_explicit(const omp_ext_topo_t *t, const char *text, omp_ext_p
       err = omp_ext_err_nomem;
       break;
     }
-    rc = kmp_place(&k, set);
+    rc = kmp_place(&k, allowed, set, &dc);
     if (rc < 0) {
       hwloc_bitmap_free(set);
       syntax = rc == -1;
@@ -494,8 +537,6 @@ static int kmp_omp_explicit(const omp_ext_topo_t *t, const char *text, omp_ext_p
         err = omp_ext_err_parse;
       break;
     }
-    if (neg)
-      hwloc_bitmap_andnot(set, allowed, set);
     kws(&k);
     if (text[k.i] == ':') {
       k.i++;
@@ -520,30 +561,28 @@ static int kmp_omp_explicit(const omp_ext_topo_t *t, const char *text, omp_ext_p
     if (l->nplaces + (unsigned long)len > OMP_EXT_PLACES_MAX_PLACES ||
         kspend(&k, (unsigned long)len * (unsigned long)hwloc_bitmap_weight(set)))
       err = omp_ext_err_parse; /* beyond omp_ext's limits */
-    for (j = 0; !err && j < len; j++) {
-      hwloc_bitmap_t copy = hwloc_bitmap_alloc();
-      unsigned cpu;
-      char *nk;
-      if (!copy) {
+    if (!err && hwloc_bitmap_iszero(set)) {
+      dp = dp || len > 0; /* no valid CPU: nothing added */
+      len = 0;
+    }
+    if (!err && neg)
+      hwloc_bitmap_andnot(set, allowed, set);
+    cur = set; /* owned here until pushed */
+    for (j = 0; !err && cur && j < len; j++) {
+      hwloc_bitmap_t next = NULL;
+      if (j + 1 < len && !(next = kmp_next_place(cur, str, allowed, &cut))) {
         err = omp_ext_err_nomem;
         break;
       }
-      hwloc_bitmap_foreach_begin(cpu, set) {
-        kset(copy, (long)cpu + j * str);
+      if (next && hwloc_bitmap_iszero(next)) { /* the interval ends here */
+        hwloc_bitmap_free(next);
+        next = NULL;
+        cut = 1;
       }
-      hwloc_bitmap_foreach_end();
-      if ((l->nplaces & (l->nplaces - 1)) == 0) { /* grow twofold, as push() */
-        if (!(nk = realloc(keep, l->nplaces ? 2 * (size_t)l->nplaces : 1))) {
-          hwloc_bitmap_free(copy);
-          err = omp_ext_err_nomem;
-          break;
-        }
-        keep = nk;
-      }
-      keep[l->nplaces] = (char)(neg && j == 0);
-      err = push(l, copy);
+      err = push(l, cur); /* takes cur, even on failure */
+      cur = next;
     }
-    hwloc_bitmap_free(set);
+    hwloc_bitmap_free(cur); /* not pushed: none left, "P:0" or an error */
     if (err)
       break;
     if (!text[k.i])
@@ -555,7 +594,6 @@ static int kmp_omp_explicit(const omp_ext_topo_t *t, const char *text, omp_ext_p
     k.i++;
   }
   if (!err && !syntax && !crash) {
-    keep_allowed(l, allowed, keep, &dc, &dp);
     if (l->nplaces == 0) {
       hwloc_bitmap_t all = hwloc_bitmap_dup(allowed);
       err = push(l, all);
@@ -563,11 +601,12 @@ static int kmp_omp_explicit(const omp_ext_topo_t *t, const char *text, omp_ext_p
                  "libomp: no valid OS proc ID in the places: affinity disabled");
     } else {
       set_result(pr, omp_ext_outcome_places,
-                 dp ? "libomp: places without a valid OS proc ID dropped"
+                 cut  ? "libomp: an interval of places ends where its CPUs leave the "
+                        "allowed set"
+                 : dp ? "libomp: places without a valid OS proc ID dropped"
                  : dc ? "libomp: invalid OS proc IDs ignored (warnings)" : NULL);
     }
   }
-  free(keep);
   hwloc_bitmap_free(allowed);
   if (err || syntax || crash) {
     omp_ext_placelist_destroy(l);

@@ -293,6 +293,17 @@ static void test_runtime(void)
   CU_ASSERT_EQUAL(r.status, 0);
   CONTAINS(r.out, "both runtimes build the same place list");
   run_free(&r);
+  /* one place, one PU, one core: singular */
+  r = run("-i", "pack:1 core:1 pu:1", "check", "--runtime", "libomp", "{0}", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_STRING_EQUAL(r.out, "libomp: builds 1 place: {0}\n");
+  run_free(&r);
+  r = run("-i", "pack:1 core:1 pu:1", "check", "--runtime", "libomp", "x", NULL);
+  CONTAINS(r.out, "libomp: rejects the value and falls back to one place per core; 1 place: {0}");
+  run_free(&r);
+  r = run("-i", "pack:1 core:1 pu:1", "check", "{0}", NULL);
+  CONTAINS(r.out, "OMP_PLACES={0}\n1 place on pack:1 core:1 pu:1 (1 allowed PU, 1 core)\n");
+  run_free(&r);
   /* libgomp orders cores by their lowest OS index, ignoring packages */
   r = run("-i", OMP_EXT_TEST_DIR "/topologies/hp-sl390s-xeon-westmere-2s-6c-smt2-far12-interleaved.xml",
           "check", "--runtime", "libgomp", "--expand", "cores(4)", NULL);

@@ -45,24 +45,32 @@ static int teardown(void)
 
 extern char **environ;
 
-/* Run the oracle with only the variable of syntax set; "N:...", "crash"
- * (killed by a signal: SIGSEGV, SIGABRT) or "exit N".  posix_spawn: a
- * sanitized test process is slow to fork. */
-static char *run_oracle(const char *syntax, const char *text)
+/* One run of the oracle, started by start_oracle() and read by
+ * finish_oracle(). */
+struct oracle_run {
+  pid_t pid;
+  int fd;
+};
+
+/* Start the oracle with only the variable of syntax set.  posix_spawn: a
+ * sanitized test process is slow to fork.  Its output (one short line) fits
+ * in the pipe, so it never waits for the reader. */
+static struct oracle_run start_oracle(const char *syntax, const char *text)
 {
   static const char *const drop[] = {"OMP_PLACES=", "GOMP_CPU_AFFINITY=", "KMP_AFFINITY=",
                                      "OMP_PROC_BIND=", "ASAN_OPTIONS="};
-  int fd[2], status;
-  pid_t pid;
-  char buf[4096], *value = NULL, **envp, *argv[] = {(char *)oracle_bin, NULL};
-  size_t len = 0, n = 0, i, j;
-  ssize_t got;
+  struct oracle_run run = {-1, -1};
+  int fd[2], got;
+  char *value = NULL, **envp, *argv[] = {(char *)oracle_bin, NULL};
+  size_t n = 0, i, j;
   posix_spawn_file_actions_t fa;
   for (i = 0; environ[i]; i++)
     ;
   envp = calloc(i + 3, sizeof(*envp));
-  if (!envp || pipe(fd) != 0)
-    return NULL;
+  if (!envp || pipe(fd) != 0) {
+    free(envp);
+    return run;
+  }
   for (i = 0; environ[i]; i++) {
     for (j = 0; j < sizeof(drop) / sizeof(drop[0]); j++)
       if (strncmp(environ[i], drop[j], strlen(drop[j])) == 0)
@@ -84,17 +92,31 @@ static char *run_oracle(const char *syntax, const char *text)
   posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
   posix_spawn_file_actions_addclose(&fa, fd[0]);
   posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-  if (posix_spawn(&pid, oracle_bin, &fa, NULL, argv, envp) != 0)
-    pid = -1;
+  if (posix_spawn(&run.pid, oracle_bin, &fa, NULL, argv, envp) != 0)
+    run.pid = -1;
   posix_spawn_file_actions_destroy(&fa);
   free(value);
   free(envp);
   close(fd[1]);
-  while ((got = read(fd[0], buf + len, sizeof(buf) - 1 - len)) > 0)
+  run.fd = fd[0];
+  return run;
+}
+
+/* "N:...", "crash" (killed by a signal: SIGSEGV, SIGABRT) or "exit N";
+ * NULL when the oracle could not run. */
+static char *finish_oracle(struct oracle_run run)
+{
+  char buf[4096];
+  size_t len = 0;
+  ssize_t got;
+  int status;
+  if (run.fd < 0)
+    return NULL;
+  while ((got = read(run.fd, buf + len, sizeof(buf) - 1 - len)) > 0)
     len += (size_t)got;
-  close(fd[0]);
+  close(run.fd);
   buf[len] = '\0';
-  if (pid < 0 || waitpid(pid, &status, 0) != pid)
+  if (run.pid < 0 || waitpid(run.pid, &status, 0) != run.pid)
     return NULL;
   if (WIFSIGNALED(status))
     return strdup("crash");
@@ -127,31 +149,71 @@ static char *predicted(const char *syntax, const char *text, omp_ext_runtime_t r
   return out;
 }
 
+/* How many oracles run at once: OMP_EXT_ORACLE_JOBS, else 2 (the runs are
+ * independent; inside an emulated SMT guest each start takes about 0.15 s,
+ * and two keep both host cores busy). */
+#define MAX_JOBS 16
+static unsigned oracle_jobs(void)
+{
+  const char *e = getenv("OMP_EXT_ORACLE_JOBS");
+  long n = e ? strtol(e, NULL, 10) : 2;
+  return n < 1 ? 1 : n > MAX_JOBS ? MAX_JOBS : (unsigned)n;
+}
+
+struct corpus_line {
+  char *syntax, *text;
+  struct oracle_run run;
+};
+
+/* Compare one finished line; 1 when the runtime and the prediction agree. */
+static int compare(struct corpus_line *c, omp_ext_runtime_t rt)
+{
+  const char *why = NULL;
+  char *real = finish_oracle(c->run), *pred = predicted(c->syntax, c->text, rt, &why);
+  int same;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(real);
+  same = strcmp(real, pred) == 0;
+  if (!same)
+    fprintf(stderr, "\n%s %s='%s': runtime %s, predicted %s (%s)", omp_ext_runtime_name(rt),
+            c->syntax, c->text, real, pred, why ? why : "-");
+  free(real);
+  free(pred);
+  free(c->syntax);
+  free(c->text);
+  return same;
+}
+
 static void test_corpus(void)
 {
   FILE *f = fopen(OMP_EXT_TEST_DIR "/places-corpus.txt", "r");
   char line[1024];
-  unsigned total = 0, agree = 0;
+  struct corpus_line busy[MAX_JOBS];
+  unsigned total = 0, agree = 0, jobs = oracle_jobs(), n = 0, i;
   omp_ext_runtime_t rt = oracle_rt;
   CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-  while (fgets(line, sizeof(line), f)) {
-    char *tab = strchr(line, '\t'), *real, *pred;
-    const char *why = NULL;
-    if (line[0] == '#' || !tab)
+  for (;;) {
+    char *tab = NULL;
+    int more = fgets(line, sizeof(line), f) != NULL;
+    if (more && (line[0] == '#' || !(tab = strchr(line, '\t'))))
       continue;
-    *tab = '\0';
-    tab[1 + strcspn(tab + 1, "\n")] = '\0';
-    real = run_oracle(line, tab + 1);
-    pred = predicted(line, tab + 1, rt, &why);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(real);
-    total++;
-    if (strcmp(real, pred) == 0)
-      agree++;
-    else
-      fprintf(stderr, "\n%s %s='%s': runtime %s, predicted %s (%s)", omp_ext_runtime_name(rt),
-              line, tab + 1, real, pred, why ? why : "-");
-    free(real);
-    free(pred);
+    if (more) {
+      *tab = '\0';
+      tab[1 + strcspn(tab + 1, "\n")] = '\0';
+      busy[n].syntax = strdup(line);
+      busy[n].text = strdup(tab + 1);
+      CU_ASSERT_FATAL(busy[n].syntax && busy[n].text);
+      busy[n].run = start_oracle(line, tab + 1);
+      n++;
+      total++;
+    }
+    if (n == jobs || (!more && n > 0)) { /* oldest first: the corpus order */
+      agree += (unsigned)compare(&busy[0], rt);
+      for (i = 1; i < n; i++)
+        busy[i - 1] = busy[i];
+      n--;
+    }
+    if (!more && n == 0)
+      break;
   }
   fclose(f);
   fprintf(stderr, "\noracle: %s: %u/%u agree\n", omp_ext_runtime_name(rt), agree, total);

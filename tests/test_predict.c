@@ -106,6 +106,52 @@ static void test_machine_rules(void)
          "places 2:{0,8},{1,9}");
 }
 
+/* libomp's explicit places on an allowed set with a hole (the cpuset SMT
+ * guest: CPUs 0-4,6 of 0-7 allowed), as the real libomp 14 builds them
+ * there and under taskset -c 1 on a 2-PU machine (kmp_affinity.cpp,
+ * __kmp_affinity_process_placelist): place i+1 of "P:n:s" is built from
+ * place i, each CPU moved by s; a CPU whose move is not allowed is dropped
+ * for good and an empty place ends the interval; an interval inside braces
+ * ends at its first CPU that is not allowed (before it can go below 0); a
+ * place with no allowed CPU, complemented or not, is dropped. */
+static void test_kmp_allowed_hole(void)
+{
+  omp_ext_topo_t *t = NULL;
+  hwloc_bitmap_t set = hwloc_bitmap_alloc();
+  CU_ASSERT_PTR_NOT_NULL_FATAL(set);
+  CU_ASSERT_EQUAL_FATAL(omp_ext_topo_load(&t, "pack:1 core:8 pu:1", 0), 0);
+  CU_ASSERT_EQUAL_FATAL(hwloc_bitmap_list_sscanf(set, "0-4,6"), 0);
+  CU_ASSERT_EQUAL_FATAL(omp_ext_topo_restrict(t, set), 0);
+#define HOLE(text, e) EXPECT(t, omp_ext_syntax_omp, omp_ext_runtime_libomp, text, e)
+  /* Seen in the cpuset guest: the chain stops at CPU 5, CPU 6 never comes. */
+  HOLE("{0}:25000", "places 5:{0},{1},{2},{3},{4}");
+  HOLE("{0}:65536", "places 5:{0},{1},{2},{3},{4}");
+  HOLE("{3}:4", "places 2:{3},{4}");
+  HOLE("{3,4}:3", "places 2:{3,4},{4}");
+  HOLE("{2,4}:3:2", "places 3:{2,4},{4,6},{6}");
+  HOLE("{1,4}:3:1", "places 3:{1,4},{2},{3}");
+  HOLE("{3:4}", "places 1:{3,4}");
+  HOLE("{6:4:-1},{1}", "places 2:{6},{1}");
+  HOLE("{5},{1}", "places 1:{1}");
+  HOLE("!{5},{1}", "places 1:{1}");
+  HOLE("!{0,1,2,3,4,6}", "places 1:{}");
+  HOLE("!{0}:3", "places 3:{1,2,3,4,6},{2,3,4},{3,4}");
+  HOLE("{5:2:-1}", "disabled 1:{0,1,2,3,4,6}");
+  HOLE("{0:2:-1}", "crash 0:");
+#undef HOLE
+  /* taskset -c 1 on a 2-PU machine (test_oracle_taskset). */
+  CU_ASSERT_EQUAL_FATAL(hwloc_bitmap_list_sscanf(set, "1"), 0);
+  omp_ext_topo_destroy(t);
+  CU_ASSERT_EQUAL_FATAL(omp_ext_topo_load(&t, "pack:1 core:2 pu:1", 0), 0);
+  CU_ASSERT_EQUAL_FATAL(omp_ext_topo_restrict(t, set), 0);
+  EXPECT(t, omp_ext_syntax_omp, omp_ext_runtime_libomp, "{0,1}:2", "places 1:{1}");
+  EXPECT(t, omp_ext_syntax_omp, omp_ext_runtime_libomp, "{0},{1},!{0}", "places 1:{1}");
+  EXPECT(t, omp_ext_syntax_omp, omp_ext_runtime_libomp, "{0:2:-1}", "disabled 1:{1}");
+  EXPECT(t, omp_ext_syntax_omp, omp_ext_runtime_libomp, "{0:2},!{0:2}", "disabled 1:{1}");
+  omp_ext_topo_destroy(t);
+  hwloc_bitmap_free(set);
+}
+
 #define FIXTURE(name) OMP_EXT_TEST_DIR "/topologies/" name
 
 /* "{..},{..}" of an abstract name in libgomp's order; "+bug" when the
@@ -184,6 +230,7 @@ static void test_api(void)
 static CU_TestInfo predict_tests[] = {
   {"issue 13's examples per runtime", test_issue_examples},
   {"machine rules: allowed CPUs, CPU-set size, complements", test_machine_rules},
+  {"libomp's explicit places on an allowed set with a hole", test_kmp_allowed_hole},
   {"libgomp's order of abstract names on fixtures", test_gomp_order},
   {"API arguments", test_api},
   CU_TEST_INFO_NULL,

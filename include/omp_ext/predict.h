@@ -94,10 +94,15 @@ typedef struct omp_ext_prediction {
  *    built without it -- with one NUMA node or several.  Explicit places: no '!'
  *    inside braces, numbers are plain digits, a run of signs before a stride
  *    is folded ("--1" is 1, "+-1" is -1); "!place" is the complement of the
- *    place; CPU numbers not allowed are dropped, a place left empty is
- *    dropped (a complement is kept, even empty); an interval inside braces
- *    that goes below 0 crashes it.  Syntax error: fallback to cores; no
- *    place left: disabled.
+ *    place; CPU numbers not allowed are dropped; an interval inside braces
+ *    ends at its first CPU not allowed, and crashes it when it goes below
+ *    0 before; a place with no allowed CPU is dropped, complemented or not
+ *    (the complement of a place with one is kept, even empty).  "P:n:s"
+ *    builds each place from the previous one, every CPU moved by s: a CPU
+ *    whose move is not allowed is dropped for good, and an empty place
+ *    ends the interval (with allowed 0-4,6, "{0}:8" is {0},...,{4}; CPU 6
+ *    never comes).  Syntax error: fallback to cores; no place left:
+ *    disabled.
  *  - KMP_AFFINITY proclist and GOMP_CPU_AFFINITY: numbers, "a-b[:s]"
  *    (s may be negative, a range must go the way of its stride), "{...}"
  *    sets; items separated by ',' or blanks; numbers not allowed are

@@ -222,9 +222,11 @@ void htp_check_print_text(FILE *out, const omp_ext_topo_t *topo, const omp_ext_p
                           const char *value, const struct htp_check_report *rep)
 {
   unsigned i, p, problems = 0;
-  fprintf(out, "%s=%s\n%u places on %s (%u allowed PUs, %u cores)\n",
-          htp_check_variable(l->syntax), value, l->nplaces, omp_ext_topo_source(topo),
-          omp_ext_topo_npus(topo), omp_ext_topo_ncores(topo));
+  fprintf(out, "%s=%s\n%u place%s on %s (%u allowed PU%s, %u core%s)\n",
+          htp_check_variable(l->syntax), value, l->nplaces, l->nplaces == 1 ? "" : "s",
+          omp_ext_topo_source(topo), omp_ext_topo_npus(topo),
+          omp_ext_topo_npus(topo) == 1 ? "" : "s", omp_ext_topo_ncores(topo),
+          omp_ext_topo_ncores(topo) == 1 ? "" : "s");
   print_places(out, l);
   print_picture(out, topo, l);
   for (i = 0; i < rep->findings.n; i++) {

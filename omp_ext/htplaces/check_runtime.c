@@ -83,8 +83,8 @@ static void print_text(FILE *out, const struct predicted *p, int differ, int bot
     if (p[r].pred.outcome == omp_ext_outcome_places ||
         p[r].pred.outcome == omp_ext_outcome_fallback ||
         p[r].pred.outcome == omp_ext_outcome_disabled)
-      fprintf(out, "%s%u places: %s", p[r].pred.outcome == omp_ext_outcome_places ? " " : "; ",
-              p[r].pred.list->nplaces, p[r].places);
+      fprintf(out, "%s%u place%s: %s", p[r].pred.outcome == omp_ext_outcome_places ? " " : "; ",
+              p[r].pred.list->nplaces, p[r].pred.list->nplaces == 1 ? "" : "s", p[r].places);
     if (p[r].pred.why)
       fprintf(out, " (%s)", p[r].pred.why);
     fputc('\n', out);

@@ -126,8 +126,9 @@ static void finding_text(FILE *out, const struct htp_finding *f)
             htp_finding_uint(f, "threads"), htp_finding_uint(f, "pus"));
     break;
   case htp_finding_num_threads_above_places:
-    fprintf(out, "OMP_NUM_THREADS=%llu is above the %llu places of OMP_PLACES: threads will "
-            "share places", htp_finding_uint(f, "threads"), htp_finding_uint(f, "places"));
+    fprintf(out, "OMP_NUM_THREADS=%llu is above the %llu place%s of OMP_PLACES: threads will "
+            "share places", htp_finding_uint(f, "threads"), htp_finding_uint(f, "places"),
+            htp_finding_uint(f, "places") == 1 ? "" : "s");
     break;
   case htp_finding_list_problems: {
     const char *as = strcmp(f->variable, "OMP_PLACES") == 0          ? "omp"

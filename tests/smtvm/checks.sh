@@ -14,6 +14,15 @@ check() { # check DESC WANT GOT
   if [ "$2" = "$3" ]; then ok "$1"; else bad "$1: want '$2', got '$3'"; fi
 }
 topo=${SMTVM_TOPOLOGY:-unknown}
+# Extra blocks (SMTVM_EXTRA, space list; the corpus block 3b always runs):
+# htbench (a small sweep), mpi (2 ranks under mpirun); BLOCK runs it with
+# every BUILD, BLOCK:I with the I-th BUILD only (1 = the first).
+extra=" ${SMTVM_EXTRA:-} "
+# wanted BLOCK I: 0 when BLOCK runs with the I-th build.
+wanted() { case $extra in *" $1 "* | *" $1:$2 "*) return 0 ;; esac; return 1; }
+# "# time: WHAT: N s" lines: where a guest's time goes.
+t_last=$(date +%s)
+stamp() { t_now=$(date +%s); echo "# time: $1: $((t_now - t_last)) s"; t_last=$t_now; }
 # Idle OpenMP threads sleep instead of spinning: spinning vCPUs steal the
 # few host cores of an emulated guest (placement is unchanged).
 export OMP_WAIT_POLICY=passive KMP_BLOCKTIME=0
@@ -74,6 +83,7 @@ H0=$1/bin/htplaces
 # every policy, every N: OMP_PLACES=$(htplaces POLICY N) with
 # OMP_PROC_BIND=close puts thread t exactly on place t.
 xml=/tmp/smtvm-lstopo.xml
+rm -f "$xml" # lstopo does not overwrite (the guest's /tmp is the host's, overlaid)
 lstopo-no-graphics --of xml "$xml" 2>/dev/null || lstopo --of xml "$xml"
 for b in "$@"; do
   H=$b/bin/htplaces; probe=$b/tests/affinity_probe; htp=$b/tests/ht_probe
@@ -146,6 +156,137 @@ for b in "$@"; do
     check "$rt: OMP_PLACES=$name: check --runtime $rt predicts what the runtime builds" "$real" "$pred"
   done
 done
+
+stamp "policies, probes, abstract names"
+
+# 3b. The whole place-list corpus (tests/places-corpus.txt) through each real
+# runtime and check --runtime's prediction for this machine and allowed set
+# (tests/test_oracle of each build): any difference fails.
+for b in "$@"; do
+  o=$b/tests/test_oracle
+  [ -x "$o" ] || { bad "$b: no tests/test_oracle"; continue; }
+  out=$(OMP_EXT_ORACLE_JOBS=${OMP_EXT_ORACLE_JOBS:-3} "$o" 2>&1)
+  st=$?
+  # "oracle: libomp: 250/250 agree"
+  sum=$(echo "$out" | sed -n 's/^oracle: \([a-z]*: [0-9]*\/[0-9]*\) agree$/\1/p')
+  # The differences, one line each ("libomp omp='...': runtime ..., predicted ...").
+  echo "$out" | grep -E "^(libgomp|libomp) (omp|gomp|kmp)=" | sed 's/^/# /'
+  if [ $st = 0 ] && [ -n "$sum" ]; then
+    ok "the place-list corpus through the real runtime and check --runtime: $sum agree"
+  else
+    bad "$b: the place-list corpus: ${sum:-no summary} agree (test_oracle exit $st)"
+  fi
+done
+stamp "place-list corpus"
+
+# 3c. htbench (SMTVM_EXTRA has htbench): one kernel (fadd, tiny), every
+# policy, N = 1..PUs.  htbench checks each thread's binding
+# inside the region and verifies the kernel's result; every row must say
+# ok, verified and bound, with OMP_PLACES = $(htplaces POLICY N) and thread t
+# on place t, inside the allowed set.
+# csv FILE: the rows as "policy threads status verified binding_ok bindings
+# places" (bindings "0:4;1:5", places "{4},{5}"; quoted fields may hold commas).
+csv_rows() {
+  awk '
+    function split_csv(line,   i, c, q, f, n) {
+      n = 0; f = ""; q = 0
+      for (i = 1; i <= length(line); i++) {
+        c = substr(line, i, 1)
+        if (c == "\"") { q = !q; continue }
+        if (c == "," && !q) { fld[++n] = f; f = ""; continue }
+        f = f c
+      }
+      fld[++n] = f
+      return n
+    }
+    NR == 1 { n = split_csv($0); for (i = 1; i <= n; i++) col[fld[i]] = i; next }
+    { split_csv($0)
+      print fld[col["policy"]], fld[col["threads"]], fld[col["status"]], fld[col["verified"]],
+            fld[col["binding_ok"]], fld[col["bindings"]], fld[col["places"]] }' "$1"
+}
+case $extra in *" htbench"*)
+  hpol="os speedup spn spread energy"
+  i=0
+  for b in "$@"; do
+    i=$((i + 1)); wanted htbench $i || continue
+    hb=$b/benchmarks/htbench; H=$b/bin/htplaces
+    [ -x "$hb" ] || { bad "$b: no benchmarks/htbench"; continue; }
+    rt=libgomp; ldd "$hb" | grep -q 'libomp\.so' && rt=libomp
+    d=$(mktemp -d)
+    if ! "$hb" --quick -k fadd -p "$(echo $hpol | tr ' ' ',')" -t "1-$npu" -r 10 --target-ms 0.1 \
+         --flops-iters 1000 --budget 0 --no-plot -o "$d" >"$d/log" 2>&1; then
+      sed 's/^/# htbench: /' "$d/log" | tail -n 5
+      bad "$rt: htbench sweep failed"; rm -rf "$d"; continue
+    fi
+    # What every row must say: "policy N ok 1 1 BINDINGS PLACES".
+    for p in $hpol; do
+      for n in $(seq 1 $npu); do
+        pl=$($H $p $n)
+        echo "$p $n ok 1 1 $(echo "$pl" | tr -d '{}' | tr ',' '\n' | awk '{ printf "%s%d:%s", (NR > 1 ? ";" : ""), NR - 1, $1 }') $pl"
+      done
+    done | sort >"$d/want"
+    csv_rows "$d/results.csv" | sort >"$d/got"
+    check "$rt: htbench fadd, every policy, N = 1..$npu: $(wc -l <"$d/want") rows ok, verified, bound as htplaces POLICY N" \
+      "" "$(diff "$d/want" "$d/got" | sed -n 's/^[<>] //p' | head -n 4 | tr '\n' '|')"
+    outside=""
+    for c in $(cut -d' ' -f6 "$d/got" | tr ';' '\n' | cut -d: -f2); do
+      case " $allowed " in *" $c "*) ;; *) outside="$outside $c" ;; esac
+    done
+    check "$rt: htbench: no thread bound outside the allowed set $allowed_list" "" "$outside"
+    rm -rf "$d"
+  done
+  stamp "htbench sweep"
+  ;;
+esac
+
+# 3d. MPI (SMTVM_EXTRA has mpi): mpirun --bind-to none -np 2 htplaces exec
+# spn -- tests/mpi_probe.  The oracle is sysfs: the two ranks'
+# domains are disjoint, cover the allowed set, are whole cores (every
+# allowed sibling of a PU in the same domain) balanced to one core, and in
+# spn order; thread t of rank r runs on PU t of rank r's domain.
+case $extra in *" mpi"*)
+  mpirun=$(command -v mpirun)
+  i=0
+  for b in "$@"; do
+    i=$((i + 1)); wanted mpi $i || continue
+    mp=$b/tests/mpi_probe; H=$b/bin/htplaces
+    if [ -z "$mpirun" ] || [ ! -x "$mp" ]; then
+      echo "# skip - mpi: no mpirun or no $mp (Open MPI not found when $b was configured)"
+      continue
+    fi
+    rt=libgomp; ldd "$mp" | grep -q 'libomp\.so' && rt=libomp
+    d0=$(env -u OMPI_COMM_WORLD_LOCAL_RANK $H --ranks-per-node 2 --local-rank 0 -f list spn)
+    d1=$(env -u OMPI_COMM_WORLD_LOCAL_RANK $H --ranks-per-node 2 --local-rank 1 -f list spn)
+    both=$(echo "$d0,$d1" | tr ',' '\n' | sort -n | tr '\n' ' ')
+    check "$rt: mpi: the 2 ranks' domains ($d0 | $d1) are disjoint and cover the allowed set" \
+      "$(echo $allowed | tr ' ' '\n' | sort -n | tr '\n' ' ')" "$both"
+    split=""
+    for r in 0 1; do
+      eval "dom=\$d$r"
+      for c in $(echo "$dom" | tr ',' ' '); do
+        for s in $(expand "$(cat $sys/cpu$c/topology/thread_siblings_list)"); do
+          case " $allowed " in *" $s "*) ;; *) continue ;; esac
+          case ",$dom," in *",$s,"*) ;; *) split="$split rank$r:PU$c/sibling$s" ;; esac
+        done
+      done
+      r_shape=$(shape spn "$dom"); [ -n "$r_shape" ] && split="$split rank$r:$r_shape"
+    done
+    check "$rt: mpi: each domain is whole cores (all allowed siblings), in spn order" "" "$split"
+    c0=$(for c in $(echo "$d0" | tr ',' ' '); do grep "^$c " "$map" | cut -d' ' -f2-; done | sort -u | wc -l)
+    c1=$(for c in $(echo "$d1" | tr ',' ' '); do grep "^$c " "$map" | cut -d' ' -f2-; done | sort -u | wc -l)
+    check "$rt: mpi: cores per domain ($c0, $c1) balanced to one core, $ncores in all" \
+      "1 $ncores" "$(( (c0 - c1) * (c0 - c1) <= 1 )) $((c0 + c1))"
+    want=$(for r in 0 1; do eval "echo \$d$r" | tr ',' '\n' | awk -v r=$r '{ print r, r, NR - 1, $1 }'; done)
+    got=$(env -u OMP_PLACES -u OMP_PROC_BIND -u OMP_NUM_THREADS "$mpirun" --allow-run-as-root \
+      --oversubscribe --bind-to none -np 2 "$H" exec spn -- "$mp" 2>/tmp/smtvm-mpi.err)
+    st=$?
+    [ $st = 0 ] || sed 's/^/# mpirun: /' /tmp/smtvm-mpi.err | tail -n 5
+    check "$rt: mpirun -np 2 htplaces exec spn: thread t of rank r on PU t of its domain" \
+      "$(echo $want)" "$(echo $got)"
+  done
+  stamp "mpi"
+  ;;
+esac
 
 # 4. doctor reports SMT, the offline CPU, the cpuset.
 doc=$($H0 doctor --no-saturation 2>&1)

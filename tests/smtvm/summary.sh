@@ -13,14 +13,18 @@ awk '
   /^[0-9]+\/[0-9]+ Testing: smtvm_/ { name = $3; next }
   name != "" && /^smtvm: SKIPPED:/ { reason[name] = $0 }
   name != "" && /^Test time =/ { t[name] = $4 }
+  # checks.sh'"'"'s last line: "# cpuset: 86 passed, 0 failed"
+  name != "" && /^# [a-z0-9]+: [0-9]+ passed, [0-9]+ failed$/ { c[name] = ", " $3 " checks ok" ($5 > 0 ? ", " $5 " not ok" : "") }
   # (ctest writes "Test Passed." for a test that exited with its skip code.)
   name != "" && /^Test (Passed|Failed)\./ {
     res[name] = (name in reason) ? "SKIPPED" : ($2 == "Passed.") ? "passed" : "FAILED"; name = "" }
+  # "(331.97s, 86 checks ok)": the test time and checks.sh'"'"'s count.
+  function detail(k) { return (t[k] != "" || c[k] != "") ? "(" (t[k] != "" ? t[k] "s" : "-") c[k] ")" : "" }
   END {
     n = 0
     m = split("smt2x2 smt4 numa2 offline cpuset", order, " ")
-    for (i = 1; i <= m; i++) { k = "smtvm_" order[i]; if (k in res) { n++; line = line " " order[i] "=" res[k] (t[k] != "" ? "(" t[k] "s)" : ""); delete res[k] } }
-    for (k in res) if (k != "smtvm_setup") { n++; line = line " " substr(k, 7) "=" res[k] (t[k] != "" ? "(" t[k] "s)" : "") }
+    for (i = 1; i <= m; i++) { k = "smtvm_" order[i]; if (k in res) { n++; line = line " " order[i] "=" res[k] detail(k); delete res[k] } }
+    for (k in res) if (k != "smtvm_setup") { n++; line = line " " substr(k, 7) "=" res[k] detail(k) }
     for (k in reason) { why = reason[k]; break }
     if (n == 0) print "smtvm: SMT guest tests: no result in the ctest log"
     else print "smtvm: SMT guest tests (QEMU):" line
