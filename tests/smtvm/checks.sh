@@ -288,6 +288,38 @@ case $extra in *" mpi"*)
   ;;
 esac
 
+# 3e. htplaces verify (the runtime's own OMP_DISPLAY_AFFINITY report) agrees
+# for spn and speedup on all allowed PUs; nested teams in code (nested_probe:
+# spn, 2 threads each leading 2): level-1 threads and each nested team's
+# thread 0 on the outer thread's PU; the other nested threads on the outer
+# PU under libgomp, on the process's whole mask under libomp (README,
+# omp_set_ht_policy(3)); never outside the allowed set.
+for b in "$@"; do
+  H=$b/bin/htplaces; probe=$b/tests/affinity_probe; np=$b/tests/nested_probe
+  rt=libgomp; ldd "$probe" | grep -q 'libomp\.so' && rt=libomp
+  for p in spn speedup; do
+    out=$($H verify $p "$npu" -- "$probe" 2>&1); st=$?
+    last=$(echo "$out" | tail -n 1)
+    [ $st = 0 ] || echo "$out" | sed 's/^/# verify: /'
+    check "$rt: htplaces verify $p $npu: exit 0, '$last'" "0 verify: every thread is where intended" \
+      "$st $last"
+  done
+  [ -x "$np" ] || { echo "# skip: $b has no tests/nested_probe"; continue; }
+  out=$("$np" spn 2>&1); st=$?
+  check "$rt: nested_probe spn exits 0" 0 "$st"
+  pus=$($H -f list spn 2)
+  bad_lines=$(echo "$out" | awk -v rt=$rt -v pus="$pus" -v allowed="$allowed_list" '
+    NR == 1 { mask = $2; next }
+    { split(pus, pu, ","); want = ($2 == 1 || $4 == 0 || rt == "libgomp") ? pu[$3 + 1] : mask
+      n++; if ($5 != want) printf "[%s want %s] ", $0, want
+      k = split($5, c, ","); for (i = 1; i <= k; i++) if (index("," allowed ",", "," c[i] ",") == 0)
+        printf "[%s outside %s] ", $0, allowed }
+    END { if (n != 12) printf "[%d lines, want 12]", n }')
+  check "$rt: nested teams in code: outer PUs, $rt's rule for the other nested threads" "" \
+    "$bad_lines"
+done
+stamp "verify, nested"
+
 # 4. doctor reports SMT, the offline CPU, the cpuset.
 doc=$($H0 doctor --no-saturation 2>&1)
 echo "$doc" | sed 's/^/# doctor: /'
