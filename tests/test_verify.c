@@ -81,7 +81,8 @@ static void test_user_places(void)
 
 static void test_more_threads_than_places(void)
 {
-  /* close with T > P: consecutive threads share a place (OpenMP 5.2 §10.1.3). */
+  /* close with T > P: 4 on 2, consecutive threads share a place (OpenMP
+   * 5.2 §10.1.3; libgomp agrees when P divides T). */
   char *argv[] = {HTPLACES_BIN, "verify", "--", OMP_PROG, NULL};
   char e1[] = "OMP_PLACES={0},{1}", e2[] = "OMP_NUM_THREADS=4", e3[] = "KMP_AFFINITY=";
   char *env[] = {e1, e2, e3, NULL};
@@ -93,6 +94,23 @@ static void test_more_threads_than_places(void)
   CONTAINS(r.out, "     1  0               0                ok\n");
   CONTAINS(r.out, "     2  1               1                ok\n");
   CONTAINS(r.out, "     3  1               1                ok\n");
+  run_free(&r);
+  /* 3 threads on 2 places: each runtime's own assignment, which verify
+   * reads from the threads (libgomp: 0 and 2 share {0}; libomp, as
+   * OpenMP: 0 and 1 share {0}); never a MISMATCH for either. */
+  e2[16] = '3';
+  CU_ASSERT_FATAL(run_capture(argv, env, &r) == 0);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_PTR_NULL(strstr(r.out, "MISMATCH"));
+  if (strstr(OMP_RUNTIME_NAME, "libgomp")) {
+    CONTAINS(r.out, "     1  1               1                ok\n");
+    CONTAINS(r.out, "     2  0               0                ok\n");
+    CONTAINS(r.out, "more threads than places: libgomp's assignment");
+  } else {
+    CONTAINS(r.out, "     1  0               0                ok\n");
+    CONTAINS(r.out, "     2  1               1                ok\n");
+    CONTAINS(r.out, "more threads than places: OpenMP's close assignment");
+  }
   run_free(&r);
 }
 

@@ -62,8 +62,15 @@ static unsigned print_table(const struct verify *v)
     printf("%u thread(s) had no level-1 line: their affinity is from the nested team each "
            "leads (level 2, thread 0, the same thread); libgomp prints a reused thread's line "
            "from its live state, which can already be the nested team's\n", led);
+  if (v->rule == verify_rule_libgomp)
+    printf("more threads than places: libgomp's assignment (%s per place, the rest one each "
+           "from the first place)\n", "T / P");
+  else if (v->rule == verify_rule_spec)
+    printf("more threads than places: OpenMP's close assignment (libomp: consecutive threads "
+           "share a place, the first T mod P places take one more)\n");
   if (v->extra)
-    printf("%u reports came from threads beyond the %u intended\n", v->extra, v->nthreads);
+    printf("%u report%s came from threads beyond the %u intended\n", v->extra,
+           v->extra == 1 ? "" : "s", v->nthreads);
   return bad;
 }
 

@@ -227,21 +227,61 @@ static int run_program(struct verify *v, char **argv, int *wstatus)
   return 0;
 }
 
-/* Close binding (OpenMP 5.2 §10.1.3): T <= P: thread t on place t; T > P:
- * consecutive threads share a place, the first T mod P places one more. */
-static int intended_close(struct verify *v, const omp_ext_placelist_t *l)
+/* Close binding (OpenMP 5.2 §10.1.3), place of thread t of T on P places.
+ * T <= P: place t.  T > P, as the runtimes really do it:
+ *  - the specification and libomp: consecutive threads share a place, the
+ *    first T mod P places take one more;
+ *  - libgomp 12 (team.c, gomp_team_start: s = T / P threads per place,
+ *    then the T mod P threads left one per place from the first): 3
+ *    threads on {0},{1} are 0 -> {0}, 1 -> {1}, 2 -> {0}. */
+static unsigned close_place(unsigned t, unsigned T, unsigned P, enum verify_rule rule)
 {
-  unsigned t, p = 0, inplace = 0, P = l->nplaces, T = v->nthreads;
-  for (t = 0; t < T; t++) {
-    unsigned cap = T <= P ? 1 : T / P + (p < T % P);
-    if (!(v->intended[t] = hwloc_bitmap_dup(l->places[p])))
+  unsigned s = T / P, r = T % P;
+  if (T <= P)
+    return t;
+  if (rule == verify_rule_libgomp)
+    return t < s * P ? t / s : t - s * P;
+  return t < r * (s + 1) ? t / (s + 1) : r + (t - r * (s + 1)) / s;
+}
+
+static int intended_close(struct verify *v, const omp_ext_placelist_t *l, enum verify_rule rule)
+{
+  unsigned t;
+  for (t = 0; t < v->nthreads; t++) {
+    hwloc_bitmap_free(v->intended[t]);
+    v->intended[t] = hwloc_bitmap_dup(l->places[close_place(t, v->nthreads, l->nplaces, rule)]);
+    if (!v->intended[t])
       return omp_ext_err_nomem;
-    if (++inplace == cap) {
-      inplace = 0;
-      p = (p + 1) % P;
-    }
   }
+  v->rule = v->nthreads > l->nplaces ? rule : verify_rule_one_each;
   return omp_ext_success;
+}
+
+/* Level-1 threads whose report differs from the intended place. */
+static unsigned misplaced(const struct verify *v)
+{
+  unsigned t, n = 0;
+  for (t = 0; t < v->nthreads; t++) {
+    hwloc_bitmap_t a = v->rep[t].actual ? v->rep[t].actual : v->rep[t].led;
+    n += a && !hwloc_bitmap_isequal(a, v->intended[t]);
+  }
+  return n;
+}
+
+/* More threads than places: the program's runtime decides which threads
+ * share a place, and verify does not know which runtime that is; take the
+ * rule its threads followed (libomp's, the specification's, unless
+ * libgomp's fits better). */
+static int choose_rule(struct verify *v, const omp_ext_placelist_t *l)
+{
+  unsigned spec;
+  int err;
+  if (v->nthreads <= l->nplaces)
+    return omp_ext_success;
+  spec = misplaced(v);
+  if ((err = intended_close(v, l, verify_rule_libgomp)) != 0)
+    return err;
+  return misplaced(v) < spec ? omp_ext_success : intended_close(v, l, verify_rule_spec);
 }
 
 /* The intended places: POLICY [N], or OMP_PLACES as set; sets the
@@ -339,7 +379,7 @@ int htp_cmd_verify(struct htp_ctx *ctx, int argc, char **argv)
 {
   static const struct option longopts[] = {HTP_COMMON_LONGOPTS, {0}};
   omp_ext_placelist_t *list = NULL;
-  struct verify v = {0, NULL, NULL, 0, 0, NULL, 0, NULL};
+  struct verify v = {0};
   int c, status, cut = 0, wstatus = 0, err;
   if ((status = split_program(argc, argv, &cut)) != 0)
     return status;
@@ -360,13 +400,15 @@ int htp_cmd_verify(struct htp_ctx *ctx, int argc, char **argv)
     return status;
   v.intended = calloc(v.nthreads, sizeof(*v.intended));
   v.rep = calloc(v.nthreads, sizeof(*v.rep));
-  if (!v.intended || !v.rep || intended_close(&v, list) != 0) {
+  if (!v.intended || !v.rep || intended_close(&v, list, verify_rule_spec) != 0) {
     status = htp_error(HTP_EXIT_FAIL, "out of memory");
   } else if (htp_program_env(ctx), (err = run_program(&v, argv + cut + 1, &wstatus)) != 0) {
     /* as exec and the shell: 127 not found, 126 found but not runnable */
     status = htp_error(err == ENOENT ? 127 : err == EACCES || err == EISDIR || err == ENOEXEC ? 126
                                                                                           : HTP_EXIT_FAIL,
                        "cannot run '%s': %s", argv[cut + 1], strerror(err));
+  } else if (choose_rule(&v, list) != 0) {
+    status = htp_error(HTP_EXIT_FAIL, "out of memory");
   } else {
     status = verify_report(&v, argv + cut + 1, wstatus);
   }

@@ -26,8 +26,16 @@ struct verify_nested {
   hwloc_bitmap_t actual;
 };
 
+/* Which threads share a place when there are more threads than places. */
+enum verify_rule {
+  verify_rule_one_each, /* no more threads than places: thread t on place t */
+  verify_rule_spec,     /* OpenMP's close (libomp): the first T mod P places one more */
+  verify_rule_libgomp,  /* libgomp: T / P per place, then the rest one each from place 0 */
+};
+
 struct verify {
   unsigned nthreads;
+  enum verify_rule rule; /* how the intended places were assigned */
   hwloc_bitmap_t *intended; /* per level-1 thread */
   struct verify_thread *rep;
   unsigned extra;    /* level-1 reports from threads >= nthreads */
