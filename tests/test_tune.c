@@ -761,7 +761,16 @@ static void test_failing_program(void)
   }
   CU_ASSERT_EQUAL(res.status, 1);
   CU_ASSERT_PTR_NOT_NULL(strstr(res.err, "TIMEOUT"));
-  CU_ASSERT_PTR_NOT_NULL(strstr(res.err, "exit -1"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.err, "(e.g. none 1: timed out (--timeout))"));
+  run_free(&res);
+  { /* killed by a signal: said as such, in the error and the table */
+    char *args[] = {"--reps", "3", "--threads", "1,2", "--policies", "none", "--", TUNE_PROG_BIN,
+                    NULL};
+    char *env[] = {"TUNE_PROG_KILL=11", NULL};
+    CU_ASSERT_EQUAL_FATAL(run_tune(&res, env, args), 0);
+  }
+  CU_ASSERT_EQUAL(res.status, 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.err, "(e.g. none 1: killed by signal 11 ("));
   run_free(&res);
 }
 

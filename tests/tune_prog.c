@@ -4,7 +4,8 @@
  * iterations split over the team: it scales) and fixed_work (every thread
  * repeats the same work: it does not).
  *   tune_prog [ITERATIONS]       (default 2000000)
- * TUNE_PROG_FAIL=N: exit N at once (a failing program); TUNE_PROG_SLEEP=S:
+ * TUNE_PROG_FAIL=N: exit N at once (a failing program); TUNE_PROG_KILL=N:
+ * raise signal N at once (a crashing one); TUNE_PROG_SLEEP=S:
  * sleep S seconds first (a slow one, for --timeout); built with -g: tune
  * names the regions tune_prog.c:LINE, the lines marked "REGION" below; TUNE_PROG_REBIND=1:
  * inside scaled_work, thread 1 binds itself to thread 0's CPUs (a program
@@ -13,6 +14,7 @@
 #define _GNU_SOURCE
 #include <omp.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -63,6 +65,10 @@ int main(int argc, char **argv)
   if (fail) {
     fprintf(stderr, "tune_prog: failing on purpose with %s\n", fail);
     return atoi(fail);
+  }
+  if (getenv("TUNE_PROG_KILL")) {
+    signal(atoi(getenv("TUNE_PROG_KILL")), SIG_DFL);
+    raise(atoi(getenv("TUNE_PROG_KILL")));
   }
   if (slow)
     sleep((unsigned)atoi(slow));

@@ -38,6 +38,22 @@ static const char *status_word(const struct tune_config *c, const struct tune_re
   return c->nruns ? "ok" : "not run";
 }
 
+/* How the configuration's first failed run ended, and the program's last
+ * stderr words. */
+static void print_failure(FILE *out, const struct tune_config *c)
+{
+  unsigned k;
+  char how[96];
+  for (k = 0; k < c->nruns && c->runs[k].status == 0; k++)
+    ;
+  if (k < c->nruns) {
+    tune_run_outcome(&c->runs[k], how, sizeof(how));
+    fprintf(out, " (%s)", how);
+  }
+  if (c->tail[0])
+    fprintf(out, ": %.60s", c->tail);
+}
+
 /* "spn 2" or "spn 2 active". */
 static void config_name(const struct tune_config *c, char *buf, size_t len)
 {
@@ -193,8 +209,8 @@ void tune_print_table(FILE *out, const struct tune_report *t)
     print_num(out, " %*.2f", r->metric[TUNE_ENERGY].n ? r->metric[TUNE_ENERGY].median : NAN, 9);
     print_num(out, " %*.2f", r->metric[TUNE_SPN].n ? r->metric[TUNE_SPN].median : NAN, 8);
     fprintf(out, " %s", status_word(c, r));
-    if (r->failed && c->tail[0])
-      fprintf(out, ": %.60s", c->tail);
+    if (r->failed)
+      print_failure(out, c);
     if (r->invalid)
       fprintf(out, " (%u run%s invalid: %s)", r->invalid, r->invalid > 1 ? "s" : "",
               first_invalid(c));

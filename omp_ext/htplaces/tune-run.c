@@ -222,6 +222,7 @@ int tune_run_once(const struct tune_exec *x, struct tune_config *c, struct tune_
     r->energy_j = omp_ext_model_power(x->power, &c->usage) * r->wall_s;
   r->cpu_s = w == -2 ? 0 : (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
                               (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+  r->signal = 0;
   if (w == -1)
     r->status = -1;
   else if (w == -2)
@@ -229,7 +230,7 @@ int tune_run_once(const struct tune_exec *x, struct tune_config *c, struct tune_
   else if (WIFEXITED(status))
     r->status = WEXITSTATUS(status);
   else
-    r->status = 128 + WTERMSIG(status);
+    r->status = 128 + (r->signal = WTERMSIG(status));
   if (r->status != 0)
     keep_tail(errfd, c->tail, sizeof(c->tail));
   close(errfd);
@@ -237,4 +238,14 @@ int tune_run_once(const struct tune_exec *x, struct tune_config *c, struct tune_
   if (r->status == 0 && x->timing_lib)
     keep_timing(x, c, r);
   return HTP_EXIT_OK;
+}
+
+void tune_run_outcome(const struct tune_run *r, char *buf, size_t len)
+{
+  if (r->status < 0)
+    snprintf(buf, len, "timed out (--timeout)");
+  else if (r->signal)
+    snprintf(buf, len, "killed by signal %d (%s)", r->signal, strsignal(r->signal));
+  else
+    snprintf(buf, len, "exit %d", r->status);
 }

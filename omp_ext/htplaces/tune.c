@@ -344,10 +344,13 @@ static int all_failed(const struct plan *p, const struct tune_result *r)
                          "intended (e.g. %s %u: %s)", tune_policy_name(p->c[i].policy),
                          p->c[i].threads, p->c[i].runs[k].invalid);
   for (i = 0; i < p->n; i++)
-    if (p->c[i].nruns)
+    if (p->c[i].nruns) {
+      char how[96];
+      tune_run_outcome(&p->c[i].runs[0], how, sizeof(how));
       return htp_error(HTP_EXIT_FAIL, "the program failed in every configuration (e.g. %s %u: "
-                       "exit %d): %s", tune_policy_name(p->c[i].policy), p->c[i].threads,
-                       p->c[i].runs[0].status, p->c[i].tail[0] ? p->c[i].tail : "(no stderr)");
+                       "%s): %s", tune_policy_name(p->c[i].policy), p->c[i].threads, how,
+                       p->c[i].tail[0] ? p->c[i].tail : "(no stderr)");
+    }
   return htp_error(HTP_EXIT_FAIL, "no run was started (--budget too small?)");
 }
 

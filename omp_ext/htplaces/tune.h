@@ -33,6 +33,7 @@ struct tune_run {
   double cpu_s;    /* user + system CPU seconds of the program (all threads) */
   double energy_j; /* joules: measured (RAPL) or modelled */
   int status;      /* 0 ok; else the exit status, 128 + signal, or -1 (timeout) */
+  int signal;      /* the signal that killed it, or 0 */
   char invalid[160]; /* "": valid; else why its threads were not where intended
                       * (a run of status 0 left out of every figure) */
 };
@@ -132,6 +133,9 @@ void tune_free_plan(struct tune_config *configs, unsigned n);
 void tune_shuffle(unsigned *order, unsigned n, unsigned long seed, unsigned round);
 /* "spn", "none": the configuration's policy name. */
 const char *tune_policy_name(int policy);
+/* How a failed run ended, for people: "exit 3", "killed by signal 11
+ * (Segmentation fault)", "timed out (--timeout)". */
+void tune_run_outcome(const struct tune_run *r, char *buf, size_t len);
 /* The names --policies takes, for messages (static buffer). */
 const char *tune_policy_names(void);
 const char *tune_wait_name(enum tune_wait w);
