@@ -30,14 +30,24 @@ in_ld_path=0
 if [ "$(id -u)" = 0 ] && ldconfig -v -N 2>/dev/null | grep -q "^$libdir:"; then
   ldconfig && in_ld_path=1
 fi
+# pkg-config finds omp_ext.pc (the README's link line) only in its own
+# folders: elsewhere, say what to add.
+pcdir=$libdir/pkgconfig
+pcvar=
+case ":$(pkg-config --variable pc_path pkg-config 2>/dev/null):${PKG_CONFIG_PATH:-}:" in
+  *":$pcdir:"*) ;;
+  *) pcvar=" PKG_CONFIG_PATH=\"$pcdir\${PKG_CONFIG_PATH:+:\$PKG_CONFIG_PATH}\"" ;;
+esac
 case ":$PATH:" in
-  *":$prefix/bin:"*) [ "$in_ld_path" = 1 ] || echo "omp_ext: programs linked with -lomp_ext need LD_LIBRARY_PATH=$libdir" ;;
+  *":$prefix/bin:"*)
+    [ "$in_ld_path" = 1 ] || echo "omp_ext: programs linked with -lomp_ext need LD_LIBRARY_PATH=$libdir"
+    [ -z "$pcvar" ] || echo "omp_ext: pkg-config needs$pcvar" ;;
   *)
     echo "omp_ext: $prefix/bin is not on PATH; add this line to ~/.profile:"
     if [ "$in_ld_path" = 1 ]; then
-      echo "  export PATH=\"$prefix/bin:\$PATH\" MANPATH=\"$prefix/share/man:\${MANPATH:-}\""
+      echo "  export PATH=\"$prefix/bin:\$PATH\" MANPATH=\"$prefix/share/man:\${MANPATH:-}\"$pcvar"
     else
-      echo "  export PATH=\"$prefix/bin:\$PATH\" MANPATH=\"$prefix/share/man:\${MANPATH:-}\" LD_LIBRARY_PATH=\"$libdir\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}\""
+      echo "  export PATH=\"$prefix/bin:\$PATH\" MANPATH=\"$prefix/share/man:\${MANPATH:-}\" LD_LIBRARY_PATH=\"$libdir\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}\"$pcvar"
     fi
     PATH="$prefix/bin:$PATH"
     export PATH
