@@ -64,7 +64,7 @@ int htp_common_option(struct htp_ctx *ctx, int c, const char *optarg_, int optop
   case '?':
     if (optopt_ >= '0' && optopt_ <= '9')
       exit(htp_error(HTP_EXIT_USAGE, "N must be a positive whole number, got one with a minus "
-                     "sign"));
+                     "sign; allowed: 1 up to the allowed PUs (htplaces topo lists them)"));
     if (optopt_)
       exit(htp_error(HTP_EXIT_USAGE, "unknown option '-%c'; see htplaces --help", optopt_));
     exit(htp_error(HTP_EXIT_USAGE, "unknown option '%s'; see htplaces --help",
