@@ -805,6 +805,35 @@ static void test_taskset(void)
   free(dir);
 }
 
+/* OMP_PLACES and OMP_PROC_BIND in the caller's environment pin htbench's
+ * own initial thread at load (libgomp: before main); the sweep must still
+ * cover N = 1..allowed PUs, each thread on its place (check_results), as
+ * without them, and say nothing about it. */
+static void test_pinning_env(void)
+{
+  char *dir = tmpdir();
+  char *argv[] = {HTBENCH_BIN, "--quick", "--out", dir, "--kernels", "barrier", "--policies",
+                  "spn", "--no-plot", NULL};
+  char *env[] = {"OMP_PLACES={1},{0}", "OMP_PROC_BIND=close", NULL};
+  struct run_result r;
+  cpu_set_t set;
+  CU_ASSERT_FATAL(sched_getaffinity(0, sizeof(set), &set) == 0);
+  if (!CPU_ISSET(0, &set) || !CPU_ISSET(1, &set)) {
+    free(dir);
+    return; /* needs PUs 0 and 1 */
+  }
+  CU_ASSERT_FATAL(run_capture(argv, env, &r) == 0);
+  if (r.status != 0)
+    fprintf(stderr, "\n%s", r.err);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT(strstr(r.err, "OMP_PLACES") == NULL);
+  CU_ASSERT(strstr(r.err, "N=2 ") != NULL);
+  run_free(&r);
+  CU_ASSERT_EQUAL(check_results(dir, ~0u), allowed_pus());
+  rmtree(dir);
+  free(dir);
+}
+
 /* A thread that is not on its intended place makes the run invalid:
  * the worker told to expect PU 1 while OMP_PLACES puts thread 0 on PU 0. */
 static void test_binding_mismatch(void)
@@ -1042,6 +1071,7 @@ static CU_TestInfo command_tests[] = {
   {"no gnuplot: sweep goes on; --plot remakes plots", test_plot_mode},
   {"taskset -c 1: only PU 1 used", test_taskset},
   {"thread off its place: run invalid", test_binding_mismatch},
+  {"OMP_PLACES/OMP_PROC_BIND set by the caller: all N swept", test_pinning_env},
   {"--input directory refused", test_input_directory},
   {"--path both: env and in-code rows, comparison table", test_path_both},
   {"--path incode: in-code rows only", test_path_incode},
