@@ -371,6 +371,8 @@ int main(int argc, char **argv)
   }
   if (!opt.out)
     return htb_error(HTB_EXIT_USAGE, "--out DIR is required (or --plot DIR; see htbench --help)");
+  if ((rc = htb_this_machine()) != 0)
+    return rc;
   n = readlink("/proc/self/exe", self, sizeof(self) - 1);
   if (n <= 0)
     return htb_error(HTB_EXIT_FAIL, "cannot find my own executable: %s", strerror(errno));

@@ -26,6 +26,12 @@
 /* Print "htbench: MESSAGE" on stderr; returns status. */
 int htb_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A sweep acts on this machine: HTB_EXIT_OK, or the one-line usage error
+ * (HTB_EXIT_USAGE) naming the hwloc variable (HWLOC_FSROOT,
+ * HWLOC_SYNTHETIC, HWLOC_XMLFILE) that replaces this machine, unless
+ * HWLOC_THISSYSTEM=1 (as htplaces exec, verify, doctor, tune). */
+int htb_this_machine(void);
+
 /* Seconds from a monotonic clock. */
 double htb_now(void);
 /* CPU seconds used by this process (all threads). */

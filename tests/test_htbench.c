@@ -492,6 +492,30 @@ static void test_bad_options(void)
     CU_ASSERT_EQUAL(count_lines(r.err), 1);
     run_free(&r);
   }
+  {
+    /* hwloc's environment replacing this machine: a sweep acts on this
+     * machine, so it is refused as htplaces exec/verify do (exit 2). */
+    static char xml[] = "HWLOC_XMLFILE=" OMP_EXT_TEST_DIR
+                        "/topologies/intel-xeon-x5550-nehalem-2s-4c-smt2-far8.xml";
+    static char synth[] = "HWLOC_SYNTHETIC=pack:2 core:4 pu:2";
+    static char unset_this[] = "HWLOC_THISSYSTEM=";
+    char *envs[2][3] = {{xml, unset_this, NULL}, {synth, unset_this, NULL}};
+    const char *names[2] = {"HWLOC_XMLFILE", "HWLOC_SYNTHETIC"};
+    char *argv[] = {HTBENCH_BIN, "--quick", "--out", "/tmp/x", "--kernels", "barrier", NULL};
+    char want[160];
+    unsigned i;
+    for (i = 0; i < 2; i++) {
+      struct run_result r;
+      snprintf(want, sizeof(want), "htbench: htbench acts on this machine (its workers run "
+               "here), but %s is set (hwloc would describe another machine)", names[i]);
+      CU_ASSERT_FATAL(run_capture(argv, envs[i], &r) == 0);
+      CU_ASSERT_EQUAL(r.status, 2);
+      CU_ASSERT_STRING_EQUAL(r.out, "");
+      CU_ASSERT_EQUAL(count_lines(r.err), 1);
+      CU_ASSERT(strncmp(r.err, want, strlen(want)) == 0);
+      run_free(&r);
+    }
+  }
 }
 
 /* Split a CSV line (quotes aware) into cells; returns the count. */

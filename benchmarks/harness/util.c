@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "htbench.h"
+#include "util.h" /* the library's private helpers: omp_ext_hwloc_env_var() */
 
 int htb_error(int status, const char *fmt, ...)
 {
@@ -22,6 +23,15 @@ int htb_error(int status, const char *fmt, ...)
   va_end(ap);
   fputc('\n', stderr);
   return status;
+}
+
+int htb_this_machine(void)
+{
+  const char *var = omp_ext_hwloc_env_var();
+  if (var)
+    return htb_error(HTB_EXIT_USAGE, "htbench acts on this machine (its workers run here), but "
+                     "%s is set (hwloc would describe another machine); unset it", var);
+  return HTB_EXIT_OK;
 }
 
 double htb_now(void)
