@@ -277,18 +277,16 @@ int main(int argc, char **argv)
     case O_KERNEL: kernel = optarg; break;
     case O_EXPECT: expect = optarg; break;
     case O_WCEXPECT: set.wc_expect = optarg; break;
-    case O_LIST: list_all(); return HTB_EXIT_OK;
+    case O_LIST: list_all(); return htb_stdout_done();
     case O_VERSION: {
       char line[256];
       omp_ext_version_line("htbench (omp_ext)", line, sizeof(line));
       printf("%s\n", line);
-      return fflush(stdout) == 0 && !ferror(stdout)
-               ? HTB_EXIT_OK : htb_error(HTB_EXIT_FAIL, "cannot write to standard output");
+      return htb_stdout_done();
     }
     case 'h':
       usage(stdout);
-      return fflush(stdout) == 0 && !ferror(stdout)
-               ? HTB_EXIT_OK : htb_error(HTB_EXIT_FAIL, "cannot write to standard output");
+      return htb_stdout_done();
     case ':':
       return htb_error(HTB_EXIT_USAGE, "option '%s' needs a value (see htbench --help)",
                        argv[optind - 1]);

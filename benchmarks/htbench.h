@@ -32,6 +32,10 @@ int htb_error(int status, const char *fmt, ...) __attribute__((format(printf, 2,
  * HWLOC_THISSYSTEM=1 (as htplaces exec, verify, doctor, tune). */
 int htb_this_machine(void);
 
+/* After writing to stdout: HTB_EXIT_OK if everything reached it, else
+ * "cannot write to standard output" and HTB_EXIT_FAIL. */
+int htb_stdout_done(void);
+
 /* Seconds from a monotonic clock. */
 double htb_now(void);
 /* CPU seconds used by this process (all threads). */

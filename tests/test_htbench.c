@@ -480,6 +480,20 @@ static void test_bad_options(void)
       "1", "--expect", "0");
 #undef BAD
   {
+    /* --list, --help, --version to a full stdout: exit 1, one line */
+    const char *what[3] = {"--list", "--help", "--version"};
+    unsigned i;
+    for (i = 0; i < 3; i++) {
+      char *argv[] = {"sh", "-c", "exec \"$0\" \"$1\" >/dev/full", HTBENCH_BIN, (char *)what[i],
+                      NULL};
+      struct run_result r;
+      CU_ASSERT_FATAL(run_capture(argv, NULL, &r) == 0);
+      CU_ASSERT_EQUAL(r.status, 1);
+      CU_ASSERT_STRING_EQUAL(r.err, "htbench: cannot write to standard output\n");
+      run_free(&r);
+    }
+  }
+  {
     /* An invalid model environment is an error, not a silent default. */
     static char sigma[] = "OMP_EXT_SIGMA=7";
     char *env[] = {sigma, NULL};
@@ -806,6 +820,20 @@ static void test_out_parents(void)
   CU_ASSERT(strstr(r.err, "htbench: cannot create") != NULL && strstr(r.err, "a/b/file") != NULL);
   CU_ASSERT_STRING_EQUAL(r.out, "");
   run_free(&r);
+  {
+    /* tables to a full stdout: the files are written, the loss is said,
+     * exit 1 */
+    char *full[] = {"sh", "-c", "exec \"$0\" \"$@\" >/dev/full", argv[0], argv[1], argv[2],
+                    out, argv[4], argv[5], argv[6], argv[7], argv[8], argv[9], NULL};
+    snprintf(out, sizeof(out), "%s/full", dir);
+    CU_ASSERT_FATAL(run_capture(full, NULL, &r) == 0);
+    CU_ASSERT_EQUAL(r.status, 1);
+    CU_ASSERT(strstr(r.err, "htbench: cannot write to standard output\n") != NULL);
+    CU_ASSERT(strstr(r.err, "invalid") == NULL);
+    run_free(&r);
+    CU_ASSERT(file_has(dir, "full/results.csv", "parallel,os,"));
+    CU_ASSERT(file_has(dir, "full/tables.txt", "EPCC parallel overhead"));
+  }
   rmtree(dir);
   free(dir);
 }

@@ -34,6 +34,13 @@ int htb_this_machine(void)
   return HTB_EXIT_OK;
 }
 
+int htb_stdout_done(void)
+{
+  if (fflush(stdout) != 0 || ferror(stdout))
+    return htb_error(HTB_EXIT_FAIL, "cannot write to standard output");
+  return HTB_EXIT_OK;
+}
+
 double htb_now(void)
 {
   struct timespec ts;
