@@ -23,7 +23,8 @@
 #define HTB_EXIT_FAIL 1
 #define HTB_EXIT_USAGE 2
 
-/* Print "htbench: MESSAGE" on stderr; returns status. */
+/* Print "htbench: MESSAGE" on stderr, one line (control characters
+ * become '?'); returns status. */
 int htb_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A sweep acts on this machine: HTB_EXIT_OK, or the one-line usage error

@@ -463,6 +463,9 @@ static void test_bad_options(void)
   BAD("unknown policy 'fast' (allowed: none, os, speedup, spn, spread", "--policies", "fast", "--out", "/tmp/x");
   BAD("--input: cannot read '/nonexistent/file'", "--input", "/nonexistent/file", "--out", "/tmp/x");
   BAD("unexpected argument 'extra'", "--out", "/tmp/x", "extra");
+  /* control characters of the user's text are shown as '?': one line */
+  BAD("unknown kernel 'foo?bar?' (allowed:", "--kernels", "foo\nbar\t", "--out", "/tmp/x");
+  BAD("--reps: 'te?n'", "--reps", "te\x1bn", "--out", "/tmp/x");
   BAD("cannot be combined", "--plot", "/tmp/x", "--out", "/tmp/y");
   BAD("--worker needs --kernel", "--worker", "--threads", "1", "--expect", "0");
   BAD("--expect '0,1'", "--worker", "--kernel", "sieve", "--threads", "1", "--expect", "0,1");

@@ -16,12 +16,18 @@
 
 int htb_error(int status, const char *fmt, ...)
 {
+  char msg[HTB_STR];
+  size_t i;
   va_list ap;
-  fputs("htbench: ", stderr);
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  vsnprintf(msg, sizeof(msg), fmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
+  /* One line, whatever the user typed: control characters become '?'
+   * (as htplaces). */
+  for (i = 0; msg[i]; i++)
+    if ((unsigned char)msg[i] < 0x20 || msg[i] == 0x7f)
+      msg[i] = '?';
+  fprintf(stderr, "htbench: %s\n", msg);
   return status;
 }
 
