@@ -410,6 +410,46 @@ static void test_tables_smt(void)
   free(text);
 }
 
+/* The texts of the interval tables on crafted results: the EPCC table's
+ * interval is the mean's and may be negative; a time's is clamped at 0;
+ * none is unbound (no places) even with threads beyond N; no "nan". */
+static void test_tables_intervals(void)
+{
+  struct htb_result r[2];
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f;
+  unsigned i;
+  for (i = 0; i < 2; i++) {
+    htb_result_init(&r[i]);
+    strcpy(r[i].status, "ok");
+    strcpy(r[i].policy, "none");
+    r[i].threads = 3;
+    r[i].oversub = 1;
+    r[i].verified = r[i].binding_ok = r[i].valid = 1;
+  }
+  strcpy(r[0].kernel, "barrier");
+  r[0].median_s = r[0].mean_s = -1e-6;
+  r[0].ci95_lo_s = -3e-6;
+  r[0].ci95_hi_s = 1e-6;
+  strcpy(r[1].kernel, "split-static");
+  r[1].median_s = r[1].mean_s = r[1].min_s = 1e-3;
+  r[1].ci95_lo_s = -0.5e-3;
+  r[1].ci95_hi_s = 2.5e-3;
+  r[1].capacity = 2;
+  f = open_memstream(&text, &len);
+  CU_ASSERT_FATAL(f != NULL);
+  htb_print_tables(f, r, 2, 1);
+  fclose(f);
+  CU_ASSERT(strstr(text, "per repetition; 95% CI of the mean)\n") != NULL);
+  CU_ASSERT(strstr(text, "[-3.00, 1.00]") != NULL); /* an overhead: not clamped */
+  CU_ASSERT(strstr(text, "[    0.00,    2.50]") != NULL); /* a time: clamped at 0 */
+  CU_ASSERT(strstr(text, "none N=3 unbound (no places); bindings") != NULL);
+  CU_ASSERT(strstr(text, "beyond the places") == NULL);
+  CU_ASSERT(strstr(text, "nan") == NULL);
+  free(text);
+}
+
 /* ------------------------------------------------------------ command */
 
 static char *tmpdir(void)
@@ -1046,7 +1086,9 @@ static void test_oversubscribe(void)
   CU_ASSERT_EQUAL(r.status, 0);
   CU_ASSERT(strstr(r.out, "Capacity-weighted split (split-*)") != NULL);
   CU_ASSERT(strstr(r.out, "balanced limit") != NULL);
-  CU_ASSERT(strstr(r.out, "spn N=3 (1 threads beyond the places)") != NULL);
+  CU_ASSERT(strstr(r.out, "spn N=3 (1 thread beyond the places) on {") != NULL);
+  CU_ASSERT(strstr(r.out, "median per region [95% CI of the mean\nin ms, clamped at 0]") != NULL);
+  CU_ASSERT(strstr(r.out, "nan") == NULL); /* an SPN that cannot be computed is "-" */
   run_free(&r);
   snprintf(path, sizeof(path), "%s/results.csv", dir);
   CU_ASSERT_FATAL(htb_read_csv(path, &res, &n, err, sizeof(err)) == 0);
@@ -1105,6 +1147,7 @@ static CU_TestInfo unit_tests[] = {
   {"modelled power: C6100 preset", test_modelled_power},
   {"results.csv round trip with quotes", test_csv_roundtrip},
   {"SPN, noht/ht speed-up and sigma tables", test_tables_smt},
+  {"interval tables: CI of the mean, clamped times, none unbound", test_tables_intervals},
   CU_TEST_INFO_NULL,
 };
 
