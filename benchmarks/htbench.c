@@ -2,11 +2,13 @@
  * htbench: OpenMP kernels timed per region under every placement policy
  * and thread count (issue 5).  Options: see usage() and benchmarks/README.md and htbench.1.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -28,6 +30,54 @@ enum {
   O_NOPLOT, O_WORKER, O_KERNEL, O_EXPECT, O_VERSION, O_LIST, O_WCEXPECT, O_PATH, O_INCODE,
   O_SPLITN, O_SPLITLEN, O_SPLITCHUNK, O_OVERSUB,
 };
+
+/* The OpenMP runtime pins the initial thread from these at load (libgomp:
+ * before main), so a parent started with them would see only their first
+ * place as its allowed PUs; the workers get them set or unset each. */
+static const char *const pinning_vars[] = {"OMP_PLACES", "OMP_PROC_BIND", "GOMP_CPU_AFFINITY",
+                                           "KMP_AFFINITY"};
+
+/* The process's mask before any library's initialiser ran: the executable's
+ * .preinit_array runs before the shared libraries' constructors (libgomp's
+ * initialize_env) and before the init_array of a static one. */
+#define START_MASK_CPUS 8192
+static union {
+  cpu_set_t set;
+  unsigned long words[START_MASK_CPUS / (8 * sizeof(unsigned long))];
+} start_mask;
+static int start_mask_ok;
+
+static void save_start_mask(int argc, char **argv, char **envp)
+{
+  (void)argc;
+  (void)argv;
+  (void)envp;
+  start_mask_ok = sched_getaffinity(0, sizeof(start_mask), &start_mask.set) == 0;
+}
+__attribute__((section(".preinit_array"), used)) static void (*const preinit_save_mask)(
+    int, char **, char **) = save_start_mask;
+
+/* Parent only: with a pinning variable in the environment, run again
+ * without them (/proc/self/exe, same arguments) from the mask the process
+ * started with, so the sweep sees every allowed PU.  Returns only when
+ * none is set, or with the error status. */
+static int start_unpinned(char **argv)
+{
+  size_t i;
+  int found = 0;
+  for (i = 0; i < sizeof(pinning_vars) / sizeof(pinning_vars[0]); i++)
+    if (getenv(pinning_vars[i])) {
+      unsetenv(pinning_vars[i]);
+      found = 1;
+    }
+  if (!found)
+    return HTB_EXIT_OK;
+  if (!start_mask_ok || sched_setaffinity(0, sizeof(start_mask), &start_mask.set) != 0)
+    return htb_error(HTB_EXIT_FAIL, "cannot restore the starting CPU mask: %s", strerror(errno));
+  execv("/proc/self/exe", argv);
+  return htb_error(HTB_EXIT_FAIL, "cannot run again without OMP_PLACES and the like: %s",
+                   strerror(errno));
+}
 
 static const struct option longopts[] = {
   {"quick", no_argument, NULL, O_QUICK},
@@ -227,18 +277,16 @@ int main(int argc, char **argv)
     case O_KERNEL: kernel = optarg; break;
     case O_EXPECT: expect = optarg; break;
     case O_WCEXPECT: set.wc_expect = optarg; break;
-    case O_LIST: list_all(); return HTB_EXIT_OK;
+    case O_LIST: list_all(); return htb_stdout_done();
     case O_VERSION: {
       char line[256];
       omp_ext_version_line("htbench (omp_ext)", line, sizeof(line));
       printf("%s\n", line);
-      return fflush(stdout) == 0 && !ferror(stdout)
-               ? HTB_EXIT_OK : htb_error(HTB_EXIT_FAIL, "cannot write to standard output");
+      return htb_stdout_done();
     }
     case 'h':
       usage(stdout);
-      return fflush(stdout) == 0 && !ferror(stdout)
-               ? HTB_EXIT_OK : htb_error(HTB_EXIT_FAIL, "cannot write to standard output");
+      return htb_stdout_done();
     case ':':
       return htb_error(HTB_EXIT_USAGE, "option '%s' needs a value (see htbench --help)",
                        argv[optind - 1]);
@@ -251,6 +299,8 @@ int main(int argc, char **argv)
   }
   if (optind < argc)
     return htb_error(HTB_EXIT_USAGE, "unexpected argument '%s' (see htbench --help)", argv[optind]);
+  if (!worker && (rc = start_unpinned(argv)) != 0)
+    return rc;
   if ((rc = htb_check_model_env()) != 0)
     return rc;
 
@@ -319,6 +369,8 @@ int main(int argc, char **argv)
   }
   if (!opt.out)
     return htb_error(HTB_EXIT_USAGE, "--out DIR is required (or --plot DIR; see htbench --help)");
+  if ((rc = htb_this_machine()) != 0)
+    return rc;
   n = readlink("/proc/self/exe", self, sizeof(self) - 1);
   if (n <= 0)
     return htb_error(HTB_EXIT_FAIL, "cannot find my own executable: %s", strerror(errno));

@@ -23,8 +23,19 @@
 #define HTB_EXIT_FAIL 1
 #define HTB_EXIT_USAGE 2
 
-/* Print "htbench: MESSAGE" on stderr; returns status. */
+/* Print "htbench: MESSAGE" on stderr, one line (control characters
+ * become '?'); returns status. */
 int htb_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A sweep acts on this machine: HTB_EXIT_OK, or the one-line usage error
+ * (HTB_EXIT_USAGE) naming the hwloc variable (HWLOC_FSROOT,
+ * HWLOC_SYNTHETIC, HWLOC_XMLFILE) that replaces this machine, unless
+ * HWLOC_THISSYSTEM=1 (as htplaces exec, verify, doctor, tune). */
+int htb_this_machine(void);
+
+/* After writing to stdout: HTB_EXIT_OK if everything reached it, else
+ * "cannot write to standard output" and HTB_EXIT_FAIL. */
+int htb_stdout_done(void);
 
 /* Seconds from a monotonic clock. */
 double htb_now(void);

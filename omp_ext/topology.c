@@ -229,6 +229,20 @@ static char *hwloc_env_source(void)
   return NULL;
 }
 
+const char *omp_ext_hwloc_env_var(void)
+{
+  const char *this = getenv("HWLOC_THISSYSTEM");
+  size_t i;
+  if (this && strcmp(this, "1") == 0)
+    return NULL;
+  for (i = 0; i < sizeof(hwloc_env_vars) / sizeof(hwloc_env_vars[0]); i++) {
+    const char *v = getenv(hwloc_env_vars[i]);
+    if (v && *v)
+      return hwloc_env_vars[i];
+  }
+  return NULL;
+}
+
 static int load_hwloc(omp_ext_topo_t *t, const char *input)
 {
   if (hwloc_topology_init(&t->hw) < 0)

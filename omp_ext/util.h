@@ -41,4 +41,11 @@ char *omp_ext_read_text(const char *dir, const char *file);
  * malformed. */
 hwloc_bitmap_t omp_ext_read_cpulist(const char *dir, const char *file);
 
+/* topology.c: the variable of hwloc's environment (HWLOC_FSROOT,
+ * HWLOC_SYNTHETIC, HWLOC_XMLFILE, in the order hwloc checks them) that
+ * replaces this machine's discovery in the process environment, or NULL
+ * when none is set or HWLOC_THISSYSTEM=1 says it is this machine.  For the
+ * commands that act on this machine (htplaces exec/verify/..., htbench). */
+const char *omp_ext_hwloc_env_var(void);
+
 #endif /* OMP_EXT_UTIL_H */

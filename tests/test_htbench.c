@@ -410,6 +410,46 @@ static void test_tables_smt(void)
   free(text);
 }
 
+/* The texts of the interval tables on crafted results: the EPCC table's
+ * interval is the mean's and may be negative; a time's is clamped at 0;
+ * none is unbound (no places) even with threads beyond N; no "nan". */
+static void test_tables_intervals(void)
+{
+  struct htb_result r[2];
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f;
+  unsigned i;
+  for (i = 0; i < 2; i++) {
+    htb_result_init(&r[i]);
+    strcpy(r[i].status, "ok");
+    strcpy(r[i].policy, "none");
+    r[i].threads = 3;
+    r[i].oversub = 1;
+    r[i].verified = r[i].binding_ok = r[i].valid = 1;
+  }
+  strcpy(r[0].kernel, "barrier");
+  r[0].median_s = r[0].mean_s = -1e-6;
+  r[0].ci95_lo_s = -3e-6;
+  r[0].ci95_hi_s = 1e-6;
+  strcpy(r[1].kernel, "split-static");
+  r[1].median_s = r[1].mean_s = r[1].min_s = 1e-3;
+  r[1].ci95_lo_s = -0.5e-3;
+  r[1].ci95_hi_s = 2.5e-3;
+  r[1].capacity = 2;
+  f = open_memstream(&text, &len);
+  CU_ASSERT_FATAL(f != NULL);
+  htb_print_tables(f, r, 2, 1);
+  fclose(f);
+  CU_ASSERT(strstr(text, "per repetition; 95% CI of the mean)\n") != NULL);
+  CU_ASSERT(strstr(text, "[-3.00, 1.00]") != NULL); /* an overhead: not clamped */
+  CU_ASSERT(strstr(text, "[    0.00,    2.50]") != NULL); /* a time: clamped at 0 */
+  CU_ASSERT(strstr(text, "none N=3 unbound (no places); bindings") != NULL);
+  CU_ASSERT(strstr(text, "beyond the places") == NULL);
+  CU_ASSERT(strstr(text, "nan") == NULL);
+  free(text);
+}
+
 /* ------------------------------------------------------------ command */
 
 static char *tmpdir(void)
@@ -463,6 +503,9 @@ static void test_bad_options(void)
   BAD("unknown policy 'fast' (allowed: none, os, speedup, spn, spread", "--policies", "fast", "--out", "/tmp/x");
   BAD("--input: cannot read '/nonexistent/file'", "--input", "/nonexistent/file", "--out", "/tmp/x");
   BAD("unexpected argument 'extra'", "--out", "/tmp/x", "extra");
+  /* control characters of the user's text are shown as '?': one line */
+  BAD("unknown kernel 'foo?bar?' (allowed:", "--kernels", "foo\nbar\t", "--out", "/tmp/x");
+  BAD("--reps: 'te?n'", "--reps", "te\x1bn", "--out", "/tmp/x");
   BAD("cannot be combined", "--plot", "/tmp/x", "--out", "/tmp/y");
   BAD("--worker needs --kernel", "--worker", "--threads", "1", "--expect", "0");
   BAD("--expect '0,1'", "--worker", "--kernel", "sieve", "--threads", "1", "--expect", "0,1");
@@ -480,6 +523,20 @@ static void test_bad_options(void)
       "1", "--expect", "0");
 #undef BAD
   {
+    /* --list, --help, --version to a full stdout: exit 1, one line */
+    const char *what[3] = {"--list", "--help", "--version"};
+    unsigned i;
+    for (i = 0; i < 3; i++) {
+      char *argv[] = {"sh", "-c", "exec \"$0\" \"$1\" >/dev/full", HTBENCH_BIN, (char *)what[i],
+                      NULL};
+      struct run_result r;
+      CU_ASSERT_FATAL(run_capture(argv, NULL, &r) == 0);
+      CU_ASSERT_EQUAL(r.status, 1);
+      CU_ASSERT_STRING_EQUAL(r.err, "htbench: cannot write to standard output\n");
+      run_free(&r);
+    }
+  }
+  {
     /* An invalid model environment is an error, not a silent default. */
     static char sigma[] = "OMP_EXT_SIGMA=7";
     char *env[] = {sigma, NULL};
@@ -491,6 +548,30 @@ static void test_bad_options(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "htbench: invalid OMP_EXT_SIGMA='7'"));
     CU_ASSERT_EQUAL(count_lines(r.err), 1);
     run_free(&r);
+  }
+  {
+    /* hwloc's environment replacing this machine: a sweep acts on this
+     * machine, so it is refused as htplaces exec/verify do (exit 2). */
+    static char xml[] = "HWLOC_XMLFILE=" OMP_EXT_TEST_DIR
+                        "/topologies/intel-xeon-x5550-nehalem-2s-4c-smt2-far8.xml";
+    static char synth[] = "HWLOC_SYNTHETIC=pack:2 core:4 pu:2";
+    static char unset_this[] = "HWLOC_THISSYSTEM=";
+    char *envs[2][3] = {{xml, unset_this, NULL}, {synth, unset_this, NULL}};
+    const char *names[2] = {"HWLOC_XMLFILE", "HWLOC_SYNTHETIC"};
+    char *argv[] = {HTBENCH_BIN, "--quick", "--out", "/tmp/x", "--kernels", "barrier", NULL};
+    char want[160];
+    unsigned i;
+    for (i = 0; i < 2; i++) {
+      struct run_result r;
+      snprintf(want, sizeof(want), "htbench: htbench acts on this machine (its workers run "
+               "here), but %s is set (hwloc would describe another machine)", names[i]);
+      CU_ASSERT_FATAL(run_capture(argv, envs[i], &r) == 0);
+      CU_ASSERT_EQUAL(r.status, 2);
+      CU_ASSERT_STRING_EQUAL(r.out, "");
+      CU_ASSERT_EQUAL(count_lines(r.err), 1);
+      CU_ASSERT(strncmp(r.err, want, strlen(want)) == 0);
+      run_free(&r);
+    }
   }
 }
 
@@ -782,6 +863,20 @@ static void test_out_parents(void)
   CU_ASSERT(strstr(r.err, "htbench: cannot create") != NULL && strstr(r.err, "a/b/file") != NULL);
   CU_ASSERT_STRING_EQUAL(r.out, "");
   run_free(&r);
+  {
+    /* tables to a full stdout: the files are written, the loss is said,
+     * exit 1 */
+    char *full[] = {"sh", "-c", "exec \"$0\" \"$@\" >/dev/full", argv[0], argv[1], argv[2],
+                    out, argv[4], argv[5], argv[6], argv[7], argv[8], argv[9], NULL};
+    snprintf(out, sizeof(out), "%s/full", dir);
+    CU_ASSERT_FATAL(run_capture(full, NULL, &r) == 0);
+    CU_ASSERT_EQUAL(r.status, 1);
+    CU_ASSERT(strstr(r.err, "htbench: cannot write to standard output\n") != NULL);
+    CU_ASSERT(strstr(r.err, "invalid") == NULL);
+    run_free(&r);
+    CU_ASSERT(file_has(dir, "full/results.csv", "parallel,os,"));
+    CU_ASSERT(file_has(dir, "full/tables.txt", "EPCC parallel overhead"));
+  }
   rmtree(dir);
   free(dir);
 }
@@ -801,6 +896,35 @@ static void test_taskset(void)
   CU_ASSERT_EQUAL(r.status, 0);
   run_free(&r);
   CU_ASSERT_EQUAL(check_results(dir, 1), 3 * (1 + OMP_EXT_NPOLICIES));
+  rmtree(dir);
+  free(dir);
+}
+
+/* OMP_PLACES and OMP_PROC_BIND in the caller's environment pin htbench's
+ * own initial thread at load (libgomp: before main); the sweep must still
+ * cover N = 1..allowed PUs, each thread on its place (check_results), as
+ * without them, and say nothing about it. */
+static void test_pinning_env(void)
+{
+  char *dir = tmpdir();
+  char *argv[] = {HTBENCH_BIN, "--quick", "--out", dir, "--kernels", "barrier", "--policies",
+                  "spn", "--no-plot", NULL};
+  char *env[] = {"OMP_PLACES={1},{0}", "OMP_PROC_BIND=close", NULL};
+  struct run_result r;
+  cpu_set_t set;
+  CU_ASSERT_FATAL(sched_getaffinity(0, sizeof(set), &set) == 0);
+  if (!CPU_ISSET(0, &set) || !CPU_ISSET(1, &set)) {
+    free(dir);
+    return; /* needs PUs 0 and 1 */
+  }
+  CU_ASSERT_FATAL(run_capture(argv, env, &r) == 0);
+  if (r.status != 0)
+    fprintf(stderr, "\n%s", r.err);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT(strstr(r.err, "OMP_PLACES") == NULL);
+  CU_ASSERT(strstr(r.err, "N=2 ") != NULL);
+  run_free(&r);
+  CU_ASSERT_EQUAL(check_results(dir, ~0u), allowed_pus());
   rmtree(dir);
   free(dir);
 }
@@ -962,7 +1086,9 @@ static void test_oversubscribe(void)
   CU_ASSERT_EQUAL(r.status, 0);
   CU_ASSERT(strstr(r.out, "Capacity-weighted split (split-*)") != NULL);
   CU_ASSERT(strstr(r.out, "balanced limit") != NULL);
-  CU_ASSERT(strstr(r.out, "spn N=3 (1 threads beyond the places)") != NULL);
+  CU_ASSERT(strstr(r.out, "spn N=3 (1 thread beyond the places) on {") != NULL);
+  CU_ASSERT(strstr(r.out, "median per region [95% CI of the mean\nin ms, clamped at 0]") != NULL);
+  CU_ASSERT(strstr(r.out, "nan") == NULL); /* an SPN that cannot be computed is "-" */
   run_free(&r);
   snprintf(path, sizeof(path), "%s/results.csv", dir);
   CU_ASSERT_FATAL(htb_read_csv(path, &res, &n, err, sizeof(err)) == 0);
@@ -1021,6 +1147,7 @@ static CU_TestInfo unit_tests[] = {
   {"modelled power: C6100 preset", test_modelled_power},
   {"results.csv round trip with quotes", test_csv_roundtrip},
   {"SPN, noht/ht speed-up and sigma tables", test_tables_smt},
+  {"interval tables: CI of the mean, clamped times, none unbound", test_tables_intervals},
   CU_TEST_INFO_NULL,
 };
 
@@ -1042,6 +1169,7 @@ static CU_TestInfo command_tests[] = {
   {"no gnuplot: sweep goes on; --plot remakes plots", test_plot_mode},
   {"taskset -c 1: only PU 1 used", test_taskset},
   {"thread off its place: run invalid", test_binding_mismatch},
+  {"OMP_PLACES/OMP_PROC_BIND set by the caller: all N swept", test_pinning_env},
   {"--input directory refused", test_input_directory},
   {"--path both: env and in-code rows, comparison table", test_path_both},
   {"--path incode: in-code rows only", test_path_incode},

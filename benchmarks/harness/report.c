@@ -357,6 +357,15 @@ static void time_cell(FILE *out, double s)
     fprintf(out, "%9.3fs", s);
 }
 
+/* " %7.Nf", or "-" where the value could not be computed (NaN). */
+static void num_cell(FILE *out, double v, int decimals)
+{
+  if (isnan(v) || isinf(v))
+    fprintf(out, " %7s", "-");
+  else
+    fprintf(out, " %7.*f", decimals, v);
+}
+
 static void list_policies(const struct htb_result *r, unsigned n, const char *kernel,
                           const char **pol, unsigned *np, unsigned *maxn)
 {
@@ -404,9 +413,10 @@ static void table6(FILE *out, const struct htb_result *r, unsigned n, const char
       const struct htb_result *x = find(r, n, kernel, pol[p], t, 0);
       fprintf(out, " | %-*s ", w, "");
       time_cell(out, x ? x->median_s : NAN);
-      if (x)
-        fprintf(out, " %7.1f %7.2f", x->power_w, x->spn);
-      else
+      if (x) {
+        num_cell(out, x->power_w, 1);
+        num_cell(out, x->spn, 2);
+      } else
         fprintf(out, " %7s %7s", "-", "-");
     }
     fputc('\n', out);
@@ -418,7 +428,8 @@ static void overhead_table(FILE *out, const struct htb_result *r, unsigned n, co
   const char *pol[16];
   unsigned np, maxn, t, p;
   list_policies(r, n, kernel, pol, &np, &maxn);
-  fprintf(out, "\nEPCC %s overhead (median of test - reference per repetition; 95%% CI)\n", kernel);
+  fprintf(out, "\nEPCC %s overhead (median of test - reference per repetition; 95%% CI of the "
+          "mean)\n", kernel);
   fprintf(out, "%4s", "N");
   for (p = 0; p < np; p++)
     fprintf(out, " | %-21s", pol[p]);
@@ -473,7 +484,8 @@ static void ht_table(FILE *out, const struct htb_result *r, unsigned n, unsigned
   }
 }
 
-/* The split kernels side by side per policy and team: median, 95% CI,
+/* The split kernels side by side per policy and team: median, 95% CI of
+ * the mean (clamped at 0),
  * and the ratio to the balanced limit (split-serial / capacity). */
 static void split_table(FILE *out, const struct htb_result *r, unsigned n)
 {
@@ -489,14 +501,21 @@ static void split_table(FILE *out, const struct htb_result *r, unsigned n)
     if (m < j)
       continue; /* not the first split row of this (policy, N) */
     if (!any++)
-      fprintf(out, "\nCapacity-weighted split (split-*): median per region [95%% CI in ms], min;\n"
-                   "/balanced = median / (split-serial's median / capacity); idle %%: each\n"
-                   "thread's share of the regions after it finished its part (waiting for\n"
-                   "the others; threads time-sharing a PU also finish apart)\n");
+      fprintf(out, "\nCapacity-weighted split (split-*): median per region [95%% CI of the mean\n"
+                   "in ms, clamped at 0], min; /balanced = median / (split-serial's median /\n"
+                   "capacity); idle %%: each thread's share of the regions after it finished\n"
+                   "its part (waiting for the others; threads time-sharing a PU also finish\n"
+                   "apart)\n");
     serial = find(r, n, "split-serial", r[j].policy, r[j].threads, 0);
-    fprintf(out, "%s N=%u (%u threads beyond the places) on %s; bindings %s; capacity %.4g\n",
-            r[j].policy, r[j].threads, r[j].oversub, r[j].places, r[j].bindings,
-            r[j].capacity);
+    fprintf(out, "%s N=%u", r[j].policy, r[j].threads);
+    if (!r[j].places[0]) /* none: no places, whatever --oversubscribe says */
+      fputs(" unbound (no places)", out);
+    else if (r[j].oversub)
+      fprintf(out, " (%u thread%s beyond the places) on %s", r[j].oversub,
+              r[j].oversub == 1 ? "" : "s", r[j].places);
+    else
+      fprintf(out, " on %s", r[j].places);
+    fprintf(out, "; bindings %s; capacity %.4g\n", r[j].bindings, r[j].capacity);
     if (serial)
       fprintf(out, "  %-14s balanced limit %.2fms\n", "", serial->median_s / serial->capacity * 1e3);
     for (i = 0; htb_kernels[i]; i++) {
@@ -506,7 +525,8 @@ static void split_table(FILE *out, const struct htb_result *r, unsigned n)
         continue;
       fprintf(out, "  %-14s ", x->kernel);
       time_cell(out, x->median_s);
-      fprintf(out, " [%8.2f,%8.2f] ", x->ci95_lo_s * 1e3, x->ci95_hi_s * 1e3);
+      /* a time is never negative: the interval's lower bound is clamped */
+      fprintf(out, " [%8.2f,%8.2f] ", fmax(0, x->ci95_lo_s) * 1e3, x->ci95_hi_s * 1e3);
       time_cell(out, x->min_s);
       if (isnan(x->vs_balanced))
         fprintf(out, " %9s", "-");

@@ -555,9 +555,13 @@ static int write_outputs(const struct htb_options *opt, const char *machine,
     rc = htb_error(HTB_EXIT_FAIL, "cannot write results in '%s': %s", opt->out, strerror(errno));
   } else {
     htb_print_tables(stdout, res, n, max_smt);
-    if ((tf = fopen(tables, "w"))) {
+    rc = htb_stdout_done();
+    if (!(tf = fopen(tables, "w")))
+      rc = htb_error(HTB_EXIT_FAIL, "cannot write '%s': %s", tables, strerror(errno));
+    else {
       htb_print_tables(tf, res, n, max_smt);
-      fclose(tf);
+      if (ferror(tf) | fclose(tf))
+        rc = htb_error(HTB_EXIT_FAIL, "cannot write '%s'", tables);
     }
     if (!opt->no_plot) {
       int prc = htb_plot(opt->out, res, n);

@@ -12,16 +12,39 @@
 #include <time.h>
 
 #include "htbench.h"
+#include "util.h" /* the library's private helpers: omp_ext_hwloc_env_var() */
 
 int htb_error(int status, const char *fmt, ...)
 {
+  char msg[HTB_STR];
+  size_t i;
   va_list ap;
-  fputs("htbench: ", stderr);
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  vsnprintf(msg, sizeof(msg), fmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
+  /* One line, whatever the user typed: control characters become '?'
+   * (as htplaces). */
+  for (i = 0; msg[i]; i++)
+    if ((unsigned char)msg[i] < 0x20 || msg[i] == 0x7f)
+      msg[i] = '?';
+  fprintf(stderr, "htbench: %s\n", msg);
   return status;
+}
+
+int htb_this_machine(void)
+{
+  const char *var = omp_ext_hwloc_env_var();
+  if (var)
+    return htb_error(HTB_EXIT_USAGE, "htbench acts on this machine (its workers run here), but "
+                     "%s is set (hwloc would describe another machine); unset it", var);
+  return HTB_EXIT_OK;
+}
+
+int htb_stdout_done(void)
+{
+  if (fflush(stdout) != 0 || ferror(stdout))
+    return htb_error(HTB_EXIT_FAIL, "cannot write to standard output");
+  return HTB_EXIT_OK;
 }
 
 double htb_now(void)

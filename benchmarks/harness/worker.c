@@ -166,7 +166,7 @@ static void measure(const struct htb_kernel *k, void *st, unsigned long inner, u
   }
 }
 
-static void print_result(const struct htb_result *r)
+static int print_result(const struct htb_result *r)
 {
   char buf[HTB_STR];
   unsigned i;
@@ -180,7 +180,7 @@ static void print_result(const struct htb_result *r)
     printf("\t%s=%s", htb_fields[i].name, buf);
   }
   putchar('\n');
-  fflush(stdout);
+  return htb_stdout_done();
 }
 
 static int worker_run(const struct worker_args *a, const struct htb_sizes *sz)
@@ -193,6 +193,7 @@ static int worker_run(const struct worker_args *a, const struct htb_sizes *sz)
   omp_ext_rapl_t *rapl;
   char err[256], why[256];
   void *st;
+  int wrc;
 
   htb_result_init(&r);
   snprintf(r.kernel, sizeof(r.kernel), "%s", k->name);
@@ -269,11 +270,11 @@ static int worker_run(const struct worker_args *a, const struct htb_sizes *sz)
     htb_error(0, "%s N=%u: invalid run: %s", k->name, a->nthreads, why);
   if (!r.verified)
     htb_error(0, "%s N=%u: %s", k->name, a->nthreads, r.check);
-  print_result(&r);
+  wrc = print_result(&r);
   k->teardown(st);
   probe_free(probe);
   free(x);
-  return r.verified ? HTB_EXIT_OK : HTB_EXIT_FAIL;
+  return r.verified && !wrc ? HTB_EXIT_OK : HTB_EXIT_FAIL;
 }
 
 /* The process's mask, which unbound threads keep. */

@@ -81,18 +81,11 @@ static int topology_error(const char *input)
 
 int htp_this_machine(const char *command)
 {
-  static const char *const vars[] = {"HWLOC_FSROOT", "HWLOC_SYNTHETIC", "HWLOC_XMLFILE"};
-  const char *this = omp_ext_env_get(environ, "HWLOC_THISSYSTEM");
-  size_t i;
-  if (this && strcmp(this, "1") == 0)
-    return HTP_EXIT_OK;
-  for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
-    const char *v = omp_ext_env_get(environ, vars[i]);
-    if (v && *v)
-      return htp_error(HTP_EXIT_USAGE, "%s acts on this machine, but %s is set (hwloc would "
-                       "describe another machine); unset it, or use 'htplaces -i X POLICY' to "
-                       "print another machine's places", command, vars[i]);
-  }
+  const char *var = omp_ext_hwloc_env_var();
+  if (var)
+    return htp_error(HTP_EXIT_USAGE, "%s acts on this machine, but %s is set (hwloc would "
+                     "describe another machine); unset it, or use 'htplaces -i X POLICY' to "
+                     "print another machine's places", command, var);
   return HTP_EXIT_OK;
 }
 
