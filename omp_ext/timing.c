@@ -21,7 +21,7 @@
 #include "runtime.h"
 
 #define MAXSIZES 16
-#define NSEEN 16 /* (region, team size) pairs a thread remembers as recorded */
+#define NSEEN 16 /* (region, team size) pairs a thread has its part of in hand */
 
 /* One thread of a recorded team. */
 struct tbind {
@@ -37,14 +37,26 @@ struct bindrec {
   struct tbind *th; /* th[0 .. team-1] */
 };
 
+/* Instances of a region: a named measurement's (written under tlock), or
+ * one root thread's part of a parallel region, written by that thread
+ * alone without a lock: n with release after the sample, the others
+ * relaxed; samples and cap change only under tlock (the readers hold it). */
+struct part {
+  struct part *next;  /* the region's parts, newest first; tlock */
+  const void *owner;  /* the thread (its tl_open's address) */
+  unsigned long n;    /* instances; atomic */
+  double total, min, max; /* seconds; atomic */
+  double *samples;    /* every instance, for the median */
+  size_t cap;
+};
+
 struct region {
   const void *key; /* the construct (code address); NULL for a named measurement */
   const void *at;  /* the address its name comes from */
   char *name;      /* named measurement's name */
-  unsigned long n;
-  double total, min, max, start;
-  double *samples; /* every instance, for the median */
-  size_t cap;
+  struct part own; /* a named measurement's instances */
+  struct part *parts; /* a parallel region's, one per root thread */
+  double start;
   unsigned sizes[MAXSIZES], nsizes;
   struct bindrec binds[MAXSIZES];
   unsigned nbinds;
@@ -55,19 +67,22 @@ static struct region *regions;
 static size_t nregions, capregions;
 static int timing_on; /* atomic: OMP_EXT_TIMING set */
 static char *timing_file;
-static double t_load, in_regions;
+static double t_load;
 
 /* The outermost region the calling thread has open. */
-static __thread double tl_t0 __attribute__((tls_model("initial-exec")));
+static __thread int64_t tl_t0 __attribute__((tls_model("initial-exec"))); /* ns */
 static __thread const void *tl_key __attribute__((tls_model("initial-exec")));
 static __thread const void *tl_at __attribute__((tls_model("initial-exec")));
+static __thread struct part *tl_part __attribute__((tls_model("initial-exec"))); /* NULL: slow */
 static __thread unsigned tl_team __attribute__((tls_model("initial-exec")));
 static __thread int tl_open __attribute__((tls_model("initial-exec")));  /* depth */
 static __thread int tl_rec __attribute__((tls_model("initial-exec")));   /* recording */
-/* (region, team size) pairs whose binding is recorded: no lock to skip them. */
+/* (region, team size) pairs whose binding is recorded and team size noted:
+ * the thread's part of the region, to add an instance without a lock. */
 static __thread struct seen {
   const void *key;
   unsigned team;
+  struct part *part;
 } tl_seen[NSEEN] __attribute__((tls_model("initial-exec")));
 
 /* The team being recorded (one at a time in the process): its threads'
@@ -75,11 +90,16 @@ static __thread struct seen {
 static struct tbind *rec_th; /* atomic */
 static unsigned rec_n;
 
-static double now_s(void)
+static int64_t now_ns(void)
 {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static double now_s(void)
+{
+  return (double)now_ns() * 1e-9;
 }
 
 static void timing_init(void)
@@ -127,22 +147,55 @@ static struct region *find_locked(const void *key, const char *name)
   return r;
 }
 
-/* Add one instance of \p dt seconds with team \p team; tlock held. */
-static void add_locked(struct region *r, double dt, unsigned team)
+/* The calling thread's part of parallel region \p r, created if missing;
+ * tlock held. */
+static struct part *part_locked(struct region *r)
+{
+  struct part *p;
+  for (p = r->parts; p; p = p->next)
+    if (p->owner == &tl_open)
+      return p;
+  if (!(p = calloc(1, sizeof(*p))))
+    return NULL;
+  p->owner = &tl_open;
+  p->next = r->parts;
+  r->parts = p;
+  return p;
+}
+
+/* Room for one more sample in \p p (amortized: the capacity doubles);
+ * tlock held. */
+static void grow_locked(struct part *p)
+{
+  size_t cap = p->cap ? 2 * p->cap : 64;
+  double *s;
+  if (p->n < p->cap)
+    return;
+  if ((s = realloc(p->samples, cap * sizeof(*s))) != NULL)
+    p->samples = s, p->cap = cap;
+}
+
+/* Add one instance of \p dt seconds to \p p: by its only writer (tlock
+ * held or not); the sample is in place before n counts it. */
+static inline void add_part(struct part *p, double dt)
+{
+  unsigned long n = __atomic_load_n(&p->n, __ATOMIC_RELAXED);
+  double v;
+  if (n < p->cap)
+    p->samples[n] = dt;
+  v = n == 0 || dt < p->min ? dt : p->min;
+  __atomic_store(&p->min, &v, __ATOMIC_RELAXED);
+  v = n == 0 || dt > p->max ? dt : p->max;
+  __atomic_store(&p->max, &v, __ATOMIC_RELAXED);
+  v = p->total + dt;
+  __atomic_store(&p->total, &v, __ATOMIC_RELAXED);
+  __atomic_store_n(&p->n, n + 1, __ATOMIC_RELEASE);
+}
+
+/* Team size \p team seen in \p r; tlock held. */
+static void add_size_locked(struct region *r, unsigned team)
 {
   unsigned i;
-  if (r->n == r->cap) {
-    size_t cap = r->cap ? 2 * r->cap : 64;
-    double *s = realloc(r->samples, cap * sizeof(*s));
-    if (s)
-      r->samples = s, r->cap = cap;
-  }
-  if (r->n < r->cap)
-    r->samples[r->n] = dt;
-  r->min = r->n == 0 || dt < r->min ? dt : r->min;
-  r->max = r->n == 0 || dt > r->max ? dt : r->max;
-  r->total += dt;
-  r->n++;
   for (i = 0; i < r->nsizes && r->sizes[i] != team; i++)
     ;
   if (i == r->nsizes && r->nsizes < MAXSIZES)
@@ -169,9 +222,10 @@ static struct bindrec *bindrec_of(struct region *r, unsigned team)
   return NULL;
 }
 
-/* The first instance of (key, team) in this thread: record its team's
- * binding unless it is recorded already or another team is being recorded.
- * Returns 1 when recording. */
+/* The first instance of (key, team) in this thread (or one whose part the
+ * thread does not have in hand): record its team's binding unless it is
+ * recorded already or another team is being recorded.  Returns 1 when
+ * recording. */
 static int start_record(const void *key, const void *at, unsigned team)
 {
   struct region *r;
@@ -191,10 +245,6 @@ static int start_record(const void *key, const void *at, unsigned team)
     __atomic_store_n(&rec_th, th, __ATOMIC_RELEASE);
   }
   pthread_mutex_unlock(&tlock);
-  if (recorded) {
-    struct seen *s = &tl_seen[seen_slot(key, team)];
-    s->key = key, s->team = team;
-  }
   return tl_rec = th != NULL;
 }
 
@@ -205,12 +255,16 @@ int omp_ext_timing_begin(const void *key, const void *at, unsigned team)
   if (tl_open++) /* a region nested in the open one, by its primary thread */
     return 0;
   tl_key = key;
-  tl_at = at;
   tl_team = team;
   s = &tl_seen[seen_slot(key, team)];
-  if (__builtin_expect(s->key != key || s->team != team, 0))
+  if (__builtin_expect(s->key == key && s->team == team, 1)) {
+    tl_part = s->part;
+  } else {
+    tl_part = NULL;
+    tl_at = at;
     rec = start_record(key, at, team);
-  tl_t0 = now_s();
+  }
+  tl_t0 = now_ns();
   return rec;
 }
 
@@ -248,31 +302,52 @@ static void finish_record_locked(struct region *r)
   __atomic_store_n(&rec_th, NULL, __ATOMIC_RELEASE);
 }
 
-int omp_ext_timing_end(void)
+/* The end of an instance that the fast path does not take: the first of
+ * its (region, team size) in this thread, or its part full. */
+__attribute__((noinline)) static int end_slow(double dt)
 {
-  double dt = now_s() - tl_t0;
   struct region *r;
+  struct part *p = NULL;
   int done = 0;
-  if (!tl_open || --tl_open)
-    return 0;
   pthread_mutex_lock(&tlock);
   if ((r = find_locked(tl_key, NULL)) != NULL) {
     if (!r->at)
       r->at = tl_at;
-    add_locked(r, dt, tl_team);
+    add_size_locked(r, tl_team);
+    if ((p = part_locked(r)) != NULL) {
+      grow_locked(p);
+      add_part(p, dt);
+    }
   }
-  in_regions += dt;
   if (tl_rec) {
     finish_record_locked(r);
     tl_rec = 0;
     done = 1;
   }
-  pthread_mutex_unlock(&tlock);
-  if (done) {
+  if (p && (bindrec_of(r, tl_team) || r->nbinds == MAXSIZES)) {
+    /* Recorded, size noted: later instances need no lock. */
     struct seen *s = &tl_seen[seen_slot(tl_key, tl_team)];
-    s->key = tl_key, s->team = tl_team;
+    s->key = tl_key, s->team = tl_team, s->part = p;
   }
+  pthread_mutex_unlock(&tlock);
   return done;
+}
+
+int omp_ext_timing_end(void)
+{
+  int64_t t1;
+  struct part *p;
+  double dt;
+  if (!tl_open || --tl_open)
+    return 0;
+  t1 = now_ns();
+  dt = (double)(t1 - tl_t0) * 1e-9;
+  p = tl_part;
+  if (__builtin_expect(p != NULL && p->n < p->cap, 1)) {
+    add_part(p, dt);
+    return 0;
+  }
+  return end_slow(dt);
 }
 
 int omp_ext_timer_start(const char *name)
@@ -298,18 +373,14 @@ int omp_ext_timer_stop(const char *name)
     return err;
   pthread_mutex_lock(&tlock);
   if ((r = find_locked(NULL, name)) != NULL && r->start > 0) {
-    add_locked(r, t - r->start, 1);
+    grow_locked(&r->own);
+    add_part(&r->own, t - r->start);
+    add_size_locked(r, 1);
     r->start = 0;
     err = omp_ext_success;
   }
   pthread_mutex_unlock(&tlock);
   return err;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
 }
 
 static int cmp_unsigned(const void *a, const void *b)
@@ -318,20 +389,90 @@ static int cmp_unsigned(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-/* Statistics of \p r; tlock held (sorts its samples). */
+/* The k-th smallest of v[0 .. n-1] (k < n), v reordered so that none
+ * before it is larger (Wirth's selection, as in "Algorithms + Data
+ * Structures = Programs", 1976). */
+static double select_kth(double *v, size_t n, size_t k)
+{
+  long lo = 0, hi = (long)n - 1, kk = (long)k;
+  while (lo < hi) {
+    double x = v[kk], t;
+    long i = lo, j = hi;
+    do {
+      while (v[i] < x)
+        i++;
+      while (x < v[j])
+        j--;
+      if (i <= j) {
+        t = v[i], v[i] = v[j], v[j] = t;
+        i++, j--;
+      }
+    } while (i <= j);
+    if (j < kk)
+      lo = i;
+    if (kk < i)
+      hi = j;
+  }
+  return v[kk];
+}
+
+/* The median of v[0 .. n-1] (n > 0), v reordered. */
+static double median(double *v, size_t n)
+{
+  double hi = select_kth(v, n, n / 2), lo;
+  size_t i;
+  if (n % 2)
+    return hi;
+  /* v[0 .. n/2-1] hold the n/2 smallest now: the largest of them. */
+  for (lo = v[0], i = 1; i < n / 2; i++)
+    lo = v[i] > lo ? v[i] : lo;
+  return (lo + hi) / 2;
+}
+
+/* Statistics of \p r, its parts merged; tlock held.  Writers of parts may
+ * run on: what they add after the snapshot of their n is not counted. */
 static void stats_locked(struct region *r, omp_ext_timer_stats_t *s)
 {
-  size_t n = r->n < r->cap ? r->n : r->cap;
-  s->instances = r->n;
-  s->total_s = r->total;
-  s->mean_s = r->n ? r->total / (double)r->n : 0;
-  s->min_s = r->min;
-  s->max_s = r->max;
-  s->median_s = 0;
-  if (n) {
-    qsort(r->samples, n, sizeof(double), cmp_double);
-    s->median_s = n % 2 ? r->samples[n / 2] : (r->samples[n / 2 - 1] + r->samples[n / 2]) / 2;
+  const struct part *p, *first = NULL;
+  size_t n = 0, m, nparts = 0;
+  unsigned long count = 0;
+  double *v, val;
+  s->total_s = 0, s->min_s = 0, s->max_s = 0, s->median_s = 0;
+  for (p = &r->own; p; p = p == &r->own ? r->parts : p->next) {
+    unsigned long pn = __atomic_load_n(&p->n, __ATOMIC_ACQUIRE);
+    if (!pn)
+      continue;
+    __atomic_load(&p->total, &val, __ATOMIC_RELAXED);
+    s->total_s += val;
+    __atomic_load(&p->min, &val, __ATOMIC_RELAXED);
+    s->min_s = count == 0 || val < s->min_s ? val : s->min_s;
+    __atomic_load(&p->max, &val, __ATOMIC_RELAXED);
+    s->max_s = count == 0 || val > s->max_s ? val : s->max_s;
+    count += pn;
+    n += pn < p->cap ? pn : p->cap;
+    first = p, nparts++;
   }
+  s->instances = count;
+  s->mean_s = count ? s->total_s / (double)count : 0;
+  if (!n)
+    return;
+  if (nparts == 1) { /* its samples in place (their writer adds only past them) */
+    s->median_s = median(first->samples, n);
+    return;
+  }
+  if (!(v = malloc(n * sizeof(*v))))
+    return;
+  for (m = 0, p = &r->own; p; p = p == &r->own ? r->parts : p->next) {
+    unsigned long pn = __atomic_load_n(&p->n, __ATOMIC_ACQUIRE);
+    size_t k = pn < p->cap ? pn : p->cap;
+    if (k > n - m) /* (it added since) */
+      k = n - m;
+    if (k)
+      memcpy(v + m, p->samples, k * sizeof(*v));
+    m += k;
+  }
+  s->median_s = median(v, m);
+  free(v);
 }
 
 int omp_ext_timer_stats(const char *name, omp_ext_timer_stats_t *stats)
@@ -342,7 +483,7 @@ int omp_ext_timer_stats(const char *name, omp_ext_timer_stats_t *stats)
     return err;
   pthread_mutex_lock(&tlock);
   for (i = 0; i < nregions; i++)
-    if (regions[i].name && strcmp(regions[i].name, name) == 0 && regions[i].n > 0) {
+    if (regions[i].name && strcmp(regions[i].name, name) == 0 && regions[i].own.n > 0) {
       stats_locked(&regions[i], stats);
       err = omp_ext_success;
       break;
@@ -455,11 +596,18 @@ __attribute__((destructor)) static void timing_write(void)
 {
   FILE *f;
   size_t i;
-  double wall;
+  double wall, in_regions = 0;
+  const struct part *p;
   if (!omp_ext_timing_on() || !timing_file)
     return;
   pthread_mutex_lock(&tlock);
   wall = now_s() - t_load;
+  for (i = 0; i < nregions; i++) /* the outermost regions' time */
+    for (p = regions[i].parts; p; p = p->next) {
+      double t;
+      __atomic_load(&p->total, &t, __ATOMIC_RELAXED);
+      in_regions += t;
+    }
   if (!(f = fopen(timing_file, "w"))) {
     fprintf(stderr, "omp_ext: OMP_EXT_TIMING: cannot write '%s'\n", timing_file);
     pthread_mutex_unlock(&tlock);

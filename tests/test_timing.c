@@ -3,7 +3,8 @@
  * their exact instance counts and team sizes, positive times, the serial
  * part and a named measurement; the same program without libomp_ext,
  * injected through OMP_TOOL_LIBRARIES (libomp) or LD_PRELOAD (libgomp).
- * Values, never timings: times are only checked to be positive and
+ * Several root threads timing the same region at once: every instance
+ * counted.  Values, never timings: times are only checked to be positive and
  * ordered (min <= median <= max), the serial part to hold its 50 ms sleep.
  */
 #define _GNU_SOURCE
@@ -167,6 +168,43 @@ static void test_injected(void)
     run_and_check(TIMING_PROBE_PLAIN_BIN, inject, 0, 1);
 }
 
+/* Several root threads run the same region at the same time (each thread
+ * adds its instances to its own part of the region, merged at exit):
+ * every instance counted, one team size, one binding record. */
+static void run_roots(const char *bin, const char *inject)
+{
+  char file[] = "/tmp/omp_ext_timing_XXXXXX", envt[128], envi[512];
+  char w[] = "OMP_WAIT_POLICY=passive", e1[] = "OMP_EXT_HT_POLICY=";
+  char *env[] = {w, e1, envt, NULL, NULL}, *argv[] = {(char *)bin, (char *)"roots", NULL}, *json;
+  struct run_result r;
+  int fd = mkstemp(file);
+  CU_ASSERT_FATAL(fd >= 0);
+  close(fd);
+  snprintf(envt, sizeof(envt), "OMP_EXT_TIMING=%s", file);
+  if (inject) {
+    snprintf(envi, sizeof(envi), "%s", inject);
+    env[3] = envi;
+  }
+  CU_ASSERT_EQUAL_FATAL(run_capture(argv, env, &r), 0);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_STRING_EQUAL(r.out, "done\n");
+  run_free(&r);
+  json = slurp(file);
+  unlink(file);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(json);
+  CU_ASSERT_EQUAL(count(json, "\"kind\": \"parallel\""), 1);
+  check_region(json, "region_roots+", 3 * 100, "\"team_sizes\": [2]");
+  CU_ASSERT_EQUAL(count(json, "{\"team\": 2, \"threads\": ["), 1);
+  free(json);
+}
+
+static void test_roots(void)
+{
+  run_roots(TIMING_PROBE_BIN, NULL);
+  run_roots(TIMING_PROBE_PLAIN_BIN,
+            is_libomp() ? "OMP_TOOL_LIBRARIES=" LIBOMP_EXT : "LD_PRELOAD=" LIBOMP_EXT);
+}
+
 /* The in-code API: statistics of a named measurement, and its errors. */
 static void test_timer_api(void)
 {
@@ -191,6 +229,7 @@ static void test_timer_api(void)
 static CU_TestInfo timing_tests[] = {
   {"OMP_EXT_TIMING, linked: regions, instances, team sizes, serial part, timer", test_linked},
   {"OMP_EXT_TIMING injected (OMP_TOOL_LIBRARIES / LD_PRELOAD)", test_injected},
+  {"OMP_EXT_TIMING, 3 root threads in the same region at once: every instance", test_roots},
   {"omp_ext_timer_* statistics and errors", test_timer_api},
   CU_TEST_INFO_NULL,
 };
