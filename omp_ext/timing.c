@@ -3,6 +3,9 @@
  * include/omp_ext/timing.h.  The hooks (hooks.c) call omp_ext_timing_begin()
  * and omp_ext_timing_end() in the thread that starts an outermost region;
  * everything here runs only when timing is on (one relaxed load otherwise).
+ * The per-region path is inline in timing_hot.h (no lock: each root thread
+ * adds to its own part of a region); here the first instance of a region
+ * and team size in a thread, binding records, statistics and the file.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -19,9 +22,9 @@
 
 #include "omp_ext.h"
 #include "runtime.h"
+#include "timing_hot.h"
 
 #define MAXSIZES 16
-#define NSEEN 16 /* (region, team size) pairs a thread has its part of in hand */
 
 /* One thread of a recorded team. */
 struct tbind {
@@ -37,25 +40,14 @@ struct bindrec {
   struct tbind *th; /* th[0 .. team-1] */
 };
 
-/* Instances of a region: a named measurement's (written under tlock), or
- * one root thread's part of a parallel region, written by that thread
- * alone without a lock: n with release after the sample, the others
- * relaxed; samples and cap change only under tlock (the readers hold it). */
-struct part {
-  struct part *next;  /* the region's parts, newest first; tlock */
-  const void *owner;  /* the thread (its tl_open's address) */
-  unsigned long n;    /* instances; atomic */
-  double total, min, max; /* seconds; atomic */
-  double *samples;    /* every instance, for the median */
-  size_t cap;
-};
+typedef struct omp_ext_timing_part part_t;
 
 struct region {
   const void *key; /* the construct (code address); NULL for a named measurement */
   const void *at;  /* the address its name comes from */
   char *name;      /* named measurement's name */
-  struct part own; /* a named measurement's instances */
-  struct part *parts; /* a parallel region's, one per root thread */
+  part_t own;      /* a named measurement's instances */
+  part_t *parts;   /* a parallel region's: per root thread and team size */
   double start;
   unsigned sizes[MAXSIZES], nsizes;
   struct bindrec binds[MAXSIZES];
@@ -65,41 +57,20 @@ struct region {
 static pthread_mutex_t tlock = PTHREAD_MUTEX_INITIALIZER;
 static struct region *regions;
 static size_t nregions, capregions;
-static int timing_on; /* atomic: OMP_EXT_TIMING set */
+int omp_ext_timing_flag; /* atomic: OMP_EXT_TIMING set */
 static char *timing_file;
 static double t_load;
 
-/* The outermost region the calling thread has open. */
-static __thread int64_t tl_t0 __attribute__((tls_model("initial-exec"))); /* ns */
-static __thread const void *tl_key __attribute__((tls_model("initial-exec")));
-static __thread const void *tl_at __attribute__((tls_model("initial-exec")));
-static __thread struct part *tl_part __attribute__((tls_model("initial-exec"))); /* NULL: slow */
-static __thread unsigned tl_team __attribute__((tls_model("initial-exec")));
-static __thread int tl_open __attribute__((tls_model("initial-exec")));  /* depth */
-static __thread int tl_rec __attribute__((tls_model("initial-exec")));   /* recording */
-/* (region, team size) pairs whose binding is recorded and team size noted:
- * the thread's part of the region, to add an instance without a lock. */
-static __thread struct seen {
-  const void *key;
-  unsigned team;
-  struct part *part;
-} tl_seen[NSEEN] __attribute__((tls_model("initial-exec")));
+__thread struct omp_ext_timing_tls omp_ext_timing_tl OMP_EXT_TLS;
 
 /* The team being recorded (one at a time in the process): its threads'
  * slots, published with release before the fork. */
 static struct tbind *rec_th; /* atomic */
 static unsigned rec_n;
 
-static int64_t now_ns(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 static double now_s(void)
 {
-  return (double)now_ns() * 1e-9;
+  return (double)omp_ext_timing_ns() * 1e-9;
 }
 
 static void timing_init(void)
@@ -107,19 +78,14 @@ static void timing_init(void)
   const char *f = getenv("OMP_EXT_TIMING");
   t_load = now_s();
   if (f && *f && (timing_file = strdup(f)) != NULL)
-    __atomic_store_n(&timing_on, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&omp_ext_timing_flag, 1, __ATOMIC_RELEASE);
 }
 
 int omp_ext_timing_enabled(void)
 {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   pthread_once(&once, timing_init);
-  return __atomic_load_n(&timing_on, __ATOMIC_ACQUIRE);
-}
-
-int omp_ext_timing_on(void)
-{
-  return __atomic_load_n(&timing_on, __ATOMIC_RELAXED);
+  return __atomic_load_n(&omp_ext_timing_flag, __ATOMIC_ACQUIRE);
 }
 
 /* The entry of \p key / \p name, created if missing; tlock held. */
@@ -147,17 +113,18 @@ static struct region *find_locked(const void *key, const char *name)
   return r;
 }
 
-/* The calling thread's part of parallel region \p r, created if missing;
- * tlock held. */
-static struct part *part_locked(struct region *r)
+/* The calling thread's part of parallel region \p r for teams of \p team,
+ * created if missing; tlock held. */
+static part_t *part_locked(struct region *r, unsigned team)
 {
-  struct part *p;
+  part_t *p;
   for (p = r->parts; p; p = p->next)
-    if (p->owner == &tl_open)
+    if (p->owner == &omp_ext_timing_tl && p->team == team)
       return p;
   if (!(p = calloc(1, sizeof(*p))))
     return NULL;
-  p->owner = &tl_open;
+  p->owner = &omp_ext_timing_tl;
+  p->team = team;
   p->next = r->parts;
   r->parts = p;
   return p;
@@ -165,7 +132,7 @@ static struct part *part_locked(struct region *r)
 
 /* Room for one more sample in \p p (amortized: the capacity doubles);
  * tlock held. */
-static void grow_locked(struct part *p)
+static void grow_locked(part_t *p)
 {
   size_t cap = p->cap ? 2 * p->cap : 64;
   double *s;
@@ -173,23 +140,6 @@ static void grow_locked(struct part *p)
     return;
   if ((s = realloc(p->samples, cap * sizeof(*s))) != NULL)
     p->samples = s, p->cap = cap;
-}
-
-/* Add one instance of \p dt seconds to \p p: by its only writer (tlock
- * held or not); the sample is in place before n counts it. */
-static inline void add_part(struct part *p, double dt)
-{
-  unsigned long n = __atomic_load_n(&p->n, __ATOMIC_RELAXED);
-  double v;
-  if (n < p->cap)
-    p->samples[n] = dt;
-  v = n == 0 || dt < p->min ? dt : p->min;
-  __atomic_store(&p->min, &v, __ATOMIC_RELAXED);
-  v = n == 0 || dt > p->max ? dt : p->max;
-  __atomic_store(&p->max, &v, __ATOMIC_RELAXED);
-  v = p->total + dt;
-  __atomic_store(&p->total, &v, __ATOMIC_RELAXED);
-  __atomic_store_n(&p->n, n + 1, __ATOMIC_RELEASE);
 }
 
 /* Team size \p team seen in \p r; tlock held. */
@@ -200,17 +150,6 @@ static void add_size_locked(struct region *r, unsigned team)
     ;
   if (i == r->nsizes && r->nsizes < MAXSIZES)
     r->sizes[r->nsizes++] = team;
-}
-
-int omp_ext_timing_open(void)
-{
-  return tl_open != 0;
-}
-
-static unsigned seen_slot(const void *key, unsigned team)
-{
-  uintptr_t h = (uintptr_t)key >> 4;
-  return (unsigned)((h ^ (h >> 7) ^ team) % NSEEN);
 }
 
 static struct bindrec *bindrec_of(struct region *r, unsigned team)
@@ -245,26 +184,18 @@ static int start_record(const void *key, const void *at, unsigned team)
     __atomic_store_n(&rec_th, th, __ATOMIC_RELEASE);
   }
   pthread_mutex_unlock(&tlock);
-  return tl_rec = th != NULL;
+  return omp_ext_timing_tl.rec = th != NULL;
 }
 
-int omp_ext_timing_begin(const void *key, const void *at, unsigned team)
+/* The first instance of (key, team) in this thread, or one whose part the
+ * thread does not have in hand (the region's open count is taken). */
+int omp_ext_timing_begin_slow(const void *key, const void *at, unsigned team)
 {
-  const struct seen *s;
-  int rec = 0;
-  if (tl_open++) /* a region nested in the open one, by its primary thread */
-    return 0;
-  tl_key = key;
-  tl_team = team;
-  s = &tl_seen[seen_slot(key, team)];
-  if (__builtin_expect(s->key == key && s->team == team, 1)) {
-    tl_part = s->part;
-  } else {
-    tl_part = NULL;
-    tl_at = at;
-    rec = start_record(key, at, team);
-  }
-  tl_t0 = now_ns();
+  struct omp_ext_timing_tls *tl = &omp_ext_timing_tl;
+  int rec;
+  tl->key = key, tl->at = at, tl->team = team, tl->part = NULL;
+  rec = start_record(key, at, team);
+  tl->t0 = omp_ext_timing_ns();
   return rec;
 }
 
@@ -293,8 +224,8 @@ static void finish_record_locked(struct region *r)
   for (i = 0; i < rec_n; i++)
     if (th[i].tid)
       th[i].have_cpus = sched_getaffinity(th[i].tid, sizeof(th[i].cpus), &th[i].cpus) == 0;
-  if (r && r->nbinds < MAXSIZES && !bindrec_of(r, tl_team)) {
-    r->binds[r->nbinds].team = tl_team;
+  if (r && r->nbinds < MAXSIZES && !bindrec_of(r, omp_ext_timing_tl.team)) {
+    r->binds[r->nbinds].team = omp_ext_timing_tl.team;
     r->binds[r->nbinds++].th = th;
   } else {
     free(th);
@@ -302,52 +233,42 @@ static void finish_record_locked(struct region *r)
   __atomic_store_n(&rec_th, NULL, __ATOMIC_RELEASE);
 }
 
-/* The end of an instance that the fast path does not take: the first of
+/* The end of an instance that the inline path does not take: the first of
  * its (region, team size) in this thread, or its part full. */
-__attribute__((noinline)) static int end_slow(double dt)
+int omp_ext_timing_end_slow(double dt)
 {
+  struct omp_ext_timing_tls *tl = &omp_ext_timing_tl;
   struct region *r;
-  struct part *p = NULL;
+  part_t *p = tl->part;
   int done = 0;
   pthread_mutex_lock(&tlock);
-  if ((r = find_locked(tl_key, NULL)) != NULL) {
+  if (p) { /* room for more samples */
+    grow_locked(p);
+    omp_ext_timing_add(p, dt);
+    pthread_mutex_unlock(&tlock);
+    return 0;
+  }
+  if ((r = find_locked(tl->key, NULL)) != NULL) {
     if (!r->at)
-      r->at = tl_at;
-    add_size_locked(r, tl_team);
-    if ((p = part_locked(r)) != NULL) {
+      r->at = tl->at;
+    add_size_locked(r, tl->team);
+    if ((p = part_locked(r, tl->team)) != NULL) {
       grow_locked(p);
-      add_part(p, dt);
+      omp_ext_timing_add(p, dt);
     }
   }
-  if (tl_rec) {
+  if (tl->rec) {
     finish_record_locked(r);
-    tl_rec = 0;
+    tl->rec = 0;
     done = 1;
   }
-  if (p && (bindrec_of(r, tl_team) || r->nbinds == MAXSIZES)) {
+  if (p && (bindrec_of(r, tl->team) || r->nbinds == MAXSIZES)) {
     /* Recorded, size noted: later instances need no lock. */
-    struct seen *s = &tl_seen[seen_slot(tl_key, tl_team)];
-    s->key = tl_key, s->team = tl_team, s->part = p;
+    unsigned slot = omp_ext_timing_slot(tl->key, tl->team);
+    tl->seen[slot].key = tl->key, tl->seen[slot].part = p;
   }
   pthread_mutex_unlock(&tlock);
   return done;
-}
-
-int omp_ext_timing_end(void)
-{
-  int64_t t1;
-  struct part *p;
-  double dt;
-  if (!tl_open || --tl_open)
-    return 0;
-  t1 = now_ns();
-  dt = (double)(t1 - tl_t0) * 1e-9;
-  p = tl_part;
-  if (__builtin_expect(p != NULL && p->n < p->cap, 1)) {
-    add_part(p, dt);
-    return 0;
-  }
-  return end_slow(dt);
 }
 
 int omp_ext_timer_start(const char *name)
@@ -374,7 +295,7 @@ int omp_ext_timer_stop(const char *name)
   pthread_mutex_lock(&tlock);
   if ((r = find_locked(NULL, name)) != NULL && r->start > 0) {
     grow_locked(&r->own);
-    add_part(&r->own, t - r->start);
+    omp_ext_timing_add(&r->own, t - r->start);
     add_size_locked(r, 1);
     r->start = 0;
     err = omp_ext_success;
@@ -433,7 +354,7 @@ static double median(double *v, size_t n)
  * run on: what they add after the snapshot of their n is not counted. */
 static void stats_locked(struct region *r, omp_ext_timer_stats_t *s)
 {
-  const struct part *p, *first = NULL;
+  const part_t *p, *first = NULL;
   size_t n = 0, m, nparts = 0;
   unsigned long count = 0;
   double *v, val;
@@ -597,7 +518,7 @@ __attribute__((destructor)) static void timing_write(void)
   FILE *f;
   size_t i;
   double wall, in_regions = 0;
-  const struct part *p;
+  const part_t *p;
   if (!omp_ext_timing_on() || !timing_file)
     return;
   pthread_mutex_lock(&tlock);
