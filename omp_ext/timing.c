@@ -60,6 +60,8 @@ static size_t nregions, capregions;
 int omp_ext_timing_flag; /* atomic: OMP_EXT_TIMING set */
 static char *timing_file;
 static double t_load;
+int omp_ext_timing_tsc;
+static int64_t load_ticks, load_ns; /* omp_ext_timing_ticks() and CLOCK_MONOTONIC at load */
 
 __thread struct omp_ext_timing_tls omp_ext_timing_tl OMP_EXT_TLS;
 
@@ -73,12 +75,54 @@ static double now_s(void)
   return (double)omp_ext_timing_ns() * 1e-9;
 }
 
+/* Does the kernel keep time with the TSC (see omp_ext_timing_ticks())? */
+static int kernel_uses_tsc(void)
+{
+#if defined(__x86_64__)
+  char buf[32] = "";
+  FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
+  if (!f)
+    return 0;
+  if (!fgets(buf, sizeof(buf), f))
+    buf[0] = '\0';
+  fclose(f);
+  return strcmp(buf, "tsc\n") == 0;
+#else
+  return 0;
+#endif
+}
+
+/* A (ticks, ns) pair read together: the ticks halfway through the ns read. */
+static void clock_pair(int64_t *ticks, int64_t *ns)
+{
+  int64_t a = omp_ext_timing_ticks();
+  *ns = omp_ext_timing_ns();
+  *ticks = a + (omp_ext_timing_ticks() - a) / 2;
+}
+
+/* Seconds per tick: the ticks against CLOCK_MONOTONIC since load, over 2 ms
+ * at least (a shorter run waits the rest: the rate's error from reading
+ * the two clocks is then below 1e-4). */
+static double tick_seconds(void)
+{
+  int64_t ticks, ns;
+  if (!omp_ext_timing_tsc)
+    return 1e-9;
+  do
+    clock_pair(&ticks, &ns);
+  while (ns - load_ns < 2000000);
+  return ticks > load_ticks ? (double)(ns - load_ns) * 1e-9 / (double)(ticks - load_ticks) : 1e-9;
+}
+
 static void timing_init(void)
 {
   const char *f = getenv("OMP_EXT_TIMING");
   t_load = now_s();
-  if (f && *f && (timing_file = strdup(f)) != NULL)
+  if (f && *f && (timing_file = strdup(f)) != NULL) {
+    omp_ext_timing_tsc = kernel_uses_tsc();
+    clock_pair(&load_ticks, &load_ns);
     __atomic_store_n(&omp_ext_timing_flag, 1, __ATOMIC_RELEASE);
+  }
 }
 
 int omp_ext_timing_enabled(void)
@@ -195,7 +239,7 @@ int omp_ext_timing_begin_slow(const void *key, const void *at, unsigned team)
   int rec;
   tl->key = key, tl->at = at, tl->team = team, tl->part = NULL;
   rec = start_record(key, at, team);
-  tl->t0 = omp_ext_timing_ns();
+  tl->t0 = omp_ext_timing_ticks();
   return rec;
 }
 
@@ -233,8 +277,8 @@ static void finish_record_locked(struct region *r)
   __atomic_store_n(&rec_th, NULL, __ATOMIC_RELEASE);
 }
 
-/* The end of an instance that the inline path does not take: the first of
- * its (region, team size) in this thread, or its part full. */
+/* The end of an instance (\p dt ticks) that the inline path does not take:
+ * the first of its (region, team size) in this thread, or its part full. */
 int omp_ext_timing_end_slow(double dt)
 {
   struct omp_ext_timing_tls *tl = &omp_ext_timing_tl;
@@ -350,14 +394,15 @@ static double median(double *v, size_t n)
   return (lo + hi) / 2;
 }
 
-/* Statistics of \p r, its parts merged; tlock held.  Writers of parts may
- * run on: what they add after the snapshot of their n is not counted. */
-static void stats_locked(struct region *r, omp_ext_timer_stats_t *s)
+/* Statistics of \p r, its parts merged, in seconds (\p tick_s per unit of
+ * a parallel region's parts); tlock held.  Writers of parts may run on:
+ * what they add after the snapshot of their n is not counted. */
+static void stats_locked(struct region *r, omp_ext_timer_stats_t *s, double tick_s)
 {
   const part_t *p, *first = NULL;
   size_t n = 0, m, nparts = 0;
   unsigned long count = 0;
-  double *v, val;
+  double *v, val, k = r->name ? 1 : tick_s;
   s->total_s = 0, s->min_s = 0, s->max_s = 0, s->median_s = 0;
   for (p = &r->own; p; p = p == &r->own ? r->parts : p->next) {
     unsigned long pn = __atomic_load_n(&p->n, __ATOMIC_ACQUIRE);
@@ -374,26 +419,23 @@ static void stats_locked(struct region *r, omp_ext_timer_stats_t *s)
     first = p, nparts++;
   }
   s->instances = count;
-  s->mean_s = count ? s->total_s / (double)count : 0;
-  if (!n)
-    return;
-  if (nparts == 1) { /* its samples in place (their writer adds only past them) */
+  if (nparts == 1 && n) { /* its samples in place (their writer adds only past them) */
     s->median_s = median(first->samples, n);
-    return;
+  } else if (n && (v = malloc(n * sizeof(*v))) != NULL) {
+    for (m = 0, p = &r->own; p; p = p == &r->own ? r->parts : p->next) {
+      unsigned long pn = __atomic_load_n(&p->n, __ATOMIC_ACQUIRE);
+      size_t c = pn < p->cap ? pn : p->cap;
+      if (c > n - m) /* (it added since) */
+        c = n - m;
+      if (c)
+        memcpy(v + m, p->samples, c * sizeof(*v));
+      m += c;
+    }
+    s->median_s = median(v, m);
+    free(v);
   }
-  if (!(v = malloc(n * sizeof(*v))))
-    return;
-  for (m = 0, p = &r->own; p; p = p == &r->own ? r->parts : p->next) {
-    unsigned long pn = __atomic_load_n(&p->n, __ATOMIC_ACQUIRE);
-    size_t k = pn < p->cap ? pn : p->cap;
-    if (k > n - m) /* (it added since) */
-      k = n - m;
-    if (k)
-      memcpy(v + m, p->samples, k * sizeof(*v));
-    m += k;
-  }
-  s->median_s = median(v, m);
-  free(v);
+  s->total_s *= k, s->min_s *= k, s->max_s *= k, s->median_s *= k;
+  s->mean_s = count ? s->total_s / (double)count : 0;
 }
 
 int omp_ext_timer_stats(const char *name, omp_ext_timer_stats_t *stats)
@@ -405,7 +447,7 @@ int omp_ext_timer_stats(const char *name, omp_ext_timer_stats_t *stats)
   pthread_mutex_lock(&tlock);
   for (i = 0; i < nregions; i++)
     if (regions[i].name && strcmp(regions[i].name, name) == 0 && regions[i].own.n > 0) {
-      stats_locked(&regions[i], stats);
+      stats_locked(&regions[i], stats, 1);
       err = omp_ext_success;
       break;
     }
@@ -517,17 +559,18 @@ __attribute__((destructor)) static void timing_write(void)
 {
   FILE *f;
   size_t i;
-  double wall, in_regions = 0;
+  double wall, in_regions = 0, tick_s;
   const part_t *p;
   if (!omp_ext_timing_on() || !timing_file)
     return;
   pthread_mutex_lock(&tlock);
+  tick_s = tick_seconds();
   wall = now_s() - t_load;
   for (i = 0; i < nregions; i++) /* the outermost regions' time */
     for (p = regions[i].parts; p; p = p->next) {
       double t;
       __atomic_load(&p->total, &t, __ATOMIC_RELAXED);
-      in_regions += t;
+      in_regions += t * tick_s;
     }
   if (!(f = fopen(timing_file, "w"))) {
     fprintf(stderr, "omp_ext: OMP_EXT_TIMING: cannot write '%s'\n", timing_file);
@@ -541,7 +584,7 @@ __attribute__((destructor)) static void timing_write(void)
     omp_ext_timer_stats_t s;
     char name[512];
     unsigned j;
-    stats_locked(r, &s);
+    stats_locked(r, &s, tick_s);
     if (r->name)
       snprintf(name, sizeof(name), "%s", r->name);
     else

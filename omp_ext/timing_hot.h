@@ -31,7 +31,7 @@ struct omp_ext_timing_part {
   const void *owner;                /* the thread (its state's address) */
   unsigned team;                    /* team size asked for */
   unsigned long n;                  /* instances; atomic */
-  double total, min, max;           /* seconds; atomic */
+  double total, min, max;           /* ticks (seconds for a named one); atomic */
   double *samples;                  /* every instance, for the median */
   size_t cap;
 };
@@ -42,7 +42,7 @@ struct omp_ext_timing_part {
  * (region, team size) pairs whose binding is recorded and team size noted
  * (later instances take no lock). */
 struct omp_ext_timing_tls {
-  int64_t t0;        /* ns, CLOCK_MONOTONIC */
+  int64_t t0;        /* omp_ext_timing_ticks() */
   const void *key;   /* the construct */
   const void *at;    /* the address it is named after */
   struct omp_ext_timing_part *part; /* NULL: _end takes the slow path */
@@ -57,6 +57,7 @@ struct omp_ext_timing_tls {
 
 extern __thread struct omp_ext_timing_tls omp_ext_timing_tl OMP_EXT_HIDDEN OMP_EXT_TLS;
 extern int omp_ext_timing_flag OMP_EXT_HIDDEN; /* atomic: OMP_EXT_TIMING set */
+extern int omp_ext_timing_tsc OMP_EXT_HIDDEN;  /* ticks are the TSC's; set before the flag */
 
 /* timing.c: the instances the inline path does not take. */
 OMP_EXT_HIDDEN int omp_ext_timing_begin_slow(const void *key, const void *at, unsigned team);
@@ -67,6 +68,24 @@ static inline int64_t omp_ext_timing_ns(void)
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* The clock of the per-region path: the time-stamp counter where the kernel
+ * keeps time with it (clocksource tsc: invariant and synchronized across
+ * CPUs, what the vDSO's clock_gettime reads too, without its conversion
+ * and retry loop: half its cost), else CLOCK_MONOTONIC in ns.  Ticks
+ * become seconds when statistics are read, at the rate measured against
+ * CLOCK_MONOTONIC since the library was loaded (timing.c). */
+static inline int64_t omp_ext_timing_ticks(void)
+{
+#if defined(__x86_64__)
+  if (__builtin_expect(omp_ext_timing_tsc, 1)) {
+    uint32_t lo, hi; /* lfence: not read before earlier instructions (as the vDSO) */
+    __asm__ __volatile__("lfence\n\trdtsc" : "=a"(lo), "=d"(hi) : : "memory");
+    return (int64_t)(((uint64_t)hi << 32) | lo);
+  }
+#endif
+  return omp_ext_timing_ns();
 }
 
 /* OMP_EXT_TIMING set (after omp_ext_timing_enabled() read it)? */
@@ -100,11 +119,12 @@ static inline int omp_ext_timing_begin(const void *key, const void *at, unsigned
   if (__builtin_expect(tl->seen[slot].key != key || !p || p->team != team, 0))
     return omp_ext_timing_begin_slow(key, at, team);
   tl->part = p;
-  tl->t0 = omp_ext_timing_ns();
+  tl->t0 = omp_ext_timing_ticks();
   return 0;
 }
 
-/* Add one instance of \p dt seconds to \p p, by its only writer. */
+/* Add one instance of \p dt (ticks, or seconds for a named measurement) to
+ * \p p, by its only writer. */
 static inline void omp_ext_timing_add(struct omp_ext_timing_part *p, double dt)
 {
   unsigned long n = __atomic_load_n(&p->n, __ATOMIC_RELAXED);
@@ -128,7 +148,7 @@ static inline int omp_ext_timing_end(void)
   double dt;
   if (!tl->open || --tl->open)
     return 0;
-  dt = (double)(omp_ext_timing_ns() - tl->t0) * 1e-9;
+  dt = (double)(omp_ext_timing_ticks() - tl->t0);
   p = tl->part;
   if (__builtin_expect(p != NULL && p->n < p->cap, 1)) {
     omp_ext_timing_add(p, dt);
