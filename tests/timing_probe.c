@@ -14,6 +14,9 @@
  * timing_probe roots: ROOTS root threads (pthreads, each its own team of
  * 2) run region_roots ROOT_INSTANCES times each, at the same time, and
  * nothing else runs: region_roots has ROOTS * ROOT_INSTANCES instances.
+ *
+ * timing_probe sleep: region_sleep 3 times, its thread 0 sleeping 20 ms in
+ * each (the region's clock against a known lower bound and the wall time).
  */
 #define _GNU_SOURCE
 #include <omp.h>
@@ -95,7 +98,20 @@ static int roots(void)
 static void pause_ms(long ms)
 {
   struct timespec ts = {0, ms * 1000000L};
-  nanosleep(&ts, NULL);
+  while (nanosleep(&ts, &ts) != 0)
+    ;
+}
+
+__attribute__((noinline, visibility("default"))) void region_sleep(void);
+
+void region_sleep(void)
+{
+#pragma omp parallel num_threads(2)
+  {
+    if (omp_get_thread_num() == 0)
+      pause_ms(20);
+  }
+  sink += 1;
 }
 
 int main(int argc, char **argv)
@@ -103,6 +119,12 @@ int main(int argc, char **argv)
   int i;
   if (argc == 2 && strcmp(argv[1], "roots") == 0)
     return roots();
+  if (argc == 2 && strcmp(argv[1], "sleep") == 0) {
+    for (i = 0; i < 3; i++)
+      region_sleep();
+    printf("done\n");
+    return 0;
+  }
   omp_set_max_active_levels(2);
 #ifndef TIMING_PLAIN
   for (i = 0; i < 2; i++) {
