@@ -12,6 +12,7 @@
 # runs (default 3), the spread printed next to it.
 #
 #   sh bench_hooks_count.sh BUILD_DIR [N1 N2 [REPS]]
+#   VARIANTS="linked linked+timing" sh bench_hooks_count.sh ...   (only those)
 set -eu
 b=$1/benchmarks n1=${2:-1000} n2=${3:-6000} reps=${4:-3}
 command -v valgrind >/dev/null || { echo "bench_hooks_count: valgrind not found" >&2; exit 1; }
@@ -23,7 +24,7 @@ ir() { # VARIANT-ENV... BIN N
     sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
 printf "# instructions per empty 2-thread region (valgrind, passive wait), N=%s..%s, median of %s (min..max)\n" "$n1" "$n2" "$reps"
-for v in plain plain+places linked linked+policy linked+os capable capable+notool linked+timing; do
+for v in ${VARIANTS:-plain plain+places linked linked+policy linked+os capable capable+notool linked+timing}; do
   bin=$b/bench_hooks set --
   case $v in
   plain) bin=$b/bench_hooks_plain ;;

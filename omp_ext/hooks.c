@@ -30,6 +30,7 @@
 
 #include "omp_ext.h"
 #include "runtime.h"
+#include "timing_hot.h"
 
 #ifndef OMP_EXT_STATIC_LIB
 #define OMP_EXT_STATIC_LIB 0
@@ -299,6 +300,31 @@ static void d_thread_begin(int thread_type, ompt_data_t *thread_data)
     user(thread_type, thread_data);
 }
 
+/* The calling thread was seen at level 0 (omp_get_level): an initial
+ * thread.  It stays one, and outside the regions it starts (each of which
+ * opens a timed region: omp_ext_timing_open()) it is at level 0, so that
+ * the timing of its next regions needs no call into the runtime. */
+static __thread int tl_initial __attribute__((tls_model("initial-exec")));
+
+/* Region timing alone (no policy): the encountering thread of \p ra, a team
+ * of \p req asked for. */
+static inline void timing_parallel_begin(const void *ra, unsigned req)
+{
+  if (!omp_ext_timing_open() && !tl_initial) {
+    const struct omp_ext_runtime *rt = omp_ext_runtime();
+    if (!rt || rt->get_level() != 0)
+      return; /* a worker's nested region: counted in its outermost one */
+    tl_initial = 1;
+  }
+  if (__builtin_expect(omp_ext_timing_begin(ra, ra, req), 0)) {
+    /* The first instance of this region and team size: every thread says
+     * where it runs (d_implicit_task) until d_parallel_end. */
+    pthread_mutex_lock(&ompt_lock);
+    sync_event_locked(OMPT_CALLBACK_IMPLICIT_TASK);
+    pthread_mutex_unlock(&ompt_lock);
+  }
+}
+
 static void d_parallel_begin(ompt_data_t *etd, const void *etf, ompt_data_t *pd, unsigned req,
                              int flags, const void *ra)
 {
@@ -308,8 +334,11 @@ static void d_parallel_begin(ompt_data_t *etd, const void *etf, ompt_data_t *pd,
   int timing = omp_ext_timing_on();
   if (user)
     user(etd, etf, pd, req, flags, ra);
-  if (!__atomic_load_n(&armed, __ATOMIC_RELAXED) && !timing)
+  if (!__atomic_load_n(&armed, __ATOMIC_RELAXED)) {
+    if (timing)
+      timing_parallel_begin(ra, req);
     return;
+  }
   if (!(rt = omp_ext_runtime()))
     return;
   if (timing && omp_ext_timing_open()) { /* nested: timed in its outermost one */
@@ -732,20 +761,20 @@ typedef void (*gomp_fn)(void *);
 
 enum { PRE_TIMED = 1, PRE_TRAMPOLINE = 2 };
 
-/* The slow path of a wrapper (a policy was set, or OMP_EXT_TIMING): the
- * binding trampoline unless the team is known bound, then the timer of an
- * outermost region: the construct is its outlined function, named after
- * \p ra, the wrapper's return address (in the function holding the
- * construct, as OMPT's codeptr_ra under libomp, unless the compiler made
- * the call a tail call).  Returns PRE_* bits. */
-static int pre(struct tramp *t, gomp_fn *fn, void **data, unsigned num_threads, const void *ra)
+/* The timer of an outermost region (level 0): the construct \p key is its
+ * outlined function (before any trampoline), named after \p ra, the
+ * wrapper's return address (in the function holding the construct, as
+ * OMPT's codeptr_ra under libomp, unless the compiler made the call a tail
+ * call); and the recording trampoline for the first instance of its team
+ * size unless the binding one (\p bits PRE_TRAMPOLINE) is in place.
+ * Returns \p bits | PRE_TIMED when timed. */
+static int pre_timed(struct tramp *t, gomp_fn *fn, void **data, unsigned num_threads,
+                     const void *key, const void *ra, int bits)
 {
-  const struct omp_ext_runtime *rt;
-  const void *key = (const void *)(uintptr_t)*fn;
-  int bits = wrap(t, fn, data, num_threads) ? PRE_TRAMPOLINE : 0;
-  if (!omp_ext_timing_on() || !(rt = omp_ext_runtime()) || rt->get_level() != 0)
+  const struct omp_ext_runtime *rt = omp_ext_runtime();
+  if (!rt || rt->get_level() != 0)
     return bits;
-  if (omp_ext_timing_begin(key, ra, num_threads ? num_threads : (unsigned)rt->get_max_threads())) {
+  if (__builtin_expect(omp_ext_timing_begin(key, ra, team_request(rt, num_threads)), 0)) {
     /* The first instance of this region and team size: every thread says
      * where it runs. */
     if (!(bits & PRE_TRAMPOLINE)) {
@@ -757,6 +786,18 @@ static int pre(struct tramp *t, gomp_fn *fn, void **data, unsigned num_threads, 
   return bits | PRE_TIMED;
 }
 
+/* The slow path of a wrapper (a policy was set, or OMP_EXT_TIMING): the
+ * binding trampoline unless the team is known bound, then the timer of an
+ * outermost region (pre_timed).  Returns PRE_* bits. */
+static int pre(struct tramp *t, gomp_fn *fn, void **data, unsigned num_threads, const void *ra)
+{
+  const void *key = (const void *)(uintptr_t)*fn;
+  int bits = wrap(t, fn, data, num_threads) ? PRE_TRAMPOLINE : 0;
+  if (!omp_ext_timing_on())
+    return bits;
+  return pre_timed(t, fn, data, num_threads, key, ra, bits);
+}
+
 /* The wrapper's first step, inline: one branch while no policy is set and
  * timing is off, and no call either while the team is known bound. */
 static inline int pre_fast(struct tramp *t, gomp_fn *fn, void **data, unsigned num_threads,
@@ -766,6 +807,8 @@ static inline int pre_fast(struct tramp *t, gomp_fn *fn, void **data, unsigned n
   int timing = omp_ext_timing_on();
   if (__builtin_expect((gen | (unsigned)timing) == 0, 1))
     return 0;
+  if (gen == 0) /* timing alone */
+    return pre_timed(t, fn, data, num_threads, (const void *)(uintptr_t)*fn, ra, 0);
   if (!timing && settled_team(gen, num_threads))
     return 0;
   return pre(t, fn, data, num_threads, ra);

@@ -71,28 +71,25 @@ OMP_EXT_HIDDEN void omp_ext_hooks_mark(int bit);
  * see the program's regions (see hooks.c), instead of failing silently. */
 OMP_EXT_HIDDEN void omp_ext_hooks_check(const struct omp_ext_runtime *rt);
 
-/* Region timing (timing.c): OMP_EXT_TIMING set?  _enabled() reads the
- * environment once (any thread, any time); _on() is the fast check after. */
+/* Region timing (timing.c; the per-region path inline in timing_hot.h):
+ * OMP_EXT_TIMING set?  _enabled() reads the environment once (any thread,
+ * any time); omp_ext_timing_on() is the fast check after. */
 OMP_EXT_HIDDEN int omp_ext_timing_enabled(void);
-OMP_EXT_HIDDEN int omp_ext_timing_on(void);
-/* In the thread that starts an outermost region: just before the fork
- * (the construct \p key, named after the code address \p at, a team of
- * \p team asked for) and just after the join. */
-/* Returns 1 when this instance records its team's binding (the first one of
- * this region and team size): the hook then calls
- * omp_ext_timing_thread() in every thread of the team as it starts its part
- * (libgomp: the trampoline; libomp: the implicit-task callback), and
- * _end() returns 1 once the record is complete. */
-OMP_EXT_HIDDEN int omp_ext_timing_begin(const void *key, const void *at, unsigned team);
+/* omp_ext_timing_begin(key, at, team) / omp_ext_timing_end() (timing_hot.h):
+ * in the thread that starts an outermost region, just before the fork (the
+ * construct \p key, named after the code address \p at, a team of \p team
+ * asked for) and just after the join.  _begin returns 1 when this instance
+ * records its team's binding (the first one of this region and team size):
+ * the hook then calls omp_ext_timing_thread() in every thread of the team
+ * as it starts its part (libgomp: the trampoline; libomp: the implicit-task
+ * callback), and _end() returns 1 once the record is complete.  Begins nest
+ * (a region the open one's primary thread starts counts in it): call _begin
+ * for an outermost region (level 0) or while one is open
+ * (omp_ext_timing_open()), and _end after each such begin. */
 /* In thread \p index of a recording team (see above): its thread id and the
  * PU it runs on; its CPU set is read by the primary thread after the join. */
 OMP_EXT_HIDDEN void omp_ext_timing_thread(unsigned index);
 /* Is a team's binding being recorded (the hooks need every thread)? */
 OMP_EXT_HIDDEN int omp_ext_timing_recording(void);
-/* Begins nest (a region the open one's primary thread starts counts in it):
- * call _begin for an outermost region (level 0) or while one is open
- * (omp_ext_timing_open()), and _end after each such begin. */
-OMP_EXT_HIDDEN int omp_ext_timing_open(void);
-OMP_EXT_HIDDEN int omp_ext_timing_end(void);
 
 #endif /* OMP_EXT_RUNTIME_H */

@@ -3,6 +3,9 @@
  * include/omp_ext/timing.h.  The hooks (hooks.c) call omp_ext_timing_begin()
  * and omp_ext_timing_end() in the thread that starts an outermost region;
  * everything here runs only when timing is on (one relaxed load otherwise).
+ * The per-region path is inline in timing_hot.h (no lock: each root thread
+ * adds to its own part of a region); here the first instance of a region
+ * and team size in a thread, binding records, statistics and the file.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -19,9 +22,9 @@
 
 #include "omp_ext.h"
 #include "runtime.h"
+#include "timing_hot.h"
 
 #define MAXSIZES 16
-#define NSEEN 16 /* (region, team size) pairs a thread remembers as recorded */
 
 /* One thread of a recorded team. */
 struct tbind {
@@ -37,14 +40,15 @@ struct bindrec {
   struct tbind *th; /* th[0 .. team-1] */
 };
 
+typedef struct omp_ext_timing_part part_t;
+
 struct region {
   const void *key; /* the construct (code address); NULL for a named measurement */
   const void *at;  /* the address its name comes from */
   char *name;      /* named measurement's name */
-  unsigned long n;
-  double total, min, max, start;
-  double *samples; /* every instance, for the median */
-  size_t cap;
+  part_t own;      /* a named measurement's instances */
+  part_t *parts;   /* a parallel region's: per root thread and team size */
+  double start;
   unsigned sizes[MAXSIZES], nsizes;
   struct bindrec binds[MAXSIZES];
   unsigned nbinds;
@@ -53,22 +57,13 @@ struct region {
 static pthread_mutex_t tlock = PTHREAD_MUTEX_INITIALIZER;
 static struct region *regions;
 static size_t nregions, capregions;
-static int timing_on; /* atomic: OMP_EXT_TIMING set */
+int omp_ext_timing_flag; /* atomic: OMP_EXT_TIMING set */
 static char *timing_file;
-static double t_load, in_regions;
+static double t_load;
+int omp_ext_timing_tsc;
+static int64_t load_ticks, load_ns; /* omp_ext_timing_ticks() and CLOCK_MONOTONIC at load */
 
-/* The outermost region the calling thread has open. */
-static __thread double tl_t0 __attribute__((tls_model("initial-exec")));
-static __thread const void *tl_key __attribute__((tls_model("initial-exec")));
-static __thread const void *tl_at __attribute__((tls_model("initial-exec")));
-static __thread unsigned tl_team __attribute__((tls_model("initial-exec")));
-static __thread int tl_open __attribute__((tls_model("initial-exec")));  /* depth */
-static __thread int tl_rec __attribute__((tls_model("initial-exec")));   /* recording */
-/* (region, team size) pairs whose binding is recorded: no lock to skip them. */
-static __thread struct seen {
-  const void *key;
-  unsigned team;
-} tl_seen[NSEEN] __attribute__((tls_model("initial-exec")));
+__thread struct omp_ext_timing_tls omp_ext_timing_tl OMP_EXT_TLS;
 
 /* The team being recorded (one at a time in the process): its threads'
  * slots, published with release before the fork. */
@@ -77,29 +72,64 @@ static unsigned rec_n;
 
 static double now_s(void)
 {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+  return (double)omp_ext_timing_ns() * 1e-9;
+}
+
+/* Does the kernel keep time with the TSC (see omp_ext_timing_ticks())? */
+static int kernel_uses_tsc(void)
+{
+#if defined(__x86_64__)
+  char buf[32] = "";
+  FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
+  if (!f)
+    return 0;
+  if (!fgets(buf, sizeof(buf), f))
+    buf[0] = '\0';
+  fclose(f);
+  return strcmp(buf, "tsc\n") == 0;
+#else
+  return 0;
+#endif
+}
+
+/* A (ticks, ns) pair read together: the ticks halfway through the ns read. */
+static void clock_pair(int64_t *ticks, int64_t *ns)
+{
+  int64_t a = omp_ext_timing_ticks();
+  *ns = omp_ext_timing_ns();
+  *ticks = a + (omp_ext_timing_ticks() - a) / 2;
+}
+
+/* Seconds per tick: the ticks against CLOCK_MONOTONIC since load, over 2 ms
+ * at least (a shorter run waits the rest: the rate's error from reading
+ * the two clocks is then below 1e-4). */
+static double tick_seconds(void)
+{
+  int64_t ticks, ns;
+  if (!omp_ext_timing_tsc)
+    return 1e-9;
+  do
+    clock_pair(&ticks, &ns);
+  while (ns - load_ns < 2000000);
+  return ticks > load_ticks ? (double)(ns - load_ns) * 1e-9 / (double)(ticks - load_ticks) : 1e-9;
 }
 
 static void timing_init(void)
 {
   const char *f = getenv("OMP_EXT_TIMING");
   t_load = now_s();
-  if (f && *f && (timing_file = strdup(f)) != NULL)
-    __atomic_store_n(&timing_on, 1, __ATOMIC_RELEASE);
+  if (f && *f && (timing_file = strdup(f)) != NULL) {
+    omp_ext_timing_tsc = kernel_uses_tsc();
+    clock_pair(&load_ticks, &load_ns);
+    __atomic_store_n(&omp_ext_timing_flag, 1, __ATOMIC_RELEASE);
+  }
 }
 
 int omp_ext_timing_enabled(void)
 {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   pthread_once(&once, timing_init);
-  return __atomic_load_n(&timing_on, __ATOMIC_ACQUIRE);
-}
-
-int omp_ext_timing_on(void)
-{
-  return __atomic_load_n(&timing_on, __ATOMIC_RELAXED);
+  return __atomic_load_n(&omp_ext_timing_flag, __ATOMIC_ACQUIRE);
 }
 
 /* The entry of \p key / \p name, created if missing; tlock held. */
@@ -127,37 +157,43 @@ static struct region *find_locked(const void *key, const char *name)
   return r;
 }
 
-/* Add one instance of \p dt seconds with team \p team; tlock held. */
-static void add_locked(struct region *r, double dt, unsigned team)
+/* The calling thread's part of parallel region \p r for teams of \p team,
+ * created if missing; tlock held. */
+static part_t *part_locked(struct region *r, unsigned team)
+{
+  part_t *p;
+  for (p = r->parts; p; p = p->next)
+    if (p->owner == &omp_ext_timing_tl && p->team == team)
+      return p;
+  if (!(p = calloc(1, sizeof(*p))))
+    return NULL;
+  p->owner = &omp_ext_timing_tl;
+  p->team = team;
+  p->next = r->parts;
+  r->parts = p;
+  return p;
+}
+
+/* Room for one more sample in \p p (amortized: the capacity doubles);
+ * tlock held. */
+static void grow_locked(part_t *p)
+{
+  size_t cap = p->cap ? 2 * p->cap : 64;
+  double *s;
+  if (p->n < p->cap)
+    return;
+  if ((s = realloc(p->samples, cap * sizeof(*s))) != NULL)
+    p->samples = s, p->cap = cap;
+}
+
+/* Team size \p team seen in \p r; tlock held. */
+static void add_size_locked(struct region *r, unsigned team)
 {
   unsigned i;
-  if (r->n == r->cap) {
-    size_t cap = r->cap ? 2 * r->cap : 64;
-    double *s = realloc(r->samples, cap * sizeof(*s));
-    if (s)
-      r->samples = s, r->cap = cap;
-  }
-  if (r->n < r->cap)
-    r->samples[r->n] = dt;
-  r->min = r->n == 0 || dt < r->min ? dt : r->min;
-  r->max = r->n == 0 || dt > r->max ? dt : r->max;
-  r->total += dt;
-  r->n++;
   for (i = 0; i < r->nsizes && r->sizes[i] != team; i++)
     ;
   if (i == r->nsizes && r->nsizes < MAXSIZES)
     r->sizes[r->nsizes++] = team;
-}
-
-int omp_ext_timing_open(void)
-{
-  return tl_open != 0;
-}
-
-static unsigned seen_slot(const void *key, unsigned team)
-{
-  uintptr_t h = (uintptr_t)key >> 4;
-  return (unsigned)((h ^ (h >> 7) ^ team) % NSEEN);
 }
 
 static struct bindrec *bindrec_of(struct region *r, unsigned team)
@@ -169,9 +205,10 @@ static struct bindrec *bindrec_of(struct region *r, unsigned team)
   return NULL;
 }
 
-/* The first instance of (key, team) in this thread: record its team's
- * binding unless it is recorded already or another team is being recorded.
- * Returns 1 when recording. */
+/* The first instance of (key, team) in this thread (or one whose part the
+ * thread does not have in hand): record its team's binding unless it is
+ * recorded already or another team is being recorded.  Returns 1 when
+ * recording. */
 static int start_record(const void *key, const void *at, unsigned team)
 {
   struct region *r;
@@ -191,26 +228,18 @@ static int start_record(const void *key, const void *at, unsigned team)
     __atomic_store_n(&rec_th, th, __ATOMIC_RELEASE);
   }
   pthread_mutex_unlock(&tlock);
-  if (recorded) {
-    struct seen *s = &tl_seen[seen_slot(key, team)];
-    s->key = key, s->team = team;
-  }
-  return tl_rec = th != NULL;
+  return omp_ext_timing_tl.rec = th != NULL;
 }
 
-int omp_ext_timing_begin(const void *key, const void *at, unsigned team)
+/* The first instance of (key, team) in this thread, or one whose part the
+ * thread does not have in hand (the region's open count is taken). */
+int omp_ext_timing_begin_slow(const void *key, const void *at, unsigned team)
 {
-  const struct seen *s;
-  int rec = 0;
-  if (tl_open++) /* a region nested in the open one, by its primary thread */
-    return 0;
-  tl_key = key;
-  tl_at = at;
-  tl_team = team;
-  s = &tl_seen[seen_slot(key, team)];
-  if (__builtin_expect(s->key != key || s->team != team, 0))
-    rec = start_record(key, at, team);
-  tl_t0 = now_s();
+  struct omp_ext_timing_tls *tl = &omp_ext_timing_tl;
+  int rec;
+  tl->key = key, tl->at = at, tl->team = team, tl->part = NULL;
+  rec = start_record(key, at, team);
+  tl->t0 = omp_ext_timing_ticks();
   return rec;
 }
 
@@ -239,8 +268,8 @@ static void finish_record_locked(struct region *r)
   for (i = 0; i < rec_n; i++)
     if (th[i].tid)
       th[i].have_cpus = sched_getaffinity(th[i].tid, sizeof(th[i].cpus), &th[i].cpus) == 0;
-  if (r && r->nbinds < MAXSIZES && !bindrec_of(r, tl_team)) {
-    r->binds[r->nbinds].team = tl_team;
+  if (r && r->nbinds < MAXSIZES && !bindrec_of(r, omp_ext_timing_tl.team)) {
+    r->binds[r->nbinds].team = omp_ext_timing_tl.team;
     r->binds[r->nbinds++].th = th;
   } else {
     free(th);
@@ -248,30 +277,41 @@ static void finish_record_locked(struct region *r)
   __atomic_store_n(&rec_th, NULL, __ATOMIC_RELEASE);
 }
 
-int omp_ext_timing_end(void)
+/* The end of an instance (\p dt ticks) that the inline path does not take:
+ * the first of its (region, team size) in this thread, or its part full. */
+int omp_ext_timing_end_slow(double dt)
 {
-  double dt = now_s() - tl_t0;
+  struct omp_ext_timing_tls *tl = &omp_ext_timing_tl;
   struct region *r;
+  part_t *p = tl->part;
   int done = 0;
-  if (!tl_open || --tl_open)
-    return 0;
   pthread_mutex_lock(&tlock);
-  if ((r = find_locked(tl_key, NULL)) != NULL) {
-    if (!r->at)
-      r->at = tl_at;
-    add_locked(r, dt, tl_team);
+  if (p) { /* room for more samples */
+    grow_locked(p);
+    omp_ext_timing_add(p, dt);
+    pthread_mutex_unlock(&tlock);
+    return 0;
   }
-  in_regions += dt;
-  if (tl_rec) {
+  if ((r = find_locked(tl->key, NULL)) != NULL) {
+    if (!r->at)
+      r->at = tl->at;
+    add_size_locked(r, tl->team);
+    if ((p = part_locked(r, tl->team)) != NULL) {
+      grow_locked(p);
+      omp_ext_timing_add(p, dt);
+    }
+  }
+  if (tl->rec) {
     finish_record_locked(r);
-    tl_rec = 0;
+    tl->rec = 0;
     done = 1;
   }
-  pthread_mutex_unlock(&tlock);
-  if (done) {
-    struct seen *s = &tl_seen[seen_slot(tl_key, tl_team)];
-    s->key = tl_key, s->team = tl_team;
+  if (p && (bindrec_of(r, tl->team) || r->nbinds == MAXSIZES)) {
+    /* Recorded, size noted: later instances need no lock. */
+    unsigned slot = omp_ext_timing_slot(tl->key, tl->team);
+    tl->seen[slot].key = tl->key, tl->seen[slot].part = p;
   }
+  pthread_mutex_unlock(&tlock);
   return done;
 }
 
@@ -298,18 +338,14 @@ int omp_ext_timer_stop(const char *name)
     return err;
   pthread_mutex_lock(&tlock);
   if ((r = find_locked(NULL, name)) != NULL && r->start > 0) {
-    add_locked(r, t - r->start, 1);
+    grow_locked(&r->own);
+    omp_ext_timing_add(&r->own, t - r->start);
+    add_size_locked(r, 1);
     r->start = 0;
     err = omp_ext_success;
   }
   pthread_mutex_unlock(&tlock);
   return err;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
 }
 
 static int cmp_unsigned(const void *a, const void *b)
@@ -318,20 +354,88 @@ static int cmp_unsigned(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-/* Statistics of \p r; tlock held (sorts its samples). */
-static void stats_locked(struct region *r, omp_ext_timer_stats_t *s)
+/* The k-th smallest of v[0 .. n-1] (k < n), v reordered so that none
+ * before it is larger (Wirth's selection, as in "Algorithms + Data
+ * Structures = Programs", 1976). */
+static double select_kth(double *v, size_t n, size_t k)
 {
-  size_t n = r->n < r->cap ? r->n : r->cap;
-  s->instances = r->n;
-  s->total_s = r->total;
-  s->mean_s = r->n ? r->total / (double)r->n : 0;
-  s->min_s = r->min;
-  s->max_s = r->max;
-  s->median_s = 0;
-  if (n) {
-    qsort(r->samples, n, sizeof(double), cmp_double);
-    s->median_s = n % 2 ? r->samples[n / 2] : (r->samples[n / 2 - 1] + r->samples[n / 2]) / 2;
+  long lo = 0, hi = (long)n - 1, kk = (long)k;
+  while (lo < hi) {
+    double x = v[kk], t;
+    long i = lo, j = hi;
+    do {
+      while (v[i] < x)
+        i++;
+      while (x < v[j])
+        j--;
+      if (i <= j) {
+        t = v[i], v[i] = v[j], v[j] = t;
+        i++, j--;
+      }
+    } while (i <= j);
+    if (j < kk)
+      lo = i;
+    if (kk < i)
+      hi = j;
   }
+  return v[kk];
+}
+
+/* The median of v[0 .. n-1] (n > 0), v reordered. */
+static double median(double *v, size_t n)
+{
+  double hi = select_kth(v, n, n / 2), lo;
+  size_t i;
+  if (n % 2)
+    return hi;
+  /* v[0 .. n/2-1] hold the n/2 smallest now: the largest of them. */
+  for (lo = v[0], i = 1; i < n / 2; i++)
+    lo = v[i] > lo ? v[i] : lo;
+  return (lo + hi) / 2;
+}
+
+/* Statistics of \p r, its parts merged, in seconds (\p tick_s per unit of
+ * a parallel region's parts); tlock held.  Writers of parts may run on:
+ * what they add after the snapshot of their n is not counted. */
+static void stats_locked(struct region *r, omp_ext_timer_stats_t *s, double tick_s)
+{
+  const part_t *p, *first = NULL;
+  size_t n = 0, m, nparts = 0;
+  unsigned long count = 0;
+  double *v, val, k = r->name ? 1 : tick_s;
+  s->total_s = 0, s->min_s = 0, s->max_s = 0, s->median_s = 0;
+  for (p = &r->own; p; p = p == &r->own ? r->parts : p->next) {
+    unsigned long pn = __atomic_load_n(&p->n, __ATOMIC_ACQUIRE);
+    if (!pn)
+      continue;
+    __atomic_load(&p->total, &val, __ATOMIC_RELAXED);
+    s->total_s += val;
+    __atomic_load(&p->min, &val, __ATOMIC_RELAXED);
+    s->min_s = count == 0 || val < s->min_s ? val : s->min_s;
+    __atomic_load(&p->max, &val, __ATOMIC_RELAXED);
+    s->max_s = count == 0 || val > s->max_s ? val : s->max_s;
+    count += pn;
+    n += pn < p->cap ? pn : p->cap;
+    first = p, nparts++;
+  }
+  s->instances = count;
+  if (nparts == 1 && n) { /* its samples in place (their writer adds only past them) */
+    s->median_s = median(first->samples, n);
+  } else if (n && (v = malloc(n * sizeof(*v))) != NULL) {
+    for (m = 0, p = &r->own; p; p = p == &r->own ? r->parts : p->next) {
+      unsigned long pn = __atomic_load_n(&p->n, __ATOMIC_ACQUIRE);
+      size_t c = pn < p->cap ? pn : p->cap;
+      if (c > n - m) /* (it added since) */
+        c = n - m;
+      if (c)
+        memcpy(v + m, p->samples, c * sizeof(*v));
+      m += c;
+    }
+    s->median_s = median(v, m);
+    free(v);
+  }
+  s->total_s *= k, s->min_s *= k, s->max_s *= k, s->median_s *= k;
+  s->mean_s = count ? s->total_s / (double)count : 0;
 }
 
 int omp_ext_timer_stats(const char *name, omp_ext_timer_stats_t *stats)
@@ -342,8 +446,8 @@ int omp_ext_timer_stats(const char *name, omp_ext_timer_stats_t *stats)
     return err;
   pthread_mutex_lock(&tlock);
   for (i = 0; i < nregions; i++)
-    if (regions[i].name && strcmp(regions[i].name, name) == 0 && regions[i].n > 0) {
-      stats_locked(&regions[i], stats);
+    if (regions[i].name && strcmp(regions[i].name, name) == 0 && regions[i].own.n > 0) {
+      stats_locked(&regions[i], stats, 1);
       err = omp_ext_success;
       break;
     }
@@ -455,11 +559,19 @@ __attribute__((destructor)) static void timing_write(void)
 {
   FILE *f;
   size_t i;
-  double wall;
+  double wall, in_regions = 0, tick_s;
+  const part_t *p;
   if (!omp_ext_timing_on() || !timing_file)
     return;
   pthread_mutex_lock(&tlock);
+  tick_s = tick_seconds();
   wall = now_s() - t_load;
+  for (i = 0; i < nregions; i++) /* the outermost regions' time */
+    for (p = regions[i].parts; p; p = p->next) {
+      double t;
+      __atomic_load(&p->total, &t, __ATOMIC_RELAXED);
+      in_regions += t * tick_s;
+    }
   if (!(f = fopen(timing_file, "w"))) {
     fprintf(stderr, "omp_ext: OMP_EXT_TIMING: cannot write '%s'\n", timing_file);
     pthread_mutex_unlock(&tlock);
@@ -472,7 +584,7 @@ __attribute__((destructor)) static void timing_write(void)
     omp_ext_timer_stats_t s;
     char name[512];
     unsigned j;
-    stats_locked(r, &s);
+    stats_locked(r, &s, tick_s);
     if (r->name)
       snprintf(name, sizeof(name), "%s", r->name);
     else

@@ -3,7 +3,9 @@
  * their exact instance counts and team sizes, positive times, the serial
  * part and a named measurement; the same program without libomp_ext,
  * injected through OMP_TOOL_LIBRARIES (libomp) or LD_PRELOAD (libgomp).
- * Values, never timings: times are only checked to be positive and
+ * Several root threads timing the same region at once: every instance
+ * counted.  A region sleeping 20 ms reads at least that, within the wall
+ * time.  Values, never timings: times are only checked to be positive and
  * ordered (min <= median <= max), the serial part to hold its 50 ms sleep.
  */
 #define _GNU_SOURCE
@@ -167,6 +169,81 @@ static void test_injected(void)
     run_and_check(TIMING_PROBE_PLAIN_BIN, inject, 0, 1);
 }
 
+/* A region whose thread 0 sleeps 20 ms, 3 times: each instance at least
+ * 20 ms, all of them within the wall time (the region clock's ticks, the
+ * TSC where the kernel keeps time with it, converted at the right rate). */
+static void test_clock(void)
+{
+  char file[] = "/tmp/omp_ext_timing_XXXXXX", envt[128], envi[512];
+  char w[] = "OMP_WAIT_POLICY=passive", e1[] = "OMP_EXT_HT_POLICY=";
+  char *env[] = {w, e1, envt, NULL, NULL}, *json;
+  const char *bins[] = {TIMING_PROBE_BIN, TIMING_PROBE_PLAIN_BIN};
+  char obj[1024];
+  struct run_result r;
+  unsigned b;
+  for (b = 0; b < 2; b++) {
+    char *argv[] = {(char *)bins[b], (char *)"sleep", NULL};
+    int fd;
+    snprintf(file, sizeof(file), "/tmp/omp_ext_timing_XXXXXX");
+    fd = mkstemp(file);
+    CU_ASSERT_FATAL(fd >= 0);
+    close(fd);
+    snprintf(envt, sizeof(envt), "OMP_EXT_TIMING=%s", file);
+    snprintf(envi, sizeof(envi), "%s", is_libomp() ? "OMP_TOOL_LIBRARIES=" LIBOMP_EXT
+                                                   : "LD_PRELOAD=" LIBOMP_EXT);
+    env[3] = b ? envi : NULL;
+    CU_ASSERT_EQUAL_FATAL(run_capture(argv, env, &r), 0);
+    CU_ASSERT_EQUAL(r.status, 0);
+    run_free(&r);
+    json = slurp(file);
+    unlink(file);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(json);
+    check_region(json, "region_sleep+", 3, "\"team_sizes\": [2]");
+    region(json, "region_sleep+", obj, sizeof(obj));
+    CU_ASSERT(num_after(obj, "\"min_s\": ") >= 0.020);
+    CU_ASSERT(num_after(obj, "\"total_s\": ") <= num_after(json, "\"wall_s\": "));
+    CU_ASSERT(num_after(json, "\"regions_s\": ") <= num_after(json, "\"wall_s\": "));
+    free(json);
+  }
+}
+
+/* Several root threads run the same region at the same time (each thread
+ * adds its instances to its own part of the region, merged at exit):
+ * every instance counted, one team size, one binding record. */
+static void run_roots(const char *bin, const char *inject)
+{
+  char file[] = "/tmp/omp_ext_timing_XXXXXX", envt[128], envi[512];
+  char w[] = "OMP_WAIT_POLICY=passive", e1[] = "OMP_EXT_HT_POLICY=";
+  char *env[] = {w, e1, envt, NULL, NULL}, *argv[] = {(char *)bin, (char *)"roots", NULL}, *json;
+  struct run_result r;
+  int fd = mkstemp(file);
+  CU_ASSERT_FATAL(fd >= 0);
+  close(fd);
+  snprintf(envt, sizeof(envt), "OMP_EXT_TIMING=%s", file);
+  if (inject) {
+    snprintf(envi, sizeof(envi), "%s", inject);
+    env[3] = envi;
+  }
+  CU_ASSERT_EQUAL_FATAL(run_capture(argv, env, &r), 0);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_STRING_EQUAL(r.out, "done\n");
+  run_free(&r);
+  json = slurp(file);
+  unlink(file);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(json);
+  CU_ASSERT_EQUAL(count(json, "\"kind\": \"parallel\""), 1);
+  check_region(json, "region_roots+", 3 * 100, "\"team_sizes\": [2]");
+  CU_ASSERT_EQUAL(count(json, "{\"team\": 2, \"threads\": ["), 1);
+  free(json);
+}
+
+static void test_roots(void)
+{
+  run_roots(TIMING_PROBE_BIN, NULL);
+  run_roots(TIMING_PROBE_PLAIN_BIN,
+            is_libomp() ? "OMP_TOOL_LIBRARIES=" LIBOMP_EXT : "LD_PRELOAD=" LIBOMP_EXT);
+}
+
 /* The in-code API: statistics of a named measurement, and its errors. */
 static void test_timer_api(void)
 {
@@ -191,6 +268,8 @@ static void test_timer_api(void)
 static CU_TestInfo timing_tests[] = {
   {"OMP_EXT_TIMING, linked: regions, instances, team sizes, serial part, timer", test_linked},
   {"OMP_EXT_TIMING injected (OMP_TOOL_LIBRARIES / LD_PRELOAD)", test_injected},
+  {"OMP_EXT_TIMING: a region's clock against a 20 ms sleep and the wall time", test_clock},
+  {"OMP_EXT_TIMING, 3 root threads in the same region at once: every instance", test_roots},
   {"omp_ext_timer_* statistics and errors", test_timer_api},
   CU_TEST_INFO_NULL,
 };

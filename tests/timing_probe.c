@@ -10,10 +10,19 @@
  *   region_flat:   3 instances: teams 1, 1, 2
  *   serial:        about 0.05 s of sleep outside any region
  *   timer "setup"  (linked build only): 2 instances
+ *
+ * timing_probe roots: ROOTS root threads (pthreads, each its own team of
+ * 2) run region_roots ROOT_INSTANCES times each, at the same time, and
+ * nothing else runs: region_roots has ROOTS * ROOT_INSTANCES instances.
+ *
+ * timing_probe sleep: region_sleep 3 times, its thread 0 sleeping 20 ms in
+ * each (the region's clock against a known lower bound and the wall time).
  */
 #define _GNU_SOURCE
 #include <omp.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #ifndef TIMING_PLAIN
@@ -50,15 +59,72 @@ void region_flat(int nthreads)
   sink += 1;
 }
 
+#define ROOTS 3
+#define ROOT_INSTANCES 100 /* more than a thread's first room for samples (64) */
+
+__attribute__((noinline, visibility("default"))) void region_roots(void);
+
+void region_roots(void)
+{
+#pragma omp parallel num_threads(2)
+  {
+    sink = omp_get_thread_num();
+  }
+  sink += 1;
+}
+
+static void *root(void *arg)
+{
+  int i;
+  (void)arg;
+  for (i = 0; i < ROOT_INSTANCES; i++)
+    region_roots();
+  return NULL;
+}
+
+static int roots(void)
+{
+  pthread_t t[ROOTS];
+  int i;
+  for (i = 0; i < ROOTS; i++)
+    if (pthread_create(&t[i], NULL, root, NULL) != 0)
+      return 1;
+  for (i = 0; i < ROOTS; i++)
+    pthread_join(t[i], NULL);
+  printf("done\n");
+  return 0;
+}
+
 static void pause_ms(long ms)
 {
   struct timespec ts = {0, ms * 1000000L};
-  nanosleep(&ts, NULL);
+  while (nanosleep(&ts, &ts) != 0)
+    ;
 }
 
-int main(void)
+__attribute__((noinline, visibility("default"))) void region_sleep(void);
+
+void region_sleep(void)
+{
+#pragma omp parallel num_threads(2)
+  {
+    if (omp_get_thread_num() == 0)
+      pause_ms(20);
+  }
+  sink += 1;
+}
+
+int main(int argc, char **argv)
 {
   int i;
+  if (argc == 2 && strcmp(argv[1], "roots") == 0)
+    return roots();
+  if (argc == 2 && strcmp(argv[1], "sleep") == 0) {
+    for (i = 0; i < 3; i++)
+      region_sleep();
+    printf("done\n");
+    return 0;
+  }
   omp_set_max_active_levels(2);
 #ifndef TIMING_PLAIN
   for (i = 0; i < 2; i++) {
