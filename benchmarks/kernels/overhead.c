@@ -111,7 +111,7 @@ static void ovh_run(void *state, unsigned long inner, struct htb_probe *probe)
        * (the harness set nthreads-var: OMP_NUM_THREADS or the in-code
        * call; no clause, as EPCC's); thread 0 counts. */
       for (j = 0; j < inner; j++) {
-#pragma omp parallel
+#pragma omp parallel firstprivate(dl)
         {
           htb_probe_here(probe);
           delay(dl);
@@ -122,9 +122,13 @@ static void ovh_run(void *state, unsigned long inner, struct htb_probe *probe)
       break;
     }
     /* Timed: nothing in the region but EPCC's delay; the encountering
-     * thread counts the regions it completed. */
+     * thread counts the regions it completed.  dl is firstprivate: each
+     * thread gets the value with the fork (EPCC reads a global that nobody
+     * writes), never a line of the primary thread's stack, which that
+     * thread keeps writing (shared, clang passed its address: +3-7% per
+     * libomp region against syncbench). */
     for (j = 0; j < inner; j++) {
-#pragma omp parallel
+#pragma omp parallel firstprivate(dl)
       delay(dl);
       st->regions++;
     }
