@@ -604,7 +604,8 @@ __attribute__((destructor)) static void timing_write(void)
     fputc('}', f);
   }
   fprintf(f, "\n]}\n");
-  fclose(f);
+  if (ferror(f) | fclose(f)) /* (both: the file is closed either way) */
+    fprintf(stderr, "omp_ext: OMP_EXT_TIMING: cannot write '%s'\n", timing_file);
   pthread_mutex_unlock(&tlock);
 }
 

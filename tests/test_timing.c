@@ -153,6 +153,26 @@ static void run_and_check(const char *bin, const char *inject, int timer, int bo
   free(json);
 }
 
+/* A timing file that cannot be written, also only at its end (a full
+ * device): one line on stderr, the program's own exit status kept. */
+static void test_unwritable(void)
+{
+  char e1[] = "OMP_EXT_HT_POLICY=", e2[] = "OMP_EXT_TIMING=/dev/full",
+       e3[] = "OMP_EXT_TIMING=/nonexistent/t.json";
+  char *env[] = {e1, e2, NULL}, *argv[] = {(char *)TIMING_PROBE_BIN, NULL};
+  struct run_result r;
+  CU_ASSERT_EQUAL_FATAL(run_capture(argv, env, &r), 0);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_STRING_EQUAL(r.out, "done\n");
+  CU_ASSERT_STRING_EQUAL(r.err, "omp_ext: OMP_EXT_TIMING: cannot write '/dev/full'\n");
+  run_free(&r);
+  env[1] = e3;
+  CU_ASSERT_EQUAL_FATAL(run_capture(argv, env, &r), 0);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_STRING_EQUAL(r.err, "omp_ext: OMP_EXT_TIMING: cannot write '/nonexistent/t.json'\n");
+  run_free(&r);
+}
+
 static void test_linked(void)
 {
   run_and_check(TIMING_PROBE_BIN, NULL, 1, 0);
@@ -271,6 +291,7 @@ static CU_TestInfo timing_tests[] = {
   {"OMP_EXT_TIMING: a region's clock against a 20 ms sleep and the wall time", test_clock},
   {"OMP_EXT_TIMING, 3 root threads in the same region at once: every instance", test_roots},
   {"omp_ext_timer_* statistics and errors", test_timer_api},
+  {"OMP_EXT_TIMING that cannot be written (missing folder, full device)", test_unwritable},
   CU_TEST_INFO_NULL,
 };
 
