@@ -356,15 +356,26 @@ static void test_csv_roundtrip(void)
   unlink(path);
 }
 
+/* htb_print_tables' text for crafted results (the caller frees it). */
+static char *tables_text(const struct htb_result *r, unsigned n, unsigned max_smt)
+{
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  CU_ASSERT_FATAL(f != NULL);
+  htb_print_tables(f, r, n, max_smt);
+  fclose(f);
+  CU_ASSERT_FATAL(text != NULL);
+  return text;
+}
+
 /* The SMT tables on crafted results (this CI machine has no SMT): noht =
  * 1 thread on 1 core, ht = 2 threads on that core; Table 6's SPN. */
 static void test_tables_smt(void)
 {
   unsetenv("OMP_EXT_POWER_MODEL"); /* the C6100 preset, whatever the caller set */
   struct htb_result r[3];
-  char *text = NULL;
-  size_t len = 0;
-  FILE *f;
+  char *text;
   unsigned i;
   for (i = 0; i < 3; i++) {
     htb_result_init(&r[i]);
@@ -392,20 +403,13 @@ static void test_tables_smt(void)
   CU_ASSERT_STRING_EQUAL(r[1].energy_source, "modelled");
   CU_ASSERT_DOUBLE_EQUAL(r[1].energy_j, 113.59 * 0.625, 1e-9);
   CU_ASSERT(r[1].valid);
-  f = open_memstream(&text, &len);
-  CU_ASSERT_FATAL(f != NULL);
-  htb_print_tables(f, r, 3, 2);
-  fclose(f);
+  text = tables_text(r, 3, 2);
   CU_ASSERT(strstr(text, "Table 6 -- sieve: median time, power (W, modelled)") != NULL);
   CU_ASSERT(strstr(text, "+60.0%") != NULL);
   CU_ASSERT(strstr(text, "sieve      sigma = 0.600 (ht/noht - 1 on 1 cores)") != NULL);
   CU_ASSERT(strstr(text, "not applicable") == NULL);
   free(text);
-  text = NULL;
-  f = open_memstream(&text, &len);
-  CU_ASSERT_FATAL(f != NULL);
-  htb_print_tables(f, r, 3, 1); /* no SMT */
-  fclose(f);
+  text = tables_text(r, 3, 1); /* no SMT */
   CU_ASSERT(strstr(text, "ht: not applicable on this machine (no SMT") != NULL);
   free(text);
 }
@@ -416,9 +420,7 @@ static void test_tables_smt(void)
 static void test_tables_intervals(void)
 {
   struct htb_result r[2];
-  char *text = NULL;
-  size_t len = 0;
-  FILE *f;
+  char *text;
   unsigned i;
   for (i = 0; i < 2; i++) {
     htb_result_init(&r[i]);
@@ -437,10 +439,7 @@ static void test_tables_intervals(void)
   r[1].ci95_lo_s = -0.5e-3;
   r[1].ci95_hi_s = 2.5e-3;
   r[1].capacity = 2;
-  f = open_memstream(&text, &len);
-  CU_ASSERT_FATAL(f != NULL);
-  htb_print_tables(f, r, 2, 1);
-  fclose(f);
+  text = tables_text(r, 2, 1);
   CU_ASSERT(strstr(text, "per repetition; 95% CI of the mean)\n") != NULL);
   CU_ASSERT(strstr(text, "[-3.00, 1.00]") != NULL); /* an overhead: not clamped */
   CU_ASSERT(strstr(text, "[    0.00,    2.50]") != NULL); /* a time: clamped at 0 */

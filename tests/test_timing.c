@@ -96,34 +96,51 @@ static int pus_0_1_allowed(void)
          CPU_ISSET(1, &set);
 }
 
-/* \p bound: run under OMP_PLACES={0},{1} OMP_PROC_BIND=close, and check
- * the bindings the file records: thread 0 on PU 0, thread 1 on PU 1. */
-static void run_and_check(const char *bin, const char *inject, int timer, int bound)
+/* Run argv with the "NAME=VALUE" entries of extra (NULL-terminated), then
+ * OMP_EXT_TIMING set to a fresh file, then inject ("NAME=VALUE", or NULL);
+ * asserts exit 0 and, unless want_out is NULL, that standard output.
+ * Returns the timing file's text (the caller frees it). */
+static char *timed_run(char *const argv[], char *const extra[], const char *inject,
+                       const char *want_out)
 {
-  char file[] = "/tmp/omp_ext_timing_XXXXXX", envt[128], envi[512];
-  char e1[] = "OMP_EXT_HT_POLICY=", e2[] = "OMP_TOOL_LIBRARIES=", e3[] = "LD_PRELOAD=";
-  char p1[] = "OMP_PLACES={0},{1}", p2[] = "OMP_PROC_BIND=close";
-  char *env[8] = {e1, e2, e3, envt, NULL, NULL, NULL, NULL}, *argv[] = {(char *)bin, NULL}, *json;
-  char obj[2048];
-  unsigned k = 4;
+  char file[] = "/tmp/omp_ext_timing_XXXXXX", envt[128], envi[512], *env[16], *json;
+  unsigned k = 0;
   struct run_result r;
   int fd = mkstemp(file);
   CU_ASSERT_FATAL(fd >= 0);
   close(fd);
+  while (extra && extra[k] && k < 13) {
+    env[k] = extra[k];
+    k++;
+  }
   snprintf(envt, sizeof(envt), "OMP_EXT_TIMING=%s", file);
+  env[k++] = envt;
   if (inject) {
     snprintf(envi, sizeof(envi), "%s", inject);
     env[k++] = envi;
   }
-  if (bound)
-    env[k++] = p1, env[k++] = p2;
+  env[k] = NULL;
   CU_ASSERT_EQUAL_FATAL(run_capture(argv, env, &r), 0);
   CU_ASSERT_EQUAL(r.status, 0);
-  CU_ASSERT_STRING_EQUAL(r.out, "done\n");
+  if (want_out)
+    CU_ASSERT_STRING_EQUAL(r.out, want_out);
   run_free(&r);
   json = slurp(file);
   unlink(file);
   CU_ASSERT_PTR_NOT_NULL_FATAL(json);
+  return json;
+}
+
+/* \p bound: run under OMP_PLACES={0},{1} OMP_PROC_BIND=close, and check
+ * the bindings the file records: thread 0 on PU 0, thread 1 on PU 1. */
+static void run_and_check(const char *bin, const char *inject, int timer, int bound)
+{
+  char e1[] = "OMP_EXT_HT_POLICY=", e2[] = "OMP_TOOL_LIBRARIES=", e3[] = "LD_PRELOAD=";
+  char p1[] = "OMP_PLACES={0},{1}", p2[] = "OMP_PROC_BIND=close";
+  char *extra[] = {e1, e2, e3, p1, p2, NULL}, *argv[] = {(char *)bin, NULL}, obj[2048], *json;
+  if (!bound)
+    extra[3] = NULL; /* (no places) */
+  json = timed_run(argv, extra, inject, "done\n");
   /* exactly the two outermost regions (the nested one counts in its outer) */
   CU_ASSERT_EQUAL(count(json, "\"kind\": \"parallel\""), 2);
   check_region(json, "region_scales+", 5, "\"team_sizes\": [2]");
@@ -194,30 +211,18 @@ static void test_injected(void)
  * TSC where the kernel keeps time with it, converted at the right rate). */
 static void test_clock(void)
 {
-  char file[] = "/tmp/omp_ext_timing_XXXXXX", envt[128], envi[512];
   char w[] = "OMP_WAIT_POLICY=passive", e1[] = "OMP_EXT_HT_POLICY=";
-  char *env[] = {w, e1, envt, NULL, NULL}, *json;
+  char *extra[] = {w, e1, NULL}, *json;
   const char *bins[] = {TIMING_PROBE_BIN, TIMING_PROBE_PLAIN_BIN};
   char obj[1024];
-  struct run_result r;
   unsigned b;
   for (b = 0; b < 2; b++) {
     char *argv[] = {(char *)bins[b], (char *)"sleep", NULL};
-    int fd;
-    snprintf(file, sizeof(file), "/tmp/omp_ext_timing_XXXXXX");
-    fd = mkstemp(file);
-    CU_ASSERT_FATAL(fd >= 0);
-    close(fd);
-    snprintf(envt, sizeof(envt), "OMP_EXT_TIMING=%s", file);
-    snprintf(envi, sizeof(envi), "%s", is_libomp() ? "OMP_TOOL_LIBRARIES=" LIBOMP_EXT
-                                                   : "LD_PRELOAD=" LIBOMP_EXT);
-    env[3] = b ? envi : NULL;
-    CU_ASSERT_EQUAL_FATAL(run_capture(argv, env, &r), 0);
-    CU_ASSERT_EQUAL(r.status, 0);
-    run_free(&r);
-    json = slurp(file);
-    unlink(file);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(json);
+    json = timed_run(argv, extra,
+                     b == 0 ? NULL
+                     : is_libomp() ? "OMP_TOOL_LIBRARIES=" LIBOMP_EXT
+                                   : "LD_PRELOAD=" LIBOMP_EXT,
+                     NULL);
     check_region(json, "region_sleep+", 3, "\"team_sizes\": [2]");
     region(json, "region_sleep+", obj, sizeof(obj));
     CU_ASSERT(num_after(obj, "\"min_s\": ") >= 0.020);
@@ -232,25 +237,9 @@ static void test_clock(void)
  * every instance counted, one team size, one binding record. */
 static void run_roots(const char *bin, const char *inject)
 {
-  char file[] = "/tmp/omp_ext_timing_XXXXXX", envt[128], envi[512];
   char w[] = "OMP_WAIT_POLICY=passive", e1[] = "OMP_EXT_HT_POLICY=";
-  char *env[] = {w, e1, envt, NULL, NULL}, *argv[] = {(char *)bin, (char *)"roots", NULL}, *json;
-  struct run_result r;
-  int fd = mkstemp(file);
-  CU_ASSERT_FATAL(fd >= 0);
-  close(fd);
-  snprintf(envt, sizeof(envt), "OMP_EXT_TIMING=%s", file);
-  if (inject) {
-    snprintf(envi, sizeof(envi), "%s", inject);
-    env[3] = envi;
-  }
-  CU_ASSERT_EQUAL_FATAL(run_capture(argv, env, &r), 0);
-  CU_ASSERT_EQUAL(r.status, 0);
-  CU_ASSERT_STRING_EQUAL(r.out, "done\n");
-  run_free(&r);
-  json = slurp(file);
-  unlink(file);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(json);
+  char *extra[] = {w, e1, NULL}, *argv[] = {(char *)bin, (char *)"roots", NULL};
+  char *json = timed_run(argv, extra, inject, "done\n");
   CU_ASSERT_EQUAL(count(json, "\"kind\": \"parallel\""), 1);
   check_region(json, "region_roots+", 3 * 100, "\"team_sizes\": [2]");
   CU_ASSERT_EQUAL(count(json, "{\"team\": 2, \"threads\": ["), 1);
