@@ -22,6 +22,15 @@ module omp_ext
   ! [begin, end): iterations begin+1 .. end in a 1-based Fortran loop.
   public :: omp_ext_share, omp_ext_team_weights, omp_ext_share_split
   public :: omp_ext_set_share_sigma, omp_ext_get_share_sigma
+  ! The dynamic tail after the capacity-weighted head (share.h): one shared
+  ! omp_ext_tail_t per loop, filled before the region.
+  public :: omp_ext_tail_t, omp_ext_tail_init, omp_ext_tail_next
+
+  ! omp_ext_tail_t: head [begin, cut), tail [cut, end); taken is the calls' own.
+  type, bind(C) :: omp_ext_tail_t
+    integer(c_long) :: begin, cut, end, chunk
+    integer(c_long) :: taken
+  end type omp_ext_tail_t
 
   interface
     function omp_set_ht_policy(policy) bind(C, name="omp_set_ht_policy")
@@ -91,6 +100,23 @@ module omp_ext
       real(c_double), intent(out) :: sigma
       integer(c_int) :: omp_ext_get_share_sigma
     end function omp_ext_get_share_sigma
+
+    function omp_ext_tail_init(tail, begin, end, fraction, chunk) &
+        bind(C, name="omp_ext_tail_init")
+      import :: c_int, c_long, c_double, omp_ext_tail_t
+      type(omp_ext_tail_t), intent(out) :: tail
+      integer(c_long), value :: begin, end, chunk
+      real(c_double), value :: fraction
+      integer(c_int) :: omp_ext_tail_init
+    end function omp_ext_tail_init
+
+    ! 1: [lo, hi) is the caller's next chunk; 0: the tail is used up.
+    function omp_ext_tail_next(tail, lo, hi) bind(C, name="omp_ext_tail_next")
+      import :: c_int, c_long, omp_ext_tail_t
+      type(omp_ext_tail_t), intent(inout) :: tail
+      integer(c_long), intent(out) :: lo, hi
+      integer(c_int) :: omp_ext_tail_next
+    end function omp_ext_tail_next
 
     function c_strerror(err) bind(C, name="omp_ext_strerror")
       import :: c_int, c_ptr

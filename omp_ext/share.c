@@ -418,3 +418,45 @@ int omp_ext_share(long begin, long end, long *my_begin, long *my_end)
     free(weights);
   return err;
 }
+
+/* ------------------------------------------------------ the dynamic tail */
+
+int omp_ext_tail_init(omp_ext_tail_t *tail, long begin, long end, double fraction, long chunk)
+{
+  long diff;
+  unsigned long len, tail_len;
+  if (!tail || !(fraction >= 0 && fraction <= 1) || chunk < 1)
+    return omp_ext_err_invalid;
+  if (end < begin)
+    end = begin;
+  if (__builtin_sub_overflow(end, begin, &diff))
+    return omp_ext_err_overflow;
+  len = (unsigned long)diff;
+  tail_len = (unsigned long)llroundl((long double)len * fraction);
+  if (tail_len > len)
+    tail_len = len;
+  tail->begin = begin;
+  tail->end = end;
+  tail->cut = (long)((unsigned long)end - tail_len);
+  tail->chunk = chunk;
+  __atomic_store_n(&tail->taken, 0UL, __ATOMIC_RELAXED);
+  return omp_ext_success;
+}
+
+int omp_ext_tail_next(omp_ext_tail_t *tail, long *lo, long *hi)
+{
+  unsigned long len, taken, give;
+  if (!tail || !lo || !hi || tail->chunk < 1 || tail->cut < tail->begin || tail->cut > tail->end)
+    return omp_ext_err_invalid;
+  len = (unsigned long)tail->end - (unsigned long)tail->cut;
+  taken = __atomic_load_n(&tail->taken, __ATOMIC_RELAXED);
+  do {
+    if (taken >= len)
+      return 0;
+    give = len - taken < (unsigned long)tail->chunk ? len - taken : (unsigned long)tail->chunk;
+  } while (!__atomic_compare_exchange_n(&tail->taken, &taken, taken + give, 1, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED));
+  *lo = (long)((unsigned long)tail->cut + taken);
+  *hi = (long)((unsigned long)*lo + give);
+  return 1;
+}

@@ -12,6 +12,10 @@ program test_fortran_share
   integer(c_int) :: err(0:maxt - 1)
   integer(c_long) :: lo(0:maxt - 1), hi(0:maxt - 1), b(4), l, h
   real(c_double) :: w(3), tw(maxt, 0:maxt - 1), s
+  type(omp_ext_tail_t) :: tail
+  integer :: hits(0:999)
+  integer(c_int) :: terr(0:maxt - 1)
+  integer(c_long) :: i
 
   failures = 0
   w = [0.5_c_double, 0.5_c_double, 1.0_c_double]
@@ -49,6 +53,35 @@ program test_fortran_share
     call check(lo(t) == hi(t - 1), "contiguous")
   end do
   call check(lo(0) == -3 .and. hi(nt - 1) == 1000, "exact cover")
+
+  ! The dynamic tail: head by capacity, tail by chunks; every iteration once.
+  call check(omp_ext_tail_init(tail, 0_c_long, 1000_c_long, 0.25_c_double, 7_c_long) == &
+             omp_ext_success, "tail init")
+  call check(tail%cut == 750 .and. tail%end == 1000 .and. tail%chunk == 7, "tail cut 750")
+  call check(omp_ext_tail_init(tail, 0_c_long, 1000_c_long, 1.5_c_double, 7_c_long) == &
+             omp_ext_err_invalid, "tail fraction 1.5")
+  call check(omp_ext_tail_init(tail, 0_c_long, 1000_c_long, 0.25_c_double, 7_c_long) == &
+             omp_ext_success, "tail init again")
+  hits = 0
+  terr = 0
+  !$omp parallel num_threads(3) private(l, h, i)
+  terr(omp_get_thread_num()) = omp_ext_share(tail%begin, tail%cut, l, h)
+  if (terr(omp_get_thread_num()) == omp_ext_success) then
+    do i = l, h - 1
+      !$omp atomic
+      hits(i) = hits(i) + 1
+    end do
+    do while (omp_ext_tail_next(tail, l, h) == 1)
+      do i = l, h - 1
+        !$omp atomic
+        hits(i) = hits(i) + 1
+      end do
+    end do
+  end if
+  !$omp end parallel
+  call check(all(terr == 0), "tail: no error in the team")
+  call check(all(hits == 1), "tail: every iteration exactly once")
+  call check(omp_ext_tail_next(tail, l, h) == 0, "tail used up")
 
   if (failures > 0) then
     print '(i0, a)', failures, " check(s) failed"

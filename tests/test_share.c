@@ -628,6 +628,125 @@ static void test_team_policy(void)
   omp_ext_topo_destroy(topo);
 }
 
+/* ------------------------------------------------------ the dynamic tail */
+
+/* The cut: round(fraction x length) iterations in the tail; empty ranges. */
+static void test_tail_init(void)
+{
+  omp_ext_tail_t t;
+  CU_ASSERT_EQUAL(omp_ext_tail_init(&t, 0, 1000, 0.1, 16), 0);
+  CU_ASSERT_EQUAL(t.begin, 0);
+  CU_ASSERT_EQUAL(t.cut, 900);
+  CU_ASSERT_EQUAL(t.end, 1000);
+  CU_ASSERT_EQUAL(t.chunk, 16);
+  CU_ASSERT_EQUAL(t.taken, 0);
+  CU_ASSERT_EQUAL(omp_ext_tail_init(&t, -5, 5, 0.25, 1), 0); /* 2.5 rounds away from 0 */
+  CU_ASSERT_EQUAL(t.cut, 2);
+  CU_ASSERT_EQUAL(omp_ext_tail_init(&t, 10, 20, 0, 3), 0); /* no tail */
+  CU_ASSERT_EQUAL(t.cut, 20);
+  CU_ASSERT_EQUAL(omp_ext_tail_init(&t, 10, 20, 1, 3), 0); /* no head */
+  CU_ASSERT_EQUAL(t.cut, 10);
+  CU_ASSERT_EQUAL(omp_ext_tail_init(&t, 7, 3, 0.5, 3), 0); /* empty */
+  CU_ASSERT(t.begin == 7 && t.cut == 7 && t.end == 7);
+  CU_ASSERT_EQUAL(omp_ext_tail_init(&t, -1, LONG_MAX - 1, 0.5, 4), 0); /* LONG_MAX long */
+  CU_ASSERT_EQUAL(t.cut, LONG_MAX - 1 - (1L << 62));
+}
+
+static void test_tail_errors(void)
+{
+  omp_ext_tail_t t;
+  long lo = 11, hi = 12;
+  CU_ASSERT_EQUAL(omp_ext_tail_init(NULL, 0, 10, 0.1, 1), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_tail_init(&t, 0, 10, -0.01, 1), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_tail_init(&t, 0, 10, 1.01, 1), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_tail_init(&t, 0, 10, NAN, 1), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_tail_init(&t, 0, 10, 0.1, 0), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_tail_init(&t, LONG_MIN, LONG_MAX, 0.1, 1), omp_ext_err_overflow);
+  CU_ASSERT_EQUAL(omp_ext_tail_init(&t, 0, 10, 0.5, 2), 0);
+  CU_ASSERT_EQUAL(omp_ext_tail_next(NULL, &lo, &hi), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_tail_next(&t, NULL, &hi), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_tail_next(&t, &lo, NULL), omp_ext_err_invalid);
+  t.chunk = 0; /* not what omp_ext_tail_init() fills */
+  CU_ASSERT_EQUAL(omp_ext_tail_next(&t, &lo, &hi), omp_ext_err_invalid);
+  t.chunk = 2;
+  t.cut = 11;
+  CU_ASSERT_EQUAL(omp_ext_tail_next(&t, &lo, &hi), omp_ext_err_invalid);
+  CU_ASSERT(lo == 11 && hi == 12); /* unchanged */
+}
+
+/* One caller: the chunks in order, the last one short, then 0 for good. */
+static void test_tail_serial(void)
+{
+  omp_ext_tail_t t;
+  long lo = 0, hi = 0;
+  CU_ASSERT_EQUAL(omp_ext_tail_init(&t, 100, 200, 0.23, 10), 0);
+  CU_ASSERT_EQUAL(t.cut, 177);
+  CU_ASSERT_EQUAL(omp_ext_tail_next(&t, &lo, &hi), 1);
+  CU_ASSERT(lo == 177 && hi == 187);
+  CU_ASSERT_EQUAL(omp_ext_tail_next(&t, &lo, &hi), 1);
+  CU_ASSERT(lo == 187 && hi == 197);
+  CU_ASSERT_EQUAL(omp_ext_tail_next(&t, &lo, &hi), 1);
+  CU_ASSERT(lo == 197 && hi == 200);
+  CU_ASSERT_EQUAL(omp_ext_tail_next(&t, &lo, &hi), 0);
+  CU_ASSERT_EQUAL(omp_ext_tail_next(&t, &lo, &hi), 0);
+  CU_ASSERT(lo == 197 && hi == 200); /* unchanged */
+  CU_ASSERT_EQUAL(t.taken, 23);
+  /* a chunk past LONG_MAX never wraps */
+  CU_ASSERT_EQUAL(omp_ext_tail_init(&t, LONG_MAX - 5, LONG_MAX, 1, LONG_MAX), 0);
+  CU_ASSERT_EQUAL(omp_ext_tail_next(&t, &lo, &hi), 1);
+  CU_ASSERT(lo == LONG_MAX - 5 && hi == LONG_MAX);
+  CU_ASSERT_EQUAL(omp_ext_tail_next(&t, &lo, &hi), 0);
+  CU_ASSERT_EQUAL(t.taken, 5);
+}
+
+/* In real teams of this build's runtime: the head by omp_ext_share(), the
+ * tail by chunks; every iteration exactly once, over several regions (the
+ * tail refilled before each), tails smaller than the team and empty ones. */
+static void test_tail_team(void)
+{
+  static const struct {
+    long begin, end;
+    double fraction;
+    long chunk;
+  } cases[] = {{0, 100000, 0.1, 16}, {-50, 50, 1, 1},  {0, 2, 0.5, 1},
+               {0, 3, 0.0, 4},       {5, 5, 0.5, 1},   {0, 1000, 0.999, 1000}};
+  unsigned c, round;
+  for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+    for (round = 0; round < 3; round++) {
+      long n = cases[c].end - cases[c].begin, i, bad = 0, chunks = 0;
+      unsigned char *hits = calloc(n > 0 ? (size_t)n : 1, 1);
+      int err = 0;
+      omp_ext_tail_t t;
+      CU_ASSERT_FATAL(hits != NULL);
+      CU_ASSERT_EQUAL_FATAL(
+          omp_ext_tail_init(&t, cases[c].begin, cases[c].end, cases[c].fraction, cases[c].chunk), 0);
+#pragma omp parallel num_threads(3) reduction(+ : chunks) reduction(| : err)
+      {
+        long lo, hi, j;
+        int e = omp_ext_share(t.begin, t.cut, &lo, &hi), r;
+        err |= e ? 1 : 0;
+        for (j = lo; !e && j < hi; j++)
+#pragma omp atomic
+          hits[j - cases[c].begin]++;
+        while ((r = omp_ext_tail_next(&t, &lo, &hi)) > 0) {
+          chunks++;
+          err |= lo < t.cut || hi > t.end || hi <= lo || hi - lo > t.chunk ? 2 : 0;
+          for (j = lo; j < hi; j++)
+#pragma omp atomic
+            hits[j - cases[c].begin]++;
+        }
+        err |= r < 0 ? 4 : 0;
+      }
+      CU_ASSERT_EQUAL(err, 0);
+      for (i = 0; i < n; i++)
+        bad += hits[i] != 1;
+      CU_ASSERT_EQUAL(bad, 0);
+      CU_ASSERT_EQUAL(chunks, (t.end - t.cut + t.chunk - 1) / t.chunk);
+      CU_ASSERT_EQUAL(t.taken, (unsigned long)(t.end - t.cut));
+      free(hits);
+    }
+}
+
 static CU_TestInfo weights_tests[] = {
   {"alone on a core", test_alone},
   {"SMT2 siblings, sigma 0.3, 0, 1", test_smt2_sharing},
@@ -648,6 +767,14 @@ static CU_TestInfo split_tests[] = {
   CU_TEST_INFO_NULL,
 };
 
+static CU_TestInfo tail_tests[] = {
+  {"the cut, empty ranges", test_tail_init},
+  {"errors", test_tail_errors},
+  {"one caller: chunks in order, no wrap", test_tail_serial},
+  {"in a team: head and tail cover once (" OMP_RUNTIME_NAME ")", test_tail_team},
+  CU_TEST_INFO_NULL,
+};
+
 static CU_TestInfo team_tests[] = {
   {"outside a parallel region", test_outside_region},
   {"sigma", test_sigma},
@@ -664,6 +791,7 @@ static CU_SuiteInfo suites[] = {
   {"capacity weights", NULL, NULL, NULL, NULL, weights_tests},
   {"split", NULL, NULL, NULL, NULL, split_tests},
   {"in a team (" OMP_RUNTIME_NAME ")", NULL, NULL, NULL, NULL, team_tests},
+  {"dynamic tail", NULL, NULL, NULL, NULL, tail_tests},
   CU_SUITE_INFO_NULL,
 };
 

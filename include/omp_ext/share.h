@@ -11,13 +11,15 @@
  * capacity in the current placement, so that all threads finish together
  * without schedule(dynamic)'s per-chunk cost.
  *
- * Two layers:
+ * Three layers:
  * - pure arithmetic, callable anywhere, no OpenMP: omp_ext_capacity_weights()
  *   (weights from a list of thread bindings on a topology and sigma),
  *   omp_ext_kind_capacity() (relative speed of a CPU kind) and
  *   omp_ext_share_split() (proportional, contiguous split);
  * - collective calls inside a parallel region, which read every team
- *   member's actual binding: omp_ext_team_weights() and omp_ext_share().
+ *   member's actual binding: omp_ext_team_weights() and omp_ext_share();
+ * - a dynamic tail after the capacity-weighted head, for what the model
+ *   cannot see: omp_ext_tail_init() and omp_ext_tail_next().
  *
  * Capacity model (weights, in cores' worth of a most performant core):
  * every thread is put on one PU (its binding's PU when bound to one; see
@@ -224,6 +226,80 @@ OMP_EXT_API int omp_ext_team_weights(double *weights, int n);
  *         overflows a long); the errors of omp_ext_team_weights().
  */
 OMP_EXT_API int omp_ext_share(long begin, long end, long *my_begin, long *my_end);
+
+/* ------------------------------------------------------ the dynamic tail */
+
+/**
+ * A range split in two: a head [begin, cut) to share by capacity
+ * (omp_ext_share(), omp_ext_share_split()) and a tail [cut, end) that the
+ * team takes chunk by chunk, first come first served
+ * (omp_ext_tail_next()).  Hybrid static/dynamic scheduling (Donfack,
+ * Grigori, Gropp and Kale, IPDPS 2012) on capacity weights: the head costs
+ * nothing per iteration, and the tail absorbs what the capacity model
+ * cannot see -- another process or a hypervisor taking part of a PU, a
+ * clock that changes -- at the per-chunk cost of schedule(dynamic) on the
+ * tail only.  The threads that finish their head first take most of the
+ * tail.
+ *
+ * Fill it with omp_ext_tail_init() before each region (or in a single
+ * construct followed by a barrier), read begin, cut and end, and do not
+ * write it while a team uses it.  One tail serves one loop of one team:
+ * every thread of the team shares the same object.
+ */
+typedef struct omp_ext_tail {
+  long begin;          /**< the range's first iteration */
+  long cut;            /**< head: [begin, cut); tail: [cut, end) */
+  long end;            /**< one past the range's last iteration (>= begin) */
+  long chunk;          /**< iterations per omp_ext_tail_next() (the last may be fewer) */
+  unsigned long taken; /**< tail iterations handed out so far (atomic; the calls' own) */
+} omp_ext_tail_t;
+
+/**
+ * Prepare \p tail for the range [begin, end): the last
+ * round(\p fraction x (end - begin)) iterations form the tail, handed out
+ * in chunks of \p chunk; the rest is the head.  fraction 0 is a pure
+ * capacity split (no tail); 1 is schedule(dynamic, chunk) alone (no head).
+ * end <= begin is an empty range (begin = cut = end).  Pure arithmetic: no
+ * OpenMP call, callable anywhere.
+ *
+ * \param tail      the object to fill (any previous content is discarded).
+ * \param begin, end the range, as omp_ext_share_split().
+ * \param fraction  share of the range in the tail, in [0, 1] (0.1: a tenth).
+ * \param chunk     iterations per chunk, >= 1.
+ * \return 0; omp_ext_err_invalid (tail NULL, fraction outside [0, 1] or
+ *         not a number, chunk < 1); omp_ext_err_overflow (end - begin
+ *         overflows a long).
+ */
+OMP_EXT_API int omp_ext_tail_init(omp_ext_tail_t *tail, long begin, long end, double fraction,
+                                  long chunk);
+
+/**
+ * The next chunk of \p tail's tail for the calling thread: [*lo, *hi), at
+ * most tail->chunk iterations, each iteration of [cut, end) given to exactly
+ * one caller, in increasing order.  Safe from any number of threads at once
+ * (one compare-and-swap per chunk; the count never passes the tail, so it
+ * cannot overflow); no barrier, no OpenMP call.
+ *
+ *     omp_ext_tail_t tail;
+ *     omp_ext_tail_init(&tail, 0, n, 0.1, 16);
+ *     #pragma omp parallel
+ *     {
+ *       long lo, hi, i;
+ *       if (omp_ext_share(tail.begin, tail.cut, &lo, &hi) == 0)
+ *         for (i = lo; i < hi; i++)
+ *           work(i);
+ *       while (omp_ext_tail_next(&tail, &lo, &hi) > 0)
+ *         for (i = lo; i < hi; i++)
+ *           work(i);
+ *     }
+ *
+ * \param tail    a tail filled by omp_ext_tail_init().
+ * \param lo, hi  receive the chunk; unchanged when 0 or an error is returned.
+ * \return 1 (a chunk was given); 0 (the tail is used up); omp_ext_err_invalid
+ *         (a NULL pointer, or a tail omp_ext_tail_init() did not fill:
+ *         cut outside [begin, end] or chunk < 1).
+ */
+OMP_EXT_API int omp_ext_tail_next(omp_ext_tail_t *tail, long *lo, long *hi);
 
 #ifdef __cplusplus
 }
