@@ -20,15 +20,15 @@
 /* Defaults: --quick is the CI/smoke size (well under 2 minutes on 2 cores);
  * the full sweep is sized for about 5 minutes on 16 cores (see benchmarks/README.md). */
 static const struct htb_sizes quick_sizes = {NULL, 2, 42, 1000000, 1000000, 1000000, 10, 0.001, NULL,
-                                             100000, 100, 16};
+                                             100000, 100, 16, 10, 0};
 static const struct htb_sizes full_sizes = {NULL, 8, 42, 10000000, 4000000, 10000000, 10, 0.001, NULL,
-                                            1000000, 100, 16};
+                                            1000000, 100, 16, 10, 0};
 #define FULL_BUDGET_S 330 /* default --budget of the full sweep */
 
 enum {
   O_QUICK = 256, O_PLOT, O_CORPUS, O_SEED, O_SIEVE, O_FLOPS, O_TRIAD, O_TARGET, O_BUDGET,
   O_NOPLOT, O_WORKER, O_KERNEL, O_EXPECT, O_VERSION, O_LIST, O_WCEXPECT, O_PATH, O_INCODE,
-  O_SPLITN, O_SPLITLEN, O_SPLITCHUNK, O_OVERSUB,
+  O_SPLITN, O_SPLITLEN, O_SPLITCHUNK, O_SPLITTAIL, O_SPLITPAIR, O_OVERSUB,
 };
 
 /* The OpenMP runtime pins the initial thread from these at load (libgomp:
@@ -95,6 +95,8 @@ static const struct option longopts[] = {
   {"split-n", required_argument, NULL, O_SPLITN},
   {"split-length", required_argument, NULL, O_SPLITLEN},
   {"split-chunk", required_argument, NULL, O_SPLITCHUNK},
+  {"split-tail", required_argument, NULL, O_SPLITTAIL},
+  {"split-pair", required_argument, NULL, O_SPLITPAIR},
   {"oversubscribe", required_argument, NULL, O_OVERSUB},
   {"reps", required_argument, NULL, 'r'},
   {"target-ms", required_argument, NULL, O_TARGET},
@@ -135,7 +137,13 @@ static void usage(FILE *out)
         "      --triad-n N        triad: elements per array (full 1e7, quick 1e6)\n"
         "      --split-n N        split-*: iterations of the loop (full 1e6, quick 1e5)\n"
         "      --split-length L   split-*: dependent additions per iteration (100)\n"
-        "      --split-chunk C    split-dynamic: schedule(dynamic, C) (16)\n"
+        "      --split-chunk C    split-dynamic: schedule(dynamic, C); split-tail: the\n"
+        "                         tail's chunk (16)\n"
+        "      --split-tail PCT   split-tail: percent of the loop in the dynamic tail,\n"
+        "                         0-100 (10)\n"
+        "      --split-pair MS    split-* but serial: time the serial loop next to each\n"
+        "                         repetition, after MS ms of rest (the runtime's spin-wait:\n"
+        "                         libomp 200 ms), for a paired /balanced (0: off; default)\n"
         "      --oversubscribe K  N + K threads on each configuration's N places\n"
         "                         (threads time-share PUs; env path only; default 0)\n"
         "  -r, --reps N           outer repetitions, >= 10 (default 10)\n"
@@ -232,6 +240,8 @@ int main(int argc, char **argv)
   memset(&set, 0, sizeof(set));
   set.corpus_mb = set.target_s = NAN;
   set.seed = UINT64_MAX;
+  set.split_tail = UINT64_MAX; /* 0 is a value: no tail */
+  set.split_pair_ms = UINT64_MAX;
   opt.paths = HTB_PATH_ENV;
   opterr = 0;
   while ((c = getopt_long(argc, argv, ":o:k:p:t:i:r:h", longopts, NULL)) != -1) {
@@ -254,6 +264,8 @@ int main(int argc, char **argv)
     case O_SPLITCHUNK:
       rc = parse_u64("--split-chunk", optarg, 1, 1ULL << 30, &set.split_chunk);
       break;
+    case O_SPLITTAIL: rc = parse_u64("--split-tail", optarg, 0, 100, &set.split_tail); break;
+    case O_SPLITPAIR: rc = parse_u64("--split-pair", optarg, 0, 10000, &set.split_pair_ms); break;
     case O_OVERSUB:
       rc = parse_u64("--oversubscribe", optarg, 0, 1024, &v);
       opt.oversub = (unsigned)v;
@@ -325,6 +337,10 @@ int main(int argc, char **argv)
     opt.sizes.split_len = set.split_len;
   if (set.split_chunk)
     opt.sizes.split_chunk = set.split_chunk;
+  if (set.split_tail != UINT64_MAX)
+    opt.sizes.split_tail = set.split_tail;
+  if (set.split_pair_ms != UINT64_MAX)
+    opt.sizes.split_pair_ms = set.split_pair_ms;
   if (set.outer_reps)
     opt.sizes.outer_reps = set.outer_reps;
   if (!isnan(set.target_s))

@@ -59,7 +59,10 @@ struct htb_sizes {
                             * worker compares word by word itself */
   uint64_t split_n;        /* split-*: iterations of the loop */
   uint64_t split_len;      /* split-*: dependent additions per iteration */
-  uint64_t split_chunk;    /* split-dynamic: the chunk of schedule(dynamic, chunk) */
+  uint64_t split_chunk;    /* split-dynamic, split-tail: the chunk of schedule(dynamic, chunk) */
+  uint64_t split_tail;     /* split-tail: percent of the loop in the dynamic tail */
+  uint64_t split_pair_ms;  /* split-* but serial: 0, or pair each repetition with a serial
+                            * loop run after this many ms of rest (worker.c) */
 };
 
 /* ------------------------------------------------------- binding probe */
@@ -108,8 +111,8 @@ struct htb_kernel {
 extern const struct htb_kernel htb_kernel_wordcount, htb_kernel_sieve, htb_kernel_fadd,
     htb_kernel_fmul, htb_kernel_fdiv, htb_kernel_triad, htb_kernel_parallel, htb_kernel_for,
     htb_kernel_barrier, htb_kernel_reduction, htb_kernel_split_static, htb_kernel_split_dynamic,
-    htb_kernel_split_share, htb_kernel_split_weights, htb_kernel_split_adaptive,
-    htb_kernel_split_serial;
+    htb_kernel_split_share, htb_kernel_split_weights, htb_kernel_split_tail,
+    htb_kernel_split_adaptive, htb_kernel_split_serial;
 
 /* All kernels, NULL-terminated, in report order. */
 extern const struct htb_kernel *const htb_kernels[];
@@ -197,7 +200,8 @@ struct htb_result {
   unsigned outer_reps;
   double median_s, min_s, max_s, mean_s, sd_s, ci95_lo_s, ci95_hi_s;
   unsigned outliers;
-  double ref_mean_s;     /* overhead kernels: reference time per rep */
+  double ref_mean_s;     /* overhead kernels: reference time per rep; split kernels:
+                          * the paired serial loop's mean time */
   double work;           /* rate units per region */
   double rate;           /* work / median */
   char unit[16];
@@ -216,8 +220,12 @@ struct htb_result {
   char energy_source[16]; /* "rapl" or "modelled" */
   double speedup;        /* T(1 thread, same policy) / T; NaN for overhead */
   double spn;            /* 1000 * speedup / (power * cores) */
-  double vs_balanced;    /* split kernels: median / (split-serial's median / capacity),
-                          * same policy and places; NaN without both */
+  double vs_balanced;    /* split kernels: median over the repetitions of time /
+                          * (the paired serial time / capacity) (worker); else, for a
+                          * kernel without its pairs, median / (split-serial's
+                          * median / capacity), same policy and places (parent);
+                          * NaN without them */
+  double vs_balanced_lo, vs_balanced_hi; /* 95% CI of the paired ratios' mean (NaN: none) */
   int valid;             /* verified && binding_ok && ran */
   double wall_s;         /* the worker process's wall time (parent) */
   char status[64];       /* "ok", or why not */

@@ -18,14 +18,24 @@
 # still takes a share of each CPU, a share the capacity model cannot see:
 # the idle column shows who waited); and "rr", SCHED_RR priority 1
 # (chrt -r 1, root), which keeps other jobs off the two CPUs while it runs.
+# Every kernel's /balanced is paired (htbench --split-pair 250): each
+# repetition's time over the serial loop's run next to it, after 250 ms of
+# rest (libomp's idle threads spin 200 ms), divided by the capacity.  This
+# VM's CPUs change speed by up to 1.4x over seconds (benchmarks/README.md),
+# which a serial time taken minutes apart cannot follow.
+# SHARE_SCHEDS, SHARE_WAITS and SHARE_LOOPS narrow the cases (defaults
+# "cfs rr", "default passive", "fine coarse").
 # Writes OUT (default benchmarks/results/share-2core.txt): every htbench
-# split table, then a summary of /balanced (median / (serial / capacity))
+# split table, then a summary of /balanced (the paired ratios' median)
 # per case and kernel: the median over rounds, min and max.
 set -eu
 gcc_build=$1 clang_build=$2
 out=${3:-benchmarks/results/share-2core.txt}
 rounds=${4:-3}
-kernels=split-static,split-dynamic,split-share,split-weights,split-adaptive,split-serial
+kernels=split-static,split-dynamic,split-share,split-weights,split-tail,split-serial
+scheds=${SHARE_SCHEDS:-cfs rr}
+waits=${SHARE_WAITS:-default passive}
+loops=${SHARE_LOOPS:-fine coarse}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 run() { # LABEL SCHED BUILD WAIT OPTIONS...
@@ -39,22 +49,27 @@ run() { # LABEL SCHED BUILD WAIT OPTIONS...
   # shellcheck disable=SC2086
   env $w setsid $pre sh -c 'echo -20 > /proc/$$/autogroup 2>/dev/null || true; exec "$@"' sh \
     "$b/benchmarks/htbench" --kernels $kernels --policies spn --threads 2 --oversubscribe 1 \
-    --reps 20 --no-plot --out "$tmp/out" "$@" 2>/dev/null | sed -n '/^Capacity-weighted/,/^$/p;/^warning/p'
+    --reps 20 --split-pair 250 --no-plot --out "$tmp/out" "$@" 2>/dev/null | sed -n '/^Capacity-weighted/,/^$/p;/^warning/p'
 }
 {
   echo "# share-2core: $(date -u +%Y-%m-%dT%H:%MZ), $(uname -sr), $(nproc) CPUs allowed, $rounds rounds"
   grep -m1 'model name' /proc/cpuinfo || true
   r=1
   while [ "$r" -le "$rounds" ]; do
-    for sched in cfs rr; do
-      for wait in default passive; do
+    for sched in $scheds; do
+      for wait in $waits; do
         for b in "$gcc_build" "$clang_build"; do
           rt=libgomp
           [ "$b" = "$clang_build" ] && rt=libomp
-          run "round $r $sched $rt fine $wait" $sched "$b" "$wait" --split-n 1000000 \
-            --split-length 100 --split-chunk 16
-          run "round $r $sched $rt coarse $wait" $sched "$b" "$wait" --split-n 4096 \
-            --split-length 20000 --split-chunk 16
+          for loop in $loops; do
+            case $loop in
+            fine) size="--split-n 1000000 --split-length 100" ;;
+            coarse) size="--split-n 4096 --split-length 20000" ;;
+            *) echo "share-2core.sh: SHARE_LOOPS: fine or coarse, not '$loop'" >&2; exit 2 ;;
+            esac
+            # shellcheck disable=SC2086
+            run "round $r $sched $rt $loop $wait" $sched "$b" "$wait" $size --split-chunk 16
+          done
         done
       done
     done

@@ -174,7 +174,7 @@ static void test_wordcount_boundaries(void)
 /* ------------------------------------------------------------ kernels */
 
 static const struct htb_sizes small = {NULL, 0.2, 42, 1000000, 100000, 100000, 10, 0.001, NULL,
-                                       20000, 10, 4};
+                                       20000, 10, 4, 10, 0};
 
 /* Setup, verify before running (must fail loudly), run, verify (must pass). */
 static void kernel_cycle(const char *name, const char *expect_in_msg)
@@ -258,19 +258,24 @@ static void test_kernel_overheads(void)
   kernel_cycle("reduction", "reduction sum=6");
 }
 
-/* The split kernels: every iteration once per region (3 regions), the
- * team's weights in the check (a team of 2). */
+/* The split kernels: every iteration once per region (3 regions, and 3
+ * serial loops of the paired reference), the team's weights in the check
+ * (a team of 2). */
 static void test_kernel_split(void)
 {
-  static const char *const names[] = {"split-static", "split-dynamic", "split-share",
-                                      "split-weights", "split-adaptive", "split-serial"};
+  static const char *const names[] = {"split-static",  "split-dynamic",  "split-share",
+                                      "split-weights", "split-tail",     "split-adaptive",
+                                      "split-serial"};
   unsigned i;
-  for (i = 0; i < 6; i++) {
+  for (i = 0; i < 7; i++) {
     const struct htb_kernel *k = htb_kernel_by_name(names[i]);
     char err[256] = "", msg[512] = "";
     void *st;
     CU_ASSERT_FATAL(k != NULL && k->capacity != NULL);
-    kernel_cycle(names[i], "20000 iterations x 10 each once in 3 regions; weights ");
+    /* the paired reference (every kernel but split-serial) runs the loop 3
+     * more times, each iteration once each time */
+    kernel_cycle(names[i], k->reference ? "20000 iterations x 10 each once in 6 regions; weights "
+                                        : "20000 iterations x 10 each once in 3 regions; weights ");
     st = k->setup(&small, 2, err, sizeof(err));
     CU_ASSERT_FATAL(st != NULL);
     k->run(st, 1, NULL);
@@ -285,6 +290,11 @@ static void test_kernel_split(void)
     zero.split_chunk = 0;
     CU_ASSERT(htb_kernel_split_dynamic.setup(&zero, 2, err, sizeof(err)) == NULL);
     CU_ASSERT(strstr(err, "must be >= 1") != NULL);
+    zero = small;
+    zero.split_tail = 101;
+    err[0] = 0;
+    CU_ASSERT(htb_kernel_split_tail.setup(&zero, 2, err, sizeof(err)) == NULL);
+    CU_ASSERT(strstr(err, "the tail 0-100%") != NULL);
   }
 }
 
@@ -780,8 +790,23 @@ static void test_quick_sweep(void)
   CU_ASSERT(strstr(r.out, "Invalid") == NULL);
   run_free(&r);
   rows = check_results(dir, ~0u);
-  /* 16 kernels x (none + every policy) x N = 1..allowed PUs */
-  CU_ASSERT_EQUAL(rows, 16u * (1 + OMP_EXT_NPOLICIES) * allowed_pus());
+  /* 17 kernels x (none + every policy) x N = 1..allowed PUs */
+  CU_ASSERT_EQUAL(rows, 17u * (1 + OMP_EXT_NPOLICIES) * allowed_pus());
+  { /* unpaired (no --split-pair): /balanced from split-serial's row, no CI */
+    char path[512], err[256];
+    struct htb_result *res = NULL;
+    unsigned n = 0, i, seen = 0;
+    snprintf(path, sizeof(path), "%s/results.csv", dir);
+    CU_ASSERT_FATAL(htb_read_csv(path, &res, &n, err, sizeof(err)) == 0);
+    for (i = 0; i < n; i++)
+      if (!strcmp(res[i].kernel, "split-tail") && res[i].threads == 2 && res[i].places[0]) {
+        seen++;
+        CU_ASSERT(res[i].vs_balanced > 0);
+        CU_ASSERT(isnan(res[i].vs_balanced_lo) && isnan(res[i].ref_mean_s));
+      }
+    CU_ASSERT(allowed_pus() < 2 || seen == OMP_EXT_NPOLICIES);
+    free(res);
+  }
   CU_ASSERT(file_has(dir, "tables.txt", "Capacity-weighted split (split-*)"));
   CU_ASSERT(file_has(dir, "results.json", "\"results\": ["));
   CU_ASSERT(file_has(dir, "results.json", "\"openmp_runtime\""));
@@ -1064,14 +1089,15 @@ static void test_path_missing_incode(void)
  * 2 single-PU cores), under the real runtime: every thread on one of the
  * places, one place with two threads, the weights those of the bindings
  * (0.5 on the shared PU, 1 alone) whichever threads the runtime put
- * together, capacity 2, the split table with the balanced limit. */
+ * together, capacity 2, the split table with the balanced limit, each
+ * kernel's /balanced from its own paired serial loops (--split-pair). */
 static void test_oversubscribe(void)
 {
   char *dir = tmpdir(), path[512], err[256];
   char *argv[] = {HTBENCH_BIN, "--quick", "--out", dir, "--kernels",
-                  "split-static,split-weights,split-adaptive,split-serial", "--policies", "spn",
-                  "--threads",
-                  "2", "--oversubscribe", "1", "--no-plot", SMALL, NULL};
+                  "split-static,split-weights,split-tail,split-adaptive,split-serial", "--policies",
+                  "spn", "--threads", "2", "--oversubscribe", "1", "--split-pair", "1", "--no-plot",
+                  SMALL, NULL};
   struct htb_result *res = NULL;
   struct run_result r;
   unsigned n = 0, i, t;
@@ -1086,12 +1112,13 @@ static void test_oversubscribe(void)
   CU_ASSERT(strstr(r.out, "Capacity-weighted split (split-*)") != NULL);
   CU_ASSERT(strstr(r.out, "balanced limit") != NULL);
   CU_ASSERT(strstr(r.out, "spn N=3 (1 thread beyond the places) on {") != NULL);
+  CU_ASSERT(strstr(r.out, "\n  split-tail ") != NULL);
   CU_ASSERT(strstr(r.out, "median per region [95% CI of the mean\nin ms, clamped at 0]") != NULL);
   CU_ASSERT(strstr(r.out, "nan") == NULL); /* an SPN that cannot be computed is "-" */
   run_free(&r);
   snprintf(path, sizeof(path), "%s/results.csv", dir);
   CU_ASSERT_FATAL(htb_read_csv(path, &res, &n, err, sizeof(err)) == 0);
-  CU_ASSERT_EQUAL(n, 4);
+  CU_ASSERT_EQUAL(n, 5);
   for (i = 0; i < n; i++) {
     unsigned cpu[3] = {9, 9, 9}, on0 = 0;
     const char *b = res[i].bindings, *w = strstr(res[i].check, "weights ");
@@ -1112,8 +1139,13 @@ static void test_oversubscribe(void)
       CU_ASSERT(same == 1 || same == 2);
     }
     CU_ASSERT(on0 == 1 || on0 == 2);
-    if (strcmp(res[i].kernel, "split-serial"))
-      CU_ASSERT(res[i].vs_balanced > 0); /* derived from split-serial / capacity */
+    if (strcmp(res[i].kernel, "split-serial")) { /* paired: a ratio per repetition */
+      CU_ASSERT(res[i].vs_balanced > 0);
+      CU_ASSERT(res[i].vs_balanced_lo <= res[i].vs_balanced_hi);
+      CU_ASSERT(res[i].ref_mean_s > 0); /* the paired serial loop's mean */
+    } else {
+      CU_ASSERT(isnan(res[i].vs_balanced) && isnan(res[i].vs_balanced_lo));
+    }
     if (!strcmp(res[i].kernel, "split-adaptive")) { /* adapted weights, still capacity 2 */
       const char *a = strstr(res[i].check, "; adapted ");
       double aw[3] = {0, 0, 0};

@@ -70,7 +70,7 @@ void htb_derive(struct htb_result *r, unsigned n)
     }
     if (is_overhead(r[i].kernel))
       continue; /* overheads have no speed-up */
-    if (is_split(r[i].kernel) && strcmp(r[i].kernel, "split-serial")) {
+    if (is_split(r[i].kernel) && strcmp(r[i].kernel, "split-serial") && isnan(r[i].vs_balanced)) {
       const struct htb_result *serial = find(r, n, "split-serial", r[i].policy, r[i].threads, 0);
       double cap = r[i].capacity > 0 ? r[i].capacity : serial ? serial->capacity : NAN;
       if (serial && cap > 0 && serial->median_s > 0)
@@ -310,7 +310,8 @@ int htb_write_json(const char *path, const char *machine, const struct htb_optio
     fputs("null", f);
   fprintf(f, ", \"corpus_mb\": %g, \"seed\": %llu, \"sieve_limit\": %llu, \"flops_iters\": %llu, "
              "\"triad_n\": %llu, \"split_n\": %llu, \"split_length\": %llu, "
-             "\"split_chunk\": %llu, \"oversubscribe\": %u, "
+             "\"split_chunk\": %llu, \"split_tail\": %llu, \"split_pair_ms\": %llu, "
+             "\"oversubscribe\": %u, "
              "\"outer_reps\": %u, \"target_s\": %g, \"budget_s\": %g, "
              "\"warmup\": \"1 region, discarded\", \"ci\": \"95%% of the mean, Student t\", "
              "\"outliers\": \"|x - mean| > 3 sd\", \"power_model\": "
@@ -320,6 +321,7 @@ int htb_write_json(const char *path, const char *machine, const struct htb_optio
           (unsigned long long)opt->sizes.sieve_limit, (unsigned long long)opt->sizes.flops_iters,
           (unsigned long long)opt->sizes.triad_n, (unsigned long long)opt->sizes.split_n,
           (unsigned long long)opt->sizes.split_len, (unsigned long long)opt->sizes.split_chunk,
+          (unsigned long long)opt->sizes.split_tail, (unsigned long long)opt->sizes.split_pair_ms,
           opt->oversub, opt->sizes.outer_reps, opt->sizes.target_s,
           opt->budget_s);
   fputs("  \"sigma\": {", f);
@@ -486,7 +488,8 @@ static void ht_table(FILE *out, const struct htb_result *r, unsigned n, unsigned
 
 /* The split kernels side by side per policy and team: median, 95% CI of
  * the mean (clamped at 0),
- * and the ratio to the balanced limit (split-serial / capacity). */
+ * and the ratio to the balanced limit (paired: each repetition against the
+ * serial loop run next to it; else split-serial / capacity). */
 static void split_table(FILE *out, const struct htb_result *r, unsigned n)
 {
   unsigned i, j, m, any = 0;
@@ -502,8 +505,9 @@ static void split_table(FILE *out, const struct htb_result *r, unsigned n)
       continue; /* not the first split row of this (policy, N) */
     if (!any++)
       fprintf(out, "\nCapacity-weighted split (split-*): median per region [95%% CI of the mean\n"
-                   "in ms, clamped at 0], min; /balanced = median / (split-serial's median /\n"
-                   "capacity); idle %%: each thread's share of the regions after it finished\n"
+                   "in ms, clamped at 0], min; /balanced = median over the repetitions of\n"
+                   "time / (the serial loop's time, run next to it, / capacity) [95%% CI of\n"
+                   "the mean]; idle %%: each thread's share of the regions after it finished\n"
                    "its part (waiting for the others; threads time-sharing a PU also finish\n"
                    "apart)\n");
     serial = find(r, n, "split-serial", r[j].policy, r[j].threads, 0);
@@ -517,7 +521,8 @@ static void split_table(FILE *out, const struct htb_result *r, unsigned n)
       fprintf(out, " on %s", r[j].places);
     fprintf(out, "; bindings %s; capacity %.4g\n", r[j].bindings, r[j].capacity);
     if (serial)
-      fprintf(out, "  %-14s balanced limit %.2fms\n", "", serial->median_s / serial->capacity * 1e3);
+      fprintf(out, "  %-14s balanced limit %.2fms (split-serial / capacity)\n", "",
+              serial->median_s / serial->capacity * 1e3);
     for (i = 0; htb_kernels[i]; i++) {
       const struct htb_result *x = find(r, n, htb_kernels[i]->name, r[j].policy, r[j].threads, 0);
       const char *idle;
@@ -529,9 +534,11 @@ static void split_table(FILE *out, const struct htb_result *r, unsigned n)
       fprintf(out, " [%8.2f,%8.2f] ", fmax(0, x->ci95_lo_s) * 1e3, x->ci95_hi_s * 1e3);
       time_cell(out, x->min_s);
       if (isnan(x->vs_balanced))
-        fprintf(out, " %9s", "-");
+        fprintf(out, " %9s %15s", "-", "");
+      else if (isnan(x->vs_balanced_lo))
+        fprintf(out, " %8.3fx %15s", x->vs_balanced, "");
       else
-        fprintf(out, " %8.3fx", x->vs_balanced);
+        fprintf(out, " %8.3fx [%5.3f,%5.3f]", x->vs_balanced, x->vs_balanced_lo, x->vs_balanced_hi);
       idle = strstr(x->check, "idle %:");
       fprintf(out, "  %s\n", idle && strcmp(x->kernel, "split-serial") ? idle : "");
     }

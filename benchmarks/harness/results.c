@@ -23,7 +23,8 @@ const struct htb_field htb_fields[] = {
   F(unit, HTB_F_STR),       F(speedup, HTB_F_DBL),    F(power_w, HTB_F_DBL),
   F(energy_j, HTB_F_DBL),   F(energy_source, HTB_F_STR), F(spn, HTB_F_DBL),
   F(rapl_w, HTB_F_DBL),     F(cpu_util, HTB_F_DBL),   F(capacity, HTB_F_DBL),
-  F(vs_balanced, HTB_F_DBL),     F(verified, HTB_F_INT),   F(check, HTB_F_STR),
+  F(vs_balanced, HTB_F_DBL), F(vs_balanced_lo, HTB_F_DBL), F(vs_balanced_hi, HTB_F_DBL),
+  F(verified, HTB_F_INT),   F(check, HTB_F_STR),
   F(binding_ok, HTB_F_INT), F(ht_hooks, HTB_F_INT), F(bindings, HTB_F_STR),   F(places, HTB_F_STR),
 };
 #undef F
@@ -44,7 +45,7 @@ void htb_result_init(struct htb_result *r)
   r->median_s = r->min_s = r->max_s = r->mean_s = r->sd_s = NAN;
   r->ci95_lo_s = r->ci95_hi_s = r->ref_mean_s = r->rate = r->cpu_util = NAN;
   r->speedup = r->power_w = r->energy_j = r->spn = r->wall_s = NAN;
-  r->capacity = r->vs_balanced = NAN;
+  r->capacity = r->vs_balanced = r->vs_balanced_lo = r->vs_balanced_hi = NAN;
   r->rapl_w = -1;
 }
 

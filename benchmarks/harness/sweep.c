@@ -279,8 +279,8 @@ static void run_worker(const struct worker_cmd *w, const struct htb_kernel *k, u
                        struct htb_result *r)
 {
   const char *exe = incode ? w->incode_bin : w->self;
-  char nbuf[16], reps[16], target[32], limit[32], iters[32], triad[32], sn[32], sl[32], sc[32];
-  const char *argv[40];
+  char nbuf[16], reps[16], target[32], limit[32], iters[32], triad[32], sn[32], sl[32], sc[32], stl[32], spr[32];
+  const char *argv[44];
   int fd[2], status, i = 0;
   char *out = NULL;
   pid_t pid;
@@ -294,6 +294,8 @@ static void run_worker(const struct worker_cmd *w, const struct htb_kernel *k, u
   snprintf(sn, sizeof(sn), "%llu", (unsigned long long)w->sz->split_n);
   snprintf(sl, sizeof(sl), "%llu", (unsigned long long)w->sz->split_len);
   snprintf(sc, sizeof(sc), "%llu", (unsigned long long)w->sz->split_chunk);
+  snprintf(stl, sizeof(stl), "%llu", (unsigned long long)w->sz->split_tail);
+  snprintf(spr, sizeof(spr), "%llu", (unsigned long long)w->sz->split_pair_ms);
   argv[i++] = exe;
   argv[i++] = "--worker";
   if (incode) {
@@ -322,6 +324,10 @@ static void run_worker(const struct worker_cmd *w, const struct htb_kernel *k, u
   argv[i++] = sl;
   argv[i++] = "--split-chunk";
   argv[i++] = sc;
+  argv[i++] = "--split-tail";
+  argv[i++] = stl;
+  argv[i++] = "--split-pair";
+  argv[i++] = spr;
   if (w->input) {
     argv[i++] = "--input";
     argv[i++] = w->input;

@@ -12,6 +12,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "htbench.h"
 
@@ -139,17 +140,42 @@ static unsigned long calibrate(const struct htb_kernel *k, void *st, double targ
   }
 }
 
-/* Outer repetitions: x[r] = time per inner repetition.  With a reference
- * (EPCC overheads), as EPCC's syncbench: the reference's outer repetitions
+/* Outer repetitions: x[r] = time per inner repetition.  A work kernel's
+ * reference (the split kernels' serial loop), when pair_ms > 0, is paired:
+ * timed next to each repetition, before it on even r and after it on odd
+ * r, each time after pair_ms of rest (the team's idle threads stop
+ * spinning, as before split-serial: spinning siblings change the serial
+ * loop's speed on a VM), so that the ratio x[r] / ref[r] compares two
+ * times taken under the same machine speed (a VM's CPU can change speed by
+ * a third within a second: benchmarks/README).
+ * With an overhead kernel's reference (EPCC overheads), as EPCC's syncbench: the reference's outer repetitions
  * first (after their own warm-up), then the test's (after one untimed
  * repetition), and ref[r] receives the reference's.  (Timing the reference
  * right before each test repetition instead left the team idle for a whole
  * repetition before every timed one: +0.07 us per libomp region on a VM.) */
 static void measure(const struct htb_kernel *k, void *st, unsigned long inner, unsigned reps,
-                    double *x, double *ref)
+                    double *x, double *ref, unsigned long pair_ms)
 {
   unsigned r;
   double t0;
+  if (ref && k->kind == HTB_WORK) {
+    k->reference(st, inner); /* its warm-up */
+    for (r = 0; r < reps; r++) {
+      unsigned side;
+      for (side = 0; side < 2; side++) {
+        int is_ref = (side == 0) == (r % 2 == 0);
+        if (is_ref)
+          usleep((useconds_t)(pair_ms * 1000));
+        t0 = htb_now();
+        if (is_ref)
+          k->reference(st, inner);
+        else
+          k->run(st, inner, NULL);
+        (is_ref ? ref : x)[r] = (htb_now() - t0) / inner;
+      }
+    }
+    return;
+  }
   if (ref) {
     k->reference(st, inner);
     for (r = 0; r < reps; r++) {
@@ -193,7 +219,7 @@ static int worker_run(const struct worker_args *a, const struct htb_sizes *sz)
   omp_ext_rapl_t *rapl;
   char err[256], why[256];
   void *st;
-  int wrc;
+  int wrc, pairs;
 
   htb_result_init(&r);
   snprintf(r.kernel, sizeof(r.kernel), "%s", k->name);
@@ -216,8 +242,10 @@ static int worker_run(const struct worker_args *a, const struct htb_sizes *sz)
   r.ht_hooks = a->api && a->incode ? a->api->hooks() : 0;
   r.inner_reps = calibrate(k, st, sz->target_s);
   r.outer_reps = sz->outer_reps;
-  ref = k->reference ? calloc(sz->outer_reps, sizeof(double)) : NULL;
-  if (k->reference && !ref) {
+  /* a work kernel's reference is paired only when asked */
+  pairs = k->reference && (k->kind != HTB_WORK || sz->split_pair_ms > 0);
+  ref = pairs ? calloc(sz->outer_reps, sizeof(double)) : NULL;
+  if (pairs && !ref) {
     k->teardown(st);
     probe_free(probe);
     free(x);
@@ -226,7 +254,7 @@ static int worker_run(const struct worker_args *a, const struct htb_sizes *sz)
   rapl = htb_rapl_open();
   c0 = htb_cpu_now();
   w0 = htb_now();
-  measure(k, st, r.inner_reps, sz->outer_reps, x, ref);
+  measure(k, st, r.inner_reps, sz->outer_reps, x, ref, (unsigned long)sz->split_pair_ms);
   w0 = htb_now() - w0;
   /* oversubscribed: the team can use its places' CPUs, not one per thread;
    * split-serial runs on the initial thread alone */
@@ -237,7 +265,24 @@ static int worker_run(const struct worker_args *a, const struct htb_sizes *sz)
   if (rapl && omp_ext_rapl_read(rapl, &joules) == 0 && w0 > 0)
     r.rapl_w = joules / w0;
   omp_ext_rapl_close(rapl);
-  if (ref) { /* EPCC: overhead = test - the reference's median */
+  if (ref && k->kind == HTB_WORK) { /* paired: x[r] / (ref[r] / capacity) */
+    omp_ext_stats_t rs, bs;
+    double *ratio = calloc(sz->outer_reps, sizeof(double)), cap = k->capacity ? k->capacity(st) : 0;
+    unsigned i;
+    omp_ext_stats_compute(ref, sz->outer_reps, &rs);
+    r.ref_mean_s = rs.mean;
+    if (ratio && cap > 0) {
+      for (i = 0; i < sz->outer_reps; i++)
+        ratio[i] = ref[i] > 0 ? x[i] / (ref[i] / cap) : NAN;
+      if (omp_ext_stats_compute(ratio, sz->outer_reps, &bs) == 0) {
+        r.vs_balanced = bs.median;
+        r.vs_balanced_lo = bs.ci95_lo;
+        r.vs_balanced_hi = bs.ci95_hi;
+      }
+    }
+    free(ratio);
+    free(ref);
+  } else if (ref) { /* EPCC: overhead = test - the reference's median */
     omp_ext_stats_t rs;
     unsigned i;
     omp_ext_stats_compute(ref, sz->outer_reps, &rs);

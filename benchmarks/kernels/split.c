@@ -10,6 +10,10 @@
  *   split-weights   omp_ext_team_weights() once (warm-up), then
  *                   omp_ext_share_split() in every region: the API's way
  *                   for a loop that repeats
+ *   split-tail      as split-weights on the head of the loop, then the
+ *                   tail (--split-tail percent of it) in chunks of
+ *                   --split-chunk, first come first served:
+ *                   omp_ext_tail_init() per region, omp_ext_tail_next()
  *   split-adaptive  as split-weights, then after every region the weights
  *                   follow the rates measured in it: each PU's iterations
  *                   per second (its threads' iterations over the last one's
@@ -20,6 +24,12 @@
  *   split-serial    the same loop by the initial thread alone (no region
  *                   after the warm-up): the balanced limit of a team is
  *                   this time divided by the team's capacity
+ *
+ * Every kernel but split-serial also runs the serial loop next to each
+ * timed repetition (htbench's paired reference, worker.c): its /balanced
+ * is a median of per-repetition ratios, each against a serial time measured
+ * seconds apart at most, so a CPU whose speed drifts (a host's load, a
+ * clock) shifts both sides of the ratio alike.
  *
  * The warm-up of every kernel records each thread's binding and the team's
  * weights (omp_ext_team_weights(); their sum is the capacity, reported in
@@ -37,12 +47,14 @@
 #include "htbench.h"
 #include "omp_ext.h"
 
-enum split_sched { S_STATIC, S_DYNAMIC, S_SHARE, S_WEIGHTS, S_ADAPTIVE, S_SERIAL };
+enum split_sched { S_STATIC, S_DYNAMIC, S_SHARE, S_WEIGHTS, S_TAIL, S_ADAPTIVE, S_SERIAL };
 
 struct split_state {
   enum split_sched sched;
   unsigned nthreads;
   long n, len, chunk;
+  double tail_fraction;  /* split-tail: share of the loop in the dynamic tail */
+  omp_ext_tail_t tail;   /* split-tail: filled before each region */
   double a;              /* the addend, read through a volatile */
   double *out;
   unsigned *hits;        /* regions that ran iteration i */
@@ -90,8 +102,8 @@ static void *split_setup(enum split_sched s, const struct htb_sizes *sz, unsigne
   struct split_state *st;
   volatile double half = 0.5;
   if (sz->split_n < 1 || sz->split_n > (1ULL << 32) || sz->split_len < 1 || sz->split_chunk < 1 ||
-      sz->split_chunk > (1ULL << 30)) {
-    snprintf(err, errlen, "split: iterations, length and chunk must be >= 1");
+      sz->split_chunk > (1ULL << 30) || sz->split_tail > 100) {
+    snprintf(err, errlen, "split: iterations, length and chunk must be >= 1, the tail 0-100%%");
     return NULL;
   }
   st = calloc(1, sizeof(*st));
@@ -114,6 +126,7 @@ static void *split_setup(enum split_sched s, const struct htb_sizes *sz, unsigne
   st->n = (long)sz->split_n;
   st->len = (long)sz->split_len;
   st->chunk = (long)sz->split_chunk;
+  st->tail_fraction = (double)sz->split_tail / 100;
   st->a = half;
   return st;
 }
@@ -127,6 +140,7 @@ SETUP(static_setup, S_STATIC)
 SETUP(dynamic_setup, S_DYNAMIC)
 SETUP(share_setup, S_SHARE)
 SETUP(weights_setup, S_WEIGHTS)
+SETUP(tail_setup, S_TAIL)
 SETUP(adaptive_setup, S_ADAPTIVE)
 SETUP(serial_setup, S_SERIAL)
 
@@ -270,6 +284,27 @@ static void split_run(void *state, unsigned long inner, struct htb_probe *probe)
         finished(st, t0);
       }
       break;
+    case S_TAIL:
+      set_err(st, omp_ext_tail_init(&st->tail, 0, st->n, st->tail_fraction, chunk));
+      if (st->err)
+        break;
+#pragma omp parallel num_threads(st->nthreads) private(i)
+      {
+        long *b = malloc((st->nthreads + 1) * sizeof(long)), lo, hi;
+        int me = omp_get_thread_num(), r = 0;
+        int e = b ? omp_ext_share_split(0, st->tail.cut, st->w, (unsigned)omp_get_num_threads(), b)
+                  : omp_ext_err_nomem;
+        set_err(st, e);
+        for (i = e ? 0 : b[me]; !e && i < b[me + 1]; i++)
+          body(st, i);
+        free(b);
+        while (!e && (r = omp_ext_tail_next(&st->tail, &lo, &hi)) > 0)
+          for (i = lo; i < hi; i++)
+            body(st, i);
+        set_err(st, r < 0 ? r : 0);
+        finished(st, t0);
+      }
+      break;
     case S_ADAPTIVE: {
       long *b = malloc((st->nthreads + 1) * sizeof(long));
       int e = b ? omp_ext_share_split(0, st->n, st->aw, st->nthreads, b) : omp_ext_err_nomem;
@@ -294,6 +329,21 @@ static void split_run(void *state, unsigned long inner, struct htb_probe *probe)
       break;
     }
     st->elapsed += htb_now() - t0;
+  }
+}
+
+/* The paired reference of the team kernels: the loop by the calling
+ * (initial) thread alone, `inner` times; every iteration still runs once
+ * per counted region.  Not in the idle figures. */
+static void split_reference(void *state, unsigned long inner)
+{
+  struct split_state *st = state;
+  unsigned long j;
+  long i;
+  for (j = 0; j < inner && !st->err; j++) {
+    st->regions++;
+    for (i = 0; i < st->n; i++)
+      body(st, i);
   }
 }
 
@@ -353,11 +403,12 @@ static double split_capacity(void *state)
 }
 
 
-#define SPLIT_KERNEL(var, name, setup, desc)                                               \
+#define SPLIT_KERNEL_REF(var, name, setup, ref, desc)                                      \
   const struct htb_kernel var = {                                                          \
-    name, desc, HTB_WORK, "Mit/s", setup, split_run, NULL, split_verify, split_work,       \
+    name, desc, HTB_WORK, "Mit/s", setup, split_run, ref, split_verify, split_work,        \
     split_teardown, split_capacity,                                                        \
   };
+#define SPLIT_KERNEL(var, name, setup, desc) SPLIT_KERNEL_REF(var, name, setup, split_reference, desc)
 SPLIT_KERNEL(htb_kernel_split_static, "split-static", static_setup,
              "equal iterations, schedule(static)")
 SPLIT_KERNEL(htb_kernel_split_dynamic, "split-dynamic", dynamic_setup,
@@ -366,7 +417,9 @@ SPLIT_KERNEL(htb_kernel_split_share, "split-share", share_setup,
              "equal iterations, omp_ext_share() per region (capacity-weighted)")
 SPLIT_KERNEL(htb_kernel_split_weights, "split-weights", weights_setup,
              "equal iterations, omp_ext_team_weights() once + omp_ext_share_split()")
+SPLIT_KERNEL(htb_kernel_split_tail, "split-tail", tail_setup,
+             "equal iterations, weighted head + dynamic tail (omp_ext_tail_next())")
 SPLIT_KERNEL(htb_kernel_split_adaptive, "split-adaptive", adaptive_setup,
              "equal iterations, weights following each region's measured rates")
-SPLIT_KERNEL(htb_kernel_split_serial, "split-serial", serial_setup,
+SPLIT_KERNEL_REF(htb_kernel_split_serial, "split-serial", serial_setup, NULL,
              "the split loop by one thread: balanced limit = time / capacity")
