@@ -154,11 +154,13 @@ static unsigned long calibrate(const struct htb_kernel *k, void *st, double targ
  * right before each test repetition instead left the team idle for a whole
  * repetition before every timed one: +0.07 us per libomp region on a VM.) */
 static void measure(const struct htb_kernel *k, void *st, unsigned long inner, unsigned reps,
-                    double *x, double *ref, unsigned long pair_ms)
+                    double *x, double *ref, unsigned long pair_ms, double *paired_cpu,
+                    double *paired_wall)
 {
   unsigned r;
   double t0;
-  if (ref && k->kind == HTB_WORK) {
+  if (ref && k->kind == HTB_WORK) { /* cpu_util then covers the kernel's own runs */
+    *paired_cpu = *paired_wall = 0;
     k->reference(st, inner); /* its warm-up */
     for (r = 0; r < reps; r++) {
       unsigned side;
@@ -166,12 +168,17 @@ static void measure(const struct htb_kernel *k, void *st, unsigned long inner, u
         int is_ref = (side == 0) == (r % 2 == 0);
         if (is_ref)
           usleep((useconds_t)(pair_ms * 1000));
+        double c0 = htb_cpu_now();
         t0 = htb_now();
         if (is_ref)
           k->reference(st, inner);
         else
           k->run(st, inner, NULL);
         (is_ref ? ref : x)[r] = (htb_now() - t0) / inner;
+        if (!is_ref) {
+          *paired_wall += htb_now() - t0;
+          *paired_cpu += htb_cpu_now() - c0;
+        }
       }
     }
     return;
@@ -216,6 +223,7 @@ static int worker_run(const struct worker_args *a, const struct htb_sizes *sz)
   omp_ext_stats_t s;
   struct htb_probe *probe = probe_new(a->nthreads);
   double *x = calloc(sz->outer_reps, sizeof(double)), *ref, joules, c0, w0;
+  double paired_cpu = 0, paired_wall = 0;
   omp_ext_rapl_t *rapl;
   char err[256], why[256];
   void *st;
@@ -254,13 +262,17 @@ static int worker_run(const struct worker_args *a, const struct htb_sizes *sz)
   rapl = htb_rapl_open();
   c0 = htb_cpu_now();
   w0 = htb_now();
-  measure(k, st, r.inner_reps, sz->outer_reps, x, ref, (unsigned long)sz->split_pair_ms);
+  measure(k, st, r.inner_reps, sz->outer_reps, x, ref, (unsigned long)sz->split_pair_ms,
+          &paired_cpu, &paired_wall);
   w0 = htb_now() - w0;
+  c0 = htb_cpu_now() - c0;
   /* oversubscribed: the team can use its places' CPUs, not one per thread;
-   * split-serial runs on the initial thread alone */
-  r.cpu_util = (htb_cpu_now() - c0) /
-               (w0 * (k == &htb_kernel_split_serial ? 1
-                      : a->nplaces < a->nthreads ? a->nplaces : a->nthreads));
+   * split-serial runs on the initial thread alone; paired: the serial loops
+   * and rests between the runs are not the kernel's */
+  r.cpu_util = (paired_wall > 0 ? paired_cpu : c0) /
+               ((paired_wall > 0 ? paired_wall : w0) *
+                (k == &htb_kernel_split_serial ? 1
+                 : a->nplaces < a->nthreads ? a->nplaces : a->nthreads));
   /* energy since the open, counter wraps counted by the library */
   if (rapl && omp_ext_rapl_read(rapl, &joules) == 0 && w0 > 0)
     r.rapl_w = joules / w0;
