@@ -114,7 +114,7 @@ module omp_ext
     function omp_ext_tail_next(tail, lo, hi) bind(C, name="omp_ext_tail_next")
       import :: c_int, c_long, omp_ext_tail_t
       type(omp_ext_tail_t), intent(inout) :: tail
-      integer(c_long), intent(out) :: lo, hi
+      integer(c_long), intent(inout) :: lo, hi ! unchanged unless a chunk is given
       integer(c_int) :: omp_ext_tail_next
     end function omp_ext_tail_next
 

@@ -102,8 +102,8 @@ int omp_ext_get_share_sigma(double *sigma)
   if (!sigma)
     return omp_ext_err_invalid;
   pthread_mutex_lock(&share_lock);
-  if (!sigma_set) {
-    if ((err = omp_ext_model_default(&m)) == 0)
+  if (!sigma_set) { /* the first use: OMP_EXT_SIGMA (and the other model variables) */
+    if ((err = omp_ext_model_from_env(NULL, &m, NULL)) == 0)
       sigma_value = m.sigma, sigma_set = 1;
   }
   if (!err)
@@ -450,6 +450,8 @@ int omp_ext_tail_next(omp_ext_tail_t *tail, long *lo, long *hi)
     return omp_ext_err_invalid;
   len = (unsigned long)tail->end - (unsigned long)tail->cut;
   taken = __atomic_load_n(&tail->taken, __ATOMIC_RELAXED);
+  if (taken > len) /* never so after omp_ext_tail_init(): written over */
+    return omp_ext_err_invalid;
   do {
     if (taken >= len)
       return 0;

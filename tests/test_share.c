@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cunit_main.h"
 #include "omp_ext.h"
@@ -628,6 +630,40 @@ static void test_team_policy(void)
   omp_ext_topo_destroy(topo);
 }
 
+/* ------------------------------------------------- sigma from OMP_EXT_SIGMA */
+
+/* In a child (sigma is read once per process, at its first use): with
+ * OMP_EXT_SIGMA=VALUE, omp_ext_get_share_sigma() gives want (err 0) or
+ * fails with want_err.  Returns the child's exit status: 0 when so. */
+static int sigma_child(const char *value, double want, int want_err)
+{
+  int status = -1;
+  pid_t pid;
+  fflush(NULL);
+  pid = fork();
+  if (pid == 0) {
+    double s = -1;
+    int err;
+    setenv("OMP_EXT_SIGMA", value, 1);
+    err = omp_ext_get_share_sigma(&s);
+    _exit(err != want_err ? 1 : err == 0 && fabs(s - want) > 1e-12 ? 2 : 0);
+  }
+  if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+    return -1;
+  return WEXITSTATUS(status);
+}
+
+/* First of all the tests: no sigma may be cached in this process yet. */
+static void test_sigma_env(void)
+{
+  CU_ASSERT_EQUAL(sigma_child("0.55", 0.55, 0), 0);
+  CU_ASSERT_EQUAL(sigma_child("1", 1, 0), 0);
+  CU_ASSERT_EQUAL(sigma_child("", OMP_EXT_MODEL_SIGMA, 0), 0); /* empty: the default */
+  CU_ASSERT_EQUAL(sigma_child("abc", 0, omp_ext_err_parse), 0);
+  CU_ASSERT_EQUAL(sigma_child("0", 0, omp_ext_err_parse), 0); /* (0, 1] */
+  CU_ASSERT_EQUAL(sigma_child("1.5", 0, omp_ext_err_parse), 0);
+}
+
 /* ------------------------------------------------------ the dynamic tail */
 
 /* The cut: round(fraction x length) iterations in the tail; empty ranges. */
@@ -671,6 +707,11 @@ static void test_tail_errors(void)
   t.chunk = 2;
   t.cut = 11;
   CU_ASSERT_EQUAL(omp_ext_tail_next(&t, &lo, &hi), omp_ext_err_invalid);
+  t.cut = 5;
+  t.taken = 6; /* more than the tail [5, 10) holds: written over */
+  CU_ASSERT_EQUAL(omp_ext_tail_next(&t, &lo, &hi), omp_ext_err_invalid);
+  t.taken = 5; /* used up */
+  CU_ASSERT_EQUAL(omp_ext_tail_next(&t, &lo, &hi), 0);
   CU_ASSERT(lo == 11 && hi == 12); /* unchanged */
 }
 
@@ -748,6 +789,7 @@ static void test_tail_team(void)
 }
 
 static CU_TestInfo weights_tests[] = {
+  {"sigma from OMP_EXT_SIGMA (first: nothing cached yet)", test_sigma_env},
   {"alone on a core", test_alone},
   {"SMT2 siblings, sigma 0.3, 0, 1", test_smt2_sharing},
   {"SMT4 siblings (KNL)", test_smt4_sharing},

@@ -507,9 +507,10 @@ static void split_table(FILE *out, const struct htb_result *r, unsigned n)
       fprintf(out, "\nCapacity-weighted split (split-*): median per region [95%% CI of the mean\n"
                    "in ms, clamped at 0], min; /balanced = median over the repetitions of\n"
                    "time / (the serial loop's time, run next to it, / capacity) [95%% CI of\n"
-                   "the mean]; idle %%: each thread's share of the regions after it finished\n"
-                   "its part (waiting for the others; threads time-sharing a PU also finish\n"
-                   "apart)\n");
+                   "the mean, clamped at 0], 1.000x = the balanced limit (without\n"
+                   "--split-pair: median / (split-serial's median / capacity), no CI);\n"
+                   "idle %%: each thread's share of the regions after it finished its part\n"
+                   "(waiting for the others; threads time-sharing a PU also finish apart)\n");
     serial = find(r, n, "split-serial", r[j].policy, r[j].threads, 0);
     fprintf(out, "%s N=%u", r[j].policy, r[j].threads);
     if (!r[j].places[0]) /* none: no places, whatever --oversubscribe says */
@@ -523,6 +524,8 @@ static void split_table(FILE *out, const struct htb_result *r, unsigned n)
     if (serial)
       fprintf(out, "  %-14s balanced limit %.2fms (split-serial / capacity)\n", "",
               serial->median_s / serial->capacity * 1e3);
+    fprintf(out, "  %-14s %10s %-20s%10s %9s %-15s  %s\n", "kernel", "median", " [95% CI, ms]", "min",
+            "/balanced", "[95% CI]", "idle % per thread");
     for (i = 0; htb_kernels[i]; i++) {
       const struct htb_result *x = find(r, n, htb_kernels[i]->name, r[j].policy, r[j].threads, 0);
       const char *idle;
@@ -538,7 +541,8 @@ static void split_table(FILE *out, const struct htb_result *r, unsigned n)
       else if (isnan(x->vs_balanced_lo))
         fprintf(out, " %8.3fx %15s", x->vs_balanced, "");
       else
-        fprintf(out, " %8.3fx [%5.3f,%5.3f]", x->vs_balanced, x->vs_balanced_lo, x->vs_balanced_hi);
+        fprintf(out, " %8.3fx [%5.3f,%5.3f]", x->vs_balanced, fmax(0, x->vs_balanced_lo),
+                x->vs_balanced_hi);
       idle = strstr(x->check, "idle %:");
       fprintf(out, "  %s\n", idle && strcmp(x->kernel, "split-serial") ? idle : "");
     }

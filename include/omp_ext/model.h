@@ -86,7 +86,8 @@ OMP_EXT_API int omp_ext_model_default(omp_ext_model_t *m);
  * OMP_EXT_SERIAL_FRACTION (a number in [0, 1); unset or empty:
  * OMP_EXT_MODEL_SERIAL).  The one place omp_ext reads these variables; the
  * library itself calls it only at load, for OMP_EXT_HT_POLICY and the
- * in-code API (omp_set_ht_policy()).  Shaped like omp_ext_rank_from_env().
+ * in-code API (omp_set_ht_policy()), and at the capacity split's first use
+ * of sigma (omp_ext_get_share_sigma()).  Shaped like omp_ext_rank_from_env().
  *
  * \param envp          "NAME=VALUE" strings ending with NULL, as environ or
  *                      main's third argument; NULL for the process's environ.

@@ -137,13 +137,13 @@ OMP_EXT_API int omp_ext_share_split(long begin, long end, const double *weights,
 /**
  * Sigma used by omp_ext_team_weights() and omp_ext_share(): the paper's 0.3
  * (OMP_EXT_MODEL_SIGMA) unless the environment's OMP_EXT_SIGMA (read once,
- * at the first use, through omp_ext_model_default(): e.g. a sigma measured
+ * at the first use, through omp_ext_model_from_env(): e.g. a sigma measured
  * on the machine) or omp_ext_set_share_sigma() says otherwise.
  *
  * \param sigma  receives it, in [0, 1].
  * \return 0; omp_ext_err_invalid (NULL); omp_ext_err_parse (OMP_EXT_SIGMA,
  *         OMP_EXT_POWER_MODEL or OMP_EXT_SERIAL_FRACTION set to an invalid
- *         value and no sigma set: see omp_ext_model_default()).
+ *         value and no sigma set: see omp_ext_model_from_env()).
  */
 OMP_EXT_API int omp_ext_get_share_sigma(double *sigma);
 
@@ -285,23 +285,29 @@ OMP_EXT_API int omp_ext_tail_init(omp_ext_tail_t *tail, long begin, long end, do
  * cannot overflow); no barrier, no OpenMP call.
  *
  *     omp_ext_tail_t tail;
- *     omp_ext_tail_init(&tail, 0, n, 0.1, 16);
- *     #pragma omp parallel
+ *     int err = omp_ext_tail_init(&tail, 0, n, 0.1, 16);
+ *     #pragma omp parallel if (!err) reduction(| : err)
  *     {
  *       long lo, hi, i;
- *       if (omp_ext_share(tail.begin, tail.cut, &lo, &hi) == 0)
+ *       int e = omp_ext_share(tail.begin, tail.cut, &lo, &hi);
+ *       for (i = lo; !e && i < hi; i++)
+ *         work(i);
+ *       while (!e && (e = omp_ext_tail_next(&tail, &lo, &hi)) > 0)
  *         for (i = lo; i < hi; i++)
  *           work(i);
- *       while (omp_ext_tail_next(&tail, &lo, &hi) > 0)
- *         for (i = lo; i < hi; i++)
- *           work(i);
+ *       err |= e < 0;
  *     }
+ *     if (err)   ... the loop is not done: report it, or run it another way
  *
  * \param tail    a tail filled by omp_ext_tail_init().
  * \param lo, hi  receive the chunk; unchanged when 0 or an error is returned.
+ * A tail used up by one region has nothing for the next: fill it again
+ * before each region (the calls cannot tell an iteration left out).
+ *
  * \return 1 (a chunk was given); 0 (the tail is used up); omp_ext_err_invalid
- *         (a NULL pointer, or a tail omp_ext_tail_init() did not fill:
- *         cut outside [begin, end] or chunk < 1).
+ *         (a NULL pointer, or fields omp_ext_tail_init() cannot have left:
+ *         cut outside [begin, end], chunk < 1, more taken than the tail
+ *         holds).
  */
 OMP_EXT_API int omp_ext_tail_next(omp_ext_tail_t *tail, long *lo, long *hi);
 
