@@ -425,8 +425,10 @@ static void test_tables_smt(void)
 }
 
 /* The texts of the interval tables on crafted results: the EPCC table's
- * interval is the mean's and may be negative; a time's is clamped at 0;
- * none is unbound (no places) even with threads beyond N; no "nan". */
+ * interval is the mean's and may be negative; a time's and a paired
+ * /balanced's are clamped at 0; none is unbound (no places) even with
+ * threads beyond N; no "nan"; the busy-machine warning counts a low
+ * cpu_util, but not a team split kernel's (its threads wait for others). */
 static void test_tables_intervals(void)
 {
   struct htb_result r[2];
@@ -449,7 +451,18 @@ static void test_tables_intervals(void)
   r[1].ci95_lo_s = -0.5e-3;
   r[1].ci95_hi_s = 2.5e-3;
   r[1].capacity = 2;
+  r[1].vs_balanced = 1.2; /* paired: its CI, clamped at 0 like a time's */
+  r[1].vs_balanced_lo = -0.1;
+  r[1].vs_balanced_hi = 2.5;
+  r[1].cpu_util = 0.5; /* a split kernel's waiting threads: no warning */
   text = tables_text(r, 2, 1);
+  CU_ASSERT(strstr(text, "   1.200x [0.000,2.500]") != NULL);
+  CU_ASSERT(strstr(text, "1.000x = the balanced limit") != NULL);
+  CU_ASSERT(strstr(text, "warning:") == NULL);
+  free(text);
+  r[0].cpu_util = 0.5; /* any other kernel: the machine was busy */
+  text = tables_text(r, 2, 1);
+  CU_ASSERT(strstr(text, "warning: 1 of 2 runs got less than 80% of their threads' CPU time") != NULL);
   CU_ASSERT(strstr(text, "per repetition; 95% CI of the mean)\n") != NULL);
   CU_ASSERT(strstr(text, "[-3.00, 1.00]") != NULL); /* an overhead: not clamped */
   CU_ASSERT(strstr(text, "[    0.00,    2.50]") != NULL); /* a time: clamped at 0 */
