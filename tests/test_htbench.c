@@ -536,6 +536,8 @@ static void test_bad_options(void)
   BAD("needs a value", "--out", "/tmp/x", "--path");
   BAD("--split-n: '0'", "--split-n", "0", "--out", "/tmp/x");
   BAD("--split-chunk: 'x'", "--split-chunk", "x", "--out", "/tmp/x");
+  BAD("--split-tail: '101' is not a whole number in 0..100", "--split-tail", "101", "--out", "/tmp/x");
+  BAD("--split-pair: 'x' is not a whole number in 0..10000", "--split-pair", "x", "--out", "/tmp/x");
   BAD("--oversubscribe: '-1'", "--oversubscribe", "-1", "--out", "/tmp/x");
   BAD("--oversubscribe works on the env path only", "--oversubscribe", "1", "--path", "env",
       "--path", "both", "--out", "/tmp/x");

@@ -148,8 +148,9 @@ static unsigned long calibrate(const struct htb_kernel *k, void *st, double targ
  * loop's speed on a VM), so that the ratio x[r] / ref[r] compares two
  * times taken under the same machine speed (a VM's CPU can change speed by
  * a third within a second: benchmarks/README).
- * With an overhead kernel's reference (EPCC overheads), as EPCC's syncbench: the reference's outer repetitions
- * first (after their own warm-up), then the test's (after one untimed
+ * With an overhead kernel's reference (EPCC overheads), as EPCC's
+ * syncbench: the reference's outer repetitions first (after their own
+ * warm-up), then the test's (after one untimed
  * repetition), and ref[r] receives the reference's.  (Timing the reference
  * right before each test repetition instead left the team idle for a whole
  * repetition before every timed one: +0.07 us per libomp region on a VM.) */

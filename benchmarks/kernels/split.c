@@ -25,8 +25,8 @@
  *                   after the warm-up): the balanced limit of a team is
  *                   this time divided by the team's capacity
  *
- * Every kernel but split-serial also runs the serial loop next to each
- * timed repetition (htbench's paired reference, worker.c): its /balanced
+ * With --split-pair, every kernel but split-serial also runs the serial loop
+ * next to each timed repetition (htbench's paired reference, worker.c): its /balanced
  * is a median of per-repetition ratios, each against a serial time measured
  * seconds apart at most, so a CPU whose speed drifts (a host's load, a
  * clock) shifts both sides of the ratio alike.
@@ -152,6 +152,20 @@ static void set_err(struct split_state *st, int e)
   }
 }
 
+/* The calling thread's capacity-weighted share of [0, end) by the warm-up's
+ * weights (split-weights; split-tail's head); 0 or an omp_ext error. */
+static int weighted_share(struct split_state *st, long end)
+{
+  long *b = malloc((st->nthreads + 1) * sizeof(long)), i;
+  int me = omp_get_thread_num();
+  int e = b ? omp_ext_share_split(0, end, st->w, (unsigned)omp_get_num_threads(), b)
+            : omp_ext_err_nomem;
+  for (i = e ? 0 : b[me]; !e && i < b[me + 1]; i++)
+    body(st, i);
+  free(b);
+  return e;
+}
+
 /* The calling thread is done with its share of the region started at t0. */
 static void finished(struct split_state *st, double t0)
 {
@@ -271,16 +285,9 @@ static void split_run(void *state, unsigned long inner, struct htb_probe *probe)
       }
       break;
     case S_WEIGHTS:
-#pragma omp parallel num_threads(st->nthreads) private(i)
+#pragma omp parallel num_threads(st->nthreads)
       {
-        long *b = malloc((st->nthreads + 1) * sizeof(long));
-        int me = omp_get_thread_num();
-        int e = b ? omp_ext_share_split(0, st->n, st->w, (unsigned)omp_get_num_threads(), b)
-                  : omp_ext_err_nomem;
-        set_err(st, e);
-        for (i = e ? 0 : b[me]; !e && i < b[me + 1]; i++)
-          body(st, i);
-        free(b);
+        set_err(st, weighted_share(st, st->n));
         finished(st, t0);
       }
       break;
@@ -290,14 +297,9 @@ static void split_run(void *state, unsigned long inner, struct htb_probe *probe)
         break;
 #pragma omp parallel num_threads(st->nthreads) private(i)
       {
-        long *b = malloc((st->nthreads + 1) * sizeof(long)), lo, hi;
-        int me = omp_get_thread_num(), r = 0;
-        int e = b ? omp_ext_share_split(0, st->tail.cut, st->w, (unsigned)omp_get_num_threads(), b)
-                  : omp_ext_err_nomem;
+        long lo, hi;
+        int e = weighted_share(st, st->tail.cut), r = 0;
         set_err(st, e);
-        for (i = e ? 0 : b[me]; !e && i < b[me + 1]; i++)
-          body(st, i);
-        free(b);
         while (!e && (r = omp_ext_tail_next(&st->tail, &lo, &hi)) > 0)
           for (i = lo; i < hi; i++)
             body(st, i);
