@@ -28,7 +28,7 @@ static int use_at_exit(const struct verify *v)
 /* The level-1 table; returns the number of threads not "ok". */
 static unsigned print_table(const struct verify *v)
 {
-  unsigned t, bad = 0, led = 0;
+  unsigned t, bad = 0, led = 0, torn = 0;
   printf("thread  intended PUs    actual affinity  verdict\n");
   for (t = 0; t < v->nthreads; t++) {
     hwloc_const_bitmap_t actual = v->rep[t].actual;
@@ -39,6 +39,7 @@ static unsigned print_table(const struct verify *v)
     if (!actual && v->rep[t].led) {
       actual = v->rep[t].led;
       led++;
+      torn += v->rep[t].torn;
     }
     want = list_text(v->intended[t]);
     got = list_text(actual);
@@ -46,7 +47,7 @@ static unsigned print_table(const struct verify *v)
       verdict = "NO REPORT";
     else if (!hwloc_bitmap_isequal(actual, v->intended[t]))
       verdict = "MISMATCH";
-    else if (v->rep[t].changed)
+    else if (verify_moved(v, t))
       verdict = "MOVED (a later region differs)";
     else
       verdict = "ok";
@@ -62,6 +63,10 @@ static unsigned print_table(const struct verify *v)
     printf("%u thread(s) had no level-1 line: their affinity is from the nested team each "
            "leads (level 2, thread 0, the same thread); libgomp prints a reused thread's line "
            "from its live state, which can already be the nested team's\n", led);
+  if (torn)
+    printf("%u line(s) numbered level 1, thread 0 carried such a thread's affinity: libgomp "
+           "read its state part-way into the nested team (thread number 0, level still 1); "
+           "counted as that thread's\n", torn);
   if (v->rule == verify_rule_libgomp)
     printf("more threads than places: libgomp's assignment (%s per place, the rest one each "
            "from the first place)\n", "T / P");

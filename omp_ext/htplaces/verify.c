@@ -97,9 +97,46 @@ static void parse_report(struct verify *v, const char *line)
     v->rep[t].actual = set;
     return;
   }
-  if (!hwloc_bitmap_isequal(v->rep[t].actual, set))
-    v->rep[t].changed = 1;
-  hwloc_bitmap_free(set);
+  if (hwloc_bitmap_isequal(v->rep[t].actual, set) || v->rep[t].nlater == VERIFY_LATER_MAX) {
+    v->rep[t].overflow |= !hwloc_bitmap_isequal(v->rep[t].actual, set);
+    hwloc_bitmap_free(set);
+    return;
+  }
+  v->rep[t].later[v->rep[t].nlater++] = set;
+}
+
+/* libgomp 12 prints a pool thread's level-1 line from that thread's live
+ * team state (team.c, gomp_team_start: pool->threads[i]->ts, read after the
+ * dock barrier released it).  A thread already starting its own nested team
+ * can be read part-way: its team number set to 0, its level not yet 2.  The
+ * line then says "level 1, thread 0" with thread X's affinity (%A is read
+ * from X's handle), and X has no level-1 line of its own.  Such a line of
+ * thread 0 that differs from thread 0's first one and matches the team X
+ * leads (its level-2 thread 0, the same OS thread) is X's. */
+static void claim_torn(struct verify *v)
+{
+  struct verify_thread *r0 = &v->rep[0];
+  unsigned i = 0, x;
+  while (v->nthreads > 0 && i < r0->nlater) {
+    for (x = 1; x < v->nthreads; x++) {
+      const struct verify_thread *r = &v->rep[x];
+      if (!r->actual && !r->torn && r->led && hwloc_bitmap_isequal(r->led, r0->later[i]))
+        break;
+    }
+    if (x >= v->nthreads) {
+      i++;
+      continue;
+    }
+    v->rep[x].torn = 1;
+    hwloc_bitmap_free(r0->later[i]);
+    memmove(&r0->later[i], &r0->later[i + 1], (r0->nlater - i - 1) * sizeof(*r0->later));
+    r0->nlater--;
+  }
+}
+
+int verify_moved(const struct verify *v, unsigned t)
+{
+  return v->rep[t].nlater > 0 || v->rep[t].overflow;
 }
 
 /* Feed bytes of one stream; complete lines are reports or passed through. */
@@ -361,11 +398,13 @@ static int split_program(int argc, char **argv, int *cut)
 
 static void free_verify(struct verify *v)
 {
-  unsigned t;
+  unsigned t, k;
   for (t = 0; t < v->nthreads; t++) {
     hwloc_bitmap_free(v->intended ? v->intended[t] : NULL);
     hwloc_bitmap_free(v->rep ? v->rep[t].actual : NULL);
     hwloc_bitmap_free(v->rep ? v->rep[t].led : NULL);
+    for (k = 0; v->rep && k < v->rep[t].nlater; k++)
+      hwloc_bitmap_free(v->rep[t].later[k]);
   }
   for (t = 0; t < v->nnested; t++)
     hwloc_bitmap_free(v->nested[t].actual);
@@ -407,7 +446,7 @@ int htp_cmd_verify(struct htp_ctx *ctx, int argc, char **argv)
     status = htp_error(err == ENOENT ? 127 : err == EACCES || err == EISDIR || err == ENOEXEC ? 126
                                                                                           : HTP_EXIT_FAIL,
                        "cannot run '%s': %s", argv[cut + 1], strerror(err));
-  } else if (choose_rule(&v, list) != 0) {
+  } else if (claim_torn(&v), choose_rule(&v, list) != 0) {
     status = htp_error(HTP_EXIT_FAIL, "out of memory");
   } else {
     status = verify_report(&v, argv + cut + 1, wstatus);

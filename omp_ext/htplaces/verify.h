@@ -7,10 +7,20 @@
 
 #include <hwloc.h>
 
+#define VERIFY_LATER_MAX 8
+
 /* A thread of the outermost team (nesting level 1). */
 struct verify_thread {
   hwloc_bitmap_t actual; /* first report; NULL if none */
-  int changed;           /* a later report differed */
+  /* Later reports that differ from the first, in order (at most
+   * VERIFY_LATER_MAX kept; more sets overflow).  Thread 0's can be other
+   * threads' lines read part-way (verify_claim_torn()); what is left after
+   * that means the thread moved. */
+  hwloc_bitmap_t later[VERIFY_LATER_MAX];
+  unsigned nlater;
+  int overflow;
+  /* A level-1 line numbered thread 0 was this thread's (verify_claim_torn()). */
+  int torn;
   /* First report as thread 0 of a level-2 team it leads: the same OS
    * thread (OpenMP: the encountering thread is the new team's primary).
    * Used only when the level-1 report is missing: libgomp 12 prints a
@@ -47,6 +57,9 @@ struct verify {
    * 0's only evidence when a one-thread team reports nothing (libgomp). */
   hwloc_bitmap_t at_exit;
 };
+
+/* Whether thread t moved: a later report differed, after verify_claim_torn(). */
+int verify_moved(const struct verify *v, unsigned t);
 
 /* Print the report on stdout (sorts v->nested); returns verify's exit status: 0 every
  * level-1 thread where intended and the program exited 0; the program's
