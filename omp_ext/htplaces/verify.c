@@ -65,6 +65,20 @@ static void add_nested(struct verify *v, unsigned level, unsigned outer, unsigne
   v->nested[v->nnested++] = (struct verify_nested){level, outer, t, set};
 }
 
+/* A later level-1 report of r's thread that differs from its first (takes
+ * set): kept, up to one per level-1 thread; beyond, only "it moved". */
+static void add_later(struct verify_thread *r, unsigned nthreads, hwloc_bitmap_t set)
+{
+  hwloc_bitmap_t *l = NULL;
+  if (r->nlater < nthreads && (l = realloc(r->later, (r->nlater + 1) * sizeof(*l)))) {
+    r->later = l;
+    r->later[r->nlater++] = set;
+    return;
+  }
+  r->overflow = 1;
+  hwloc_bitmap_free(set);
+}
+
 /* "level=L outer=A thread=N affinity=LIST" after the tag. */
 static void parse_report(struct verify *v, const char *line)
 {
@@ -97,12 +111,10 @@ static void parse_report(struct verify *v, const char *line)
     v->rep[t].actual = set;
     return;
   }
-  if (hwloc_bitmap_isequal(v->rep[t].actual, set) || v->rep[t].nlater == VERIFY_LATER_MAX) {
-    v->rep[t].overflow |= !hwloc_bitmap_isequal(v->rep[t].actual, set);
+  if (!hwloc_bitmap_isequal(v->rep[t].actual, set))
+    add_later(&v->rep[t], v->nthreads, set);
+  else
     hwloc_bitmap_free(set);
-    return;
-  }
-  v->rep[t].later[v->rep[t].nlater++] = set;
 }
 
 /* libgomp 12 prints a pool thread's level-1 line from that thread's live
@@ -405,6 +417,7 @@ static void free_verify(struct verify *v)
     hwloc_bitmap_free(v->rep ? v->rep[t].led : NULL);
     for (k = 0; v->rep && k < v->rep[t].nlater; k++)
       hwloc_bitmap_free(v->rep[t].later[k]);
+    free(v->rep ? v->rep[t].later : NULL);
   }
   for (t = 0; t < v->nnested; t++)
     hwloc_bitmap_free(v->nested[t].actual);

@@ -7,19 +7,17 @@
 
 #include <hwloc.h>
 
-#define VERIFY_LATER_MAX 8
-
 /* A thread of the outermost team (nesting level 1). */
 struct verify_thread {
   hwloc_bitmap_t actual; /* first report; NULL if none */
-  /* Later reports that differ from the first, in order (at most
-   * VERIFY_LATER_MAX kept; more sets overflow).  Thread 0's can be other
-   * threads' lines read part-way (verify_claim_torn()); what is left after
+  /* Later reports that differ from the first, in order: at most one per
+   * level-1 thread (more, or no memory: overflow).  Thread 0's can be other
+   * threads' lines read part-way (claim_torn() in verify.c); any left after
    * that means the thread moved. */
-  hwloc_bitmap_t later[VERIFY_LATER_MAX];
+  hwloc_bitmap_t *later;
   unsigned nlater;
   int overflow;
-  /* A level-1 line numbered thread 0 was this thread's (verify_claim_torn()). */
+  /* A level-1 line numbered thread 0 was this thread's (claim_torn()). */
   int torn;
   /* First report as thread 0 of a level-2 team it leads: the same OS
    * thread (OpenMP: the encountering thread is the new team's primary).
@@ -58,7 +56,7 @@ struct verify {
   hwloc_bitmap_t at_exit;
 };
 
-/* Whether thread t moved: a later report differed, after verify_claim_torn(). */
+/* Whether level-1 thread t moved: a later report differed (after claim_torn()). */
 int verify_moved(const struct verify *v, unsigned t);
 
 /* Print the report on stdout (sorts v->nested); returns verify's exit status: 0 every
