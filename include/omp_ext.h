@@ -33,6 +33,7 @@
 #include "omp_ext/stats.h"
 #include "omp_ext/incode.h"
 #include "omp_ext/share.h"
+#include "omp_ext/steal.h"
 #include "omp_ext/hooks.h"
 #include "omp_ext/timing.h"
 #include "omp_ext/parse.h"

@@ -25,6 +25,11 @@ module omp_ext
   ! The dynamic tail after the capacity-weighted head (share.h): one shared
   ! omp_ext_tail_t per loop, filled before the region.
   public :: omp_ext_tail_t, omp_ext_tail_init, omp_ext_tail_next
+  ! Capacity-weighted work stealing (include/omp_ext/steal.h): the object is
+  ! an opaque type(c_ptr) from omp_ext_steal_create(); thread numbers are
+  ! omp_get_thread_num()'s (from 0).
+  public :: omp_ext_steal_create, omp_ext_steal_destroy, omp_ext_steal_init
+  public :: omp_ext_steal_init_weights, omp_ext_steal_next
 
   ! omp_ext_tail_t: head [begin, cut), tail [cut, end); taken is the calls' own.
   type, bind(C) :: omp_ext_tail_t
@@ -117,6 +122,46 @@ module omp_ext
       integer(c_long), intent(inout) :: lo, hi ! unchanged unless a chunk is given
       integer(c_int) :: omp_ext_tail_next
     end function omp_ext_tail_next
+
+    function omp_ext_steal_create(nthreads, chunk, steal) bind(C, name="omp_ext_steal_create")
+      import :: c_int, c_long, c_ptr
+      integer(c_int), value :: nthreads ! C unsigned: 1 .. huge(0_c_int)
+      integer(c_long), value :: chunk
+      type(c_ptr), intent(out) :: steal
+      integer(c_int) :: omp_ext_steal_create
+    end function omp_ext_steal_create
+
+    subroutine omp_ext_steal_destroy(steal) bind(C, name="omp_ext_steal_destroy")
+      import :: c_ptr
+      type(c_ptr), value :: steal
+    end subroutine omp_ext_steal_destroy
+
+    ! Collective: every thread of the team calls it with the same arguments.
+    function omp_ext_steal_init(steal, begin, end) bind(C, name="omp_ext_steal_init")
+      import :: c_int, c_long, c_ptr
+      type(c_ptr), value :: steal
+      integer(c_long), value :: begin, end
+      integer(c_int) :: omp_ext_steal_init
+    end function omp_ext_steal_init
+
+    function omp_ext_steal_init_weights(steal, begin, end, weights, n) &
+        bind(C, name="omp_ext_steal_init_weights")
+      import :: c_int, c_long, c_ptr, c_double
+      type(c_ptr), value :: steal
+      integer(c_long), value :: begin, end
+      real(c_double), intent(in) :: weights(*)
+      integer(c_int), value :: n
+      integer(c_int) :: omp_ext_steal_init_weights
+    end function omp_ext_steal_init_weights
+
+    ! 1: [lo, hi) is the caller's next chunk; 0: no work left that it saw.
+    function omp_ext_steal_next(steal, thread, lo, hi) bind(C, name="omp_ext_steal_next")
+      import :: c_int, c_long, c_ptr
+      type(c_ptr), value :: steal
+      integer(c_int), value :: thread
+      integer(c_long), intent(inout) :: lo, hi ! unchanged unless a chunk is given
+      integer(c_int) :: omp_ext_steal_next
+    end function omp_ext_steal_next
 
     function c_strerror(err) bind(C, name="omp_ext_strerror")
       import :: c_int, c_ptr

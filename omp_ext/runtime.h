@@ -38,6 +38,13 @@ OMP_EXT_HIDDEN const struct omp_ext_runtime *omp_ext_runtime(void);
 /** The runtime's entry point \p name (same object as omp_ext_runtime()). */
 OMP_EXT_HIDDEN void *omp_ext_runtime_sym(const char *name);
 
+/* The team of the calling thread (share.c): its size and the caller's
+ * number (omp_ext_err_runtime, omp_ext_err_not_in_parallel as
+ * omp_ext_share()); and the runtime's GOMP_barrier for the team
+ * (omp_ext_err_runtime when missing: the same answer in every thread). */
+OMP_EXT_HIDDEN int omp_ext_team_info(unsigned *nth, unsigned *t);
+OMP_EXT_HIDDEN int omp_ext_team_barrier(void);
+
 /* The policy's generation (hooks.c): 0 until a policy is set; bind.c
  * starts a new one with each policy (and in a forked child), and the hooks
  * read it without a lock to skip everything while it is 0. */

@@ -371,6 +371,23 @@ static int exchange(const struct exchange_api *api, unsigned nth, unsigned t, do
   return err;
 }
 
+/* For steal.c: the team's size and the caller's number (as team_begin()),
+ * and the runtime's barrier. */
+int omp_ext_team_info(unsigned *nth, unsigned *t)
+{
+  struct exchange_api api;
+  return team_begin(&api, nth, t);
+}
+
+int omp_ext_team_barrier(void)
+{
+  struct exchange_api api;
+  int err = exchange_api(&api);
+  if (!err)
+    api.barrier();
+  return err;
+}
+
 int omp_ext_team_weights(double *weights, int n)
 {
   struct exchange_api api;

@@ -3,7 +3,8 @@
 ! shares of every thread cover the range once, contiguously, in thread
 ! order, and the weights are the same in every thread.
 program test_fortran_share
-  use, intrinsic :: iso_c_binding, only: c_int, c_long, c_double
+  use, intrinsic :: iso_c_binding, only: c_int, c_long, c_double, c_ptr, c_null_ptr, &
+                                         c_associated
   use omp_lib
   use omp_ext
   implicit none
@@ -16,6 +17,9 @@ program test_fortran_share
   integer :: hits(0:999)
   integer(c_int) :: terr(0:maxt - 1)
   integer(c_long) :: i
+  type(c_ptr) :: steal
+  integer(c_int) :: serr(0:maxt - 1)
+  integer :: round
 
   failures = 0
   w = [0.5_c_double, 0.5_c_double, 1.0_c_double]
@@ -82,6 +86,49 @@ program test_fortran_share
   call check(all(terr == 0), "tail: no error in the team")
   call check(all(hits == 1), "tail: every iteration exactly once")
   call check(omp_ext_tail_next(tail, l, h) == 0, "tail used up")
+
+  ! Work stealing: errors, exact chunks from one caller, then a team.
+  steal = c_null_ptr
+  call check(omp_ext_steal_create(0_c_int, 4_c_long, steal) == omp_ext_err_invalid, &
+             "steal: 0 slots")
+  call check(omp_ext_steal_create(4_c_int, 0_c_long, steal) == omp_ext_err_invalid, &
+             "steal: chunk 0")
+  call check(.not. c_associated(steal), "steal: unchanged on error")
+  call check(omp_ext_steal_create(4_c_int, 4_c_long, steal) == omp_ext_success, "steal create")
+  call check(omp_ext_steal_init(steal, 0_c_long, 10_c_long) == omp_ext_err_not_in_parallel, &
+             "steal init outside a region")
+  w = [1.0_c_double, 3.0_c_double, 0.0_c_double]
+  call check(omp_ext_steal_init_weights(steal, 10_c_long, 0_c_long, w, 2_c_int) == &
+             omp_ext_err_invalid, "steal: begin > end")
+  call check(omp_ext_steal_init_weights(steal, 0_c_long, 8_c_long, w, 2_c_int) == &
+             omp_ext_success, "steal init_weights")
+  ! shares [0,2) [2,8); thread 0 takes its own, then steals 4 of slot 1's 6
+  call check(omp_ext_steal_next(steal, 0_c_int, l, h) == 1 .and. l == 0 .and. h == 2, &
+             "steal: own chunk [0,2)")
+  call check(omp_ext_steal_next(steal, 0_c_int, l, h) == 1 .and. l == 4 .and. h == 8, &
+             "steal: stolen back half [4,8)")
+  call check(omp_ext_steal_next(steal, 1_c_int, l, h) == 1 .and. l == 2 .and. h == 4, &
+             "steal: owner's front [2,4)")
+  call check(omp_ext_steal_next(steal, 1_c_int, l, h) == 0, "steal: done")
+  call check(omp_ext_steal_next(steal, 4_c_int, l, h) == omp_ext_err_invalid, "steal: slot 4")
+  do round = 1, 2
+    hits = 0
+    serr = 0
+    !$omp parallel num_threads(3) private(l, h, i)
+    serr(omp_get_thread_num()) = omp_ext_steal_init(steal, 0_c_long, 1000_c_long)
+    if (serr(omp_get_thread_num()) == omp_ext_success) then
+      do while (omp_ext_steal_next(steal, int(omp_get_thread_num(), c_int), l, h) == 1)
+        do i = l, h - 1
+          !$omp atomic
+          hits(i) = hits(i) + 1
+        end do
+      end do
+    end if
+    !$omp end parallel
+    call check(all(serr == 0), "steal: no error in the team")
+    call check(all(hits == 1), "steal: every iteration exactly once")
+  end do
+  call omp_ext_steal_destroy(steal)
 
   if (failures > 0) then
     print '(i0, a)', failures, " check(s) failed"

@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <math.h>
 #include <omp.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -788,6 +789,409 @@ static void test_tail_team(void)
     }
 }
 
+/* ------------------------------------------------------ work stealing */
+
+/* next() into lo/hi, asserting it gives exactly [want_lo, want_hi). */
+#define STEAL_GIVES(s, t, want_lo, want_hi)                                                \
+  do {                                                                                     \
+    long lo_ = 0, hi_ = 0;                                                                 \
+    CU_ASSERT_EQUAL(omp_ext_steal_next((s), (t), &lo_, &hi_), 1);                           \
+    CU_ASSERT_EQUAL(lo_, (long)(want_lo));                                                  \
+    CU_ASSERT_EQUAL(hi_, (long)(want_hi));                                                  \
+  } while (0)
+#define STEAL_DONE(s, t)                                                                   \
+  do {                                                                                     \
+    long lo_ = 123, hi_ = 456;                                                             \
+    CU_ASSERT_EQUAL(omp_ext_steal_next((s), (t), &lo_, &hi_), 0);                           \
+    CU_ASSERT(lo_ == 123 && hi_ == 456); /* unchanged */                                   \
+  } while (0)
+
+static void test_steal_errors(void)
+{
+  static const double two[2] = {1, 1}, neg[2] = {1, -1}, zero[2] = {0, 0};
+  double nan2[2] = {1, NAN};
+  omp_ext_steal_t *s = NULL, *keep;
+  long lo = 11, hi = 12;
+  CU_ASSERT_EQUAL(omp_ext_steal_create(4, 3, NULL), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_steal_create(0, 3, &s), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_steal_create(4, 0, &s), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_steal_create(4, -5, &s), omp_ext_err_invalid);
+  CU_ASSERT(s == NULL); /* unchanged */
+  omp_ext_steal_destroy(NULL);
+  CU_ASSERT_EQUAL_FATAL(omp_ext_steal_create(4, 3, &s), 0);
+  CU_ASSERT_FATAL(s != NULL);
+  keep = s;
+  /* a new object: every slot empty */
+  STEAL_DONE(s, 0);
+  STEAL_DONE(s, 3);
+  /* next */
+  CU_ASSERT_EQUAL(omp_ext_steal_next(NULL, 0, &lo, &hi), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_steal_next(s, 0, NULL, &hi), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_steal_next(s, 0, &lo, NULL), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_steal_next(s, 4, &lo, &hi), omp_ext_err_invalid); /* 4 slots */
+  CU_ASSERT(lo == 11 && hi == 12);
+  /* init_weights */
+  CU_ASSERT_EQUAL(omp_ext_steal_init_weights(NULL, 0, 10, two, 2), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_steal_init_weights(s, 0, 10, NULL, 2), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_steal_init_weights(s, 0, 10, two, 0), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_steal_init_weights(s, 10, 9, two, 2), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_steal_init_weights(s, 0, 10, neg, 2), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_steal_init_weights(s, 0, 10, zero, 2), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_steal_init_weights(s, 0, 10, nan2, 2), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_steal_init_weights(s, LONG_MIN, LONG_MAX, two, 2),
+                  omp_ext_err_overflow);
+  {
+    double five[5] = {1, 1, 1, 1, 1};
+    CU_ASSERT_EQUAL(omp_ext_steal_init_weights(s, 0, 10, five, 5), omp_ext_err_invalid);
+  }
+  STEAL_DONE(s, 0); /* none of them filled anything */
+  /* an error leaves the slots as they were */
+  CU_ASSERT_EQUAL(omp_ext_steal_init_weights(s, 0, 6, two, 2), 0);
+  CU_ASSERT_EQUAL(omp_ext_steal_init_weights(s, 0, 10, neg, 2), omp_ext_err_invalid);
+  STEAL_GIVES(s, 0, 0, 3);
+  STEAL_GIVES(s, 1, 3, 6);
+  STEAL_DONE(s, 2);
+  /* init is collective: outside a region it refuses and changes nothing */
+  CU_ASSERT_EQUAL(omp_ext_steal_init_weights(s, 0, 6, two, 2), 0);
+  CU_ASSERT_EQUAL(omp_ext_steal_init(s, 0, 10), omp_ext_err_not_in_parallel);
+  CU_ASSERT_EQUAL(omp_ext_steal_init(NULL, 0, 10), omp_ext_err_not_in_parallel);
+  STEAL_GIVES(s, 1, 3, 6);
+  CU_ASSERT(s == keep);
+  omp_ext_steal_destroy(s);
+}
+
+/* Errors of the collective init inside teams: every thread returns the
+ * same error, nobody hangs, and the slots are left empty. */
+static void test_steal_team_errors(void)
+{
+  omp_ext_steal_t *one = NULL, *s = NULL;
+  int err[4][2], t, k;
+  for (k = 0; k < 4; k++)
+    err[k][0] = err[k][1] = -100;
+  CU_ASSERT_FATAL(omp_ext_steal_create(1, 1, &one) == 0);
+  CU_ASSERT_FATAL(omp_ext_steal_create(2, 1, &s) == 0);
+  CU_ASSERT_EQUAL(omp_ext_steal_init_weights(s, 0, 4, (const double[]){1, 1}, 2), 0);
+  omp_set_dynamic(0);
+#pragma omp parallel num_threads(2)
+  {
+    int me = omp_get_thread_num();
+    if (omp_get_num_threads() == 2) {
+      err[0][me] = omp_ext_steal_init(one, 0, 10);               /* 1 slot, team of 2 */
+      err[1][me] = omp_ext_steal_init(s, 10, 9);                 /* begin > end */
+      err[2][me] = omp_ext_steal_init(s, LONG_MIN, LONG_MAX);    /* overflow */
+      err[3][me] = omp_ext_steal_init(NULL, 0, 10);
+    }
+  }
+  for (t = 0; t < 2; t++) {
+    CU_ASSERT_EQUAL(err[0][t], omp_ext_err_invalid);
+    CU_ASSERT_EQUAL(err[1][t], omp_ext_err_invalid);
+    CU_ASSERT_EQUAL(err[2][t], omp_ext_err_overflow);
+    CU_ASSERT_EQUAL(err[3][t], omp_ext_err_invalid);
+  }
+  STEAL_DONE(s, 0); /* emptied by the failed init */
+  STEAL_DONE(s, 1);
+  omp_ext_steal_destroy(one);
+  omp_ext_steal_destroy(s);
+}
+
+/* One caller at a time, in a fixed order: the policy by its values.  Own
+ * slot from the front, then the back half (floor(left / 2), at least a
+ * chunk) of the fullest other slot, ties to the lowest thread number. */
+static void test_steal_serial(void)
+{
+  static const double four[4] = {1, 1, 1, 1};
+  omp_ext_steal_t *s;
+  CU_ASSERT_FATAL(omp_ext_steal_create(4, 10, &s) == 0);
+  CU_ASSERT_EQUAL(omp_ext_steal_init_weights(s, 0, 100, four, 4), 0);
+  /* slots [0,25) [25,50) [50,75) [75,100) */
+  STEAL_GIVES(s, 0, 0, 10);
+  STEAL_GIVES(s, 0, 10, 20);
+  STEAL_GIVES(s, 0, 20, 25);
+  STEAL_GIVES(s, 0, 38, 48); /* slot 1 (25 left, first of three): back 12 = [38,50) */
+  STEAL_GIVES(s, 0, 48, 50); /* the rest of what it stole, from its own slot */
+  STEAL_GIVES(s, 0, 63, 73); /* slot 2 now the fullest (25 > 13): [63,75) */
+  STEAL_GIVES(s, 0, 73, 75);
+  STEAL_GIVES(s, 0, 88, 98); /* slot 3: [88,100) */
+  STEAL_GIVES(s, 3, 75, 85); /* thread 3 from its own front: [75,88) left */
+  STEAL_GIVES(s, 0, 98, 100);
+  STEAL_GIVES(s, 0, 28, 38); /* 13, 13, 3 left: slot 1, 13 / 2 < a chunk: a chunk */
+  STEAL_GIVES(s, 0, 53, 63); /* slot 2 */
+  STEAL_GIVES(s, 0, 25, 28); /* 3, 3, 3: slot 1, less than a chunk: whole */
+  STEAL_GIVES(s, 2, 50, 53); /* its own front */
+  STEAL_GIVES(s, 2, 85, 88); /* the last ones, from slot 3 */
+  STEAL_DONE(s, 1);
+  STEAL_DONE(s, 0);
+  STEAL_DONE(s, 3);
+  STEAL_DONE(s, 2);
+
+  /* weights 1:3 and a chunk above the range: shares [0,2) [2,8); a thief
+   * takes a slot of at most one chunk whole */
+  CU_ASSERT_EQUAL(omp_ext_steal_init_weights(s, 0, 8, (const double[]){1, 3}, 2), 0);
+  omp_ext_steal_destroy(s);
+  CU_ASSERT_FATAL(omp_ext_steal_create(3, 100, &s) == 0);
+  CU_ASSERT_EQUAL(omp_ext_steal_init_weights(s, 0, 8, (const double[]){1, 3}, 2), 0);
+  STEAL_GIVES(s, 0, 0, 2);
+  STEAL_GIVES(s, 0, 2, 8);
+  STEAL_DONE(s, 1);
+  STEAL_DONE(s, 2);
+  STEAL_DONE(s, 0);
+  omp_ext_steal_destroy(s);
+
+  /* fewer weights than slots: threads 1 and 2 start by stealing */
+  CU_ASSERT_FATAL(omp_ext_steal_create(3, 2, &s) == 0);
+  CU_ASSERT_EQUAL(omp_ext_steal_init_weights(s, 0, 9, (const double[]){1}, 1), 0);
+  STEAL_GIVES(s, 2, 5, 7); /* [0,9): back 4 = [5,9) */
+  STEAL_GIVES(s, 1, 3, 5); /* [0,5) vs [7,9): back 2 of [0,5) */
+  STEAL_GIVES(s, 0, 0, 2);
+  STEAL_GIVES(s, 0, 2, 3);
+  STEAL_GIVES(s, 0, 7, 9); /* thread 2's [7,9): whole */
+  STEAL_DONE(s, 0);
+  STEAL_DONE(s, 1);
+  STEAL_DONE(s, 2);
+
+  /* a range smaller than the team: [0,1) [1,2) and two empty slots */
+  CU_ASSERT_EQUAL(omp_ext_steal_init_weights(s, 0, 2, (const double[]){1, 1, 1}, 3), 0);
+  STEAL_GIVES(s, 2, 0, 1); /* tie: the lowest thread's */
+  STEAL_GIVES(s, 0, 1, 2);
+  STEAL_DONE(s, 1);
+  STEAL_DONE(s, 0);
+  STEAL_DONE(s, 2);
+  /* an empty range; refilling after a used-up loop */
+  CU_ASSERT_EQUAL(omp_ext_steal_init_weights(s, 5, 5, (const double[]){1, 1, 1}, 3), 0);
+  STEAL_DONE(s, 0);
+  STEAL_DONE(s, 2);
+  omp_ext_steal_destroy(s);
+
+  /* near LONG_MAX and LONG_MIN, and a range of LONG_MAX iterations: no wrap */
+  CU_ASSERT_FATAL(omp_ext_steal_create(2, LONG_MAX, &s) == 0);
+  CU_ASSERT_EQUAL(omp_ext_steal_init_weights(s, LONG_MAX - 5, LONG_MAX, (const double[]){1, 1}, 2),
+                  0);
+  STEAL_GIVES(s, 1, LONG_MAX - 2, LONG_MAX);
+  STEAL_GIVES(s, 1, LONG_MAX - 5, LONG_MAX - 2);
+  STEAL_DONE(s, 1);
+  STEAL_DONE(s, 0);
+  CU_ASSERT_EQUAL(omp_ext_steal_init_weights(s, LONG_MIN, LONG_MIN + 3, (const double[]){0, 1}, 2),
+                  0);
+  STEAL_GIVES(s, 0, LONG_MIN, LONG_MIN + 3);
+  STEAL_DONE(s, 1);
+  CU_ASSERT_EQUAL(omp_ext_steal_init_weights(s, -1, LONG_MAX - 1, (const double[]){1, 1}, 2), 0);
+  /* quotas 2^62 - 0.5 each: the odd one to thread 0 */
+  STEAL_GIVES(s, 1, (1L << 62) - 1, LONG_MAX - 1);
+  STEAL_GIVES(s, 1, -1, (1L << 62) - 1); /* 2^62 left, at most a chunk: whole */
+  STEAL_DONE(s, 0);
+  STEAL_DONE(s, 1);
+  omp_ext_steal_destroy(s);
+}
+
+/* Run one loop of [begin, end) in a team of nthreads on s, filled by
+ * omp_ext_steal_init() (or by omp_ext_steal_init_weights() in a single when
+ * by_weights), `loops` times in the same region; count each iteration's
+ * hits and check every chunk.  Returns the bad count (0: each iteration
+ * exactly `loops` times, no error, no bad chunk). */
+static long steal_team_run(omp_ext_steal_t *s, int nthreads, long begin, long end, long chunk,
+                           int loops, int by_weights)
+{
+  unsigned long n = end > begin ? (unsigned long)end - (unsigned long)begin : 0, i;
+  unsigned char *hits = calloc(n ? n : 1, 1);
+  long bad = 0;
+  int err = 0;
+  CU_ASSERT_FATAL(hits != NULL);
+  omp_set_dynamic(0);
+#pragma omp parallel num_threads(nthreads) reduction(| : err)
+  {
+    unsigned me = (unsigned)omp_get_thread_num();
+    int loop;
+    for (loop = 0; loop < loops; loop++) {
+      long lo, hi, j;
+      int e = 0, r = 0;
+      if (by_weights) {
+        static int shared_e;
+        double w[MAXT];
+        unsigned t, nt = (unsigned)omp_get_num_threads();
+#pragma omp barrier
+#pragma omp single
+        {
+          for (t = 0; t < nt; t++)
+            w[t] = 1 + t % 3; /* uneven on purpose */
+          shared_e = omp_ext_steal_init_weights(s, begin, end, w, nt);
+        }
+        e = shared_e;
+      } else {
+        e = omp_ext_steal_init(s, begin, end);
+      }
+      err |= e ? 1 : 0;
+      while (!e && (r = omp_ext_steal_next(s, me, &lo, &hi)) > 0) {
+        if (lo < begin || hi > end || hi <= lo ||
+            (unsigned long)hi - (unsigned long)lo > (unsigned long)chunk)
+          err |= 2;
+        else
+          for (j = lo; j < hi; j++)
+#pragma omp atomic
+            hits[(unsigned long)j - (unsigned long)begin]++;
+      }
+      if (r < 0)
+        err |= 4;
+    }
+  }
+  CU_ASSERT_EQUAL(err, 0);
+  for (i = 0; i < n; i++)
+    bad += hits[i] != loops;
+  free(hits);
+  return bad + (err != 0);
+}
+
+/* Real teams of this build's runtime (and under OMP_PLACES=threads with one
+ * thread more than the places in test_share_places; libiomp5 in
+ * test_share_iomp5): every iteration exactly once, one object reused over
+ * regions and loops. */
+static void test_steal_team(void)
+{
+  static const struct {
+    long begin, end, chunk;
+  } cases[] = {{0, 100000, 16},  {-50, 50, 1},
+               {0, 2, 1},        {0, 3, 100},
+               {5, 5, 1},        {0, 1, 1},
+               {LONG_MAX - 1000, LONG_MAX, 7}, {LONG_MIN, LONG_MIN + 777, 3}};
+  int sizes[5] = {1, 2, 3, 4, omp_get_max_threads() + 1};
+  unsigned c, z;
+  for (z = 0; z < 5; z++) {
+    int nt = sizes[z] > MAXT ? MAXT : sizes[z];
+    for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+      omp_ext_steal_t *s = NULL;
+      long b = cases[c].begin, e = cases[c].end, k = cases[c].chunk, bad;
+      CU_ASSERT_FATAL(omp_ext_steal_create((unsigned)nt + 1, k, &s) == 0);
+      /* two regions of one loop, then one region of three loops */
+      bad = steal_team_run(s, nt, b, e, k, 1, 0);
+      bad += steal_team_run(s, nt, b, e, k, 1, 0);
+      bad += steal_team_run(s, nt, b, e, k, 3, 0);
+      bad += steal_team_run(s, nt, b, e, k, 2, 1);
+      if (bad)
+        printf("\n  team of %d, [%ld, %ld) chunk %ld: %ld wrong", nt, b, e, k, bad);
+      CU_ASSERT_EQUAL(bad, 0);
+      omp_ext_steal_destroy(s);
+    }
+  }
+}
+
+/* omp_ext_steal_init() gives the team's capacity split: with one thread
+ * that never takes a chunk, the others' chunks are exactly their shares
+ * of omp_ext_share_split() on omp_ext_team_weights() until they steal. */
+static void test_steal_team_shares(void)
+{
+  static double w[MAXT][MAXT];
+  long first[MAXT], bounds[MAXT + 1];
+  int err[MAXT], n = 0, t;
+  omp_ext_steal_t *s = NULL;
+  CU_ASSERT_FATAL(omp_ext_steal_create(MAXT, 1000000, &s) == 0);
+  omp_set_dynamic(0);
+#pragma omp parallel num_threads(3)
+  {
+    int me = omp_get_thread_num(), e;
+    long lo = -1, hi = -1;
+#pragma omp single
+    n = omp_get_num_threads();
+    e = omp_ext_team_weights(w[me], MAXT);
+    err[me] = e ? e : omp_ext_steal_init(s, -10, 990);
+    /* everyone takes the front chunk of its own slot (the chunk is larger
+     * than any share) before anyone can steal */
+    if (!err[me] && omp_ext_steal_next(s, (unsigned)me, &lo, &hi) == 1)
+      first[me] = lo, bounds[me + 1] = hi;
+    else
+      first[me] = bounds[me + 1] = LONG_MIN;
+#pragma omp barrier
+  }
+  for (t = 0; t < n; t++)
+    CU_ASSERT_EQUAL(err[t], 0);
+  {
+    long want[MAXT + 1];
+    CU_ASSERT_FATAL(omp_ext_share_split(-10, 990, w[0], (unsigned)n, want) == 0);
+    for (t = 0; t < n; t++)
+      if (want[t + 1] > want[t]) {
+        CU_ASSERT_EQUAL(first[t], want[t]);
+        CU_ASSERT_EQUAL(bounds[t + 1], want[t + 1]);
+      }
+  }
+  for (t = 0; t < n; t++) { /* nothing left */
+    long lo = 1, hi = 2;
+    CU_ASSERT_EQUAL(omp_ext_steal_next(s, (unsigned)t, &lo, &hi), 0);
+  }
+  omp_ext_steal_destroy(s);
+}
+
+/* Plain threads, no OpenMP: 8 threads, 10^6 iterations, chunks 1 .. 7,
+ * uneven weights and a lone owner (the others only steal): every iteration
+ * exactly once. */
+struct steal_worker {
+  omp_ext_steal_t *s;
+  unsigned me;
+  long chunk;
+  unsigned *hits;
+  int err;
+  long chunks;
+};
+
+static void *steal_worker_run(void *arg)
+{
+  struct steal_worker *w = arg;
+  long lo, hi, j;
+  int r;
+  while ((r = omp_ext_steal_next(w->s, w->me, &lo, &hi)) > 0) {
+    w->chunks++;
+    if (lo < 0 || hi > 1000000 || hi <= lo || hi - lo > w->chunk) {
+      w->err = 1;
+      continue;
+    }
+    for (j = lo; j < hi; j++)
+      __atomic_fetch_add(&w->hits[j], 1, __ATOMIC_RELAXED);
+    if ((w->chunks & 1023) == 0)
+      sched_yield(); /* let others steal mid-way */
+  }
+  if (r < 0)
+    w->err = 2;
+  return NULL;
+}
+
+static void test_steal_pthreads(void)
+{
+  enum { NT = 8, N = 1000000 };
+  unsigned *hits = malloc(N * sizeof(*hits));
+  long chunk, i;
+  int lone;
+  CU_ASSERT_FATAL(hits != NULL);
+  for (lone = 0; lone < 2; lone++)
+    for (chunk = 1; chunk <= 7; chunk++) {
+      omp_ext_steal_t *s = NULL;
+      pthread_t th[NT];
+      struct steal_worker w[NT];
+      double weights[NT];
+      long bad = 0, chunks = 0;
+      unsigned t;
+      memset(hits, 0, N * sizeof(*hits));
+      for (t = 0; t < NT; t++)
+        weights[t] = lone ? (t == 3) : 1 + t;
+      CU_ASSERT_FATAL(omp_ext_steal_create(NT, chunk, &s) == 0);
+      CU_ASSERT_FATAL(omp_ext_steal_init_weights(s, 0, N, weights, NT) == 0);
+      for (t = 0; t < NT; t++) {
+        w[t] = (struct steal_worker){s, t, chunk, hits, 0, 0};
+        CU_ASSERT_FATAL(pthread_create(&th[t], NULL, steal_worker_run, &w[t]) == 0);
+      }
+      for (t = 0; t < NT; t++) {
+        pthread_join(th[t], NULL);
+        CU_ASSERT_EQUAL(w[t].err, 0);
+        chunks += w[t].chunks;
+      }
+      for (i = 0; i < N; i++)
+        bad += hits[i] != 1;
+      if (bad)
+        printf("\n  chunk %ld%s: %ld iterations not run exactly once", chunk,
+               lone ? " (one owner)" : "", bad);
+      CU_ASSERT_EQUAL(bad, 0);
+      CU_ASSERT(chunks >= (N + chunk - 1) / chunk);
+      omp_ext_steal_destroy(s);
+    }
+  free(hits);
+}
+
 static CU_TestInfo weights_tests[] = {
   {"sigma from OMP_EXT_SIGMA (first: nothing cached yet)", test_sigma_env},
   {"alone on a core", test_alone},
@@ -817,6 +1221,16 @@ static CU_TestInfo tail_tests[] = {
   CU_TEST_INFO_NULL,
 };
 
+static CU_TestInfo steal_tests[] = {
+  {"errors", test_steal_errors},
+  {"errors of the collective init in a team", test_steal_team_errors},
+  {"one caller at a time: exact chunks, steals, LONG_MIN/LONG_MAX", test_steal_serial},
+  {"in teams: every iteration once, object reused (" OMP_RUNTIME_NAME ")", test_steal_team},
+  {"in a team: the slots are the capacity shares", test_steal_team_shares},
+  {"plain threads: 8 x 10^6 iterations, chunks 1-7", test_steal_pthreads},
+  CU_TEST_INFO_NULL,
+};
+
 static CU_TestInfo team_tests[] = {
   {"outside a parallel region", test_outside_region},
   {"sigma", test_sigma},
@@ -834,6 +1248,7 @@ static CU_SuiteInfo suites[] = {
   {"split", NULL, NULL, NULL, NULL, split_tests},
   {"in a team (" OMP_RUNTIME_NAME ")", NULL, NULL, NULL, NULL, team_tests},
   {"dynamic tail", NULL, NULL, NULL, NULL, tail_tests},
+  {"work stealing", NULL, NULL, NULL, NULL, steal_tests},
   CU_SUITE_INFO_NULL,
 };
 
