@@ -138,7 +138,7 @@ static void usage(FILE *out)
         "      --split-n N        split-*: iterations of the loop (full 1e6, quick 1e5)\n"
         "      --split-length L   split-*: dependent additions per iteration (100)\n"
         "      --split-chunk C    split-dynamic: schedule(dynamic, C); split-tail: the\n"
-        "                         tail's chunk (16)\n"
+        "                         tail's chunk; split-steal: the chunk (16)\n"
         "      --split-tail PCT   split-tail: percent of the loop in the dynamic tail,\n"
         "                         0-100 (10)\n"
         "      --split-pair MS    split-* but serial: time the serial loop next to each\n"

@@ -59,7 +59,7 @@ struct htb_sizes {
                             * worker compares word by word itself */
   uint64_t split_n;        /* split-*: iterations of the loop */
   uint64_t split_len;      /* split-*: dependent additions per iteration */
-  uint64_t split_chunk;    /* split-dynamic, split-tail: the chunk of schedule(dynamic, chunk) */
+  uint64_t split_chunk;    /* split-dynamic, split-tail, split-steal: the chunk of schedule(dynamic, chunk) */
   uint64_t split_tail;     /* split-tail: percent of the loop in the dynamic tail */
   uint64_t split_pair_ms;  /* split-* but serial: 0, or pair each repetition with a serial
                             * loop run after this many ms of rest (worker.c) */
@@ -112,7 +112,7 @@ extern const struct htb_kernel htb_kernel_wordcount, htb_kernel_sieve, htb_kerne
     htb_kernel_fmul, htb_kernel_fdiv, htb_kernel_triad, htb_kernel_parallel, htb_kernel_for,
     htb_kernel_barrier, htb_kernel_reduction, htb_kernel_split_static, htb_kernel_split_dynamic,
     htb_kernel_split_share, htb_kernel_split_weights, htb_kernel_split_tail,
-    htb_kernel_split_adaptive, htb_kernel_split_serial;
+    htb_kernel_split_steal, htb_kernel_split_adaptive, htb_kernel_split_serial;
 
 /* All kernels, NULL-terminated, in report order. */
 extern const struct htb_kernel *const htb_kernels[];

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The issue-15 figures: 3 threads on 2 PUs (places {0},{1} -- spn N=2 on
 # this 2-core machine -- OMP_PROC_BIND=close, 3 threads: htbench
-# --oversubscribe 1), static vs dynamic vs the capacity-weighted split,
+# --oversubscribe 1), static vs dynamic vs the capacity-weighted split
+# (alone, with a dynamic tail, with work stealing),
 # with htbench's split-* kernels, under libgomp (a gcc build's htbench) and
 # libomp (a clang build's), ROUNDS times over (the machine is shared: the
 # spread between rounds is part of the figure).
@@ -32,7 +33,7 @@ set -eu
 gcc_build=$1 clang_build=$2
 out=${3:-benchmarks/results/share-2core.txt}
 rounds=${4:-3}
-kernels=split-static,split-dynamic,split-share,split-weights,split-tail,split-serial
+kernels=split-static,split-dynamic,split-share,split-weights,split-tail,split-steal,split-serial
 scheds=${SHARE_SCHEDS:-cfs rr}
 waits=${SHARE_WAITS:-default passive}
 loops=${SHARE_LOOPS:-fine coarse}

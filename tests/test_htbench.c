@@ -263,11 +263,11 @@ static void test_kernel_overheads(void)
  * (a team of 2). */
 static void test_kernel_split(void)
 {
-  static const char *const names[] = {"split-static",  "split-dynamic",  "split-share",
-                                      "split-weights", "split-tail",     "split-adaptive",
-                                      "split-serial"};
+  static const char *const names[] = {"split-static",  "split-dynamic", "split-share",
+                                      "split-weights", "split-tail",    "split-steal",
+                                      "split-adaptive", "split-serial"};
   unsigned i;
-  for (i = 0; i < 7; i++) {
+  for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
     const struct htb_kernel *k = htb_kernel_by_name(names[i]);
     char err[256] = "", msg[512] = "";
     void *st;
@@ -805,8 +805,8 @@ static void test_quick_sweep(void)
   CU_ASSERT(strstr(r.out, "Invalid") == NULL);
   run_free(&r);
   rows = check_results(dir, ~0u);
-  /* 17 kernels x (none + every policy) x N = 1..allowed PUs */
-  CU_ASSERT_EQUAL(rows, 17u * (1 + OMP_EXT_NPOLICIES) * allowed_pus());
+  /* 18 kernels x (none + every policy) x N = 1..allowed PUs */
+  CU_ASSERT_EQUAL(rows, 18u * (1 + OMP_EXT_NPOLICIES) * allowed_pus());
   { /* unpaired (no --split-pair): /balanced from split-serial's row, no CI */
     char path[512], err[256];
     struct htb_result *res = NULL;
@@ -1110,7 +1110,8 @@ static void test_oversubscribe(void)
 {
   char *dir = tmpdir(), path[512], err[256];
   char *argv[] = {HTBENCH_BIN, "--quick", "--out", dir, "--kernels",
-                  "split-static,split-weights,split-tail,split-adaptive,split-serial", "--policies",
+                  "split-static,split-weights,split-tail,split-steal,split-adaptive,split-serial",
+                  "--policies",
                   "spn", "--threads", "2", "--oversubscribe", "1", "--split-pair", "1", "--no-plot",
                   SMALL, NULL};
   struct htb_result *res = NULL;
@@ -1128,12 +1129,13 @@ static void test_oversubscribe(void)
   CU_ASSERT(strstr(r.out, "balanced limit") != NULL);
   CU_ASSERT(strstr(r.out, "spn N=3 (1 thread beyond the places) on {") != NULL);
   CU_ASSERT(strstr(r.out, "\n  split-tail ") != NULL);
+  CU_ASSERT(strstr(r.out, "\n  split-steal ") != NULL);
   CU_ASSERT(strstr(r.out, "median per region [95% CI of the mean\nin ms, clamped at 0]") != NULL);
   CU_ASSERT(strstr(r.out, "nan") == NULL); /* an SPN that cannot be computed is "-" */
   run_free(&r);
   snprintf(path, sizeof(path), "%s/results.csv", dir);
   CU_ASSERT_FATAL(htb_read_csv(path, &res, &n, err, sizeof(err)) == 0);
-  CU_ASSERT_EQUAL(n, 5);
+  CU_ASSERT_EQUAL(n, 6);
   for (i = 0; i < n; i++) {
     unsigned cpu[3] = {9, 9, 9}, on0 = 0;
     const char *b = res[i].bindings, *w = strstr(res[i].check, "weights ");

@@ -129,7 +129,7 @@ const struct htb_kernel *const htb_kernels[] = {
   &htb_kernel_fdiv, &htb_kernel_triad, &htb_kernel_parallel, &htb_kernel_for,
   &htb_kernel_barrier, &htb_kernel_reduction, &htb_kernel_split_static,
   &htb_kernel_split_dynamic, &htb_kernel_split_share, &htb_kernel_split_weights, &htb_kernel_split_tail,
-  &htb_kernel_split_adaptive, &htb_kernel_split_serial, NULL,
+  &htb_kernel_split_steal, &htb_kernel_split_adaptive, &htb_kernel_split_serial, NULL,
 };
 
 const struct htb_kernel *htb_kernel_by_name(const char *name)

@@ -14,6 +14,12 @@
  *                   tail (--split-tail percent of it) in chunks of
  *                   --split-chunk, first come first served:
  *                   omp_ext_tail_init() per region, omp_ext_tail_next()
+ *   split-steal     capacity-weighted work stealing: each thread starts
+ *                   from its share by the warm-up's weights
+ *                   (omp_ext_steal_init_weights() in a single construct
+ *                   per region), takes it in chunks of --split-chunk and,
+ *                   when done, steals the back half of the fullest share
+ *                   (omp_ext_steal_next())
  *   split-adaptive  as split-weights, then after every region the weights
  *                   follow the rates measured in it: each PU's iterations
  *                   per second (its threads' iterations over the last one's
@@ -47,7 +53,7 @@
 #include "htbench.h"
 #include "omp_ext.h"
 
-enum split_sched { S_STATIC, S_DYNAMIC, S_SHARE, S_WEIGHTS, S_TAIL, S_ADAPTIVE, S_SERIAL };
+enum split_sched { S_STATIC, S_DYNAMIC, S_SHARE, S_WEIGHTS, S_TAIL, S_STEAL, S_ADAPTIVE, S_SERIAL };
 
 struct split_state {
   enum split_sched sched;
@@ -55,6 +61,7 @@ struct split_state {
   long n, len, chunk;
   double tail_fraction;  /* split-tail: share of the loop in the dynamic tail */
   omp_ext_tail_t tail;   /* split-tail: filled before each region */
+  omp_ext_steal_t *steal; /* split-steal: a slot per thread, filled per region */
   double a;              /* the addend, read through a volatile */
   double *out;
   unsigned *hits;        /* regions that ran iteration i */
@@ -93,6 +100,7 @@ static void split_teardown(void *state)
   free(st->cpu);
   free(st->aw);
   free(st->last);
+  omp_ext_steal_destroy(st->steal);
   free(st);
 }
 
@@ -128,6 +136,14 @@ static void *split_setup(enum split_sched s, const struct htb_sizes *sz, unsigne
   st->chunk = (long)sz->split_chunk;
   st->tail_fraction = (double)sz->split_tail / 100;
   st->a = half;
+  if (s == S_STEAL) {
+    int e = omp_ext_steal_create(nthreads, st->chunk, &st->steal);
+    if (e) {
+      snprintf(err, errlen, "split-steal: %s", omp_ext_strerror(e));
+      split_teardown(st);
+      return NULL;
+    }
+  }
   return st;
 }
 
@@ -141,6 +157,7 @@ SETUP(dynamic_setup, S_DYNAMIC)
 SETUP(share_setup, S_SHARE)
 SETUP(weights_setup, S_WEIGHTS)
 SETUP(tail_setup, S_TAIL)
+SETUP(steal_setup, S_STEAL)
 SETUP(adaptive_setup, S_ADAPTIVE)
 SETUP(serial_setup, S_SERIAL)
 
@@ -307,6 +324,25 @@ static void split_run(void *state, unsigned long inner, struct htb_probe *probe)
         finished(st, t0);
       }
       break;
+    case S_STEAL: {
+      int init_e = 0;
+#pragma omp parallel num_threads(st->nthreads) private(i)
+      {
+        long lo, hi;
+        int r = 0;
+        /* the single's implicit barrier publishes the slots and init_e */
+#pragma omp single
+        init_e = omp_ext_steal_init_weights(st->steal, 0, st->n, st->w,
+                                            (unsigned)omp_get_num_threads());
+        while (!init_e &&
+               (r = omp_ext_steal_next(st->steal, (unsigned)omp_get_thread_num(), &lo, &hi)) > 0)
+          for (i = lo; i < hi; i++)
+            body(st, i);
+        set_err(st, init_e ? init_e : r < 0 ? r : 0);
+        finished(st, t0);
+      }
+      break;
+    }
     case S_ADAPTIVE: {
       long *b = malloc((st->nthreads + 1) * sizeof(long));
       int e = b ? omp_ext_share_split(0, st->n, st->aw, st->nthreads, b) : omp_ext_err_nomem;
@@ -421,6 +457,8 @@ SPLIT_KERNEL(htb_kernel_split_weights, "split-weights", weights_setup,
              "equal iterations, omp_ext_team_weights() once + omp_ext_share_split()")
 SPLIT_KERNEL(htb_kernel_split_tail, "split-tail", tail_setup,
              "equal iterations, weighted head + dynamic tail (omp_ext_tail_next())")
+SPLIT_KERNEL(htb_kernel_split_steal, "split-steal", steal_setup,
+             "equal iterations, weighted shares + work stealing (omp_ext_steal_next())")
 SPLIT_KERNEL(htb_kernel_split_adaptive, "split-adaptive", adaptive_setup,
              "equal iterations, weights following each region's measured rates")
 SPLIT_KERNEL_REF(htb_kernel_split_serial, "split-serial", serial_setup, NULL,
