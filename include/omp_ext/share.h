@@ -286,16 +286,18 @@ OMP_EXT_API int omp_ext_tail_init(omp_ext_tail_t *tail, long begin, long end, do
  *
  *     omp_ext_tail_t tail;
  *     int err = omp_ext_tail_init(&tail, 0, n, 0.1, 16);
- *     #pragma omp parallel if (!err) reduction(| : err)
+ *     if (err)
+ *       return err;
+ *     #pragma omp parallel reduction(| : err)
  *     {
  *       long lo, hi, i;
- *       int e = omp_ext_share(tail.begin, tail.cut, &lo, &hi);
+ *       int e = omp_ext_share(tail.begin, tail.cut, &lo, &hi), r = 0;
  *       for (i = lo; !e && i < hi; i++)
  *         work(i);
- *       while (!e && (e = omp_ext_tail_next(&tail, &lo, &hi)) > 0)
+ *       while (!e && (r = omp_ext_tail_next(&tail, &lo, &hi)) > 0)
  *         for (i = lo; i < hi; i++)
  *           work(i);
- *       err |= e < 0;
+ *       err |= e != 0 || r < 0;
  *     }
  *     if (err)   ... the loop is not done: report it, or run it another way
  *
