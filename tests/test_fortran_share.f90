@@ -16,7 +16,6 @@ program test_fortran_share
   type(omp_ext_tail_t) :: tail
   integer :: hits(0:999)
   integer(c_int) :: terr(0:maxt - 1)
-  integer(c_long) :: i
   type(c_ptr) :: steal
   integer(c_int) :: serr(0:maxt - 1)
   integer :: round
@@ -68,18 +67,12 @@ program test_fortran_share
              omp_ext_success, "tail init again")
   hits = 0
   terr = 0
-  !$omp parallel num_threads(3) private(l, h, i)
+  !$omp parallel num_threads(3) private(l, h)
   terr(omp_get_thread_num()) = omp_ext_share(tail%begin, tail%cut, l, h)
   if (terr(omp_get_thread_num()) == omp_ext_success) then
-    do i = l, h - 1
-      !$omp atomic
-      hits(i) = hits(i) + 1
-    end do
+    call hit(l, h)
     do while (omp_ext_tail_next(tail, l, h) == 1)
-      do i = l, h - 1
-        !$omp atomic
-        hits(i) = hits(i) + 1
-      end do
+      call hit(l, h)
     end do
   end if
   !$omp end parallel
@@ -114,14 +107,11 @@ program test_fortran_share
   do round = 1, 2
     hits = 0
     serr = 0
-    !$omp parallel num_threads(3) private(l, h, i)
+    !$omp parallel num_threads(3) private(l, h)
     serr(omp_get_thread_num()) = omp_ext_steal_init(steal, 0_c_long, 1000_c_long)
     if (serr(omp_get_thread_num()) == omp_ext_success) then
       do while (omp_ext_steal_next(steal, int(omp_get_thread_num(), c_int), l, h) == 1)
-        do i = l, h - 1
-          !$omp atomic
-          hits(i) = hits(i) + 1
-        end do
+        call hit(l, h)
       end do
     end if
     !$omp end parallel
@@ -137,6 +127,16 @@ program test_fortran_share
   print '(a)', "test_fortran_share: all checks passed"
 
 contains
+
+  ! Count one run of each iteration of [l, h) (any thread of the team).
+  subroutine hit(l, h)
+    integer(c_long), intent(in) :: l, h
+    integer(c_long) :: k
+    do k = l, h - 1
+      !$omp atomic
+      hits(k) = hits(k) + 1
+    end do
+  end subroutine hit
 
   subroutine check(ok, what)
     logical, intent(in) :: ok
