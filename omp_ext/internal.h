@@ -35,6 +35,11 @@ void omp_ext_say(char *why, size_t len, const char *fmt, ...) __attribute__((for
  * with errno set if unreadable or empty (ENODATA). */
 int omp_ext_read_line(const char *dir, const char *file, char *buf, size_t len);
 
+/* sysfs.c: the lowest CPU of set whose sysfs lists a cache
+ * (/sys/devices/system/cpu/cpuN/cache/index0/level readable, as libgomp
+ * reads it), -1 if none. */
+int omp_ext_sysfs_cache_cpu(hwloc_const_bitmap_t set);
+
 /* rank.c: the value of variable \p name in envp ("NAME=VALUE" strings
  * ending with NULL; NULL: the process's environment), NULL if unset. */
 const char *omp_ext_env_get(char *const *envp, const char *name);

@@ -129,12 +129,39 @@ static int by_core_then_cpu(const void *a, const void *b, void *topo)
   return (x > y) - (x < y);
 }
 
+/* libgomp 12's ll_caches (gomp_affinity_init_level_1, level 4): it looks
+ * for the last cache level of the allowed CPUs in ascending order, dropping
+ * each CPU whose sysfs lists no cache (cpuN/cache/index0/level unreadable),
+ * then re-reads that first CPU's shared_cpu_list for every CPU: one place,
+ * the last-level cache of CPU first, without the CPUs dropped before it
+ * (*bug set when the machine has more than one).  On this machine first is
+ * the lowest allowed CPU whose sysfs lists caches (-1: none, libgomp builds
+ * no place); for a fixture, the lowest allowed CPU. */
+static void gomp_ll_cache(const omp_ext_topo_t *t, omp_ext_placelist_t *l, int *bug)
+{
+  int first = t->thissystem ? omp_ext_sysfs_cache_cpu(t->allowed) : hwloc_bitmap_first(t->allowed);
+  unsigned i, keep = l->nplaces;
+  for (i = 0; first >= 0 && i < l->nplaces && keep == l->nplaces; i++)
+    if (hwloc_bitmap_isset(l->places[i], (unsigned)first))
+      keep = i;
+  *bug = l->nplaces > 1 && keep < l->nplaces;
+  for (i = 0; i < l->nplaces; i++)
+    if (i != keep)
+      hwloc_bitmap_free(l->places[i]);
+  l->nplaces = keep < l->nplaces;
+  if (l->nplaces) {
+    l->places[0] = l->places[keep];
+    l->pos[0] = l->pos[keep];
+    if (first > 0)
+      hwloc_bitmap_clr_range(l->places[0], 0, first - 1);
+  }
+}
+
 /* libgomp's order of an abstract name (config/linux/affinity.c,
  * gomp_affinity_init_level): it scans the CPUs by ascending OS index and
  * opens a place at the first CPU of each thread/core/socket/cache/node not
  * yet placed, so places are ordered by their lowest OS index, whatever the
- * packages.  libgomp 12's ll_caches re-reads CPU 0's shared_cpu_list for
- * every CPU: one place, the cache of the lowest CPU (*bug set). */
+ * packages; ll_caches: gomp_ll_cache(). */
 int omp_ext_places_gomp_order(const omp_ext_topo_t *t, omp_ext_abstract_t abstract,
                               unsigned long count, omp_ext_placelist_t **out, int *bug)
 {
@@ -150,11 +177,8 @@ int omp_ext_places_gomp_order(const omp_ext_topo_t *t, omp_ext_abstract_t abstra
             (void *)(uintptr_t)t);
   else if ((*out)->nplaces > 1)
     qsort((*out)->places, (*out)->nplaces, sizeof(*(*out)->places), by_first_cpu);
-  if (abstract == omp_ext_abstract_ll_caches && (*out)->nplaces > 1) {
-    while ((*out)->nplaces > 1)
-      hwloc_bitmap_free((*out)->places[--(*out)->nplaces]);
-    *bug = 1;
-  }
+  if (abstract == omp_ext_abstract_ll_caches)
+    gomp_ll_cache(t, *out, bug);
   while (count && (*out)->nplaces > count)
     hwloc_bitmap_free((*out)->places[--(*out)->nplaces]);
   return omp_ext_success;
@@ -243,10 +267,15 @@ static int gomp_omp_places(const omp_ext_topo_t *t, const char *text, omp_ext_pr
       int bug;
       if ((err = omp_ext_places_gomp_order(t, kinds[k], count, &pr->list, &bug)) != 0)
         return err;
-      set_result(pr, omp_ext_outcome_places,
-                 bug ? "libgomp 12 bug: ll_caches re-reads CPU 0's cache for every CPU: "
-                       "only the first last-level cache is a place"
-                     : "libgomp: places ordered by their lowest OS index");
+      if (pr->list->nplaces == 0)
+        set_result(pr, omp_ext_outcome_ignored,
+                   "libgomp: no allowed CPU lists its caches in sysfs "
+                   "(/sys/devices/system/cpu/cpuN/cache): ll_caches builds no place, ignored");
+      else
+        set_result(pr, omp_ext_outcome_places,
+                   bug ? "libgomp 12 bug: ll_caches re-reads CPU 0's cache for every CPU: "
+                         "only the first last-level cache is a place"
+                       : "libgomp: places ordered by their lowest OS index");
     }
     return omp_ext_success;
   }

@@ -49,6 +49,18 @@ int omp_ext_read_line(const char *dir, const char *file, char *buf, size_t len)
   return 0;
 }
 
+int omp_ext_sysfs_cache_cpu(hwloc_const_bitmap_t set)
+{
+  char dir[64], buf[32];
+  int cpu;
+  for (cpu = hwloc_bitmap_first(set); cpu >= 0; cpu = hwloc_bitmap_next(set, cpu)) {
+    snprintf(dir, sizeof(dir), "/sys/devices/system/cpu/cpu%d/cache/index0", cpu);
+    if (omp_ext_read_line(dir, "level", buf, sizeof(buf)) == 0)
+      return cpu;
+  }
+  return -1;
+}
+
 char *omp_ext_read_text(const char *dir, const char *file)
 {
   char path[4096], *line = NULL;

@@ -79,7 +79,9 @@ typedef struct omp_ext_prediction {
  *    places are dropped ("Number of places reduced"), and no place left
  *    means ignored.  Abstract names expand over the allowed PUs in
  *    libgomp's order (omp_ext_places_gomp_order(): by lowest OS index, a
- *    core's threads together; ll_caches: libgomp 12's bug, one place).
+ *    core's threads together; ll_caches: libgomp 12's bug, one place;
+ *    on this machine, when no allowed CPU lists its caches in sysfs,
+ *    none, and the variable is ignored).
  *  - GOMP_CPU_AFFINITY: strtoul(..., 0) numbers (0x hex, 0 octal); a syntax
  *    error makes it ignore the variable; numbers at or above its CPU-set
  *    size are skipped silently; others are kept even if not allowed.
@@ -146,13 +148,20 @@ OMP_EXT_API int omp_ext_places_predict(const omp_ext_topo_t *topo, const char *t
  * interleave OS indexes, cores(4) is {0,12},{1,13},{2,14},{3,15}, not hwloc's
  * {0,12},{2,14},{4,16},{6,18}).  libgomp 12's ll_caches re-reads CPU 0's
  * shared_cpu_list for every CPU: one place only, the last-level cache of the
- * lowest allowed CPU; *bug is then set to 1.  libomp builds places in
+ * lowest allowed CPU; *bug is then set to 1 if the machine has more than one.
+ * libgomp reads caches from sysfs only (cpuN/cache/index0/level): on this
+ * machine (a topology of this system) the lowest allowed CPU that lists its
+ * caches takes that role, the CPUs below it are left out, and when none
+ * does the list is empty (libgomp: "Error reading core/socket topology",
+ * OMP_PLACES ignored) -- as on a VM whose kernel shows no cache folders
+ * while hwloc finds caches through cpuid.  libomp builds places in
  * topology order, as omp_ext_places_parse() does.
  *
  * \param topo      the machine or a fixture; only allowed PUs are used.
  * \param abstract  omp_ext_abstract_threads ... omp_ext_abstract_sockets.
  * \param count     the "(n)" of the name; 0: all.
- * \param list      receives the places; omp_ext_placelist_destroy() it.
+ * \param list      receives the places (none: see ll_caches above);
+ *                  omp_ext_placelist_destroy() it.
  * \param bug       receives 1 when the libgomp 12 ll_caches bug shaped the
  *                  list, else 0.
  * \return 0; omp_ext_err_invalid (NULL argument, abstract none or unknown);
