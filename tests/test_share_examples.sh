@@ -2,7 +2,8 @@
 # The EXAMPLE section of omp_ext_share(3) (scale, scale_tail, scale_steal)
 # compiled as written with the build's compiler against the build's
 # libomp_ext, and run in teams of 1 to 4: each function must double every
-# element of its array exactly once and return 0.  (The tail example once
+# element of its array exactly once and return 0, and, with an invalid
+# OMP_EXT_SIGMA in a team of 2, return non-zero.  (The tail example once
 # stopped each thread after its first chunk of the tail and said 0.)
 # Usage: test_share_examples.sh SOURCE_DIR CC INCLUDE_DIR LIB_DIR
 set -eu
@@ -31,11 +32,28 @@ static int check(const char *name, const double *x, long n, int err)
   return err || bad;
 }
 
-int main(void)
+/* With an invalid OMP_EXT_SIGMA (argument "bad"): every example must say
+ * that its loop was not done. */
+static int check_errors(void)
+{
+  double x[100];
+  int fails = 0;
+  if (!scale(x, 100))
+    fails += puts("scale: returned 0 without sigma") >= 0;
+  if (!scale_tail(x, 100))
+    fails += puts("scale_tail: returned 0 without sigma") >= 0;
+  if (!scale_steal(x, 100))
+    fails += puts("scale_steal: returned 0 without sigma") >= 0;
+  return fails != 0;
+}
+
+int main(int argc, char **argv)
 {
   static const long sizes[] = {0, 1, 2, 3, 17, 100000};
   unsigned s;
   int fails = 0;
+  if (argc > 1 && argv[1][0] == 'b')
+    return check_errors();
   for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
     long n = sizes[s], i;
     double *x = malloc((size_t)(n ? n : 1) * sizeof(*x));
@@ -43,8 +61,7 @@ int main(void)
       return 2;
     for (i = 0; i < n; i++)
       x[i] = (double)i;
-    scale(x, n);
-    fails += check("scale", x, n, 0);
+    fails += check("scale", x, n, scale(x, n));
     for (i = 0; i < n; i++)
       x[i] = (double)i;
     fails += check("scale_tail", x, n, scale_tail(x, n));
@@ -68,4 +85,11 @@ for t in 1 2 3 4; do
   fi
 done
 echo "share examples: $((4 - fail)) of 4 team sizes passed"
+# The error path: a team of 2 with an invalid OMP_EXT_SIGMA (a team of one
+# needs no sigma).
+if ! LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" OMP_NUM_THREADS=2 \
+     OMP_EXT_SIGMA=abc "$work/prog" bad >"$work/out" 2>&1; then
+  echo "FAIL: an example returned 0 with OMP_EXT_SIGMA=abc:"; sed 's/^/  | /' "$work/out"
+  fail=$((fail + 1))
+fi
 [ "$fail" -eq 0 ]

@@ -204,12 +204,14 @@ OMP_EXT_API int omp_ext_team_weights(double *weights, int n);
  * is split among the team with omp_ext_share_split() on the weights of
  * omp_ext_team_weights(), and thread t gets [*my_begin, *my_end).
  *
- *     #pragma omp parallel
+ *     int err = 0;
+ *     #pragma omp parallel reduction(| : err)
  *     {
  *       long lo, hi, i;
- *       if (omp_ext_share(0, n, &lo, &hi) == 0)
- *         for (i = lo; i < hi; i++)
- *           work(i);
+ *       int e = omp_ext_share(0, n, &lo, &hi);
+ *       for (i = lo; !e && i < hi; i++)
+ *         work(i);
+ *       err |= e != 0;   // every thread gets the error: the loop was not done
  *     }
  *
  * Collective, as omp_ext_team_weights(): every thread of the team calls it
