@@ -125,7 +125,7 @@ module omp_ext
 
     function omp_ext_steal_create(nthreads, chunk, steal) bind(C, name="omp_ext_steal_create")
       import :: c_int, c_long, c_ptr
-      integer(c_int), value :: nthreads ! C unsigned: 1 .. huge(0_c_int)
+      integer(c_int), value :: nthreads ! 1 .. huge(0_c_int); others: omp_ext_err_invalid
       integer(c_long), value :: chunk
       type(c_ptr), intent(out) :: steal
       integer(c_int) :: omp_ext_steal_create

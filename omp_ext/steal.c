@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <limits.h>
 #include <stdlib.h>
 
 #include "internal.h"
@@ -43,7 +44,7 @@ int omp_ext_steal_create(unsigned nthreads, long chunk, omp_ext_steal_t **steal)
   omp_ext_steal_t *s;
   void *mem = NULL;
   unsigned t;
-  if (!steal || nthreads == 0 || chunk < 1)
+  if (!steal || nthreads == 0 || nthreads > INT_MAX || chunk < 1)
     return omp_ext_err_invalid;
   if (!(s = calloc(1, sizeof(*s))))
     return omp_ext_err_nomem;

@@ -86,6 +86,8 @@ program test_fortran_share
              "steal: 0 slots")
   call check(omp_ext_steal_create(4_c_int, 0_c_long, steal) == omp_ext_err_invalid, &
              "steal: chunk 0")
+  call check(omp_ext_steal_create(-1_c_int, 4_c_long, steal) == omp_ext_err_invalid, &
+             "steal: -1 slots")
   call check(.not. c_associated(steal), "steal: unchanged on error")
   call check(omp_ext_steal_create(4_c_int, 4_c_long, steal) == omp_ext_success, "steal create")
   call check(omp_ext_steal_init(steal, 0_c_long, 10_c_long) == omp_ext_err_not_in_parallel, &

@@ -816,6 +816,10 @@ static void test_steal_errors(void)
   CU_ASSERT_EQUAL(omp_ext_steal_create(0, 3, &s), omp_ext_err_invalid);
   CU_ASSERT_EQUAL(omp_ext_steal_create(4, 0, &s), omp_ext_err_invalid);
   CU_ASSERT_EQUAL(omp_ext_steal_create(4, -5, &s), omp_ext_err_invalid);
+  /* A negative int as unsigned (Fortran's -1): invalid, not an allocation
+   * of billions of slots. */
+  CU_ASSERT_EQUAL(omp_ext_steal_create((unsigned)-1, 3, &s), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_steal_create((unsigned)INT_MAX + 1u, 3, &s), omp_ext_err_invalid);
   CU_ASSERT(s == NULL); /* unchanged */
   omp_ext_steal_destroy(NULL);
   CU_ASSERT_EQUAL_FATAL(omp_ext_steal_create(4, 3, &s), 0);

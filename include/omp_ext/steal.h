@@ -56,11 +56,13 @@ typedef struct omp_ext_steal omp_ext_steal_t;
  * 0 .. nthreads - 1), every slot empty, handing out \p chunk iterations per
  * omp_ext_steal_next() call (the last chunk of a slot may be fewer).
  *
- * \param nthreads  number of slots, >= 1: at least the size of every team
- *                  that will use the object (omp_get_max_threads(), say).
+ * \param nthreads  number of slots, 1 .. INT_MAX (a team's size is an int):
+ *                  at least the size of every team that will use the
+ *                  object (omp_get_max_threads(), say).
  * \param chunk     iterations per chunk, >= 1.
  * \param steal     receives the object; unchanged on error.
- * \return 0; omp_ext_err_invalid (steal NULL, nthreads 0, chunk < 1);
+ * \return 0; omp_ext_err_invalid (steal NULL, nthreads 0 or above INT_MAX
+ *         -- a negative int passed as unsigned, as from Fortran --, chunk < 1);
  *         omp_ext_err_nomem (also when the mutexes cannot be made).
  */
 OMP_EXT_API int omp_ext_steal_create(unsigned nthreads, long chunk, omp_ext_steal_t **steal);
