@@ -81,5 +81,17 @@ for f in $(sed -n 's/^OMP_EXT_API [a-z_ ]*[ *]\(omp_ext_[a-z_]*\)(.*/\1/p' \
   [ -f "$src/omp_ext/$f.3" ] || bad "$f (omp_ext/timing.h) has no man page omp_ext/$f.3"
 done
 
+# 6. Every name in a section-3 page's NAME section opens with man NAME: a
+#    page of its name or a .so link to it (omp_ext_steal_next, say, opens
+#    omp_ext_share(3)).
+for p in "$src"/omp_ext/*.3; do
+  head -n 1 "$p" | grep -q '^\.so ' && continue
+  for f in $(awk '/^\.SH NAME/ { on = 1; next } on && /\\-/ { sub(/\\-.*/, ""); print; exit }
+                  on { print }' "$p" | tr ',' ' '); do
+    n=$((n + 1))
+    [ -f "$src/omp_ext/$f.3" ] || bad "$f (NAME of $(basename "$p")) has no page or .so link omp_ext/$f.3"
+  done
+done
+
 echo "man: $((n - fail)) passed, $fail failed"
 [ "$fail" -eq 0 ]
