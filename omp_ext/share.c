@@ -124,13 +124,21 @@ int omp_ext_set_share_sigma(double sigma)
 }
 
 /* This machine's topology: hwloc's allowed PUs, not the process binding
- * (libgomp has pinned the initial thread to its place by now). */
+ * (libgomp has pinned the initial thread to its place by now).  Not
+ * another one that hwloc's environment (HWLOC_SYNTHETIC, HWLOC_XMLFILE,
+ * HWLOC_FSROOT) puts in its place: the threads' real bindings would be
+ * weighed on it (omp_ext_err_topology, as omp_set_ht_policy()). */
 static int machine(omp_ext_topo_t **topo)
 {
   int err;
   pthread_mutex_lock(&share_lock);
-  if (!share_topo && !topo_err)
-    topo_err = omp_ext_topo_load(&share_topo, NULL, omp_ext_topo_ignore_binding);
+  if (!share_topo && !topo_err &&
+      !(topo_err = omp_ext_topo_load(&share_topo, NULL, omp_ext_topo_ignore_binding)) &&
+      !omp_ext_topo_is_thissystem(share_topo)) {
+    omp_ext_topo_destroy(share_topo);
+    share_topo = NULL;
+    topo_err = omp_ext_err_topology;
+  }
   *topo = share_topo;
   err = topo_err;
   pthread_mutex_unlock(&share_lock);

@@ -8,6 +8,9 @@
  *   ht_probe                  no call: OMP_EXT_HT_POLICY alone decides
  *   ht_probe POLICY           omp_set_ht_policy(POLICY)
  *   ht_probe POLICY N         omp_set_ht_policy_num_threads(POLICY, N)
+ *   ht_probe share            omp_ext_share(0, 100) in a team of 2: "share
+ *                             0 OK" per thread, or "ht_probe: omp_ext_share:
+ *                             TEXT" on stderr and exit 1
  * HT_PROBE_FORK=1: the regions run in a fork()ed child of the process that
  * set the policy (and ran one region).
  * HT_PROBE_HOOKS=1 in the environment: "ht_probe: hooks BITS" on stderr
@@ -18,6 +21,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,11 +32,31 @@
 #define REGIONS 3
 #define MAXT 64
 
+/* "ht_probe share": every thread's omp_ext_share() result. */
+static int share(void)
+{
+  int errs[2] = {-1, -1}, t;
+#pragma omp parallel num_threads(2)
+  {
+    long lo, hi;
+    errs[omp_get_thread_num() & 1] = omp_ext_share(0, 100, &lo, &hi);
+  }
+  for (t = 0; t < 2; t++)
+    if (errs[t]) {
+      fprintf(stderr, "ht_probe: omp_ext_share: %s\n", omp_ext_strerror(errs[t]));
+      return 1;
+    }
+  puts("share 0 OK");
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
   static char lines[REGIONS][MAXT][256];
   int team[REGIONS], r, t, err = 0;
   omp_ht_policy_t policy;
+  if (argc > 1 && strcmp(argv[1], "share") == 0)
+    return share();
   if (argc > 1) {
     if (omp_ext_policy_from_name(argv[1], &policy) != 0) {
       fprintf(stderr, "ht_probe: unknown policy '%s'\n", argv[1]);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cunit_main.h"
+#include "omp_ext.h"
 #include "testutil.h"
 
 #define FIXTURE OMP_EXT_TEST_DIR "/topologies/amd-epyc-7742-rome-2s-64c-smt2-far128-nps4.xml"
@@ -147,7 +148,29 @@ static void test_api_never_success_without_binding(void)
   unlink(path);
 }
 
+/* omp_ext_share() weighs the threads' real bindings: on a machine that
+ * hwloc's environment puts in place of this one it fails
+ * (omp_ext_err_topology), as omp_set_ht_policy() does. */
+static void test_share_refuses(void)
+{
+  char *const syn[] = {"HWLOC_SYNTHETIC=pack:1 core:4 pu:2", unset_this, NULL};
+  char *const none[] = {unset_this, NULL};
+  char want[160];
+  struct run_result r = run(syn, HT_PROBE_BIN, "share", NULL);
+  snprintf(want, sizeof(want), "ht_probe: omp_ext_share: %s\n",
+           omp_ext_strerror(omp_ext_err_topology));
+  CU_ASSERT_EQUAL(r.status, 1);
+  CU_ASSERT_STRING_EQUAL(r.err, want);
+  CU_ASSERT_STRING_EQUAL(r.out, "");
+  run_free(&r);
+  r = run(none, HT_PROBE_BIN, "share", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_STRING_EQUAL(r.out, "share 0 OK\n");
+  run_free(&r);
+}
+
 static CU_TestInfo env_tests[] = {
+  {"omp_ext_share refuses another machine's topology", test_share_refuses},
   {"printing commands say they describe another machine", test_printing_commands_say_so},
   {"exec, doctor, verify, calibrate refuse, naming the variable", test_acting_commands_refuse},
   {"omp_set_ht_policy never succeeds without binding", test_api_never_success_without_binding},

@@ -193,7 +193,10 @@ OMP_EXT_API int omp_ext_set_share_sigma(double sigma);
  *         omp_ext_err_invalid (weights NULL or n below the team size);
  *         omp_ext_err_runtime (no OpenMP runtime, or it lacks
  *         GOMP_single_copy_start/end or GOMP_barrier); omp_ext_err_topology, omp_ext_err_empty (as
- *         omp_ext_topo_load()); omp_ext_err_bind (the OS cannot tell a
+ *         omp_ext_topo_load(); omp_ext_err_topology also when hwloc's
+ *         environment -- HWLOC_SYNTHETIC, HWLOC_XMLFILE, HWLOC_FSROOT
+ *         without HWLOC_THISSYSTEM=1 -- replaces this machine, whose real
+ *         bindings would be weighed on it); omp_ext_err_bind (the OS cannot tell a
  *         thread's binding); omp_ext_err_parse (as
  *         omp_ext_get_share_sigma()); omp_ext_err_nomem.
  */
