@@ -208,12 +208,15 @@ static void test_nested(void)
 }
 
 /* The lines of a real libgomp 12 run, replayed by a shell: verify reads
- * what the threads printed, so these cases need no race to be won. */
-static struct run_result replay(const char *lines)
+ * what the threads printed, so these cases need no race to be won.  fd 2
+ * is libgomp's stream, fd 1 libomp's. */
+static struct run_result replay_on(int fd, const char *lines)
 {
-  return verify(NULL, "os", "2", "--", "/bin/sh", "-c", "printf '%s' \"$1\" >&2", "sh", lines,
-                NULL);
+  return verify(NULL, "os", "2", "--", "/bin/sh", "-c",
+                fd == 2 ? "printf '%s' \"$1\" >&2" : "printf '%s' \"$1\"", "sh", lines, NULL);
 }
+
+static struct run_result replay(const char *lines) { return replay_on(2, lines); }
 
 #define L(level, outer, thread, aff)                                                   \
   "htplaces-verify level=" #level " outer=" #outer " thread=" #thread " affinity=" #aff "\n"
@@ -261,6 +264,62 @@ static void test_torn_line(void)
     CONTAINS(r.out, "     0  0               0                MOVED (a later region differs)\n");
     CONTAINS(r.out, moved[i].thread1);
     LACKS(r.out, "carried such a thread's affinity");
+    run_free(&r);
+  }
+}
+
+/* A program that leaves a partial line before its first region: the
+ * runtime's report follows the program's text on the same line
+ * ("progress: htplaces-verify level=1 ..."), on stderr under libgomp, on
+ * stdout under libomp.  The report is read wherever the marker starts and
+ * the text before it passes through unchanged (main read only a marker
+ * that started a line: thread 0 NO REPORT, MISMATCH, and the whole line
+ * leaked into the program's output). */
+static void test_partial_line(void)
+{
+  static const char *const cases[] = {
+    "progress: " L(1, 0, 0, 0) L(1, 0, 1, 1),
+    L(1, 0, 0, 0) "progress: " L(1, 0, 1, 1),
+    "a\nprogress: " L(1, 0, 0, 0) "50% " L(1, 0, 1, 1),
+  };
+  static const char *const passed[] = {"progress: ", "progress: ", "a\nprogress: 50% "};
+  struct run_result r;
+  unsigned i, fd;
+  if (!two_pus())
+    return;
+  for (fd = 1; fd <= 2; fd++)
+    for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+      const char *want = passed[i], *report;
+      r = replay_on((int)fd, cases[i]);
+      CU_ASSERT_EQUAL(r.status, 0);
+      CONTAINS(r.out, "     0  0               0                ok\n"
+                      "     1  1               1                ok\n");
+      CONTAINS(r.out, "verify: every thread is where intended\n");
+      /* the program's output: stderr, or stdout before the report (whose
+       * first line quotes the lines replayed) */
+      report = strstr(r.out, "verify: OMP_PLACES=");
+      CU_ASSERT_PTR_NOT_NULL_FATAL(report);
+      if (fd == 2) {
+        CU_ASSERT_STRING_EQUAL(r.err, want);
+      } else {
+        CU_ASSERT_EQUAL(strncmp(r.out, want, strlen(want)), 0);
+        CU_ASSERT_PTR_NULL(memmem(r.out, (size_t)(report - r.out), "htplaces-verify ", 16));
+        CU_ASSERT_STRING_EQUAL(r.err, "");
+      }
+      run_free(&r);
+    }
+  /* libgomp's torn line (test_torn_line) after a partial line: still
+   * thread 1's. */
+  for (fd = 1; fd <= 2; fd++) {
+    r = replay_on((int)fd, L(1, 0, 0, 0) "progress: " L(1, 0, 0, 1) L(2, 0, 0, 0) L(2, 0, 1, 1)
+                               "more " L(2, 1, 0, 1) L(2, 1, 1, 0));
+    CU_ASSERT_EQUAL(r.status, 0);
+    CONTAINS(r.out, "     0  0               0                ok\n"
+                    "     1  1               1                ok\n"
+                    "1 thread(s) had no level-1 line");
+    CONTAINS(r.out, "1 line(s) numbered level 1, thread 0 carried such a thread's affinity");
+    CONTAINS(fd == 2 ? r.err : r.out, "progress: more ");
+    LACKS(r.err, "htplaces-verify ");
     run_free(&r);
   }
 }
@@ -324,6 +383,7 @@ static CU_TestInfo verify_tests[] = {
   {"the whole command, shell-quoted", test_full_command},
   {"nested teams reported apart from the outermost", test_nested},
   {"libgomp's torn line: thread 0's number, another thread's affinity", test_torn_line},
+  {"a partial line before the report, on either stream", test_partial_line},
   {"one thread (libgomp reports no team of one)", test_one_thread},
   {"usage errors", test_usage},
   CU_TEST_INFO_NULL,

@@ -159,14 +159,20 @@ struct stream {
   size_t len;
 };
 
+/* A report is the rest of a line from the marker on, wherever the marker
+ * starts: a program that left a partial line ("progress: ") has the
+ * runtime's line appended to it.  The text before the marker is the
+ * program's and passes through unchanged (without the report's newline). */
 static void flush_line(struct verify *v, struct stream *s, char *line, size_t len, int nl)
 {
+  char *tag = memmem(line, len, TAG, strlen(TAG));
   line[len] = '\0';
-  if (strncmp(line, TAG, strlen(TAG)) == 0) {
-    char *cr = strchr(line, '\r');
+  if (tag) {
+    char *cr = strchr(tag, '\r');
     if (cr)
       *cr = '\0';
-    parse_report(v, line + strlen(TAG));
+    fwrite(line, 1, (size_t)(tag - line), s->out);
+    parse_report(v, tag + strlen(TAG));
   } else {
     fwrite(line, 1, len, s->out);
     if (nl)
