@@ -374,6 +374,50 @@ static void test_usage(void)
   run_free(&r);
 }
 
+/* An OMP_PLACES none of whose places has a CPU of this machine that may
+ * be used: a usage error, as the page says, and the program is not run
+ * (main ran it: libgomp warned "None of the places contain usable logical
+ * CPUs", and verify said MISMATCH, exit 1).  A list with one usable place
+ * left is still run (test_mismatch). */
+static void test_no_usable_place(void)
+{
+  char places[64], *argv[16], e1[80], e2[] = "OMP_NUM_THREADS=", e3[] = "KMP_AFFINITY=";
+  char *env[] = {e1, e2, e3, NULL};
+  struct run_result r;
+  unsigned n;
+  long conf = sysconf(_SC_NPROCESSORS_CONF);
+  snprintf(places, sizeof(places), "{%ld}", conf);
+  r = verify(places, "--", "/bin/sh", "-c", "echo ran", NULL);
+  CU_ASSERT_EQUAL(r.status, 2);
+  CU_ASSERT_STRING_EQUAL(r.out, "");
+  CONTAINS(r.err, "has no usable place");
+  CONTAINS(r.err, "allowed CPUs");
+  CU_ASSERT_EQUAL(count_lines(r.err), 1);
+  run_free(&r);
+  snprintf(places, sizeof(places), "{%ld},{%ld:2}", conf, conf + 1);
+  r = verify(places, "--", "/bin/sh", "-c", "echo ran", NULL);
+  CU_ASSERT_EQUAL(r.status, 2);
+  CU_ASSERT_STRING_EQUAL(r.out, "");
+  run_free(&r);
+  if (!two_pus())
+    return;
+  /* allowed: taskset -c 0 leaves place {1} nothing to use */
+  n = taskset_prefix(argv, "0");
+  argv[n++] = HTPLACES_BIN;
+  argv[n++] = "verify";
+  argv[n++] = "--";
+  argv[n++] = "/bin/sh";
+  argv[n++] = "-c";
+  argv[n++] = "echo ran";
+  argv[n] = NULL;
+  snprintf(e1, sizeof(e1), "OMP_PLACES={1}");
+  CU_ASSERT_FATAL(run_capture(argv, env, &r) == 0);
+  CU_ASSERT_EQUAL(r.status, 2);
+  CU_ASSERT_STRING_EQUAL(r.out, "");
+  CONTAINS(r.err, "has no usable place");
+  run_free(&r);
+}
+
 static CU_TestInfo verify_tests[] = {
   {"policy os 2: every thread ok", test_policy_ok},
   {"user OMP_PLACES", test_user_places},
@@ -386,6 +430,7 @@ static CU_TestInfo verify_tests[] = {
   {"a partial line before the report, on either stream", test_partial_line},
   {"one thread (libgomp reports no team of one)", test_one_thread},
   {"usage errors", test_usage},
+  {"no usable place: a usage error, the program not run", test_no_usable_place},
   CU_TEST_INFO_NULL,
 };
 

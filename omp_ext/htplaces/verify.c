@@ -23,6 +23,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "analysis.h"
 #include "htplaces.h"
 #include "util.h"
 #include "verify.h"
@@ -380,6 +381,20 @@ static int plan(struct htp_ctx *ctx, int argc, char **argv, omp_ext_placelist_t 
   if ((*list)->nplaces == 0) {
     omp_ext_placelist_destroy(*list);
     return htp_error(HTP_EXIT_USAGE, "OMP_PLACES '%s' has no place on this machine", places);
+  }
+  /* Every place outside the allowed CPUs: the runtimes drop them all
+   * (libgomp: "None of the places contain usable logical CPUs") and the
+   * program runs on places of their choosing: a usage error, as
+   * htplaces-verify(1) says, and the program is not run. */
+  if (htp_check_places_left(topo, *list) == 0) {
+    char *allowed = NULL;
+    omp_ext_placelist_destroy(*list);
+    hwloc_bitmap_list_asprintf(&allowed, omp_ext_topo_allowed(topo));
+    status = htp_error(HTP_EXIT_USAGE, "OMP_PLACES '%s' has no usable place: none of its CPUs "
+                       "is on this machine and allowed; allowed CPUs: %s", places,
+                       allowed ? allowed : "?");
+    free(allowed);
+    return status;
   }
   *nthreads = (*list)->nplaces;
   if (nth && *nth) {
