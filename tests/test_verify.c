@@ -324,6 +324,49 @@ static void test_partial_line(void)
   }
 }
 
+/* The report starts on a line of its own when the program's output on
+ * verify's stdout did not end one (main glued it on: "stdout no newline
+ * at endverify: OMP_PLACES=...").  stderr counts when it is the same file
+ * as stdout (2>&1, a terminal). */
+static void test_report_own_line(void)
+{
+  static const char *const shared =
+    "exec \"$0\" verify os 2 -- /bin/sh -c 'printf \"%s\" \"$1\" >&2' sh \"$1\" 2>&1";
+  char *argv[] = {"/bin/sh", "-c", (char *)shared, HTPLACES_BIN, NULL, NULL};
+  char e1[] = "OMP_PLACES=", e2[] = "OMP_NUM_THREADS=", e3[] = "KMP_AFFINITY=";
+  char *env[] = {e1, e2, e3, NULL};
+  struct run_result r;
+  if (!two_pus())
+    return;
+  r = replay_on(1, L(1, 0, 0, 0) L(1, 0, 1, 1) "stdout no newline at end");
+  CU_ASSERT_EQUAL(r.status, 0);
+  CONTAINS(r.out, "stdout no newline at end\nverify: OMP_PLACES=");
+  run_free(&r);
+  r = replay_on(1, "progress: " L(1, 0, 0, 0) L(1, 0, 1, 1));
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_EQUAL(strncmp(r.out, "progress: \nverify: OMP_PLACES=", 30), 0);
+  run_free(&r);
+  r = replay_on(1, L(1, 0, 0, 0) L(1, 0, 1, 1) "done\n");
+  CU_ASSERT_EQUAL(strncmp(r.out, "done\nverify: OMP_PLACES=", 24), 0);
+  run_free(&r);
+  /* stderr apart from stdout: the report starts stdout as it is */
+  r = replay_on(2, "progress: " L(1, 0, 0, 0) L(1, 0, 1, 1));
+  CU_ASSERT_EQUAL(strncmp(r.out, "verify: OMP_PLACES=", 19), 0);
+  CU_ASSERT_STRING_EQUAL(r.err, "progress: ");
+  run_free(&r);
+  /* stderr and stdout the same file */
+  argv[4] = "progress: " L(1, 0, 0, 0) L(1, 0, 1, 1);
+  CU_ASSERT_FATAL(run_capture(argv, env, &r) == 0);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_EQUAL(strncmp(r.out, "progress: \nverify: OMP_PLACES=", 30), 0);
+  CONTAINS(r.out, "verify: every thread is where intended\n");
+  run_free(&r);
+  argv[4] = L(1, 0, 0, 0) L(1, 0, 1, 1) "err\n";
+  CU_ASSERT_FATAL(run_capture(argv, env, &r) == 0);
+  CU_ASSERT_EQUAL(strncmp(r.out, "err\nverify: OMP_PLACES=", 23), 0);
+  run_free(&r);
+}
+
 /* N=1: libgomp 12 prints no affinity line for a team of one thread
  * (team.c displays the primary only when it has not placed it yet, and
  * places it at start-up), libomp 14 prints one.  Either way thread 0 is
@@ -428,6 +471,7 @@ static CU_TestInfo verify_tests[] = {
   {"nested teams reported apart from the outermost", test_nested},
   {"libgomp's torn line: thread 0's number, another thread's affinity", test_torn_line},
   {"a partial line before the report, on either stream", test_partial_line},
+  {"the report on a line of its own after output without a newline", test_report_own_line},
   {"one thread (libgomp reports no team of one)", test_one_thread},
   {"usage errors", test_usage},
   {"no usable place: a usage error, the program not run", test_no_usable_place},

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -158,7 +159,20 @@ struct stream {
   FILE *out;
   char *buf;
   size_t len;
+  int bol;           /* what was passed through ends a line (or is empty) */
+  unsigned long seq; /* when it last passed something through (0: never) */
 };
+
+/* Pass the program's bytes through. */
+static void relay(struct stream *s, const char *p, size_t len)
+{
+  static unsigned long seq;
+  if (!len)
+    return;
+  fwrite(p, 1, len, s->out);
+  s->bol = p[len - 1] == '\n';
+  s->seq = ++seq;
+}
 
 /* A report is the rest of a line from the marker on, wherever the marker
  * starts: a program that left a partial line ("progress: ") has the
@@ -172,12 +186,12 @@ static void flush_line(struct verify *v, struct stream *s, char *line, size_t le
     char *cr = strchr(tag, '\r');
     if (cr)
       *cr = '\0';
-    fwrite(line, 1, (size_t)(tag - line), s->out);
+    relay(s, line, (size_t)(tag - line));
     parse_report(v, tag + strlen(TAG));
   } else {
-    fwrite(line, 1, len, s->out);
     if (nl)
-      fputc('\n', s->out);
+      line[len++] = '\n'; /* over the '\n' read */
+    relay(s, line, len);
   }
 }
 
@@ -189,6 +203,7 @@ static int pump(struct verify *v, struct stream *s)
     if (s->len)
       flush_line(v, s, s->buf, s->len, 0);
     s->len = 0;
+    fflush(s->out);
     return -1;
   }
   if (!(p = realloc(s->buf, s->len + (size_t)n + 1)))
@@ -202,7 +217,16 @@ static int pump(struct verify *v, struct stream *s)
     memmove(s->buf, nl + 1, s->len - l - 1);
     s->len -= l + 1;
   }
+  /* now: in order with the other stream when both go to one file */
+  fflush(s->out);
   return 0;
+}
+
+/* Are fds a and b the same file (2>&1, one terminal)? */
+static int same_file(int a, int b)
+{
+  struct stat x, y;
+  return fstat(a, &x) == 0 && fstat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
 }
 
 /* Once the program has ended, before it is reaped: its initial thread's
@@ -237,7 +261,7 @@ static int run_program(struct verify *v, char **argv, int *wstatus)
 {
   int po[2], pe[2], err;
   posix_spawn_file_actions_t fa;
-  struct stream s[2] = {{-1, stdout, NULL, 0}, {-1, stderr, NULL, 0}};
+  struct stream s[2] = {{-1, stdout, NULL, 0, 1, 0}, {-1, stderr, NULL, 0, 1, 0}};
   struct pollfd fds[2];
   pid_t pid;
   unsigned i;
@@ -276,6 +300,13 @@ static int run_program(struct verify *v, char **argv, int *wstatus)
   }
   free(s[0].buf);
   free(s[1].buf);
+  /* The report goes on stdout: on a line of its own after the program's
+   * output there, or after its stderr when that is the same file and
+   * written last. */
+  if (same_file(1, 2) && s[1].seq > s[0].seq)
+    v->newline = !s[1].bol;
+  else
+    v->newline = !s[0].bol;
   read_at_exit(v, pid);
   while (waitpid(pid, wstatus, 0) < 0 && errno == EINTR)
     ;
