@@ -208,12 +208,15 @@ static void test_nested(void)
 }
 
 /* The lines of a real libgomp 12 run, replayed by a shell: verify reads
- * what the threads printed, so these cases need no race to be won. */
-static struct run_result replay(const char *lines)
+ * what the threads printed, so these cases need no race to be won.  fd 2
+ * is libgomp's stream, fd 1 libomp's. */
+static struct run_result replay_on(int fd, const char *lines)
 {
-  return verify(NULL, "os", "2", "--", "/bin/sh", "-c", "printf '%s' \"$1\" >&2", "sh", lines,
-                NULL);
+  return verify(NULL, "os", "2", "--", "/bin/sh", "-c",
+                fd == 2 ? "printf '%s' \"$1\" >&2" : "printf '%s' \"$1\"", "sh", lines, NULL);
 }
+
+static struct run_result replay(const char *lines) { return replay_on(2, lines); }
 
 #define L(level, outer, thread, aff)                                                   \
   "htplaces-verify level=" #level " outer=" #outer " thread=" #thread " affinity=" #aff "\n"
@@ -263,6 +266,105 @@ static void test_torn_line(void)
     LACKS(r.out, "carried such a thread's affinity");
     run_free(&r);
   }
+}
+
+/* A program that leaves a partial line before its first region: the
+ * runtime's report follows the program's text on the same line
+ * ("progress: htplaces-verify level=1 ..."), on stderr under libgomp, on
+ * stdout under libomp.  The report is read wherever the marker starts and
+ * the text before it passes through unchanged (main read only a marker
+ * that started a line: thread 0 NO REPORT, MISMATCH, and the whole line
+ * leaked into the program's output). */
+static void test_partial_line(void)
+{
+  static const char *const cases[] = {
+    "progress: " L(1, 0, 0, 0) L(1, 0, 1, 1),
+    L(1, 0, 0, 0) "progress: " L(1, 0, 1, 1),
+    "a\nprogress: " L(1, 0, 0, 0) "50% " L(1, 0, 1, 1),
+  };
+  static const char *const passed[] = {"progress: ", "progress: ", "a\nprogress: 50% "};
+  struct run_result r;
+  unsigned i, fd;
+  if (!two_pus())
+    return;
+  for (fd = 1; fd <= 2; fd++)
+    for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+      const char *want = passed[i], *report;
+      r = replay_on((int)fd, cases[i]);
+      CU_ASSERT_EQUAL(r.status, 0);
+      CONTAINS(r.out, "     0  0               0                ok\n"
+                      "     1  1               1                ok\n");
+      CONTAINS(r.out, "verify: every thread is where intended\n");
+      /* the program's output: stderr, or stdout before the report (whose
+       * first line quotes the lines replayed) */
+      report = strstr(r.out, "verify: OMP_PLACES=");
+      CU_ASSERT_PTR_NOT_NULL_FATAL(report);
+      if (fd == 2) {
+        CU_ASSERT_STRING_EQUAL(r.err, want);
+      } else {
+        CU_ASSERT_EQUAL(strncmp(r.out, want, strlen(want)), 0);
+        CU_ASSERT_PTR_NULL(memmem(r.out, (size_t)(report - r.out), "htplaces-verify ", 16));
+        CU_ASSERT_STRING_EQUAL(r.err, "");
+      }
+      run_free(&r);
+    }
+  /* libgomp's torn line (test_torn_line) after a partial line: still
+   * thread 1's. */
+  for (fd = 1; fd <= 2; fd++) {
+    r = replay_on((int)fd, L(1, 0, 0, 0) "progress: " L(1, 0, 0, 1) L(2, 0, 0, 0) L(2, 0, 1, 1)
+                               "more " L(2, 1, 0, 1) L(2, 1, 1, 0));
+    CU_ASSERT_EQUAL(r.status, 0);
+    CONTAINS(r.out, "     0  0               0                ok\n"
+                    "     1  1               1                ok\n"
+                    "1 thread(s) had no level-1 line");
+    CONTAINS(r.out, "1 line(s) numbered level 1, thread 0 carried such a thread's affinity");
+    CONTAINS(fd == 2 ? r.err : r.out, "progress: more ");
+    LACKS(r.err, "htplaces-verify ");
+    run_free(&r);
+  }
+}
+
+/* The report starts on a line of its own when the program's output on
+ * verify's stdout did not end one (main glued it on: "stdout no newline
+ * at endverify: OMP_PLACES=...").  stderr counts when it is the same file
+ * as stdout (2>&1, a terminal). */
+static void test_report_own_line(void)
+{
+  static const char *const shared =
+    "exec \"$0\" verify os 2 -- /bin/sh -c 'printf \"%s\" \"$1\" >&2' sh \"$1\" 2>&1";
+  char *argv[] = {"/bin/sh", "-c", (char *)shared, HTPLACES_BIN, NULL, NULL};
+  char e1[] = "OMP_PLACES=", e2[] = "OMP_NUM_THREADS=", e3[] = "KMP_AFFINITY=";
+  char *env[] = {e1, e2, e3, NULL};
+  struct run_result r;
+  if (!two_pus())
+    return;
+  r = replay_on(1, L(1, 0, 0, 0) L(1, 0, 1, 1) "stdout no newline at end");
+  CU_ASSERT_EQUAL(r.status, 0);
+  CONTAINS(r.out, "stdout no newline at end\nverify: OMP_PLACES=");
+  run_free(&r);
+  r = replay_on(1, "progress: " L(1, 0, 0, 0) L(1, 0, 1, 1));
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_EQUAL(strncmp(r.out, "progress: \nverify: OMP_PLACES=", 30), 0);
+  run_free(&r);
+  r = replay_on(1, L(1, 0, 0, 0) L(1, 0, 1, 1) "done\n");
+  CU_ASSERT_EQUAL(strncmp(r.out, "done\nverify: OMP_PLACES=", 24), 0);
+  run_free(&r);
+  /* stderr apart from stdout: the report starts stdout as it is */
+  r = replay_on(2, "progress: " L(1, 0, 0, 0) L(1, 0, 1, 1));
+  CU_ASSERT_EQUAL(strncmp(r.out, "verify: OMP_PLACES=", 19), 0);
+  CU_ASSERT_STRING_EQUAL(r.err, "progress: ");
+  run_free(&r);
+  /* stderr and stdout the same file */
+  argv[4] = "progress: " L(1, 0, 0, 0) L(1, 0, 1, 1);
+  CU_ASSERT_FATAL(run_capture(argv, env, &r) == 0);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_EQUAL(strncmp(r.out, "progress: \nverify: OMP_PLACES=", 30), 0);
+  CONTAINS(r.out, "verify: every thread is where intended\n");
+  run_free(&r);
+  argv[4] = L(1, 0, 0, 0) L(1, 0, 1, 1) "err\n";
+  CU_ASSERT_FATAL(run_capture(argv, env, &r) == 0);
+  CU_ASSERT_EQUAL(strncmp(r.out, "err\nverify: OMP_PLACES=", 23), 0);
+  run_free(&r);
 }
 
 /* N=1: libgomp 12 prints no affinity line for a team of one thread
@@ -315,6 +417,50 @@ static void test_usage(void)
   run_free(&r);
 }
 
+/* An OMP_PLACES none of whose places has a CPU of this machine that may
+ * be used: a usage error, as the page says, and the program is not run
+ * (main ran it: libgomp warned "None of the places contain usable logical
+ * CPUs", and verify said MISMATCH, exit 1).  A list with one usable place
+ * left is still run (test_mismatch). */
+static void test_no_usable_place(void)
+{
+  char places[64], *argv[16], e1[80], e2[] = "OMP_NUM_THREADS=", e3[] = "KMP_AFFINITY=";
+  char *env[] = {e1, e2, e3, NULL};
+  struct run_result r;
+  unsigned n;
+  long conf = sysconf(_SC_NPROCESSORS_CONF);
+  snprintf(places, sizeof(places), "{%ld}", conf);
+  r = verify(places, "--", "/bin/sh", "-c", "echo ran", NULL);
+  CU_ASSERT_EQUAL(r.status, 2);
+  CU_ASSERT_STRING_EQUAL(r.out, "");
+  CONTAINS(r.err, "has no usable place");
+  CONTAINS(r.err, "allowed CPUs");
+  CU_ASSERT_EQUAL(count_lines(r.err), 1);
+  run_free(&r);
+  snprintf(places, sizeof(places), "{%ld},{%ld:2}", conf, conf + 1);
+  r = verify(places, "--", "/bin/sh", "-c", "echo ran", NULL);
+  CU_ASSERT_EQUAL(r.status, 2);
+  CU_ASSERT_STRING_EQUAL(r.out, "");
+  run_free(&r);
+  if (!two_pus())
+    return;
+  /* allowed: taskset -c 0 leaves place {1} nothing to use */
+  n = taskset_prefix(argv, "0");
+  argv[n++] = HTPLACES_BIN;
+  argv[n++] = "verify";
+  argv[n++] = "--";
+  argv[n++] = "/bin/sh";
+  argv[n++] = "-c";
+  argv[n++] = "echo ran";
+  argv[n] = NULL;
+  snprintf(e1, sizeof(e1), "OMP_PLACES={1}");
+  CU_ASSERT_FATAL(run_capture(argv, env, &r) == 0);
+  CU_ASSERT_EQUAL(r.status, 2);
+  CU_ASSERT_STRING_EQUAL(r.out, "");
+  CONTAINS(r.err, "has no usable place");
+  run_free(&r);
+}
+
 static CU_TestInfo verify_tests[] = {
   {"policy os 2: every thread ok", test_policy_ok},
   {"user OMP_PLACES", test_user_places},
@@ -324,8 +470,11 @@ static CU_TestInfo verify_tests[] = {
   {"the whole command, shell-quoted", test_full_command},
   {"nested teams reported apart from the outermost", test_nested},
   {"libgomp's torn line: thread 0's number, another thread's affinity", test_torn_line},
+  {"a partial line before the report, on either stream", test_partial_line},
+  {"the report on a line of its own after output without a newline", test_report_own_line},
   {"one thread (libgomp reports no team of one)", test_one_thread},
   {"usage errors", test_usage},
+  {"no usable place: a usage error, the program not run", test_no_usable_place},
   CU_TEST_INFO_NULL,
 };
 

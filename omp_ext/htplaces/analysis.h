@@ -31,6 +31,11 @@ int htp_check_analyze(const omp_ext_topo_t *topo, const omp_ext_placelist_t *l,
                       struct htp_check_report *rep);
 void htp_check_report_free(struct htp_check_report *rep);
 
+/* How many places of l keep a CPU of topo's allowed set: the places
+ * libgomp and libomp keep after dropping the CPUs they cannot use ("0 of
+ * 1 places remain": no usable place). */
+unsigned htp_check_places_left(const omp_ext_topo_t *topo, const omp_ext_placelist_t *l);
+
 /* The variable a syntax is read from: OMP_PLACES, GOMP_CPU_AFFINITY,
  * KMP_AFFINITY. */
 const char *htp_check_variable(omp_ext_syntax_t syntax);

@@ -98,8 +98,9 @@ static unsigned gomp_cpuset_bits(const omp_ext_topo_t *topo)
   return (unsigned)((last + 1 + 63) / 64 * 64);
 }
 
-static unsigned places_left(const omp_ext_placelist_t *l, hwloc_const_bitmap_t allowed)
+unsigned htp_check_places_left(const omp_ext_topo_t *topo, const omp_ext_placelist_t *l)
 {
+  hwloc_const_bitmap_t allowed = omp_ext_topo_allowed(topo);
   unsigned i, n = 0;
   for (i = 0; i < l->nplaces; i++)
     n += hwloc_bitmap_intersects(l->places[i], allowed) != 0;
@@ -113,7 +114,7 @@ static void check_runtime_out_of_range(struct check *c, hwloc_const_bitmap_t bad
   const omp_ext_placelist_t *l = c->list;
   unsigned bits = gomp_cpuset_bits(c->topo);
   int last = hwloc_bitmap_last(bad);
-  unsigned left = places_left(l, omp_ext_topo_allowed(c->topo));
+  unsigned left = htp_check_places_left(c->topo, l);
   int beyond = last >= 0 && (unsigned)last >= bits;
   struct htp_finding *f;
   if (l->syntax == omp_ext_syntax_omp) {

@@ -114,6 +114,8 @@ int verify_report(struct verify *v, char **prog, int wstatus)
   unsigned bad = 0;
   int status;
   char **a;
+  if (v->newline)
+    putchar('\n');
   printf("verify: OMP_PLACES=%s OMP_PROC_BIND=close OMP_NUM_THREADS=%s --",
          getenv("OMP_PLACES"), getenv("OMP_NUM_THREADS"));
   for (a = prog; *a; a++) {

@@ -19,10 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "analysis.h"
 #include "htplaces.h"
 #include "util.h"
 #include "verify.h"
@@ -157,20 +159,39 @@ struct stream {
   FILE *out;
   char *buf;
   size_t len;
+  int bol;           /* what was passed through ends a line (or is empty) */
+  unsigned long seq; /* when it last passed something through (0: never) */
 };
 
+/* Pass the program's bytes through. */
+static void relay(struct stream *s, const char *p, size_t len)
+{
+  static unsigned long seq;
+  if (!len)
+    return;
+  fwrite(p, 1, len, s->out);
+  s->bol = p[len - 1] == '\n';
+  s->seq = ++seq;
+}
+
+/* A report is the rest of a line from the marker on, wherever the marker
+ * starts: a program that left a partial line ("progress: ") has the
+ * runtime's line appended to it.  The text before the marker is the
+ * program's and passes through unchanged (without the report's newline). */
 static void flush_line(struct verify *v, struct stream *s, char *line, size_t len, int nl)
 {
+  char *tag = memmem(line, len, TAG, strlen(TAG));
   line[len] = '\0';
-  if (strncmp(line, TAG, strlen(TAG)) == 0) {
-    char *cr = strchr(line, '\r');
+  if (tag) {
+    char *cr = strchr(tag, '\r');
     if (cr)
       *cr = '\0';
-    parse_report(v, line + strlen(TAG));
+    relay(s, line, (size_t)(tag - line));
+    parse_report(v, tag + strlen(TAG));
   } else {
-    fwrite(line, 1, len, s->out);
     if (nl)
-      fputc('\n', s->out);
+      line[len++] = '\n'; /* over the '\n' read */
+    relay(s, line, len);
   }
 }
 
@@ -182,6 +203,7 @@ static int pump(struct verify *v, struct stream *s)
     if (s->len)
       flush_line(v, s, s->buf, s->len, 0);
     s->len = 0;
+    fflush(s->out);
     return -1;
   }
   if (!(p = realloc(s->buf, s->len + (size_t)n + 1)))
@@ -195,7 +217,16 @@ static int pump(struct verify *v, struct stream *s)
     memmove(s->buf, nl + 1, s->len - l - 1);
     s->len -= l + 1;
   }
+  /* now: in order with the other stream when both go to one file */
+  fflush(s->out);
   return 0;
+}
+
+/* Are fds a and b the same file (2>&1, one terminal)? */
+static int same_file(int a, int b)
+{
+  struct stat x, y;
+  return fstat(a, &x) == 0 && fstat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
 }
 
 /* Once the program has ended, before it is reaped: its initial thread's
@@ -230,7 +261,7 @@ static int run_program(struct verify *v, char **argv, int *wstatus)
 {
   int po[2], pe[2], err;
   posix_spawn_file_actions_t fa;
-  struct stream s[2] = {{-1, stdout, NULL, 0}, {-1, stderr, NULL, 0}};
+  struct stream s[2] = {{-1, stdout, NULL, 0, 1, 0}, {-1, stderr, NULL, 0, 1, 0}};
   struct pollfd fds[2];
   pid_t pid;
   unsigned i;
@@ -269,6 +300,13 @@ static int run_program(struct verify *v, char **argv, int *wstatus)
   }
   free(s[0].buf);
   free(s[1].buf);
+  /* The report goes on stdout: on a line of its own after the program's
+   * output there, or after its stderr when that is the same file and
+   * written last. */
+  if (same_file(1, 2) && s[1].seq > s[0].seq)
+    v->newline = !s[1].bol;
+  else
+    v->newline = !s[0].bol;
   read_at_exit(v, pid);
   while (waitpid(pid, wstatus, 0) < 0 && errno == EINTR)
     ;
@@ -374,6 +412,20 @@ static int plan(struct htp_ctx *ctx, int argc, char **argv, omp_ext_placelist_t 
   if ((*list)->nplaces == 0) {
     omp_ext_placelist_destroy(*list);
     return htp_error(HTP_EXIT_USAGE, "OMP_PLACES '%s' has no place on this machine", places);
+  }
+  /* Every place outside the allowed CPUs: the runtimes drop them all
+   * (libgomp: "None of the places contain usable logical CPUs") and the
+   * program runs on places of their choosing: a usage error, as
+   * htplaces-verify(1) says, and the program is not run. */
+  if (htp_check_places_left(topo, *list) == 0) {
+    char *allowed = NULL;
+    omp_ext_placelist_destroy(*list);
+    hwloc_bitmap_list_asprintf(&allowed, omp_ext_topo_allowed(topo));
+    status = htp_error(HTP_EXIT_USAGE, "OMP_PLACES '%s' has no usable place: none of its CPUs "
+                       "is on this machine and allowed; allowed CPUs: %s", places,
+                       allowed ? allowed : "?");
+    free(allowed);
+    return status;
   }
   *nthreads = (*list)->nplaces;
   if (nth && *nth) {

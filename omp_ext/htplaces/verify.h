@@ -54,6 +54,9 @@ struct verify {
    * of the zombie, /proc/PID/status); NULL if it could not be read.  Thread
    * 0's only evidence when a one-thread team reports nothing (libgomp). */
   hwloc_bitmap_t at_exit;
+  /* The program's output relayed to where the report goes did not end a
+   * line: the report starts with a newline. */
+  int newline;
 };
 
 /* Whether level-1 thread t moved: a later report differed (after claim_torn()). */
