@@ -164,14 +164,13 @@ struct stream {
 };
 
 /* Pass the program's bytes through. */
-static void relay(struct stream *s, const char *p, size_t len)
+static void relay(struct verify *v, struct stream *s, const char *p, size_t len)
 {
-  static unsigned long seq;
   if (!len)
     return;
   fwrite(p, 1, len, s->out);
   s->bol = p[len - 1] == '\n';
-  s->seq = ++seq;
+  s->seq = ++v->relayed;
 }
 
 /* A report is the rest of a line from the marker on, wherever the marker
@@ -186,12 +185,12 @@ static void flush_line(struct verify *v, struct stream *s, char *line, size_t le
     char *cr = strchr(tag, '\r');
     if (cr)
       *cr = '\0';
-    relay(s, line, (size_t)(tag - line));
+    relay(v, s, line, (size_t)(tag - line));
     parse_report(v, tag + strlen(TAG));
   } else {
     if (nl)
       line[len++] = '\n'; /* over the '\n' read */
-    relay(s, line, len);
+    relay(v, s, line, len);
   }
 }
 

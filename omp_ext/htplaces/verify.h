@@ -57,6 +57,7 @@ struct verify {
   /* The program's output relayed to where the report goes did not end a
    * line: the report starts with a newline. */
   int newline;
+  unsigned long relayed; /* pass-throughs so far: orders the two streams */
 };
 
 /* Whether level-1 thread t moved: a later report differed (after claim_torn()). */
