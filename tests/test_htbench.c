@@ -523,6 +523,16 @@ static void test_bad_options(void)
   BAD("--threads: '2-1'", "--threads", "2-1", "--out", "/tmp/x");
   BAD("unknown kernel 'nope' (allowed: wordcount, sieve", "--kernels", "sieve,nope", "--out", "/tmp/x");
   BAD("unknown policy 'fast' (allowed: none, os, speedup, spn, spread", "--policies", "fast", "--out", "/tmp/x");
+  /* an empty entry (",,", a leading or trailing ',') is an error, not skipped */
+  BAD("--kernels: empty entry in the list (allowed: wordcount, sieve", "--kernels",
+      "split-steal,,split-tail", "--out", "/tmp/x");
+  BAD("--kernels: empty entry in the list (allowed:", "--kernels", ",sieve", "--out", "/tmp/x");
+  BAD("--kernels: empty entry in the list (allowed:", "--kernels", "sieve,", "--out", "/tmp/x");
+  BAD("--policies: empty entry in the list (allowed: none, os, speedup, spn, spread", "--policies",
+      "spn,,os", "--out", "/tmp/x");
+  BAD("--threads: empty entry in the list (allowed: thread counts or ranges within 1..",
+      "--threads", "1,,1", "--out", "/tmp/x");
+  BAD("--threads: empty entry in the list", "--threads", "1,", "--out", "/tmp/x");
   BAD("--input: cannot read '/nonexistent/file'", "--input", "/nonexistent/file", "--out", "/tmp/x");
   BAD("unexpected argument 'extra'", "--out", "/tmp/x", "extra");
   /* control characters of the user's text are shown as '?': one line */
