@@ -887,6 +887,32 @@ static void test_plot_mode(void)
   free(dir);
 }
 
+/* One thread count (one x) and equal y values (speed-up 1, SPN 0): the
+ * plot script sets those ranges itself, so gnuplot, which would widen
+ * each empty range with a "Warning: empty x range [1:1] ..." line, says
+ * nothing. */
+static void test_plot_one_thread_count(void)
+{
+  char *dir = tmpdir();
+  char *argv[] = {HTBENCH_BIN, "--quick", "--out", dir, "--kernels", "sieve,barrier", "--policies",
+                  "spn,os", "--threads", "1", SMALL, NULL};
+  struct run_result r;
+  CU_ASSERT_FATAL(run_capture(argv, NULL, &r) == 0);
+  CU_ASSERT_EQUAL(r.status, 0);
+  if (have_gnuplot()) {
+    if (strstr(r.err, "Warning:"))
+      fprintf(stderr, "\n%s", r.err);
+    CU_ASSERT(strstr(r.err, "Warning:") == NULL);
+    CU_ASSERT(strstr(r.err, "warning:") == NULL);
+    CU_ASSERT(file_has(dir, "plots/sieve.png", "PNG"));
+    CU_ASSERT(file_has(dir, "plots/barrier.svg", "<svg"));
+    CU_ASSERT(file_has(dir, "plots/plots.gp", "set xrange [0.5:1.5]"));
+  }
+  run_free(&r);
+  rmtree(dir);
+  free(dir);
+}
+
 /* --out a/b/c creates the missing parents, as the help says; a path
  * through a file is refused with the file named. */
 static void test_out_parents(void)
@@ -1225,6 +1251,7 @@ static CU_TestInfo command_tests[] = {
   {"--quick smoke: files, verification, bindings", test_quick_sweep},
   {"--out a/b/c creates missing parents", test_out_parents},
   {"no gnuplot: sweep goes on; --plot remakes plots", test_plot_mode},
+  {"one thread count: gnuplot prints no warning", test_plot_one_thread_count},
   {"taskset -c 1: only PU 1 used", test_taskset},
   {"thread off its place: run invalid", test_binding_mismatch},
   {"OMP_PLACES/OMP_PROC_BIND set by the caller: all N swept", test_pinning_env},
