@@ -1219,6 +1219,53 @@ static void test_input_directory(void)
   expect_usage_error(argv, "--input: '/' is not a regular file");
 }
 
+/* Every kernel of --list has its row in benchmarks/README.md's kernel
+ * table and its name in htbench(1) ("split\-tail" there). */
+static void test_kernels_documented(void)
+{
+  const char *doc[2] = {OMP_EXT_TEST_DIR "/../benchmarks/README.md",
+                        OMP_EXT_TEST_DIR "/../benchmarks/htbench.1"};
+  unsigned d, i;
+  for (d = 0; d < 2; d++) {
+    char err[256], *text, *table, *end, want[64];
+    size_t len, j, k;
+    text = htb_read_file(doc[d], &len, err, sizeof(err));
+    CU_ASSERT_FATAL(text != NULL);
+    text = realloc(text, len + 1);
+    CU_ASSERT_FATAL(text != NULL);
+    text[len] = '\0';
+    /* README: the table under "### Kernels"; the page: its KERNELS part */
+    table = strstr(text, d == 0 ? "### Kernels (" : ".SH KERNELS");
+    CU_ASSERT_FATAL(table != NULL);
+    if (d == 0)
+      table = strstr(table, "|---|");
+    CU_ASSERT_FATAL(table != NULL);
+    if ((end = strstr(table, d == 0 ? "\n\n" : "\n.SH ")) != NULL)
+      *end = '\0';
+    for (i = 0; htb_kernels[i]; i++) {
+      const char *name = htb_kernels[i]->name;
+      if (d == 0) {
+        snprintf(want, sizeof(want), "| `%s`", name);
+        if (!strstr(table, want))
+          snprintf(want, sizeof(want), " `%s` ", name);
+        if (!strstr(table, want))
+          snprintf(want, sizeof(want), " `%s` |", name);
+      } else {
+        for (j = k = 0; name[j] && k + 2 < sizeof(want); j++) {
+          if (name[j] == '-')
+            want[k++] = '\\';
+          want[k++] = name[j];
+        }
+        want[k] = '\0';
+      }
+      if (!strstr(table, want))
+        fprintf(stderr, "\n%s: kernel %s not documented\n", doc[d], name);
+      CU_ASSERT(strstr(table, want) != NULL);
+    }
+    free(text);
+  }
+}
+
 static CU_TestInfo unit_tests[] = {
   {"statistics of 1..10 (median, sd, Student t CI)", test_stats_known},
   {"outliers beyond 3 sd, odd median, t table", test_stats_outlier},
@@ -1232,6 +1279,7 @@ static CU_TestInfo unit_tests[] = {
   {"results.csv round trip with quotes", test_csv_roundtrip},
   {"SPN, noht/ht speed-up and sigma tables", test_tables_smt},
   {"interval tables: CI of the mean, clamped times, none unbound", test_tables_intervals},
+  {"every kernel in benchmarks/README.md and htbench(1)", test_kernels_documented},
   CU_TEST_INFO_NULL,
 };
 
