@@ -523,6 +523,16 @@ static void test_bad_options(void)
   BAD("--threads: '2-1'", "--threads", "2-1", "--out", "/tmp/x");
   BAD("unknown kernel 'nope' (allowed: wordcount, sieve", "--kernels", "sieve,nope", "--out", "/tmp/x");
   BAD("unknown policy 'fast' (allowed: none, os, speedup, spn, spread", "--policies", "fast", "--out", "/tmp/x");
+  /* an empty entry (",,", a leading or trailing ',') is an error, not skipped */
+  BAD("--kernels: empty entry in the list (allowed: wordcount, sieve", "--kernels",
+      "split-steal,,split-tail", "--out", "/tmp/x");
+  BAD("--kernels: empty entry in the list (allowed:", "--kernels", ",sieve", "--out", "/tmp/x");
+  BAD("--kernels: empty entry in the list (allowed:", "--kernels", "sieve,", "--out", "/tmp/x");
+  BAD("--policies: empty entry in the list (allowed: none, os, speedup, spn, spread", "--policies",
+      "spn,,os", "--out", "/tmp/x");
+  BAD("--threads: empty entry in the list (allowed: thread counts or ranges within 1..",
+      "--threads", "1,,1", "--out", "/tmp/x");
+  BAD("--threads: empty entry in the list", "--threads", "1,", "--out", "/tmp/x");
   BAD("--input: cannot read '/nonexistent/file'", "--input", "/nonexistent/file", "--out", "/tmp/x");
   BAD("unexpected argument 'extra'", "--out", "/tmp/x", "extra");
   /* control characters of the user's text are shown as '?': one line */
@@ -877,6 +887,32 @@ static void test_plot_mode(void)
   free(dir);
 }
 
+/* One thread count (one x) and equal y values (speed-up 1, SPN 0): the
+ * plot script sets those ranges itself, so gnuplot, which would widen
+ * each empty range with a "Warning: empty x range [1:1] ..." line, says
+ * nothing. */
+static void test_plot_one_thread_count(void)
+{
+  char *dir = tmpdir();
+  char *argv[] = {HTBENCH_BIN, "--quick", "--out", dir, "--kernels", "sieve,barrier", "--policies",
+                  "spn,os", "--threads", "1", SMALL, NULL};
+  struct run_result r;
+  CU_ASSERT_FATAL(run_capture(argv, NULL, &r) == 0);
+  CU_ASSERT_EQUAL(r.status, 0);
+  if (have_gnuplot()) {
+    if (strstr(r.err, "Warning:"))
+      fprintf(stderr, "\n%s", r.err);
+    CU_ASSERT(strstr(r.err, "Warning:") == NULL);
+    CU_ASSERT(strstr(r.err, "warning:") == NULL);
+    CU_ASSERT(file_has(dir, "plots/sieve.png", "PNG"));
+    CU_ASSERT(file_has(dir, "plots/barrier.svg", "<svg"));
+    CU_ASSERT(file_has(dir, "plots/plots.gp", "set xrange [0.5:1.5]"));
+  }
+  run_free(&r);
+  rmtree(dir);
+  free(dir);
+}
+
 /* --out a/b/c creates the missing parents, as the help says; a path
  * through a file is refused with the file named. */
 static void test_out_parents(void)
@@ -1183,6 +1219,53 @@ static void test_input_directory(void)
   expect_usage_error(argv, "--input: '/' is not a regular file");
 }
 
+/* Every kernel of --list has its row in benchmarks/README.md's kernel
+ * table and its name in htbench(1) ("split\-tail" there). */
+static void test_kernels_documented(void)
+{
+  const char *doc[2] = {OMP_EXT_TEST_DIR "/../benchmarks/README.md",
+                        OMP_EXT_TEST_DIR "/../benchmarks/htbench.1"};
+  unsigned d, i;
+  for (d = 0; d < 2; d++) {
+    char err[256], *text, *table, *end, want[64];
+    size_t len, j, k;
+    text = htb_read_file(doc[d], &len, err, sizeof(err));
+    CU_ASSERT_FATAL(text != NULL);
+    text = realloc(text, len + 1);
+    CU_ASSERT_FATAL(text != NULL);
+    text[len] = '\0';
+    /* README: the table under "### Kernels"; the page: its KERNELS part */
+    table = strstr(text, d == 0 ? "### Kernels (" : ".SH KERNELS");
+    CU_ASSERT_FATAL(table != NULL);
+    if (d == 0)
+      table = strstr(table, "|---|");
+    CU_ASSERT_FATAL(table != NULL);
+    if ((end = strstr(table, d == 0 ? "\n\n" : "\n.SH ")) != NULL)
+      *end = '\0';
+    for (i = 0; htb_kernels[i]; i++) {
+      const char *name = htb_kernels[i]->name;
+      if (d == 0) {
+        snprintf(want, sizeof(want), "| `%s`", name);
+        if (!strstr(table, want))
+          snprintf(want, sizeof(want), " `%s` ", name);
+        if (!strstr(table, want))
+          snprintf(want, sizeof(want), " `%s` |", name);
+      } else {
+        for (j = k = 0; name[j] && k + 2 < sizeof(want); j++) {
+          if (name[j] == '-')
+            want[k++] = '\\';
+          want[k++] = name[j];
+        }
+        want[k] = '\0';
+      }
+      if (!strstr(table, want))
+        fprintf(stderr, "\n%s: kernel %s not documented\n", doc[d], name);
+      CU_ASSERT(strstr(table, want) != NULL);
+    }
+    free(text);
+  }
+}
+
 static CU_TestInfo unit_tests[] = {
   {"statistics of 1..10 (median, sd, Student t CI)", test_stats_known},
   {"outliers beyond 3 sd, odd median, t table", test_stats_outlier},
@@ -1196,6 +1279,7 @@ static CU_TestInfo unit_tests[] = {
   {"results.csv round trip with quotes", test_csv_roundtrip},
   {"SPN, noht/ht speed-up and sigma tables", test_tables_smt},
   {"interval tables: CI of the mean, clamped times, none unbound", test_tables_intervals},
+  {"every kernel in benchmarks/README.md and htbench(1)", test_kernels_documented},
   CU_TEST_INFO_NULL,
 };
 
@@ -1215,6 +1299,7 @@ static CU_TestInfo command_tests[] = {
   {"--quick smoke: files, verification, bindings", test_quick_sweep},
   {"--out a/b/c creates missing parents", test_out_parents},
   {"no gnuplot: sweep goes on; --plot remakes plots", test_plot_mode},
+  {"one thread count: gnuplot prints no warning", test_plot_one_thread_count},
   {"taskset -c 1: only PU 1 used", test_taskset},
   {"thread off its place: run invalid", test_binding_mismatch},
   {"OMP_PLACES/OMP_PROC_BIND set by the caller: all N swept", test_pinning_env},

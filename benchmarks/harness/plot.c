@@ -48,6 +48,25 @@ static unsigned distinct(const struct htb_result *r, unsigned n, size_t off, con
   return k;
 }
 
+/* Column col (2..5) of a row of the data files, as written there (and so
+ * as gnuplot reads it back). */
+static double column(const struct htb_result *r, int col)
+{
+  char text[64];
+  switch (col) {
+  case 2: snprintf(text, sizeof(text), "%.9g", r->median_s); break;
+  case 3: snprintf(text, sizeof(text), "%.6g", isnan(r->speedup) ? 0 : r->speedup); break;
+  case 4: snprintf(text, sizeof(text), "%.6g", r->power_w); break;
+  default: snprintf(text, sizeof(text), "%.6g", isnan(r->spn) ? 0 : r->spn); break;
+  }
+  return strtod(text, NULL);
+}
+
+static int plotted(const struct htb_result *r, const char *kernel, const char *policy)
+{
+  return r->valid && !strcmp(r->kernel, kernel) && (!policy || !strcmp(r->policy, policy));
+}
+
 static int write_data(const char *dir, const struct htb_result *r, unsigned n, const char *kernel,
                       const char *policy)
 {
@@ -60,23 +79,52 @@ static int write_data(const char *dir, const struct htb_result *r, unsigned n, c
   fprintf(f, "# threads median_s speedup power_w spn (valid runs of %s, policy %s)\n", kernel,
           policy);
   for (i = 0; i < n; i++)
-    if (r[i].valid && !strcmp(r[i].kernel, kernel) && !strcmp(r[i].policy, policy))
+    if (plotted(&r[i], kernel, policy))
       fprintf(f, "%u %.9g %.6g %.6g %.6g\n", r[i].threads, r[i].median_s,
               isnan(r[i].speedup) ? 0 : r[i].speedup, r[i].power_w,
               isnan(r[i].spn) ? 0 : r[i].spn);
   return fclose(f);
 }
 
-static void panel(FILE *g, const char *kernel, const char *pols, const char *title,
-                  const char *ylabel, int col, double scale)
+/* The panel's ranges: gnuplot's autoscaling, except where every point has
+ * the same x (one thread count) or the same y (a speed-up of 1, a power of
+ * 0): gnuplot would widen that empty range itself, with a warning on
+ * stderr for every panel.  x: the thread count +-0.5; y: from 0 to twice
+ * the value (-1..1 for 0). */
+static void ranges(FILE *g, const struct htb_result *r, unsigned n, const char *kernel, int col,
+                   double scale)
 {
+  double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY, y;
+  unsigned i;
+  for (i = 0; i < n; i++)
+    if (plotted(&r[i], kernel, NULL)) {
+      xlo = fmin(xlo, r[i].threads), xhi = fmax(xhi, r[i].threads);
+      if (isfinite(y = column(&r[i], col) * scale))
+        ylo = fmin(ylo, y), yhi = fmax(yhi, y);
+    }
+  if (xlo == xhi)
+    fprintf(g, "set xrange [%g:%g]\n", xlo - 0.5, xhi + 0.5);
+  else
+    fputs("set xrange [*:*]\n", g);
+  if (!(ylo <= yhi) || (ylo == yhi && ylo == 0)) /* no finite y, or all 0 */
+    fputs("set yrange [-1:1]\n", g);
+  else if (ylo == yhi)
+    fprintf(g, "set yrange [%.9g:%.9g]\n", ylo > 0 ? 0 : 2 * ylo, ylo > 0 ? 2 * ylo : 0);
+  else
+    fputs("set yrange [*:*]\n", g);
+}
+
+static void panel(FILE *g, const struct htb_result *r, unsigned n, const char *kernel,
+                  const char *pols, const char *title, const char *ylabel, int col, double scale)
+{
+  ranges(g, r, n, kernel, col, scale);
   fprintf(g, "set title \"%s\"\nset ylabel \"%s\"\n", title, ylabel);
   fprintf(g, "plot for [p in \"%s\"] \"%s-\".p.\".dat\" using 1:($%d*%g) with linespoints title p noenhanced\n",
           pols, kernel, col, scale);
 }
 
-static void figure(FILE *g, const char *kernel, const char *pols, int overhead, const char *power,
-                   const char *fmt)
+static void figure(FILE *g, const struct htb_result *r, unsigned n, const char *kernel,
+                   const char *pols, int overhead, const char *power, const char *fmt)
 {
   if (!strcmp(fmt, "png"))
     fputs("if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) { set terminal pngcairo size 1200,900 }"
@@ -87,13 +135,13 @@ static void figure(FILE *g, const char *kernel, const char *pols, int overhead, 
   if (overhead) {
     char title[96];
     snprintf(title, sizeof(title), "EPCC %s overhead (test - reference)", kernel);
-    panel(g, kernel, pols, title, "overhead per repetition (us)", 2, 1e6);
+    panel(g, r, n, kernel, pols, title, "overhead per repetition (us)", 2, 1e6);
   } else {
     fprintf(g, "set multiplot layout 2,2 title \"%s\"\n", kernel);
-    panel(g, kernel, pols, "time", "median time per region (s)", 2, 1);
-    panel(g, kernel, pols, "speed-up", "T(1) / T(N)", 3, 1);
-    panel(g, kernel, pols, power, "power (W)", 4, 1);
-    panel(g, kernel, pols, "SPN", "1000 S / (P cores)", 5, 1);
+    panel(g, r, n, kernel, pols, "time", "median time per region (s)", 2, 1);
+    panel(g, r, n, kernel, pols, "speed-up", "T(1) / T(N)", 3, 1);
+    panel(g, r, n, kernel, pols, power, "power (W)", 4, 1);
+    panel(g, r, n, kernel, pols, "SPN", "1000 S / (P cores)", 5, 1);
     fputs("unset multiplot\n", g);
   }
   fputs("unset output\n", g);
@@ -137,8 +185,8 @@ int htb_plot(const char *dir, const struct htb_result *r, unsigned n)
         fclose(g);
         return htb_error(HTB_EXIT_FAIL, "cannot write plot data in '%s'", pdir);
       }
-    figure(g, kernels[i], pols, k && k->kind == HTB_OVERHEAD, power, "png");
-    figure(g, kernels[i], pols, k && k->kind == HTB_OVERHEAD, power, "svg");
+    figure(g, r, n, kernels[i], pols, k && k->kind == HTB_OVERHEAD, power, "png");
+    figure(g, r, n, kernels[i], pols, k && k->kind == HTB_OVERHEAD, power, "svg");
   }
   if (fclose(g) != 0)
     return htb_error(HTB_EXIT_FAIL, "cannot write '%s'", script);

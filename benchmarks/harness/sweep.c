@@ -42,15 +42,21 @@ struct plan {
   unsigned nn;
 };
 
-/* Split a comma list; calls fn(item) for each; stops at the first error. */
+/* Split a comma list; calls fn(item) for each, empty items included (",,",
+ * a leading or trailing ',': fn refuses them); stops at the first error. */
 static int each_item(const char *list, int (*fn)(void *, const char *), void *ctx)
 {
-  char *copy = strdup(list), *save = NULL, *item;
+  char *copy = strdup(list), *item, *comma;
   int rc = 0;
   if (!copy)
     return htb_error(HTB_EXIT_FAIL, "out of memory");
-  for (item = strtok_r(copy, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save))
+  for (item = copy; !rc; item = comma + 1) {
+    if ((comma = strchr(item, ',')) != NULL)
+      *comma = '\0';
     rc = fn(ctx, item);
+    if (!comma)
+      break;
+  }
   free(copy);
   return rc;
 }
@@ -65,6 +71,8 @@ static int add_kernel(void *ctx, const char *name)
     for (i = 0; htb_kernels[i]; i++)
       snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%s", i ? ", " : "",
                htb_kernels[i]->name);
+    if (!*name)
+      return htb_error(HTB_EXIT_USAGE, "--kernels: empty entry in the list (allowed: %s)", all);
     return htb_error(HTB_EXIT_USAGE, "--kernels: unknown kernel '%s' (allowed: %s)", name, all);
   }
   for (i = 0; i < p->nk; i++)
@@ -89,6 +97,8 @@ static int add_policy(void *ctx, const char *name)
     for (i = 0; i < OMP_EXT_NPOLICIES; i++)
       snprintf(all + strlen(all), sizeof(all) - strlen(all), ", %s",
                omp_ext_policy_name((omp_ht_policy_t)i));
+    if (!*name)
+      return htb_error(HTB_EXIT_USAGE, "--policies: empty entry in the list (allowed: %s)", all);
     return htb_error(HTB_EXIT_USAGE, "--policies: unknown policy '%s' (allowed: %s)", name, all);
   }
   for (i = 0; i < p->np; i++)
@@ -110,6 +120,10 @@ static int add_threads(void *ctx, const char *item)
   unsigned long lo, hi, n;
   unsigned i;
   int dup;
+  if (!*item)
+    return htb_error(HTB_EXIT_USAGE,
+                     "--threads: empty entry in the list (allowed: thread counts or ranges "
+                     "within 1..%u, the allowed PUs)", c->max);
   errno = 0;
   lo = strtoul(item, &end, 10);
   hi = lo;

@@ -127,15 +127,23 @@ static int source_line(const char *module, unsigned long offset, char *name, siz
   }
   if (no_addr2line)
     return -1;
+  /* A FILE:LINE too long for a region name (a file name of over 120
+   * characters) is not cut: cut, it would lose its line and two regions
+   * could share a name.  The region keeps its function+offset name. */
+  if (strlen(out) >= sizeof(cache->name))
+    out[0] = '\0';
   if ((r = realloc(cache, (ncache + 1) * sizeof(*r))) != NULL) {
     cache = r;
     if ((cache[ncache].module = strdup(module)) != NULL) {
       cache[ncache].offset = offset;
-      snprintf(cache[ncache].name, sizeof(cache[ncache].name), "%s", out);
+      if (snprintf(cache[ncache].name, sizeof(cache[ncache].name), "%s", out) >=
+          (int)sizeof(cache[ncache].name))
+        cache[ncache].name[0] = '\0'; /* (not reached: out fits) */
       ncache++;
     }
   }
-  snprintf(name, len, "%s", out);
+  if (snprintf(name, len, "%s", out) >= (int)len)
+    return -1; /* (name[len] shorter than a region name) */
   return out[0] ? 0 : -1;
 }
 
