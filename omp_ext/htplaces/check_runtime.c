@@ -41,7 +41,9 @@ static const char *outcome_sentence(omp_ext_outcome_t o)
 {
   switch (o) {
   case omp_ext_outcome_places: return "builds";
-  case omp_ext_outcome_ignored: return "ignores the value: no place list, threads not bound by places";
+  case omp_ext_outcome_ignored:
+    return "ignores the value: no place list, threads not bound by places (with OMP_PROC_BIND set: "
+           "one place per allowed CPU)";
   case omp_ext_outcome_fallback: return "rejects the value and falls back to one place per core";
   case omp_ext_outcome_disabled: return "disables affinity: one place of all allowed CPUs";
   case omp_ext_outcome_crash: return "crashes or aborts on this value";
