@@ -48,17 +48,22 @@ static unsigned distinct(const struct htb_result *r, unsigned n, size_t off, con
   return k;
 }
 
-/* Column col (2..5) of a row of the data files, as written there (and so
- * as gnuplot reads it back). */
+/* Column col (2..5) of a row of the data files into text, as written
+ * there (and so as gnuplot reads it back). */
+static void column_text(const struct htb_result *r, int col, char *text, size_t len)
+{
+  switch (col) {
+  case 2: snprintf(text, len, "%.9g", r->median_s); break;
+  case 3: snprintf(text, len, "%.6g", isnan(r->speedup) ? 0 : r->speedup); break;
+  case 4: snprintf(text, len, "%.6g", r->power_w); break;
+  default: snprintf(text, len, "%.6g", isnan(r->spn) ? 0 : r->spn); break;
+  }
+}
+
 static double column(const struct htb_result *r, int col)
 {
   char text[64];
-  switch (col) {
-  case 2: snprintf(text, sizeof(text), "%.9g", r->median_s); break;
-  case 3: snprintf(text, sizeof(text), "%.6g", isnan(r->speedup) ? 0 : r->speedup); break;
-  case 4: snprintf(text, sizeof(text), "%.6g", r->power_w); break;
-  default: snprintf(text, sizeof(text), "%.6g", isnan(r->spn) ? 0 : r->spn); break;
-  }
+  column_text(r, col, text, sizeof(text));
   return strtod(text, NULL);
 }
 
@@ -79,10 +84,13 @@ static int write_data(const char *dir, const struct htb_result *r, unsigned n, c
   fprintf(f, "# threads median_s speedup power_w spn (valid runs of %s, policy %s)\n", kernel,
           policy);
   for (i = 0; i < n; i++)
-    if (plotted(&r[i], kernel, policy))
-      fprintf(f, "%u %.9g %.6g %.6g %.6g\n", r[i].threads, r[i].median_s,
-              isnan(r[i].speedup) ? 0 : r[i].speedup, r[i].power_w,
-              isnan(r[i].spn) ? 0 : r[i].spn);
+    if (plotted(&r[i], kernel, policy)) {
+      char c[4][64];
+      int col;
+      for (col = 2; col <= 5; col++)
+        column_text(&r[i], col, c[col - 2], sizeof(c[0]));
+      fprintf(f, "%u %s %s %s %s\n", r[i].threads, c[0], c[1], c[2], c[3]);
+    }
   return fclose(f);
 }
 
