@@ -1,18 +1,27 @@
 #!/bin/sh
 # Build omp_ext with gcc (libgomp) and with clang (libomp), -Wall -Wextra
-# -Werror, and run every test with ctest in both builds.
+# -Werror, and run every test with ctest in both builds, then under ASan.
 # Usage: sh tests/run.sh       (from the repository root)
+# The closing line "omp_ext: P passed, S skipped, F failed" counts ctest's
+# tests of every build; a build that fails goes on to the next one.  Above
+# it, each skip with its reason: whole tests (ctest's skip code 77) and the
+# parts of passing tests that skipped ("omp_ext-skipped:" lines of
+# tests/cunit_main.h and tests/smtvm/checks.sh); see tests/README.md, "Skips".
 set -eu
 cd "$(dirname "$0")/.."
 sh cmake/install-deps.sh --dev
 jobs=$(nproc 2>/dev/null || echo 2)
 log=$(mktemp)
-trap 'rm -f "$log" "$log.one"' EXIT
-# ctest in build folder $1; its output is kept to count the tests.
+skips=$(mktemp)
+trap 'rm -f "$log" "$log.one" "$skips"' EXIT
+failed_builds=""
+# ctest in build folder $1; its output is kept to count the tests, and the
+# skips (with their reasons, from ctest's LastTest.log) go to $skips.
 run_ctest() {
   status=0
   (cd "$1" && ctest --output-on-failure -j "$jobs") >"$log.one" 2>&1 || status=$?
   cat "$log.one" | tee -a "$log"
+  sh tests/skips.sh "$1" "$log.one" >>"$skips"
   return $status
 }
 # gcc builds Release (-O3, as the quick start does), clang RelWithDebInfo
@@ -27,8 +36,12 @@ for cc in gcc clang; do
   [ "$cc" = clang ] && smtvm="-DOMP_EXT_SMTVM=ON -DOMP_EXT_SMTVM_WITH=$PWD/build-gcc"
   # shellcheck disable=SC2086
   CC=$cc cmake -S . -B "build-$cc" -DCMAKE_BUILD_TYPE=$type $smtvm >/dev/null
-  cmake --build "build-$cc" -j "$jobs"
-  run_ctest "build-$cc"
+  if cmake --build "build-$cc" -j "$jobs"; then
+    run_ctest "build-$cc" || failed_builds="$failed_builds $cc"
+  else
+    echo "build-$cc: the build FAILED: its tests did not run" | tee -a "$skips"
+    failed_builds="$failed_builds $cc(build)"
+  fi
 done
 # The whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer
 # (clang), then each libFuzzer target for a bounded time (about 50 s in all)
@@ -36,10 +49,22 @@ done
 echo "=== clang ASan+UBSan, libFuzzer"
 CC=clang cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOMP_EXT_SANITIZE=ON \
   -DOMP_EXT_FUZZ=ON >/dev/null
-cmake --build build-asan -j "$jobs"
-LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp" run_ctest build-asan
-sh tests/fuzz/run_fuzz.sh build-asan "${OMP_EXT_FUZZ_SECONDS:-50}"
-total=$(sed -n 's/.*tests failed out of \([0-9]*\)/\1/p' "$log" | awk '{n += $1} END {print n + 0}')
-skipped=$(grep -c '(Skipped)$' "$log" || true)
-echo "omp_ext: $((total - skipped)) passed, $skipped skipped, 0 failed"
+if cmake --build build-asan -j "$jobs"; then
+  LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp" run_ctest build-asan ||
+    failed_builds="$failed_builds asan"
+  sh tests/fuzz/run_fuzz.sh build-asan "${OMP_EXT_FUZZ_SECONDS:-50}" ||
+    failed_builds="$failed_builds fuzz"
+else
+  echo "build-asan: the build FAILED: its tests did not run" | tee -a "$skips"
+  failed_builds="$failed_builds asan(build)"
+fi
 sh tests/smtvm/summary.sh build-clang
+# ctest's summary: "NN% tests passed, F tests failed out of T"; skipped
+# tests are among the T and not among the F.
+total=$(sed -n 's/.*tests failed out of \([0-9]*\)$/\1/p' "$log" | awk '{n += $1} END {print n + 0}')
+failed=$(sed -n 's/.* \([0-9]*\) tests failed out of [0-9]*$/\1/p' "$log" | awk '{n += $1} END {print n + 0}')
+skipped=$(grep -c '(Skipped)$' "$log" || true)
+parts=$(grep -c '^part skipped' "$skips" || true)
+cat "$skips"
+echo "omp_ext: $((total - skipped - failed)) passed ($parts with skipped parts), $skipped skipped, $failed failed${failed_builds:+ (failed:$failed_builds)}"
+[ -z "$failed_builds" ]

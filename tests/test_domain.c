@@ -595,7 +595,7 @@ static void test_cli_bound(void)
   snprintf(warning, sizeof(warning), "htplaces: warning: the launcher bound this rank to 1 PUs; "
            "%u ranks on this node cannot each have their own 1", over);
   if (ncpus < 2 || !CPU_ISSET(0, &set) || !CPU_ISSET(1, &set)) {
-    fprintf(stderr, "\n  skipped: needs CPUs 0 and 1, this process has %u CPU(s)", ncpus);
+    OMP_EXT_SKIP("needs CPUs 0 and 1");
     return;
   }
   r = run_htplaces(ompi_r1, "0", "-f", "list", "spn", NULL);

@@ -105,7 +105,7 @@ static void test_user_tool_chained(void)
   const char *line;
   unsigned long pb = 0, it = 0;
   if (!is_libomp()) {
-    fprintf(stderr, "(skipped: this runtime has no OMPT; libgomp) ");
+    OMP_EXT_SKIP("this runtime (libgomp) has no OMPT");
     return;
   }
   run_probe(env, &c, &r);

@@ -153,7 +153,7 @@ static int enough_cpus(void)
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) >= NRANKS)
     return 1;
-  fprintf(stderr, "\n  skipped: needs %d CPUs", NRANKS);
+  OMP_EXT_SKIP("needs 2 allowed CPUs (NRANKS)");
   return 0;
 }
 

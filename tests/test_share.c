@@ -481,7 +481,7 @@ static void test_team_two_pus(void)
   int a, other, pu[3];
   two_cores(&a, &other);
   if (other < 0) {
-    printf("(one core of kind 0 here: skipped) ");
+    OMP_EXT_SKIP("one core of kind 0 here");
     return;
   }
   pu[0] = pu[1] = a;
@@ -597,7 +597,7 @@ static void test_team_policy(void)
   double got[MAXT], want[MAXT];
   int n = 0, t, nthreads, e = 0;
   if (getenv("OMP_PLACES")) { /* the runtime's placement is under test there */
-    printf("(OMP_PLACES set: skipped) ");
+    OMP_EXT_SKIP("OMP_PLACES set: the runtime's placement is under test");
     return;
   }
   CU_ASSERT_FATAL(omp_ext_topo_load(&topo, NULL, omp_ext_topo_ignore_binding) == 0);

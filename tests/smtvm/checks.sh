@@ -5,11 +5,14 @@
 # gcc build, libomp for a clang build) is checked with its own binaries.
 # The oracle is the guest kernel itself: sysfs topology, the online list and
 # this shell's allowed set (cgroup cpuset included), never htplaces.
-# Prints "ok - ..." / "not ok - ..." lines; exit 0 when every check passed.
+# Prints "ok - ..." / "not ok - ..." / "# skip - ..." lines; exit 0 when
+# every check passed.  Skipped blocks are counted: the last lines say how
+# many and why ("omp_ext-skipped:", listed by tests/run.sh).
 set -u
-fails=0; passes=0
+fails=0; passes=0; skips=0; skip_why=""
 ok() { passes=$((passes + 1)); echo "ok - $*"; }
 bad() { fails=$((fails + 1)); echo "not ok - $*"; }
+skip() { skips=$((skips + 1)); skip_why="${skip_why:+$skip_why; }$*"; echo "# skip - $*"; }
 check() { # check DESC WANT GOT
   if [ "$2" = "$3" ]; then ok "$1"; else bad "$1: want '$2', got '$3'"; fi
 }
@@ -251,7 +254,7 @@ case $extra in *" mpi"*)
     i=$((i + 1)); wanted mpi $i || continue
     mp=$b/tests/mpi_probe; H=$b/bin/htplaces
     if [ -z "$mpirun" ] || [ ! -x "$mp" ]; then
-      echo "# skip - mpi: no mpirun or no $mp (Open MPI not found when $b was configured)"
+      skip "mpi: no mpirun or no $mp (Open MPI not found when $b was configured)"
       continue
     fi
     rt=libgomp; ldd "$mp" | grep -q 'libomp\.so' && rt=libomp
@@ -304,7 +307,7 @@ for b in "$@"; do
     check "$rt: htplaces verify $p $npu: exit 0, '$last'" "0 verify: every thread is where intended" \
       "$st $last"
   done
-  [ -x "$np" ] || { echo "# skip: $b has no tests/nested_probe"; continue; }
+  [ -x "$np" ] || { skip "nested teams: $b has no tests/nested_probe"; continue; }
   out=$("$np" spn 2>&1); st=$?
   check "$rt: nested_probe spn exits 0" 0 "$st"
   pus=$($H -f list spn 2)
@@ -336,5 +339,7 @@ if [ -n "$cg" ] && [ "$cg" != / ] && [ -f "/sys/fs/cgroup$cg/cpuset.cpus.effecti
 fi
 
 rm -f "$map"
-echo "# $topo: $passes passed, $fails failed"
+[ $skips = 0 ] ||
+  echo "omp_ext-skipped: smtvm_$topo: $skips of $((passes + fails + skips)) skipped: $skip_why"
+echo "# $topo: $passes passed, $fails failed, $skips skipped"
 [ $fails = 0 ]

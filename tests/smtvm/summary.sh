@@ -13,8 +13,9 @@ awk '
   /^[0-9]+\/[0-9]+ Testing: smtvm_/ { name = $3; next }
   name != "" && /^smtvm: SKIPPED:/ { reason[name] = $0 }
   name != "" && /^Test time =/ { t[name] = $4 }
-  # checks.sh'"'"'s last line: "# cpuset: 86 passed, 0 failed"
-  name != "" && /^# [a-z0-9]+: [0-9]+ passed, [0-9]+ failed$/ { c[name] = ", " $3 " checks ok" ($5 > 0 ? ", " $5 " not ok" : "") }
+  # checks.sh'"'"'s last line: "# cpuset: 86 passed, 0 failed, 1 skipped"
+  name != "" && /^# [a-z0-9]+: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$/ {
+    c[name] = ", " $3 " checks ok" ($5 > 0 ? ", " $5 " not ok" : "") ($7 > 0 ? ", " $7 " skipped" : "") }
   # (ctest writes "Test Passed." for a test that exited with its skip code.)
   name != "" && /^Test (Passed|Failed)\./ {
     res[name] = (name in reason) ? "SKIPPED" : ($2 == "Passed.") ? "passed" : "FAILED"; name = "" }
