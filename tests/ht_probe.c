@@ -30,7 +30,6 @@
 #include "omp_ext.h"
 
 #define REGIONS 3
-#define MAXT 64
 
 /* "ht_probe share": every thread's omp_ext_share() result. */
 static int share(void)
@@ -52,7 +51,7 @@ static int share(void)
 
 int main(int argc, char **argv)
 {
-  static char lines[REGIONS][MAXT][256];
+  char(*lines[REGIONS])[256]; /* lines[r][thread], sized by the team */
   int team[REGIONS], r, t, err = 0;
   omp_ht_policy_t policy;
   if (argc > 1 && strcmp(argv[1], "share") == 0)
@@ -90,14 +89,21 @@ int main(int argc, char **argv)
 #pragma omp parallel
     {
       int me = omp_get_thread_num();
-      if (me == 0)
+#pragma omp single
+      { /* the team's size is known inside only (a policy may set it at the fork) */
         team[r] = omp_get_num_threads();
-      if (me < MAXT)
+        lines[r] = calloc((size_t)team[r], sizeof(*lines[r]));
+      }
+      if (lines[r])
         cpulist_of_thread(lines[r][me], sizeof(lines[r][me]));
     }
+    if (!lines[r])
+      return 1;
   }
-  for (r = 0; r < REGIONS; r++)
-    for (t = 0; t < team[r] && t < MAXT; t++)
+  for (r = 0; r < REGIONS; r++) {
+    for (t = 0; t < team[r]; t++)
       printf("%d %d %s\n", r, t, lines[r][t]);
+    free(lines[r]);
+  }
   return 0;
 }

@@ -20,21 +20,28 @@
 #include "omp_ext.h"
 #include "testutil.h"
 
-#define MAXT 64
 #define REGIONS 3
 
 static cpu_set_t allowed;   /* the process's affinity before any binding */
 static unsigned npus;
-static unsigned order[OMP_EXT_NPOLICIES][TEST_MAXPU]; /* OS indexes, npus each */
+static unsigned *orders;    /* OS indexes, npus per policy (sized from the topology) */
+#define ORDER(p, t) POLICY_ORDER(orders, npus, p, t)
 
-/* Once per process, before anything is bound. */
+/* Once per process, before anything is bound.  Fails (the tests do not
+ * run, which is a failure: cunit_main.h) when the topology's PUs are not
+ * the allowed CPUs. */
 static int suite_init(void)
 {
   if (npus)
     return 0;
-  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0 || policy_orders(order, &npus) != 0)
+  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0 || !(orders = policy_orders_new(&npus)))
     return 1;
-  return npus > MAXT || (unsigned)CPU_COUNT(&allowed) != npus;
+  if ((unsigned)CPU_COUNT(&allowed) != npus) {
+    fprintf(stderr, "test_bind: %u PUs in the topology, %d allowed CPUs\n", npus,
+            CPU_COUNT(&allowed));
+    return 1;
+  }
+  return 0;
 }
 
 /* What thread t must have under policy p. */
@@ -45,36 +52,39 @@ static void expected(omp_ht_policy_t p, unsigned t, cpu_set_t *set)
     return;
   }
   CPU_ZERO(set);
-  CPU_SET(order[p][t % npus], set);
+  CPU_SET(ORDER(p, t % npus), set);
 }
 
 /* Run REGIONS regions of \p nthreads threads (0: no clause) and check each
  * thread's affinity against policy \p p. */
 static void check_regions(omp_ht_policy_t p, int nthreads, int want_team)
 {
-  static cpu_set_t got[REGIONS][MAXT];
+  int most = nthreads > 0 ? nthreads : omp_get_max_threads(); /* the largest team */
+  cpu_set_t(*got)[REGIONS] = calloc((size_t)most, sizeof(*got)); /* got[thread][region] */
   int team[REGIONS], r, t;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(got);
   for (r = 0; r < REGIONS; r++) {
-#pragma omp parallel num_threads(nthreads > 0 ? nthreads : omp_get_max_threads())
+#pragma omp parallel num_threads(most)
     {
       int me = omp_get_thread_num();
       if (me == 0)
         team[r] = omp_get_num_threads();
-      if (me < MAXT && sched_getaffinity(0, sizeof(got[r][me]), &got[r][me]) != 0)
-        CPU_ZERO(&got[r][me]);
+      if (me < most && sched_getaffinity(0, sizeof(got[me][r]), &got[me][r]) != 0)
+        CPU_ZERO(&got[me][r]);
     }
   }
   for (r = 0; r < REGIONS; r++) {
     CU_ASSERT_EQUAL(team[r], want_team);
-    for (t = 0; t < team[r] && t < MAXT; t++) {
+    for (t = 0; t < team[r] && t < most; t++) {
       cpu_set_t want;
       expected(p, (unsigned)t, &want);
-      if (!CPU_EQUAL(&want, &got[r][t]))
+      if (!CPU_EQUAL(&want, &got[t][r]))
         fprintf(stderr, "\n  policy %s region %d thread %d: %d CPUs, first wanted %u\n",
-                omp_ext_policy_name(p), r, t, CPU_COUNT(&got[r][t]), order[p][t % npus]);
-      CU_ASSERT(CPU_EQUAL(&want, &got[r][t]));
+                omp_ext_policy_name(p), r, t, CPU_COUNT(&got[t][r]), ORDER(p, t % npus));
+      CU_ASSERT(CPU_EQUAL(&want, &got[t][r]));
     }
   }
+  free(got);
 }
 
 static void test_each_policy_binds(void)
@@ -193,10 +203,10 @@ static void test_query(void)
   CU_ASSERT_FATAL(set != NULL);
   CU_ASSERT_EQUAL(omp_set_ht_policy(omp_ht_policy_spread), 0);
   for (t = 0; t < 2 * npus + 1; t++) {
-    CU_ASSERT_EQUAL(omp_get_ht_pu((int)t), (int)order[omp_ht_policy_spread][t % npus]);
+    CU_ASSERT_EQUAL(omp_get_ht_pu((int)t), (int)ORDER(omp_ht_policy_spread, t % npus));
     CU_ASSERT_EQUAL(omp_get_ht_cpuset((int)t, set), 0);
     CU_ASSERT(hwloc_bitmap_weight(set) == 1 &&
-              hwloc_bitmap_first(set) == (int)order[omp_ht_policy_spread][t % npus]);
+              hwloc_bitmap_first(set) == (int)ORDER(omp_ht_policy_spread, t % npus));
   }
   CU_ASSERT_EQUAL(omp_get_ht_pu(-1), omp_ext_err_invalid);
   CU_ASSERT_EQUAL(omp_get_ht_cpuset(-1, set), omp_ext_err_invalid);
@@ -206,7 +216,7 @@ static void test_query(void)
   CU_ASSERT_EQUAL(omp_get_ht_cpuset(1, set), 0);
   CU_ASSERT_EQUAL((unsigned)hwloc_bitmap_weight(set), npus);
   for (t = 0; t < npus; t++)
-    CU_ASSERT(hwloc_bitmap_isset(set, order[omp_ht_policy_os][t]));
+    CU_ASSERT(hwloc_bitmap_isset(set, ORDER(omp_ht_policy_os, t)));
   hwloc_bitmap_free(set);
 }
 
@@ -296,7 +306,7 @@ static unsigned check_probe_lines(const char *out, omp_ht_policy_t p, const char
     if (only)
       snprintf(want, sizeof(want), "%s", only);
     else
-      snprintf(want, sizeof(want), "%u", order[p][(unsigned)t % npus]);
+      snprintf(want, sizeof(want), "%u", ORDER(p, (unsigned)t % npus));
     if (strcmp(list, want) != 0)
       fprintf(stderr, "\n  region %d thread %d: %s, wanted %s\n", r, t, list, want);
     CU_ASSERT_STRING_EQUAL(list, want);
@@ -312,7 +322,7 @@ static void test_taskset_one_pu(void)
 {
   struct run_result r;
   if (!CPU_ISSET(1, &allowed)) {
-    fprintf(stderr, "\n  PU 1 not allowed here: taskset -c 1 not tested\n");
+    OMP_EXT_SKIP("PU 1 not allowed here: taskset -c 1 not tested");
     return;
   }
   r = probe("1", "spn", "3", NULL);
@@ -351,7 +361,7 @@ static void check_nested(const char *taskset)
   CU_ASSERT_FATAL(sscanf(r.out, "allowed %255s%n", allowed_list, &used) == 1);
   CU_ASSERT_STRING_EQUAL(allowed_list, taskset ? taskset : "0,1");
   for (t = 0; t < 2; t++)
-    snprintf(outer_pu[t], sizeof(outer_pu[t]), "%u", taskset ? 1u : order[omp_ht_policy_spn][t]);
+    snprintf(outer_pu[t], sizeof(outer_pu[t]), "%u", taskset ? 1u : ORDER(omp_ht_policy_spn, t));
   for (line = r.out + used + 1;
        sscanf(line, "%d %d %d %d %255s%n", &round, &level, &outer, &t, list, &used) == 5;
        line += used + (line[used] == '\n')) {
@@ -374,7 +384,7 @@ static void check_nested(const char *taskset)
 static void test_nested_teams(void)
 {
   if (npus != 2 || !CPU_ISSET(0, &allowed) || !CPU_ISSET(1, &allowed)) { /* the probe's "0,1" */
-    fprintf(stderr, "\n  not 2 PUs: nested teams not tested\n");
+    OMP_EXT_SKIP("not PUs 0 and 1 only: nested teams not tested");
     return;
   }
   check_nested(NULL);
@@ -436,8 +446,10 @@ static void test_rank_domain(void)
   unsigned lines = 0;
   cpu_set_t set;
   CU_ASSERT_EQUAL_FATAL(sched_getaffinity(0, sizeof(set), &set), 0);
-  if (CPU_COUNT(&set) != 2 || !CPU_ISSET(0, &set) || !CPU_ISSET(1, &set))
-    return; /* the domains below are those of a 2-PU machine */
+  if (CPU_COUNT(&set) != 2 || !CPU_ISSET(0, &set) || !CPU_ISSET(1, &set)) {
+    OMP_EXT_SKIP("not PUs 0 and 1 only (the domains checked are a 2-PU machine's)");
+    return;
+  }
   r = probe(NULL, NULL, NULL, env);
   CU_ASSERT_EQUAL(r.status, 0);
   for (line = r.out; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
@@ -462,7 +474,8 @@ static void test_rank_domain(void)
 static void test_user_proc_bind(void)
 {
   static char bind_true[] = "OMP_PROC_BIND=true", by_env[] = "OMP_EXT_HT_POLICY=spn:2";
-  static char places[MAXT * 8 + 16];
+  size_t size = (size_t)npus * 12 + 16;
+  char *places = malloc(size);
   char *env_call[] = {bind_true, places, NULL}, *env_var[] = {bind_true, places, by_env, NULL};
   void *gomp = dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD);
   struct run_result r;
@@ -473,10 +486,11 @@ static void test_user_proc_bind(void)
     dlclose(gomp);
   /* The allowed PUs in reverse: unlike every policy's order on a machine
    * without SMT, so the test sees who won. */
-  used = (size_t)snprintf(places, sizeof(places), "OMP_PLACES=");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(places);
+  used = (size_t)snprintf(places, size, "OMP_PLACES=");
   for (i = npus; i-- > 0;)
-    used += (size_t)snprintf(places + used, sizeof(places) - used, "%s{%u}",
-                             i + 1 < npus ? "," : "", order[omp_ht_policy_os][i]);
+    used += (size_t)snprintf(places + used, size - used, "%s{%u}",
+                             i + 1 < npus ? "," : "", ORDER(omp_ht_policy_os, i));
   for (how = 0; how < 2; how++) { /* the API call, then OMP_EXT_HT_POLICY */
     r = how == 0 ? probe(NULL, "spn", "2", env_call) : probe(NULL, NULL, NULL, env_var);
     CU_ASSERT_EQUAL(r.status, 0);
@@ -486,12 +500,13 @@ static void test_user_proc_bind(void)
         CU_ASSERT_STRING_EQUAL(r.err, "");
     } else {
       char first[16];
-      snprintf(first, sizeof(first), "%u", order[omp_ht_policy_os][npus - 1]);
+      snprintf(first, sizeof(first), "%u", ORDER(omp_ht_policy_os, npus - 1));
       CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "libgomp pinned the initial thread first"));
       CU_ASSERT_EQUAL(check_probe_lines(r.out, omp_ht_policy_spn, first), 3 * 2);
     }
     run_free(&r);
   }
+  free(places);
 }
 
 /* libgomp linked before libomp_ext: no hook sees the program's regions;
@@ -524,7 +539,7 @@ static void test_fork_child_bound(void)
   char *argv[] = {HT_PROBE_BIN, "spn", NULL}, *env[] = {fork_env, NULL};
   struct run_result r;
   if (!dlsym(RTLD_DEFAULT, "kmp_set_affinity")) {
-    fprintf(stderr, "\n  skipped: libgomp does not run parallel regions in a forked child");
+    OMP_EXT_SKIP("libgomp does not run parallel regions in a forked child");
     return;
   }
   CU_ASSERT_EQUAL_FATAL(run_capture(argv, env, &r), 0);

@@ -103,22 +103,43 @@ unsigned count_lines(const char *s)
   return n;
 }
 
-int policy_orders(unsigned order[][TEST_MAXPU], unsigned *npus)
+unsigned *policy_orders_new(unsigned *npus)
 {
   omp_ext_topo_t *topo;
-  omp_ext_pu_t pus[TEST_MAXPU];
-  unsigned p, i;
+  omp_ext_pu_t *pus;
+  unsigned *order, p, i;
   if (omp_ext_topo_load(&topo, NULL, 0) != 0)
-    return -1;
+    return NULL;
   *npus = omp_ext_topo_npus(topo);
-  for (p = 0; p < OMP_EXT_NPOLICIES && *npus <= TEST_MAXPU; p++) {
+  pus = calloc(*npus ? *npus : 1, sizeof(*pus));
+  order = calloc((size_t)OMP_EXT_NPOLICIES * (*npus ? *npus : 1), sizeof(*order));
+  for (p = 0; pus && order && p < OMP_EXT_NPOLICIES; p++) {
     if (omp_ext_order(topo, NULL, (omp_ht_policy_t)p, *npus, pus) != 0)
       break;
     for (i = 0; i < *npus; i++)
-      order[p][i] = pus[i].os_index;
+      POLICY_ORDER(order, *npus, p, i) = pus[i].os_index;
   }
   omp_ext_topo_destroy(topo);
-  return p == OMP_EXT_NPOLICIES ? 0 : -1;
+  free(pus);
+  if (p != OMP_EXT_NPOLICIES) {
+    free(order);
+    return NULL;
+  }
+  return order;
+}
+
+int policy_orders(unsigned order[][TEST_MAXPU], unsigned *npus)
+{
+  unsigned *all = policy_orders_new(npus), p, i;
+  if (!all || *npus > TEST_MAXPU) {
+    free(all);
+    return -1;
+  }
+  for (p = 0; p < OMP_EXT_NPOLICIES; p++)
+    for (i = 0; i < *npus; i++)
+      order[p][i] = POLICY_ORDER(all, *npus, p, i);
+  free(all);
+  return 0;
 }
 
 unsigned taskset_prefix(char **argv, const char *cpus)

@@ -22,12 +22,21 @@ int run_capture(char *const argv[], char *const env[], struct run_result *res);
 /** Free the buffers of a run_result. */
 void run_free(struct run_result *res);
 
-/** Most PUs policy_orders() handles. */
+/**
+ * Every policy's order over this machine's allowed PUs (omp_ext_order()),
+ * sized from the topology: element [p * *npus + t] is the OS index of
+ * thread t's PU under policy p (use POLICY_ORDER()).  Free with free().
+ * \return the array, or NULL if the topology cannot be loaded.
+ */
+unsigned *policy_orders_new(unsigned *npus);
+#define POLICY_ORDER(order, npus, p, t) ((order)[(unsigned)(p) * (npus) + (unsigned)(t)])
+
+/** Most PUs policy_orders() handles (the fixed-size form, for test_tune
+ *  only: new code uses policy_orders_new()). */
 #define TEST_MAXPU 64
 
 /**
- * Every policy's order over this machine's allowed PUs (omp_ext_order()):
- * order[p][t] is the OS index of thread t's PU under policy p.
+ * policy_orders_new() into a fixed array: order[p][t].
  * \return 0, or -1 if the topology cannot be loaded or has more than
  *         TEST_MAXPU allowed PUs.
  */
