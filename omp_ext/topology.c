@@ -17,6 +17,48 @@ static int is_regular_file(const char *path)
   return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* The PUs of an hwloc synthetic description, the product of its levels'
+ * counts ("pack:2 core:4 pu:2(indexes=core:pack)", "2 4 2"; attributes in
+ * (...) and memory children in [...] not counted), at most
+ * OMP_EXT_TOPO_MAX_PUS + 1.  A level without a count is left to hwloc. */
+static unsigned long synthetic_pus(const char *d)
+{
+  unsigned long n = 1;
+  while (*d) {
+    const char *start, *colon = NULL;
+    int depth = 0;
+    d += strspn(d, " \t\n");
+    start = d;
+    for (; *d && (depth > 0 || !strchr(" \t\n", *d)); d++) {
+      if (*d == '(' || *d == '[')
+        depth++;
+      else if ((*d == ')' || *d == ']') && depth > 0)
+        depth--;
+      else if (*d == ':' && depth == 0)
+        colon = d;
+    }
+    if (d > start && *start != '[') {
+      const char *num = colon ? colon + 1 : start;
+      unsigned long count = strtoul(num, NULL, 10);
+      if (count > 0)
+        n = count > (OMP_EXT_TOPO_MAX_PUS + 1UL) / n ? OMP_EXT_TOPO_MAX_PUS + 1UL : n * count;
+    }
+  }
+  return n;
+}
+
+/* omp_ext_err_too_large when the synthetic topology hwloc would build (from
+ * input, or from HWLOC_SYNTHETIC without input, as hwloc 2 reads it: after
+ * HWLOC_FSROOT) has more than OMP_EXT_TOPO_MAX_PUS PUs. */
+static int check_synthetic_size(const char *input)
+{
+  const char *fsroot = getenv("HWLOC_FSROOT");
+  const char *d = input ? input : (fsroot && *fsroot) ? NULL : getenv("HWLOC_SYNTHETIC");
+  if (!d || (input && is_regular_file(input)))
+    return omp_ext_success;
+  return synthetic_pus(d) > OMP_EXT_TOPO_MAX_PUS ? omp_ext_err_too_large : omp_ext_success;
+}
+
 static int set_source(hwloc_topology_t hw, const char *input)
 {
   if (!input)
@@ -245,12 +287,17 @@ const char *omp_ext_hwloc_env_var(void)
 
 static int load_hwloc(omp_ext_topo_t *t, const char *input)
 {
+  int err = check_synthetic_size(input);
+  if (err)
+    return err;
   if (hwloc_topology_init(&t->hw) < 0)
     return omp_ext_err_nomem;
   if (set_source(t->hw, input) < 0)
     return omp_ext_err_topology;
   if (hwloc_topology_load(t->hw) < 0)
     return omp_ext_err_topology;
+  if (hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_PU) > OMP_EXT_TOPO_MAX_PUS)
+    return omp_ext_err_too_large;
   t->thissystem = hwloc_topology_is_thissystem(t->hw);
   /* Without input, hwloc's environment may have replaced this machine:
    * say so in the source rather than "this machine". */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cunit_main.h"
+#include "omp_ext.h"
 #include "testutil.h"
 
 #define C6100 "pack:2 core:4 pu:2(indexes=core:pack)"
@@ -207,6 +208,41 @@ static void test_bad_topology(void)
   unlink(path);
 }
 
+/* A synthetic topology above OMP_EXT_TOPO_MAX_PUS (65536 PUs) is refused
+ * before hwloc builds it (on main, hwloc built it: 65538 PUs took half a
+ * minute and printed {0}; 10^9 PUs grew until memory ran out).  The
+ * timeout only guards the machine running the test (10^9 PUs). */
+static void test_topology_too_large(void)
+{
+  char *huge[] = {"timeout", "60", HTPLACES_BIN, "-i", "pack:1000 core:1000 pu:1000", "spn", "1",
+                  NULL};
+  char *env_huge[] = {"HWLOC_SYNTHETIC=pack:1000 core:1000 pu:1000", NULL};
+  char *by_env[] = {"timeout", "60", HTPLACES_BIN, "spn", "1", NULL};
+  struct run_result r;
+  omp_ext_topo_t *topo = NULL;
+  ASSERT_BAD(2, "cannot load topology 'pack:2 core:32769 pu:1': more than 65536 PUs", "-i",
+             "pack:2 core:32769 pu:1", "spn", "1");
+  ASSERT_BAD(2, "more than 65536 PUs", "-i", "pack:2(indexes=0,1) core:2 pu:16385", "spn");
+  CU_ASSERT_EQUAL_FATAL(run_capture(huge, NULL, &r), 0);
+  CU_ASSERT_EQUAL(r.status, 2);
+  CU_ASSERT_STRING_EQUAL(r.out, "");
+  CU_ASSERT_EQUAL(count_lines(r.err), 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "more than 65536 PUs (omp_ext's limit"));
+  run_free(&r);
+  CU_ASSERT_EQUAL_FATAL(run_capture(by_env, env_huge, &r), 0);
+  CU_ASSERT_EQUAL(r.status, 2);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "from HWLOC_SYNTHETIC or HWLOC_XMLFILE: more than 65536"));
+  run_free(&r);
+  /* the library: refused, and memory children ([numa]) are not PUs */
+  CU_ASSERT_EQUAL(omp_ext_topo_load(&topo, "pu:65537", 0), omp_ext_err_too_large);
+  CU_ASSERT_PTR_NULL(topo);
+  CU_ASSERT_EQUAL(omp_ext_topo_load(&topo, "pack:2 [numa(memory=1000000)] core:2 pu:2", 0), 0);
+  CU_ASSERT_EQUAL(omp_ext_topo_npus(topo), 8u);
+  omp_ext_topo_destroy(topo);
+  CU_ASSERT_STRING_EQUAL(omp_ext_strerror(omp_ext_err_too_large),
+                         "the topology has more than 65536 PUs (omp_ext's limit)");
+}
+
 static void test_bad_options(void)
 {
   ASSERT_BAD(2, "unknown option '--bogus'", "--bogus", "spn");
@@ -243,6 +279,7 @@ static CU_TestInfo output_tests[] = {
 static CU_TestInfo error_tests[] = {
   {"bad policy and N", test_bad_policy_and_n},
   {"bad topology", test_bad_topology},
+  {"topology above 65536 PUs refused at once", test_topology_too_large},
   {"bad options", test_bad_options},
   CU_TEST_INFO_NULL,
 };

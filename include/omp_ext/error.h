@@ -56,7 +56,9 @@ extern "C" {
   /* needs a parallel region: called outside one */                               \
   X(err_not_in_parallel, -13, "only allowed inside a parallel region")             \
   /* an iteration range's size (end - begin) does not fit a long */               \
-  X(err_overflow, -14, "the range's size (end - begin) overflows a long")
+  X(err_overflow, -14, "the range's size (end - begin) overflows a long")          \
+  /* a topology with more than OMP_EXT_TOPO_MAX_PUS PUs */                          \
+  X(err_too_large, -15, "the topology has more than 65536 PUs (omp_ext's limit)")
 
 /**
  * Return codes of every omp_ext function that returns int: 0 on success,

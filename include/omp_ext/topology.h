@@ -42,6 +42,11 @@ typedef struct omp_ext_pu {
                                restricted set may lack some ranks */
 } omp_ext_pu_t;
 
+/** Most PUs a topology may have (omp_ext_topo_load() refuses more, before
+ *  hwloc builds a synthetic one in memory: "pack:1000 core:1000 pu:1000"
+ *  would take minutes and gigabytes). */
+#define OMP_EXT_TOPO_MAX_PUS 65536
+
 /** Flags of omp_ext_topo_load(). */
 enum omp_ext_topo_flags_e {
   /** For this machine: do not intersect with the process's CPU binding
@@ -65,6 +70,9 @@ enum omp_ext_topo_flags_e {
  *
  * \return 0; omp_ext_err_invalid (topo NULL or unknown flag);
  *         omp_ext_err_topology (unreadable or invalid input; errno-free);
+ *         omp_ext_err_too_large (more than OMP_EXT_TOPO_MAX_PUS PUs: a
+ *         synthetic string, also in HWLOC_SYNTHETIC, is refused before it
+ *         is built, an XML file after it is read);
  *         omp_ext_err_empty (no allowed PU); omp_ext_err_nomem.
  */
 OMP_EXT_API int omp_ext_topo_load(omp_ext_topo_t **topo, const char *input, unsigned long flags);

@@ -99,6 +99,13 @@ omp_ext_topo_t *htp_topo(struct htp_ctx *ctx, int *status)
     *status = topology_error(ctx->input);
     return NULL;
   }
+  if (err == omp_ext_err_too_large) { /* refused before hwloc builds it */
+    *status = htp_error(HTP_EXIT_USAGE, "cannot load topology %s%s%s: more than %d PUs "
+                        "(omp_ext's limit, OMP_EXT_TOPO_MAX_PUS)", ctx->input ? "'" : "",
+                        ctx->input ? ctx->input : "from HWLOC_SYNTHETIC or HWLOC_XMLFILE",
+                        ctx->input ? "'" : "", OMP_EXT_TOPO_MAX_PUS);
+    return NULL;
+  }
   if (err) {
     *status = htp_error(HTP_EXIT_FAIL, "cannot load topology '%s': %s",
                         ctx->input ? ctx->input : "this machine", omp_ext_strerror(err));
