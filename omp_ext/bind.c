@@ -404,6 +404,30 @@ static void bind_atfork_child(void)
     omp_ext_hooks_new_generation();
 }
 
+/* "omp_ext: ignoring OMP_EXT_HT_POLICY='TEXT': WHY" from the constructor
+ * (once per process), TEXT escaped and shortened (omp_ext_quote), WHY the
+ * expected syntax when NULL.  Only in an OpenMP program: a process without
+ * an OpenMP runtime loaded (ls, wc with libomp_ext preloaded) says nothing;
+ * nor does one that loads its runtime later (dlopen), which the policy
+ * does not bind either until then. */
+static void env_warning(const char *text, const char *why)
+{
+  char shown[4 * OMP_EXT_QUOTE_MAX + 32];
+  unsigned i;
+  if (!omp_ext_runtime())
+    return;
+  fprintf(stderr, "omp_ext: ignoring OMP_EXT_HT_POLICY='%s': ",
+          omp_ext_quote(text, shown, sizeof(shown)));
+  if (why) {
+    fprintf(stderr, "%s\n", why);
+    return;
+  }
+  fprintf(stderr, "expected POLICY[:N], POLICY one of");
+  for (i = 0; i < OMP_EXT_NPOLICIES; i++)
+    fprintf(stderr, "%s %s", i ? "," : "", omp_ext_policy_name((omp_ht_policy_t)i));
+  fprintf(stderr, ", N a positive whole number\n");
+}
+
 __attribute__((constructor)) static void omp_ext_env_init(void)
 {
   const char *text = getenv("OMP_EXT_HT_POLICY");
@@ -416,12 +440,7 @@ __attribute__((constructor)) static void omp_ext_env_init(void)
   if (!text || !*text)
     return;
   if (parse_env(text, &policy, &n) != 0) {
-    unsigned i;
-    fprintf(stderr, "omp_ext: ignoring OMP_EXT_HT_POLICY='%s': expected POLICY[:N], POLICY one "
-            "of", text);
-    for (i = 0; i < OMP_EXT_NPOLICIES; i++)
-      fprintf(stderr, "%s %s", i ? "," : "", omp_ext_policy_name((omp_ht_policy_t)i));
-    fprintf(stderr, ", N a positive whole number\n");
+    env_warning(text, NULL);
     return;
   }
   pthread_mutex_lock(&bind_lock);
@@ -434,7 +453,7 @@ __attribute__((constructor)) static void omp_ext_env_init(void)
   }
   pthread_mutex_unlock(&bind_lock);
   if (err) {
-    fprintf(stderr, "omp_ext: ignoring OMP_EXT_HT_POLICY='%s': %s\n", text, omp_ext_strerror(err));
+    env_warning(text, omp_ext_strerror(err));
     return;
   }
   if (n > 0) {

@@ -3,6 +3,7 @@
  * lookup of the library and of htplaces (see util.h).  Digits only: no sign,
  * no leading space, no 0x or octal, unlike strtoul.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,4 +54,24 @@ const char *omp_ext_env_get(char *const *envp, const char *name)
     if (strncmp(*envp, name, len) == 0 && (*envp)[len] == '=')
       return *envp + len + 1;
   return NULL;
+}
+
+char *omp_ext_quote(const char *text, char *buf, size_t size)
+{
+  size_t used = 0, i, len = strlen(text);
+  for (i = 0; i < len && i < OMP_EXT_QUOTE_MAX && used + 8 < size; i++) {
+    unsigned char c = (unsigned char)text[i];
+    if (c == '\'' || c == '\\')
+      used += (size_t)snprintf(buf + used, size - used, "\\%c", c);
+    else if (c == '\n')
+      used += (size_t)snprintf(buf + used, size - used, "\\n");
+    else if (c < 0x20 || c >= 0x7f)
+      used += (size_t)snprintf(buf + used, size - used, "\\x%02x", c);
+    else
+      buf[used++] = (char)c;
+  }
+  buf[used < size ? used : size - 1] = '\0';
+  if (i < len && used + 32 < size)
+    snprintf(buf + used, size - used, "... (%zu bytes)", len);
+  return buf;
 }

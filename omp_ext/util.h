@@ -32,6 +32,16 @@ int omp_ext_parse_uint(const char *text, unsigned long long min, unsigned long l
  * NULL; envp NULL reads the process environment (getenv). */
 const char *omp_ext_env_get(char *const *envp, const char *name);
 
+/* util.c: the most bytes of a value omp_ext_quote() shows. */
+#define OMP_EXT_QUOTE_MAX 64
+
+/* util.c: \p text for a one-line message, in buf (size >= 4 *
+ * OMP_EXT_QUOTE_MAX + 32 shows all of it): quote, backslash and every byte
+ * outside printable ASCII escaped (\', \\, \n, \xNN), at most
+ * OMP_EXT_QUOTE_MAX bytes of text, then "... (N bytes)" when longer.
+ * Returns buf. */
+char *omp_ext_quote(const char *text, char *buf, size_t size);
+
 /* sysfs.c: the first line of DIR/FILE, malloc'ed, without its newline and
  * trailing spaces ("" for an empty file); NULL if unreadable or no memory. */
 char *omp_ext_read_text(const char *dir, const char *file);

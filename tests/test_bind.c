@@ -294,6 +294,36 @@ static struct run_result probe(const char *taskset, const char *policy, const ch
   return r;
 }
 
+/* OMP_EXT_HT_POLICY's value in the warning: escaped (one line, no terminal
+ * control byte), shortened (a 100 KB value), once per process, and only in
+ * an OpenMP program (on main: echoed raw, whole, in every process). */
+static void test_env_value_shown(void)
+{
+  static char big[100032];
+  char *env_big[] = {big, NULL};
+  char *env_esc[] = {"OMP_EXT_HT_POLICY=\033[31mred\nline2'", NULL};
+  char *noomp[] = {NOOMP_PROBE_BIN, NULL};
+  struct run_result r;
+  snprintf(big, sizeof(big), "OMP_EXT_HT_POLICY=");
+  memset(big + 18, 'x', 100000);
+  r = probe(NULL, NULL, NULL, env_big);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_EQUAL(count_lines(r.err), 1);
+  CU_ASSERT(strlen(r.err) < 400);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "omp_ext: ignoring OMP_EXT_HT_POLICY='xxxxxxxx"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "x... (100000 bytes)': expected POLICY[:N]"));
+  run_free(&r);
+  r = probe(NULL, NULL, NULL, env_esc);
+  CU_ASSERT_EQUAL(count_lines(r.err), 1);
+  CU_ASSERT_PTR_NULL(strchr(r.err, '\033'));
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "OMP_EXT_HT_POLICY='\\x1b[31mred\\nline2\\''"));
+  run_free(&r);
+  CU_ASSERT_EQUAL_FATAL(run_capture(noomp, env_esc, &r), 0);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_STRING_EQUAL(r.err, "");
+  run_free(&r);
+}
+
 /* Each "REGION THREAD LIST" line has LIST == want(THREAD); returns lines. */
 static unsigned check_probe_lines(const char *out, omp_ht_policy_t p, const char *only)
 {
@@ -613,6 +643,7 @@ static CU_TestInfo process_tests[] = {
   {"taskset -c 1: only PU 1 is ever used", test_taskset_one_pu},
   {"nested teams: libgomp the outer PU, libomp the process's mask", test_nested_teams},
   {"OMP_EXT_HT_POLICY=spn:3 and invalid values", test_env_policy},
+  {"OMP_EXT_HT_POLICY's value: escaped, shortened, OpenMP programs only", test_env_value_shown},
   {"OMP_EXT_HT_POLICY=energy under the model of the environment", test_env_energy},
   {"under an MPI launcher: the rank's domain", test_rank_domain},
   {"user OMP_PROC_BIND=true, OMP_PLACES reversed (call and env)", test_user_proc_bind},
