@@ -11,11 +11,13 @@
 #define _GNU_SOURCE
 #include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 #include "runtime.h"
+#include "util.h"
 
 /* ------------------------------------------------------------ the split */
 
@@ -95,16 +97,35 @@ static int topo_err;               /* its load error, kept: same for every threa
 static int sigma_set;
 static double sigma_value;
 
+/* The variable that makes the model invalid, named once per process on
+ * stderr (the return code, omp_ext_err_parse, cannot name it), its value
+ * escaped and shortened; call with share_lock held. */
+static void report_bad_variable(const char *name)
+{
+  static int reported;
+  char shown[4 * OMP_EXT_QUOTE_MAX + 32];
+  const char *value = name ? getenv(name) : NULL;
+  if (reported || !name)
+    return;
+  reported = 1;
+  fprintf(stderr, "omp_ext: %s='%s' is invalid (see htplaces-model(1)): omp_ext_share and "
+          "omp_ext_team_weights fail with omp_ext_err_parse until omp_ext_set_share_sigma()\n",
+          name, omp_ext_quote(value ? value : "", shown, sizeof(shown)));
+}
+
 int omp_ext_get_share_sigma(double *sigma)
 {
   omp_ext_model_t m;
+  const char *bad = NULL;
   int err = omp_ext_success;
   if (!sigma)
     return omp_ext_err_invalid;
   pthread_mutex_lock(&share_lock);
   if (!sigma_set) { /* the first use: OMP_EXT_SIGMA (and the other model variables) */
-    if ((err = omp_ext_model_from_env(NULL, &m, NULL)) == 0)
+    if ((err = omp_ext_model_from_env(NULL, &m, &bad)) == 0)
       sigma_value = m.sigma, sigma_set = 1;
+    else
+      report_bad_variable(bad);
   }
   if (!err)
     *sigma = sigma_value;
@@ -277,6 +298,8 @@ struct board {
   unsigned n;
   int refs;              /* threads yet to finish reading (atomic) */
   int bind_err;          /* first error of a thread reading its binding (atomic) */
+  int range_err;         /* a thread passed another range than the board's (atomic) */
+  long begin, end;       /* omp_ext_share(): the range of the thread that made the board */
   hwloc_bitmap_t *binds; /* binds[t]: thread t's binding */
 };
 static struct board no_board; /* published when the owner could not allocate one */
@@ -332,8 +355,11 @@ static int team_begin(struct exchange_api *api, unsigned *nth, unsigned *t)
  * same pure function of the same data, usually a cache hit) and the last
  * one out frees the board.  Every thread runs both barriers whatever fails.
  * Fills out[0..nth) unless out is NULL (the caller's argument error, which
- * it reports itself). */
-static int exchange(const struct exchange_api *api, unsigned nth, unsigned t, double *out)
+ * it reports itself).  With \p range (omp_ext_share()'s begin and end), a
+ * thread whose range differs from the board maker's makes every thread
+ * return omp_ext_err_mismatch. */
+static int exchange(const struct exchange_api *api, unsigned nth, unsigned t, double *out,
+                    const long *range)
 {
   omp_ext_topo_t *topo = NULL;
   hwloc_bitmap_t mine = hwloc_bitmap_alloc();
@@ -350,9 +376,13 @@ static int exchange(const struct exchange_api *api, unsigned nth, unsigned t, do
   if (!(b = api->single_copy_start())) {
     if (!(b = board_new(nth)))
       b = &no_board;
+    else if (range)
+      b->begin = range[0], b->end = range[1];
     api->single_copy_end(b);
   }
   if (b != &no_board) {
+    if (range && (range[0] != b->begin || range[1] != b->end))
+      __atomic_store_n(&b->range_err, 1, __ATOMIC_RELAXED);
     if (mine_err)
       __atomic_store_n(&b->bind_err, mine_err, __ATOMIC_RELAXED);
     else if (t < b->n && hwloc_bitmap_copy(b->binds[t], mine) < 0)
@@ -361,6 +391,8 @@ static int exchange(const struct exchange_api *api, unsigned nth, unsigned t, do
   api->barrier();
   if (b == &no_board)
     err = omp_ext_err_nomem;
+  else if (__atomic_load_n(&b->range_err, __ATOMIC_RELAXED))
+    err = omp_ext_err_mismatch; /* first: the same answer in every thread */
   else if (!err)
     err = __atomic_load_n(&b->bind_err, __ATOMIC_RELAXED);
   if (!err && out) {
@@ -410,7 +442,7 @@ int omp_ext_team_weights(double *weights, int n)
     weights[0] = 1;
     return omp_ext_success;
   }
-  err = exchange(&api, nth, t, bad ? NULL : weights);
+  err = exchange(&api, nth, t, bad ? NULL : weights, NULL);
   return err ? err : bad ? omp_ext_err_invalid : omp_ext_success;
 }
 
@@ -419,13 +451,13 @@ int omp_ext_share(long begin, long end, long *my_begin, long *my_end)
   struct exchange_api api;
   unsigned nth, t;
   double *weights, one = 1;
-  long *bounds;
+  long *bounds, range[2] = {begin, end};
   int err = team_begin(&api, &nth, &t);
   if (err)
     return err;
   weights = nth > 1 ? malloc(nth * sizeof(*weights)) : &one;
   /* A failed allocation here still takes part in the exchange. */
-  err = nth > 1 ? exchange(&api, nth, t, weights) : omp_ext_success;
+  err = nth > 1 ? exchange(&api, nth, t, weights, range) : omp_ext_success;
   if (!err && !weights)
     err = omp_ext_err_nomem;
   if (!err && (!my_begin || !my_end))

@@ -324,6 +324,22 @@ static void test_env_value_shown(void)
   run_free(&r);
 }
 
+/* A bad OMP_EXT_POWER_MODEL: omp_ext_share fails (omp_ext_err_parse) and
+ * the variable is named once, its value escaped (on main: only "the text
+ * could not be parsed"). */
+static void test_share_names_variable(void)
+{
+  char *argv[] = {HT_PROBE_BIN, "share", NULL};
+  char *env[] = {"OMP_EXT_POWER_MODEL=bogus\033", NULL};
+  struct run_result r;
+  CU_ASSERT_EQUAL_FATAL(run_capture(argv, env, &r), 0);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "omp_ext: OMP_EXT_POWER_MODEL='bogus\\x1b' is invalid"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "ht_probe: omp_ext_share: the text could not be parsed"));
+  CU_ASSERT_EQUAL(count_lines(r.err), 2); /* named once, though both threads failed */
+  run_free(&r);
+}
+
 /* Each "REGION THREAD LIST" line has LIST == want(THREAD); returns lines. */
 static unsigned check_probe_lines(const char *out, omp_ht_policy_t p, const char *only)
 {
@@ -644,6 +660,7 @@ static CU_TestInfo process_tests[] = {
   {"nested teams: libgomp the outer PU, libomp the process's mask", test_nested_teams},
   {"OMP_EXT_HT_POLICY=spn:3 and invalid values", test_env_policy},
   {"OMP_EXT_HT_POLICY's value: escaped, shortened, OpenMP programs only", test_env_value_shown},
+  {"a bad OMP_EXT_POWER_MODEL named by omp_ext_share", test_share_names_variable},
   {"OMP_EXT_HT_POLICY=energy under the model of the environment", test_env_energy},
   {"under an MPI launcher: the rank's domain", test_rank_domain},
   {"user OMP_PROC_BIND=true, OMP_PLACES reversed (call and env)", test_user_proc_bind},

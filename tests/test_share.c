@@ -533,6 +533,39 @@ static void test_team_errors(void)
   CU_ASSERT_EQUAL(again[1], omp_ext_err_invalid);
 }
 
+/* Threads that pass different ranges to omp_ext_share(): every thread gets
+ * omp_ext_err_mismatch and no share (on main: each thread got its share of
+ * its own range, iterations left undone without an error); then the same
+ * team with one range works again. */
+static void test_team_ranges_differ(void)
+{
+  int err[2] = {-100, -100}, err_end[2] = {-100, -100}, ok[2] = {-100, -100};
+  long lo[2] = {-7, -7}, hi[2] = {-7, -7}, got = 0;
+  omp_set_dynamic(0);
+#pragma omp parallel num_threads(2)
+  {
+    int me = omp_get_thread_num();
+    long l = -7, h = -7;
+    err[me] = omp_ext_share(me == 0 ? 0 : 50, 100, &lo[me], &hi[me]);
+    err_end[me] = omp_ext_share(0, me == 0 ? 100 : 101, &l, &h);
+    ok[me] = omp_ext_share(0, 100, &l, &h);
+    if (!ok[me]) {
+#pragma omp atomic
+      got += h - l;
+    }
+  }
+  CU_ASSERT_EQUAL(err[0], omp_ext_err_mismatch);
+  CU_ASSERT_EQUAL(err[1], omp_ext_err_mismatch);
+  CU_ASSERT_EQUAL(err_end[0], omp_ext_err_mismatch);
+  CU_ASSERT_EQUAL(err_end[1], omp_ext_err_mismatch);
+  CU_ASSERT(lo[0] == -7 && hi[0] == -7 && lo[1] == -7 && hi[1] == -7); /* unchanged */
+  CU_ASSERT_EQUAL(ok[0], 0);
+  CU_ASSERT_EQUAL(ok[1], 0);
+  CU_ASSERT_EQUAL(got, 100);
+  CU_ASSERT_STRING_EQUAL(omp_ext_strerror(omp_ext_err_mismatch),
+                         "the team's threads passed different ranges");
+}
+
 /* Whatever binds the threads (OMP_PLACES in the test_share_places run,
  * nothing in the plain run): the team's weights are those of the bindings
  * each thread really has (sched_getaffinity), and the shares cover the
@@ -1242,6 +1275,7 @@ static CU_TestInfo team_tests[] = {
   {"three threads on two PUs (the issue's case)", test_team_two_pus},
   {"team of one", test_team_single},
   {"argument errors do not hang the team", test_team_errors},
+  {"different ranges in one team: an error in every thread", test_team_ranges_differ},
   {"weights of the actual bindings", test_team_actual_bindings},
   {"omp_set_ht_policy placement", test_team_policy},
   CU_TEST_INFO_NULL,

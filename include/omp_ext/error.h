@@ -58,7 +58,9 @@ extern "C" {
   /* an iteration range's size (end - begin) does not fit a long */               \
   X(err_overflow, -14, "the range's size (end - begin) overflows a long")          \
   /* a topology with more than OMP_EXT_TOPO_MAX_PUS PUs */                          \
-  X(err_too_large, -15, "the topology has more than 65536 PUs (omp_ext's limit)")
+  X(err_too_large, -15, "the topology has more than 65536 PUs (omp_ext's limit)")   \
+  /* the team's threads passed different arguments to a collective call */         \
+  X(err_mismatch, -16, "the team's threads passed different ranges")
 
 /**
  * Return codes of every omp_ext function that returns int: 0 on success,

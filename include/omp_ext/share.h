@@ -228,7 +228,9 @@ OMP_EXT_API int omp_ext_team_weights(double *weights, int n);
  *                            unchanged on error.
  * \return 0; omp_ext_err_not_in_parallel (outside a parallel region);
  *         omp_ext_err_invalid (NULL pointer); omp_ext_err_overflow (end - begin
- *         overflows a long); the errors of omp_ext_team_weights().
+ *         overflows a long); omp_ext_err_mismatch (the team's threads passed
+ *         different begin or end: every thread gets it, no share is given);
+ *         the errors of omp_ext_team_weights().
  */
 OMP_EXT_API int omp_ext_share(long begin, long end, long *my_begin, long *my_end);
 
