@@ -1022,6 +1022,10 @@ static void test_bad_input(void)
     bad(2, "an empty item", NULL, a);
   }
   {
+    char *a[] = {"--threads", "2-1", "--", TUNE_PROG_BIN, NULL};
+    bad(2, "invalid --threads item '2-1': not a thread count or range LO-HI", NULL, a);
+  }
+  {
     char *a[] = {"--policies", "spn,fast", "--", TUNE_PROG_BIN, NULL};
     bad(2, "unknown policy 'fast' in --policies; allowed: none, os, speedup, spn, spread (energy", NULL, a);
   }
@@ -1152,6 +1156,157 @@ static void test_budget(void)
   run_free(&res);
 }
 
+/* Region shapes that crashed the analysis (issue 26): an inline helper's
+ * region called 16 times, 200 regions on one line (-O2 -g; under ASan in
+ * the sanitizer build); a program with no region gets a verdict, not a
+ * recommendation. */
+static void test_region_shapes(void)
+{
+  struct run_result res;
+  static const char *const modes[] = {"inline", "many"};
+  unsigned m;
+  for (m = 0; m < 2; m++) {
+    char *args[] = {"--reps", "3", "--threads", "1", "--policies", "spn,none", "--",
+                    TUNE_REGIONS_BIN, (char *)modes[m], NULL};
+    CU_ASSERT_EQUAL_FATAL(run_tune(&res, NULL, args), 0);
+    CU_ASSERT_EQUAL(res.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "tune_regions_prog.c:"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "\nRecommendation:\n  time: "));
+    CU_ASSERT_PTR_NULL(strstr(res.err, "ERROR"));
+    if (res.status != 0)
+      fprintf(stderr, "\n  %s: %s", modes[m], res.err);
+    run_free(&res);
+  }
+  {
+    char *args[] = {"-f", "json", "--reps", "3", "--threads", "1", "--policies", "spn,none",
+                    "--", TUNE_REGIONS_BIN, "none", NULL};
+    CU_ASSERT_EQUAL_FATAL(run_tune(&res, NULL, args), 0);
+  }
+  CU_ASSERT_EQUAL(res.status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "\"verdict\": \"no parallel region ran: the thread count "
+                                         "cannot matter\""));
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "\"regions\": [], \"timed\": true"));
+  CU_ASSERT_PTR_NULL(strstr(res.out, "\"command\": \""));
+  run_free(&res);
+  {
+    char *args[] = {"--reps", "3", "--threads", "1", "--policies", "spn,none", "--",
+                    TUNE_REGIONS_BIN, "none", NULL};
+    CU_ASSERT_EQUAL_FATAL(run_tune(&res, NULL, args), 0);
+  }
+  CU_ASSERT_EQUAL(res.status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "\nRecommendation:\n  time: no parallel region ran: the "
+                                         "thread count cannot matter\n"));
+  CU_ASSERT_PTR_NULL(strstr(res.out, "htplaces exec"));
+  run_free(&res);
+}
+
+/* On this machine: each distinct placement of --threads 1,2 --policies
+ * speedup,spn,spread runs 3 times, plus one warm-up -- at most 2 x 3 + 2
+ * runs where the three policies coincide (no SMT: speedup, spn and spread
+ * give the same places). */
+static void test_identical_placements_run_once(void)
+{
+  static const int pol[] = {omp_ht_policy_speedup, omp_ht_policy_spn, omp_ht_policy_spread};
+  static const unsigned counts[] = {1, 2};
+  static const enum tune_wait waits[] = {TUNE_WAIT_UNSET};
+  struct run_result res;
+  omp_ext_topo_t *topo;
+  struct tune_config *c;
+  char count[700], env[720], *text;
+  unsigned n, smt;
+  CU_ASSERT_EQUAL_FATAL(omp_ext_topo_load(&topo, NULL, 0), 0);
+  smt = omp_ext_topo_max_smt(topo);
+  if (omp_ext_topo_npus(topo) < 2) {
+    omp_ext_topo_destroy(topo);
+    fprintf(stderr, "(skipped: needs 2 PUs) ");
+    return;
+  }
+  CU_ASSERT_EQUAL_FATAL(tune_make_plan(topo, pol, 3, counts, 2, waits, 1, &c, &n), 0);
+  tune_free_plan(c, n);
+  omp_ext_topo_destroy(topo);
+  snprintf(count, sizeof(count), "%s/runs", tmpdir);
+  snprintf(env, sizeof(env), "TUNE_REGIONS_COUNT=%s", count);
+  {
+    char *args[] = {"--reps", "3", "--threads", "1,2", "--policies", "speedup,spn,spread", "--",
+                    TUNE_REGIONS_BIN, "inline", NULL};
+    char *envp[] = {env, NULL};
+    CU_ASSERT_EQUAL_FATAL(run_tune(&res, envp, args), 0);
+  }
+  CU_ASSERT_EQUAL(res.status, 0);
+  text = slurp(tmpdir, "runs");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+  CU_ASSERT_EQUAL(count_lines(text), n * 3 + 1);
+  if (smt == 1) {
+    CU_ASSERT_EQUAL(n, 2);
+    CU_ASSERT(count_lines(text) <= 2 * 3 + 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "\nspeedup/spn/spread 1 "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "\nspeedup/spn/spread 2 "));
+  }
+  free(text);
+  run_free(&res);
+}
+
+/* --out with a quote in it is a folder name, nothing else: gnuplot runs
+ * without a shell (the old system("cd '%s' && gnuplot ...") ran the text
+ * after the quote). */
+static void test_out_with_quote(void)
+{
+  struct run_result res;
+  char dir[700], pwned[700], *json;
+  struct stat st;
+  snprintf(dir, sizeof(dir), "%s/x';touch %s/PWNED;'", tmpdir, tmpdir);
+  snprintf(pwned, sizeof(pwned), "%s/PWNED", tmpdir);
+  {
+    char *args[] = {"--reps", "3", "--threads", "1", "--policies", "none", "--out", dir, "--",
+                    TUNE_PROG_BIN, "20000", NULL};
+    CU_ASSERT_EQUAL_FATAL(run_tune(&res, NULL, args), 0);
+  }
+  CU_ASSERT_EQUAL(res.status, 0);
+  run_free(&res);
+  CU_ASSERT_NOT_EQUAL(stat(pwned, &st), 0);
+  CU_ASSERT_NOT_EQUAL(stat("PWNED", &st), 0);
+  json = slurp(dir, "results.json");
+  CU_ASSERT_PTR_NOT_NULL(json);
+  free(json);
+}
+
+/* -f json --dry-run: the plan as JSON, --threads ranges as htbench's. */
+static void test_dry_run_json(void)
+{
+  struct run_result res;
+  char *args[] = {"-f", "json", "--dry-run", "--reps", "4", "--threads", "1-1", "--policies",
+                  "spn,none", "--", TUNE_PROG_BIN, NULL};
+  CU_ASSERT_EQUAL_FATAL(run_tune(&res, NULL, args), 0);
+  CU_ASSERT_EQUAL(res.status, 0);
+  CU_ASSERT_EQUAL(res.out[0], '{');
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "\"plan\": {\"rounds\": 4, \"adaptive\": false, "
+                                         "\"warmup_runs\": 1, \"runs\": 9,"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "\"policy\": \"spn\", \"policies\": [\"spn\"], "
+                                         "\"threads\": 1, \"wait\": \"unset\""));
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "\"places\": null}"));
+  CU_ASSERT_STRING_EQUAL(res.err, "");
+  run_free(&res);
+}
+
+/* --budget: --reps rounds at least, then rounds of the configurations
+ * still tied, until the best is ahead or the budget ends -- said either
+ * way (which of them depends on this machine's timings). */
+static void test_adaptive_rounds(void)
+{
+  struct run_result res;
+  char *args[] = {"--reps", "3", "--threads", "1", "--policies", "spn,none", "--budget", "2",
+                  "--", TUNE_PROG_BIN, "20000", NULL};
+  CU_ASSERT_EQUAL_FATAL(run_tune(&res, NULL, args), 0);
+  CU_ASSERT_EQUAL(res.status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.err, "[6/"));
+  CU_ASSERT(strstr(res.out, "\nAdaptive rounds: ") != NULL &&
+            (strstr(res.out, "(3 the minimum); stopped when the best was significantly ahead") ||
+             strstr(res.out, "(3 the minimum); the --budget ended with ") ||
+             strstr(res.out, "(3 the minimum); stopped: nothing to separate")));
+  CU_ASSERT_PTR_NULL(strstr(res.out, "Not run (--budget reached)"));
+  run_free(&res);
+}
+
 static CU_TestInfo analysis_tests[] = {
   {"sigma from a pair", test_sigma_formula},
   {"S_N, Karp-Flatt, sigma, SPN, energy, CI on crafted runs", test_analysis_known_answers},
@@ -1185,6 +1340,11 @@ static CU_TestInfo command_tests[] = {
   {"threads elsewhere: runs invalid", test_invalid_binding},
   {"no addr2line: function+offset names", test_no_addr2line},
   {"budget", test_budget},
+  {"inline helper x16, 200 regions on a line, no region", test_region_shapes},
+  {"identical placements run once", test_identical_placements_run_once},
+  {"--out with a quote", test_out_with_quote},
+  {"-f json --dry-run", test_dry_run_json},
+  {"adaptive rounds", test_adaptive_rounds},
   CU_TEST_INFO_NULL};
 static CU_SuiteInfo suites[] = {
   {"tune analysis", NULL, NULL, NULL, NULL, analysis_tests},
