@@ -100,7 +100,7 @@ int tune_parse_policies(const char *text, int *policies, unsigned max, unsigned 
 static int thread_item(const char *s, void *arg)
 {
   struct collect *c = arg;
-  unsigned long long lo, hi, v;
+  unsigned long long lo = 0, hi = 0, v;
   unsigned *out = c->out, i;
   const char *dash = strchr(s, '-');
   char first[32];

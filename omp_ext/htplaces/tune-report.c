@@ -711,8 +711,14 @@ void tune_print_csv(FILE *f, const struct tune_report *t)
   for (i = 0; i < t->n; i++)
     for (k = 0; k < t->c[i].nruns; k++) {
       const char *p;
-      fprintf(f, "%s,%u,%s,%u,%u,%.9g,%.9g,%.9g,%s,%d,", tune_policy_name(t->c[i].policy),
-              t->c[i].threads, tune_wait_name(t->c[i].wait), t->c[i].usage.cores, k,
+      unsigned b, bits = tune_policy_bits(&t->c[i]);
+      for (b = 0; b < 32; b++) /* every policy giving the placement: "speedup/spn" */
+        if (bits & (1u << b))
+          fprintf(f, "%s%s", bits & ((1u << b) - 1) ? "/" : "",
+                  b == 31 ? "none" : tune_policy_name((int)b));
+      fprintf(f, ",%u,%s,%u,%u,%.9g,%.9g,%.9g,%s,%d,",
+              t->c[i].threads, tune_wait_name(t->c[i].wait), t->c[i].usage.cores,
+              t->c[i].runs[k].round,
               t->c[i].runs[k].wall_s, t->c[i].runs[k].cpu_s, t->c[i].runs[k].energy_j,
               t->energy_measured ? "rapl" : "modelled", t->c[i].runs[k].status);
       if (t->c[i].runs[k].invalid[0]) { /* a quoted CSV field */
