@@ -33,17 +33,31 @@ static void craft(struct tune_config *c, int policy, unsigned threads, unsigned 
   c->runs = calloc(n, sizeof(*c->runs));
   c->nruns = n;
   for (i = 0; i < n; i++) {
+    c->runs[i].round = i; /* run i in round i */
     c->runs[i].wall_s = times[i];
     c->runs[i].cpu_s = times[i] * threads;
     c->runs[i].energy_j = watts * times[i];
   }
 }
 
+/* Its places: place t on PU pus[t] of core cores[t]. */
+static void place(struct tune_config *c, const unsigned *cores, const unsigned *pus)
+{
+  c->place_core = malloc(c->threads * sizeof(unsigned));
+  c->place_pu = malloc(c->threads * sizeof(unsigned));
+  memcpy(c->place_core, cores, c->threads * sizeof(unsigned));
+  memcpy(c->place_pu, pus, c->threads * sizeof(unsigned));
+}
+
 static void free_configs(struct tune_config *c, unsigned n)
 {
   unsigned i;
-  for (i = 0; i < n; i++)
+  for (i = 0; i < n; i++) {
     free(c[i].runs);
+    free(c[i].place_core);
+    free(c[i].place_pu);
+    c[i].place_core = c[i].place_pu = NULL;
+  }
 }
 
 static void test_sigma_formula(void)
@@ -64,8 +78,11 @@ static void test_analysis_known_answers(void)
   struct tune_summary s;
   double spn, half;
   craft(&c[0], TUNE_NONE, 1, 1, 0, t1, 3, 100);
+  static const unsigned c2[] = {0, 1}, p2[] = {0, 1}, c4[] = {0, 0, 1, 1}, p4[] = {0, 4, 1, 5};
   craft(&c[1], omp_ht_policy_speedup, 2, 2, 0, t2, 3, 120);
   craft(&c[2], omp_ht_policy_spn, 4, 2, 2, t4, 3, 130);
+  place(&c[1], c2, p2);
+  place(&c[2], c4, p4);
   CU_ASSERT_EQUAL_FATAL(tune_analyse(c, 3, NULL, NULL, r, &s), 0);
   CU_ASSERT_EQUAL(s.baseline, 0);
   CU_ASSERT_EQUAL(r[0].ok, 3);
@@ -80,8 +97,9 @@ static void test_analysis_known_answers(void)
   CU_ASSERT_EQUAL(s.serial_from, 1); /* most cores, one PU each */
   CU_ASSERT_DOUBLE_EQUAL(s.serial, 0.1, 1e-9);
   /* sigma = T(2 one per core) / T(4 on the same 2 cores) - 1 = 5.5 / 4.4 - 1 */
-  CU_ASSERT_EQUAL(s.npairs, 1);
+  CU_ASSERT_EQUAL_FATAL(s.npairs, 1);
   CU_ASSERT_DOUBLE_EQUAL(s.sigma, 0.25, 1e-9);
+  CU_ASSERT(s.pairs[0].one_per_core == 1 && s.pairs[0].two_per_core == 2);
   /* power = energy / time = 120 W; SPN = 1000 S / (P C) */
   CU_ASSERT_DOUBLE_EQUAL(r[1].power_w, 120, 1e-9);
   spn = 1000 * (10.0 / 5.5) / (120 * 2);
@@ -98,14 +116,16 @@ static void test_analysis_known_answers(void)
   /* SPN: none 1 = 1000 / 100 = 10; speedup 2 = 7.58; spn 4 = 8.74 */
   CU_ASSERT_EQUAL(s.best[TUNE_SPN], 0);
   CU_ASSERT_EQUAL(s.runner_up[TUNE_SPN], 2);
+  tune_free_summary(&s);
   free_configs(c, 3);
 }
 
-/* Overlapping intervals: no significant difference, and the configuration
- * with fewer cores wins although its median is slower. */
+/* Not significantly different by the paired test (the per-round ratios
+ * a/b: 0.98, 1.017, 1.045): the configuration with fewer cores wins
+ * although its median is slower. */
 static void test_tie_goes_to_fewer_cores(void)
 {
-  static const double t1[] = {10, 10, 10}, a[] = {5.0, 6.0, 7.0}, b[] = {4.9, 5.9, 6.9};
+  static const double t1[] = {10, 10, 10}, a[] = {5.0, 6.0, 7.0}, b[] = {5.1, 5.9, 6.7};
   struct tune_config c[3];
   struct tune_result r[3];
   struct tune_summary s;
@@ -114,14 +134,97 @@ static void test_tie_goes_to_fewer_cores(void)
   craft(&c[2], omp_ht_policy_speedup, 4, 4, 0, b, 3, 100); /* 4 cores, 5.9 s */
   CU_ASSERT_EQUAL_FATAL(tune_analyse(c, 3, NULL, NULL, r, &s), 0);
   CU_ASSERT_EQUAL(s.significant[TUNE_TIME], 0);
+  CU_ASSERT_EQUAL(s.fastest[TUNE_TIME], 2);
   CU_ASSERT_EQUAL(s.best[TUNE_TIME], 1);
   CU_ASSERT_EQUAL(s.runner_up[TUNE_TIME], 2);
-  /* with disjoint intervals the faster one wins even with more cores */
+  CU_ASSERT_EQUAL(s.ntied[TUNE_TIME], 2);
+  CU_ASSERT(r[1].tied[TUNE_TIME] && r[2].tied[TUNE_TIME] && !r[0].tied[TUNE_TIME]);
+  tune_free_summary(&s);
+  /* 2% faster than 5.0, 6.0, 7.0 in every round: significant by the
+   * paired test although the 95% intervals overlap */
+  c[2].runs[0].wall_s = 4.9, c[2].runs[1].wall_s = 5.88, c[2].runs[2].wall_s = 6.86;
+  CU_ASSERT_EQUAL_FATAL(tune_analyse(c, 3, NULL, NULL, r, &s), 0);
+  CU_ASSERT_EQUAL(s.significant[TUNE_TIME], 1);
+  CU_ASSERT_EQUAL(s.best[TUNE_TIME], 2);
+  CU_ASSERT_EQUAL(s.ntied[TUNE_TIME], 1);
+  tune_free_summary(&s);
+  /* far faster: the faster one wins even with more cores */
   c[2].runs[0].wall_s = c[2].runs[1].wall_s = c[2].runs[2].wall_s = 3.0;
   CU_ASSERT_EQUAL_FATAL(tune_analyse(c, 3, NULL, NULL, r, &s), 0);
   CU_ASSERT_EQUAL(s.significant[TUNE_TIME], 1);
   CU_ASSERT_EQUAL(s.best[TUNE_TIME], 2);
+  tune_free_summary(&s);
   free_configs(c, 3);
+}
+
+/* Issue 26: 1 thread, 95% CI [0.488, 0.559], against 2 threads [0.444,
+ * 0.515] and the same 2 threads under another policy: not significantly
+ * slower than the fastest, so the cheapest -- 1 thread -- is recommended
+ * (the old rule compared the best with its runner-up only, the other
+ * 2-thread policy, and recommended 2 threads). */
+static void test_tie_among_all(void)
+{
+  static const double one[] = {0.509, 0.524, 0.5375}, two[] = {0.494, 0.479, 0.4655},
+                      other[] = {0.470, 0.480, 0.490};
+  struct tune_config c[3];
+  struct tune_result r[3];
+  struct tune_summary s;
+  craft(&c[0], omp_ht_policy_speedup, 1, 1, 0, one, 3, 100);
+  craft(&c[1], omp_ht_policy_speedup, 2, 2, 0, two, 3, 100);
+  craft(&c[2], omp_ht_policy_spread, 2, 2, 0, other, 3, 100);
+  CU_ASSERT_EQUAL_FATAL(tune_analyse(c, 3, NULL, NULL, r, &s), 0);
+  CU_ASSERT_DOUBLE_EQUAL(r[0].time.ci95_lo, 0.488, 0.0005);
+  CU_ASSERT_DOUBLE_EQUAL(r[0].time.ci95_hi, 0.559, 0.0005);
+  CU_ASSERT_DOUBLE_EQUAL(r[1].time.ci95_lo, 0.444, 0.0005);
+  CU_ASSERT_DOUBLE_EQUAL(r[1].time.ci95_hi, 0.515, 0.0005);
+  CU_ASSERT_EQUAL(s.fastest[TUNE_TIME], 2 - 1); /* 0.479 s */
+  CU_ASSERT_EQUAL(s.best[TUNE_TIME], 0);
+  CU_ASSERT_EQUAL(s.ntied[TUNE_TIME], 3);
+  CU_ASSERT_EQUAL(s.significant[TUNE_TIME], 0);
+  CU_ASSERT(r[0].tied[TUNE_TIME] && r[1].tied[TUNE_TIME] && r[2].tied[TUNE_TIME]);
+  CU_ASSERT_EQUAL(r[0].paired[TUNE_TIME], 3);
+  tune_free_summary(&s);
+  free_configs(c, 3);
+}
+
+/* A configuration alone: no runner-up, so never "significant". */
+static void test_alone_not_significant(void)
+{
+  static const double t[] = {1, 2, 3};
+  struct tune_config c;
+  struct tune_result r;
+  struct tune_summary s;
+  craft(&c, omp_ht_policy_spn, 2, 2, 0, t, 3, 100);
+  CU_ASSERT_EQUAL_FATAL(tune_analyse(&c, 1, NULL, NULL, &r, &s), 0);
+  CU_ASSERT_EQUAL(s.best[TUNE_TIME], 0);
+  CU_ASSERT_EQUAL(s.runner_up[TUNE_TIME], -1);
+  CU_ASSERT_EQUAL(s.significant[TUNE_TIME], 0);
+  tune_free_summary(&s);
+  free_configs(&c, 1);
+}
+
+/* Karp-Flatt where S_N <= 1: s = 1 (reported, not "not measurable"). */
+static void test_karp_flatt_no_speedup(void)
+{
+  static const double t1[] = {10, 10, 10}, same[] = {10, 10, 10}, slower[] = {12, 12, 12};
+  struct tune_config c[2];
+  struct tune_result r[2];
+  struct tune_summary s;
+  craft(&c[0], omp_ht_policy_speedup, 1, 1, 0, t1, 3, 100);
+  craft(&c[1], omp_ht_policy_speedup, 2, 2, 0, same, 3, 100);
+  CU_ASSERT_EQUAL_FATAL(tune_analyse(c, 2, NULL, NULL, r, &s), 0);
+  CU_ASSERT_DOUBLE_EQUAL(r[1].serial, 1, 1e-12);
+  CU_ASSERT_EQUAL(s.serial_from, 1);
+  CU_ASSERT_DOUBLE_EQUAL(s.serial, 1, 1e-12);
+  tune_free_summary(&s);
+  free_configs(&c[1], 1);
+  craft(&c[1], omp_ht_policy_speedup, 2, 2, 0, slower, 3, 100);
+  CU_ASSERT_EQUAL_FATAL(tune_analyse(c, 2, NULL, NULL, r, &s), 0);
+  /* slower than one thread: 1 as well ((1/S - 1/N) / (1 - 1/N) would be 1.4) */
+  CU_ASSERT_DOUBLE_EQUAL(r[1].serial, 1, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(r[1].speedup, 10.0 / 12, 1e-12);
+  tune_free_summary(&s);
+  free_configs(c, 2);
 }
 
 /* A configuration with a failed run is marked failed and never recommended;
@@ -197,7 +300,8 @@ static void add_region(struct tune_config *c, const char *name, double total)
   unsigned k;
   c->regions = calloc(1, sizeof(*c->regions));
   c->nregions = 1;
-  snprintf(c->regions[0].name, sizeof(c->regions[0].name), "%s", name);
+  c->regions[0].key = strdup(name);
+  c->regions[0].name = strdup(name);
   c->regions[0].nruns = c->nruns;
   c->regions[0].instances = 3;
   c->regions[0].team_max = c->threads;
@@ -217,8 +321,11 @@ static void test_region_analysis(void)
   struct tune_summary s;
   unsigned i;
   craft(&c[0], TUNE_NONE, 1, 1, 0, t1, 3, 100);
+  static const unsigned c2[] = {0, 1}, p2[] = {0, 1}, c4[] = {0, 0, 1, 1}, p4[] = {0, 4, 1, 5};
   craft(&c[1], omp_ht_policy_speedup, 2, 2, 0, t2, 3, 100);
   craft(&c[2], omp_ht_policy_spn, 4, 2, 2, t4, 3, 100);
+  place(&c[1], c2, p2);
+  place(&c[2], c4, p4);
   add_region(&c[0], "work", 8);
   add_region(&c[1], "work", 5);
   add_region(&c[2], "work", 4);
@@ -370,7 +477,7 @@ static void test_exec_line_sigma(void)
  * recommended from so little, however fast. */
 static void test_too_few_runs(void)
 {
-  static const double slow[] = {2, 2, 2}, fast[] = {1, 1};
+  static const double slow[] = {0.1, 0.1, 5}, fast[] = {0.01, 0.01};
   struct tune_config c[2];
   struct tune_result r[2];
   struct tune_summary s;
@@ -380,8 +487,10 @@ static void test_too_few_runs(void)
   CU_ASSERT_EQUAL(r[1].ok, 2);
   CU_ASSERT_EQUAL(s.best[TUNE_TIME], 0);
   CU_ASSERT_EQUAL(s.runner_up[TUNE_TIME], -1);
-  /* a 95% interval of times never starts below 0 */
-  CU_ASSERT(r[0].time.ci95_lo >= 0);
+  /* a 95% interval of times never starts below 0: mean 1.733 -+ 7.03 */
+  CU_ASSERT(r[0].time.sd > 2.8);
+  CU_ASSERT_DOUBLE_EQUAL(r[0].time.ci95_lo, 0, 0);
+  CU_ASSERT(r[0].time.ci95_hi > 8.7);
   tune_free_summary(&s);
   free_configs(c, 2);
 }
@@ -462,6 +571,205 @@ static void test_plan_on_fixture(void)
   CU_ASSERT_PTR_NULL(c[4].places); /* none: no OMP_PLACES */
   tune_free_plan(c, n);
   omp_ext_topo_destroy(topo);
+}
+
+/* Give every configuration 3 runs of time t (t is all sigma reads). */
+static void runs_of(struct tune_config *c, double t)
+{
+  unsigned k;
+  c->runs = calloc(3, sizeof(*c->runs));
+  c->nruns = 3;
+  for (k = 0; k < 3; k++) {
+    c->runs[k].wall_s = t;
+    c->runs[k].cpu_s = t;
+    c->runs[k].energy_j = 100 * t;
+    c->runs[k].round = k;
+  }
+}
+
+/* Does each of c's cores carry exactly per threads (1 or 2)? */
+static int per_core(const struct tune_config *c, unsigned per)
+{
+  unsigned i, j, n;
+  for (i = 0; i < c->threads; i++) {
+    for (j = n = 0; j < c->threads; j++)
+      n += c->place_core[j] == c->place_core[i];
+    if (n != per)
+      return 0;
+  }
+  return 1;
+}
+
+/* The same set of cores? */
+static int same_cores(const struct tune_config *a, const struct tune_config *b)
+{
+  unsigned i, j, found;
+  for (i = 0; i < b->threads; i++) {
+    for (j = found = 0; j < a->threads; j++)
+      found |= a->place_core[j] == b->place_core[i];
+    if (!found)
+      return 0;
+  }
+  for (i = 0; i < a->threads; i++) {
+    for (j = found = 0; j < b->threads; j++)
+      found |= b->place_core[j] == a->place_core[i];
+    if (!found)
+      return 0;
+  }
+  return 1;
+}
+
+/* sigma pairs on a 2-package SMT plan (issue 26): one thread per core runs
+ * in 10 / C s, 20% faster over two packages; two per core on the same
+ * cores 1.25 times faster (true sigma 0.25).  Pairs by core count alone
+ * also pair spread 2 (two packages) with spn 4 (two cores of one package),
+ * and take an uneven configuration (3 threads on one core, 1 on another). */
+static void test_sigma_pairs_same_cores(void)
+{
+  static const int pol[] = {omp_ht_policy_speedup, omp_ht_policy_spn, omp_ht_policy_spread};
+  static const unsigned counts[] = {1, 2, 4, 8};
+  static const enum tune_wait waits[] = {TUNE_WAIT_UNSET};
+  static const unsigned uc[] = {0, 0, 0, 1}, up[] = {0, 4, 0, 1};
+  omp_ext_topo_t *topo;
+  struct tune_config *c, *more;
+  struct tune_result *r;
+  struct tune_summary s;
+  unsigned n, i, p;
+  CU_ASSERT_EQUAL_FATAL(omp_ext_topo_load(&topo, "pack:2 core:2 pu:2(indexes=core:pack)", 0), 0);
+  CU_ASSERT_EQUAL_FATAL(tune_make_plan(topo, pol, 3, counts, 4, waits, 1, &c, &n), 0);
+  for (i = 0; i < n; i++) {
+    double pack = c[i].usage.packages == 2 ? 0.8 : 1;
+    if (per_core(&c[i], 1))
+      runs_of(&c[i], 10.0 / c[i].threads * pack);
+    else if (per_core(&c[i], 2))
+      runs_of(&c[i], 10.0 / (c[i].threads / 2) * pack / 1.25);
+    else
+      runs_of(&c[i], 10.0 / c[i].threads);
+  }
+  more = realloc(c, (n + 1) * sizeof(*c)); /* the uneven one: 4 threads, cores 0, 0, 0, 1 */
+  CU_ASSERT_PTR_NOT_NULL_FATAL(more);
+  c = more;
+  {
+    static const double t[] = {1.25, 1.25, 1.25};
+    craft(&c[n], omp_ht_policy_spn, 4, 2, 2, t, 3, 100);
+    place(&c[n], uc, up);
+    n++;
+  }
+  r = calloc(n, sizeof(*r));
+  CU_ASSERT_EQUAL_FATAL(tune_analyse(c, n, NULL, NULL, r, &s), 0);
+  CU_ASSERT(s.npairs >= 2);
+  for (p = 0; p < s.npairs; p++) {
+    const struct tune_config *a = &c[s.pairs[p].one_per_core], *b = &c[s.pairs[p].two_per_core];
+    CU_ASSERT(per_core(a, 1) && per_core(b, 2) && same_cores(a, b));
+    CU_ASSERT_EQUAL(b->threads, 2 * a->threads);
+    CU_ASSERT_DOUBLE_EQUAL(s.pairs[p].sigma, 0.25, 1e-9);
+    CU_ASSERT_NOT_EQUAL(s.pairs[p].two_per_core, (int)n - 1);
+  }
+  CU_ASSERT_DOUBLE_EQUAL(s.sigma, 0.25, 1e-9);
+  tune_free_summary(&s);
+  tune_free_plan(c, n);
+  free(r);
+  omp_ext_topo_destroy(topo);
+}
+
+/* Identical placements are one configuration named by every policy: on 2
+ * cores without SMT speedup, spn and spread coincide at 1 and 2 threads;
+ * with SMT they coincide at 1 thread only. */
+static void test_plan_merges_identical(void)
+{
+  static const int pol[] = {omp_ht_policy_speedup, omp_ht_policy_spn, omp_ht_policy_spread,
+                            TUNE_NONE};
+  static const unsigned counts[] = {1, 2};
+  static const enum tune_wait waits[] = {TUNE_WAIT_UNSET};
+  omp_ext_topo_t *topo;
+  struct tune_config *c;
+  char label[160];
+  unsigned n;
+  CU_ASSERT_EQUAL_FATAL(omp_ext_topo_load(&topo, "pack:1 core:2 pu:1", 0), 0);
+  CU_ASSERT_EQUAL_FATAL(tune_make_plan(topo, pol, 3, counts, 2, waits, 1, &c, &n), 0);
+  CU_ASSERT_EQUAL_FATAL(n, 2);
+  tune_config_label(&c[0], label, sizeof(label));
+  CU_ASSERT_STRING_EQUAL(label, "speedup/spn/spread 1");
+  tune_config_label(&c[1], label, sizeof(label));
+  CU_ASSERT_STRING_EQUAL(label, "speedup/spn/spread 2");
+  CU_ASSERT_STRING_EQUAL(c[1].places, "{0},{1}");
+  tune_free_plan(c, n);
+  CU_ASSERT_EQUAL_FATAL(tune_make_plan(topo, pol, 4, counts, 2, waits, 1, &c, &n), 0);
+  CU_ASSERT_EQUAL(n, 4); /* none is never a placement */
+  tune_free_plan(c, n);
+  omp_ext_topo_destroy(topo);
+  CU_ASSERT_EQUAL_FATAL(omp_ext_topo_load(&topo, "pack:1 core:2 pu:2", 0), 0);
+  CU_ASSERT_EQUAL_FATAL(tune_make_plan(topo, pol, 3, counts, 2, waits, 1, &c, &n), 0);
+  CU_ASSERT_EQUAL_FATAL(n, 3); /* one at 1 thread; spn 2 (one core) and speedup/spread 2 */
+  tune_config_label(&c[0], label, sizeof(label));
+  CU_ASSERT_STRING_EQUAL(label, "speedup/spn/spread 1");
+  tune_config_label(&c[1], label, sizeof(label));
+  CU_ASSERT_STRING_EQUAL(label, "speedup/spread 2");
+  tune_config_label(&c[2], label, sizeof(label));
+  CU_ASSERT_STRING_EQUAL(label, "spn 2");
+  tune_free_plan(c, n);
+  omp_ext_topo_destroy(topo);
+}
+
+/* A region with more runs than configurations and rounds (the old scratch
+ * buffer held max(configs, runs) + 1), and two regions of one name at two
+ * code addresses: kept apart, their name clash counted. */
+static void test_regions_by_key(void)
+{
+  static const double t[] = {1, 1, 1};
+  struct tune_config c[2];
+  struct tune_result r[2];
+  struct tune_summary s;
+  unsigned k;
+  craft(&c[0], TUNE_NONE, 1, 1, 0, t, 3, 100);
+  craft(&c[1], omp_ht_policy_spn, 2, 2, 0, t, 3, 100);
+  for (k = 0; k < 2; k++) {
+    struct tune_config *x = &c[k];
+    unsigned g, i;
+    x->regions = calloc(2, sizeof(*x->regions));
+    x->nregions = 2;
+    for (g = 0; g < 2; g++) {
+      struct tune_region *y = &x->regions[g];
+      y->key = strdup(g ? "prog+0x20" : "prog+0x10");
+      y->name = strdup("helper.h:5");
+      y->nruns = 48; /* 16 regions x 3 runs */
+      y->total_s = calloc(48, sizeof(double));
+      y->median_s = calloc(48, sizeof(double));
+      for (i = 0; i < 48; i++) {
+        y->total_s[i] = (g ? 0.2 : 0.1) * (i % 2 ? 1.5 : 0.5) / (k + 1);
+        y->median_s[i] = y->total_s[i];
+      }
+      y->instances = 1;
+    }
+  }
+  CU_ASSERT_EQUAL_FATAL(tune_analyse(c, 2, NULL, NULL, r, &s), 0);
+  CU_ASSERT_EQUAL_FATAL(s.nregions, 2);
+  /* sorted by total time: prog+0x20 (0.2 s at 1 thread, 0.1 s at 2) first */
+  CU_ASSERT_STRING_EQUAL(s.regions[0].key, "prog+0x20");
+  CU_ASSERT_STRING_EQUAL(s.regions[1].key, "prog+0x10");
+  CU_ASSERT_DOUBLE_EQUAL(s.regions[0].best_s, 0.1, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(s.regions[1].best_s, 0.05, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(s.regions[0].speedup, 2, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(s.regions[0].share, 0.1, 1e-12);
+  CU_ASSERT_EQUAL(s.regions[0].same_name, 1);
+  CU_ASSERT_EQUAL(s.regions[1].same_name, 1);
+  CU_ASSERT_EQUAL(s.regions[0].only_multi, 0);
+  tune_free_summary(&s);
+  for (k = 0; k < 2; k++)
+    tune_free_regions(&c[k]);
+  free_configs(c, 2);
+}
+
+/* --threads takes htbench's list syntax: counts and ranges. */
+static void test_parse_thread_ranges(void)
+{
+  unsigned t[16], n;
+  CU_ASSERT_EQUAL(tune_parse_threads("1-3,8,2", 8, t, 16, &n), 0);
+  CU_ASSERT(n == 4 && t[0] == 1 && t[1] == 2 && t[2] == 3 && t[3] == 8);
+  CU_ASSERT_EQUAL(tune_parse_threads("3-1", 8, t, 16, &n), HTP_EXIT_USAGE);
+  CU_ASSERT_EQUAL(tune_parse_threads("1-9", 8, t, 16, &n), HTP_EXIT_USAGE);
+  CU_ASSERT_EQUAL(tune_parse_threads("-2", 8, t, 16, &n), HTP_EXIT_USAGE);
+  CU_ASSERT_EQUAL(tune_parse_threads("1-", 8, t, 16, &n), HTP_EXIT_USAGE);
 }
 
 /* ---------------------------------------------------------- the command */
@@ -601,7 +909,7 @@ static void test_end_to_end(void)
   CU_ASSERT_PTR_NOT_NULL_FATAL(json);
   CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"configurations\": ["));
   CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"recommendation\": {\"objective\": \"time\""));
-  CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"policy\": \"spn\", \"threads\": 1"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"policy\": \"spn\", \"policies\": [\"spn\"], \"threads\": 1"));
   CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"omp_places\": null")); /* none */
   /* every region of every configuration from the 3 measured runs (the
    * warm-up's timing file is dropped) */
@@ -614,8 +922,11 @@ static void test_end_to_end(void)
             strstr(rec, "time: OMP_NUM_THREADS=1 ") != NULL);
   CU_ASSERT_PTR_NOT_NULL(strstr(rec, "tune_prog 20000\n"));
   CU_ASSERT_PTR_NOT_NULL_FATAL(prog_out);
-  /* warm-up + 6 measured runs, each printed its line */
-  CU_ASSERT_EQUAL(count_lines(prog_out), 7);
+  /* warm-up + 6 measured runs, each printed its line after a line naming it */
+  CU_ASSERT_EQUAL(count_lines(prog_out), 14);
+  CU_ASSERT_EQUAL(count_occurrences(prog_out, "tune_prog: done"), 7);
+  CU_ASSERT_EQUAL(count_occurrences(prog_out, ", warm-up (discarded) ==\n"), 1);
+  CU_ASSERT_EQUAL(count_occurrences(prog_out, "== htplaces tune: spn 1, round 3 ==\ntune_prog: done"), 1);
   free(csv), free(json), free(rec), free(prog_out);
 }
 
@@ -709,6 +1020,10 @@ static void test_bad_input(void)
   {
     char *a[] = {"--threads", "1,,2", "--", TUNE_PROG_BIN, NULL};
     bad(2, "an empty item", NULL, a);
+  }
+  {
+    char *a[] = {"--threads", "2-1", "--", TUNE_PROG_BIN, NULL};
+    bad(2, "invalid --threads item '2-1': not a thread count or range LO-HI", NULL, a);
   }
   {
     char *a[] = {"--policies", "spn,fast", "--", TUNE_PROG_BIN, NULL};
@@ -841,6 +1156,157 @@ static void test_budget(void)
   run_free(&res);
 }
 
+/* Region shapes that crashed the analysis (issue 26): an inline helper's
+ * region called 16 times, 200 regions on one line (-O2 -g; under ASan in
+ * the sanitizer build); a program with no region gets a verdict, not a
+ * recommendation. */
+static void test_region_shapes(void)
+{
+  struct run_result res;
+  static const char *const modes[] = {"inline", "many"};
+  unsigned m;
+  for (m = 0; m < 2; m++) {
+    char *args[] = {"--reps", "3", "--threads", "1", "--policies", "spn,none", "--",
+                    TUNE_REGIONS_BIN, (char *)modes[m], NULL};
+    CU_ASSERT_EQUAL_FATAL(run_tune(&res, NULL, args), 0);
+    CU_ASSERT_EQUAL(res.status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "tune_regions_prog.c:"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "\nRecommendation:\n  time: "));
+    CU_ASSERT_PTR_NULL(strstr(res.err, "ERROR"));
+    if (res.status != 0)
+      fprintf(stderr, "\n  %s: %s", modes[m], res.err);
+    run_free(&res);
+  }
+  {
+    char *args[] = {"-f", "json", "--reps", "3", "--threads", "1", "--policies", "spn,none",
+                    "--", TUNE_REGIONS_BIN, "none", NULL};
+    CU_ASSERT_EQUAL_FATAL(run_tune(&res, NULL, args), 0);
+  }
+  CU_ASSERT_EQUAL(res.status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "\"verdict\": \"no parallel region ran: the thread count "
+                                         "cannot matter\""));
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "\"regions\": [], \"timed\": true"));
+  CU_ASSERT_PTR_NULL(strstr(res.out, "\"command\": \""));
+  run_free(&res);
+  {
+    char *args[] = {"--reps", "3", "--threads", "1", "--policies", "spn,none", "--",
+                    TUNE_REGIONS_BIN, "none", NULL};
+    CU_ASSERT_EQUAL_FATAL(run_tune(&res, NULL, args), 0);
+  }
+  CU_ASSERT_EQUAL(res.status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "\nRecommendation:\n  time: no parallel region ran: the "
+                                         "thread count cannot matter\n"));
+  CU_ASSERT_PTR_NULL(strstr(res.out, "htplaces exec"));
+  run_free(&res);
+}
+
+/* On this machine: each distinct placement of --threads 1,2 --policies
+ * speedup,spn,spread runs 3 times, plus one warm-up -- at most 2 x 3 + 2
+ * runs where the three policies coincide (no SMT: speedup, spn and spread
+ * give the same places). */
+static void test_identical_placements_run_once(void)
+{
+  static const int pol[] = {omp_ht_policy_speedup, omp_ht_policy_spn, omp_ht_policy_spread};
+  static const unsigned counts[] = {1, 2};
+  static const enum tune_wait waits[] = {TUNE_WAIT_UNSET};
+  struct run_result res;
+  omp_ext_topo_t *topo;
+  struct tune_config *c;
+  char count[700], env[720], *text;
+  unsigned n, smt;
+  CU_ASSERT_EQUAL_FATAL(omp_ext_topo_load(&topo, NULL, 0), 0);
+  smt = omp_ext_topo_max_smt(topo);
+  if (omp_ext_topo_npus(topo) < 2) {
+    omp_ext_topo_destroy(topo);
+    fprintf(stderr, "(skipped: needs 2 PUs) ");
+    return;
+  }
+  CU_ASSERT_EQUAL_FATAL(tune_make_plan(topo, pol, 3, counts, 2, waits, 1, &c, &n), 0);
+  tune_free_plan(c, n);
+  omp_ext_topo_destroy(topo);
+  snprintf(count, sizeof(count), "%s/runs", tmpdir);
+  snprintf(env, sizeof(env), "TUNE_REGIONS_COUNT=%s", count);
+  {
+    char *args[] = {"--reps", "3", "--threads", "1,2", "--policies", "speedup,spn,spread", "--",
+                    TUNE_REGIONS_BIN, "inline", NULL};
+    char *envp[] = {env, NULL};
+    CU_ASSERT_EQUAL_FATAL(run_tune(&res, envp, args), 0);
+  }
+  CU_ASSERT_EQUAL(res.status, 0);
+  text = slurp(tmpdir, "runs");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+  CU_ASSERT_EQUAL(count_lines(text), n * 3 + 1);
+  if (smt == 1) {
+    CU_ASSERT_EQUAL(n, 2);
+    CU_ASSERT(count_lines(text) <= 2 * 3 + 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "\nspeedup/spn/spread 1 "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "\nspeedup/spn/spread 2 "));
+  }
+  free(text);
+  run_free(&res);
+}
+
+/* --out with a quote in it is a folder name, nothing else: gnuplot runs
+ * without a shell (the old system("cd '%s' && gnuplot ...") ran the text
+ * after the quote). */
+static void test_out_with_quote(void)
+{
+  struct run_result res;
+  char dir[700], pwned[700], *json;
+  struct stat st;
+  snprintf(dir, sizeof(dir), "%s/x';touch %s/PWNED;'", tmpdir, tmpdir);
+  snprintf(pwned, sizeof(pwned), "%s/PWNED", tmpdir);
+  {
+    char *args[] = {"--reps", "3", "--threads", "1", "--policies", "none", "--out", dir, "--",
+                    TUNE_PROG_BIN, "20000", NULL};
+    CU_ASSERT_EQUAL_FATAL(run_tune(&res, NULL, args), 0);
+  }
+  CU_ASSERT_EQUAL(res.status, 0);
+  run_free(&res);
+  CU_ASSERT_NOT_EQUAL(stat(pwned, &st), 0);
+  CU_ASSERT_NOT_EQUAL(stat("PWNED", &st), 0);
+  json = slurp(dir, "results.json");
+  CU_ASSERT_PTR_NOT_NULL(json);
+  free(json);
+}
+
+/* -f json --dry-run: the plan as JSON, --threads ranges as htbench's. */
+static void test_dry_run_json(void)
+{
+  struct run_result res;
+  char *args[] = {"-f", "json", "--dry-run", "--reps", "4", "--threads", "1-1", "--policies",
+                  "spn,none", "--", TUNE_PROG_BIN, NULL};
+  CU_ASSERT_EQUAL_FATAL(run_tune(&res, NULL, args), 0);
+  CU_ASSERT_EQUAL(res.status, 0);
+  CU_ASSERT_EQUAL(res.out[0], '{');
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "\"plan\": {\"rounds\": 4, \"adaptive\": false, "
+                                         "\"warmup_runs\": 1, \"runs\": 9,"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "\"policy\": \"spn\", \"policies\": [\"spn\"], "
+                                         "\"threads\": 1, \"wait\": \"unset\""));
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "\"places\": null}"));
+  CU_ASSERT_STRING_EQUAL(res.err, "");
+  run_free(&res);
+}
+
+/* --budget: --reps rounds at least, then rounds of the configurations
+ * still tied, until the best is ahead or the budget ends -- said either
+ * way (which of them depends on this machine's timings). */
+static void test_adaptive_rounds(void)
+{
+  struct run_result res;
+  char *args[] = {"--reps", "3", "--threads", "1", "--policies", "spn,none", "--budget", "2",
+                  "--", TUNE_PROG_BIN, "20000", NULL};
+  CU_ASSERT_EQUAL_FATAL(run_tune(&res, NULL, args), 0);
+  CU_ASSERT_EQUAL(res.status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.err, "[6/"));
+  CU_ASSERT(strstr(res.out, "\nAdaptive rounds: ") != NULL &&
+            (strstr(res.out, "(3 the minimum); stopped when the best was significantly ahead") ||
+             strstr(res.out, "(3 the minimum); the --budget ended with ") ||
+             strstr(res.out, "(3 the minimum); stopped: nothing to separate")));
+  CU_ASSERT_PTR_NULL(strstr(res.out, "Not run (--budget reached)"));
+  run_free(&res);
+}
+
 static CU_TestInfo analysis_tests[] = {
   {"sigma from a pair", test_sigma_formula},
   {"S_N, Karp-Flatt, sigma, SPN, energy, CI on crafted runs", test_analysis_known_answers},
@@ -852,12 +1318,19 @@ static CU_TestInfo analysis_tests[] = {
   {"exec line with OMP_EXT_SIGMA", test_exec_line_sigma},
   {"fewer than 3 runs: never recommended", test_too_few_runs},
   {"per region: best, speed-up, Karp-Flatt, sigma", test_region_analysis},
+  {"ties among all configurations: the cheapest", test_tie_among_all},
+  {"alone: never significant", test_alone_not_significant},
+  {"Karp-Flatt at S_N <= 1", test_karp_flatt_no_speedup},
+  {"sigma pairs on the same cores only", test_sigma_pairs_same_cores},
+  {"regions by key, buffers from the data", test_regions_by_key},
   CU_TEST_INFO_NULL};
 static CU_TestInfo plan_tests[] = {
   {"automatic thread counts", test_auto_threads},
   {"seeded shuffle", test_shuffle},
   {"lists", test_parse_lists},
   {"plan on the C6100", test_plan_on_fixture},
+  {"identical placements merged", test_plan_merges_identical},
+  {"--threads ranges", test_parse_thread_ranges},
   CU_TEST_INFO_NULL};
 static CU_TestInfo command_tests[] = {
   {"end to end with files", test_end_to_end},
@@ -867,6 +1340,11 @@ static CU_TestInfo command_tests[] = {
   {"threads elsewhere: runs invalid", test_invalid_binding},
   {"no addr2line: function+offset names", test_no_addr2line},
   {"budget", test_budget},
+  {"inline helper x16, 200 regions on a line, no region", test_region_shapes},
+  {"identical placements run once", test_identical_placements_run_once},
+  {"--out with a quote", test_out_with_quote},
+  {"-f json --dry-run", test_dry_run_json},
+  {"adaptive rounds", test_adaptive_rounds},
   CU_TEST_INFO_NULL};
 static CU_SuiteInfo suites[] = {
   {"tune analysis", NULL, NULL, NULL, NULL, analysis_tests},

@@ -1,10 +1,10 @@
 #!/bin/sh
 # htplaces under valgrind memcheck: no invalid access, no leak.
-# Usage: sh tests/valgrind.sh VALGRIND HTPLACES TESTS_DIR [OMP_PROGRAM]
+# Usage: sh tests/valgrind.sh VALGRIND HTPLACES TESTS_DIR [OMP_PROGRAM [TUNE_REGIONS_PROG]]
 # Each command's own exit status is checked too, so valgrind's error status
 # (1) is only expected where htplaces itself exits 0.
 set -u
-vg=$1 htplaces=$2 dir=$3 prog=${4:-}
+vg=$1 htplaces=$2 dir=$3 prog=${4:-} regions=${5:-}
 c6100="pack:2 core:4 pu:2(indexes=core:pack)"
 fails=0
 run() { # EXPECTED-STATUS ARGS...
@@ -38,5 +38,9 @@ run 2 doctor --duration 0
 if [ -n "$prog" ] && [ "$(nproc)" -ge 2 ]; then
   run 0 verify os 2 -- "$prog"
   run 0 tune --reps 3 --threads 1,2 --policies spn,none -- "$prog"
+fi
+if [ -n "$regions" ]; then # 200 regions on one line; an inline helper's 16 regions
+  run 0 tune --reps 3 --threads 1 --policies spn,none -- "$regions" many
+  run 0 tune --reps 3 --threads 1 --policies spn,none -- "$regions" inline
 fi
 exit $fails

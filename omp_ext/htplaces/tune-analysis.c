@@ -2,10 +2,14 @@
  * htplaces tune: the analysis -- per configuration the median and 95%
  * confidence interval (Student t) of its time, energy, SPN and EDP over the
  * rounds; the speed-up S_N against one thread; the serial fraction by
- * Karp-Flatt, s = (N - S_N) / (S_N (N - 1)) (paper §2.3); sigma, what an SMT
- * sibling adds (paper §1.2), from the pairs "C threads one per core" and
- * "2C threads on the same C cores": sigma = T(C) / T(2C) - 1; SPN =
- * 1000 S_N / (P C) (paper §2.2); and the recommendation per objective.
+ * Karp-Flatt, s = (1/S_N - 1/N) / (1 - 1/N) (paper §2.3; s = 1 at S_N = 1);
+ * sigma, what an SMT sibling adds (paper §1.2), from the pairs "C threads
+ * one per core" and "2C threads, two on each of those same C cores":
+ * sigma = T(C) / T(2C) - 1; SPN = 1000 S_N / (P C) (paper §2.2); and the
+ * recommendation per objective: every configuration tested against the
+ * fastest by a paired t-test over the rounds (the rounds are paired by
+ * design: each round runs every configuration once, in a shuffled order),
+ * the cheapest of those not significantly worse recommended.
  * Pure functions: no I/O, tested on crafted runs.
  */
 #include <math.h>
@@ -21,24 +25,49 @@ double tune_sigma(double t_one_per_core, double t_two_per_core)
   return t_one_per_core / t_two_per_core - 1;
 }
 
-/* Stats of the successful runs' values v(run); n 0 if none is finite. */
+/* Karp-Flatt at N threads with speed-up S: (1/S - 1/N) / (1 - 1/N); 1 at
+ * S = 1 (nothing gained in parallel), and 1 for S < 1 too (slower than one
+ * thread: the formula would pass 1, which no serial fraction can; the
+ * speed-up beside it says how much slower).  NAN for N <= 1, S <= 0 or
+ * S > N (superlinear: no serial part to speak of). */
+static double karp_flatt(unsigned n, double speedup)
+{
+  if (n < 2 || !isfinite(speedup) || !(speedup > 0) || speedup > n)
+    return NAN;
+  if (speedup <= 1)
+    return 1;
+  return (1 / speedup - 1.0 / n) / (1 - 1.0 / n);
+}
+
+static int counts(const struct tune_run *run)
+{
+  return run->status == 0 && !run->invalid[0];
+}
+
+double tune_run_metric(const struct tune_config *c, const struct tune_run *run, double t1,
+                       enum tune_objective o)
+{
+  double power = run->wall_s > 0 ? run->energy_j / run->wall_s : NAN;
+  if (!counts(run))
+    return NAN;
+  switch (o) {
+  case TUNE_TIME: return run->wall_s;
+  case TUNE_ENERGY: return run->energy_j;
+  case TUNE_SPN:
+    return t1 > 0 && run->wall_s > 0 ? omp_ext_model_spn(t1 / run->wall_s, power, c->usage.cores)
+                                     : NAN;
+  case TUNE_EDP: return run->energy_j * run->wall_s;
+  default: return NAN;
+  }
+}
+
+/* Stats of the successful runs' values; n 0 if none is finite. */
 static void metric_stats(const struct tune_config *c, double t1, int o, double *buf,
                          omp_ext_stats_t *st)
 {
   unsigned i, k = 0;
   for (i = 0; i < c->nruns; i++) {
-    const struct tune_run *run = &c->runs[i];
-    double v = NAN, power = run->wall_s > 0 ? run->energy_j / run->wall_s : NAN;
-    if (run->status != 0 || run->invalid[0])
-      continue;
-    switch (o) {
-    case TUNE_TIME: v = run->wall_s; break;
-    case TUNE_ENERGY: v = run->energy_j; break;
-    case TUNE_SPN:
-      v = t1 > 0 ? omp_ext_model_spn(t1 / run->wall_s, power, c->usage.cores) : NAN;
-      break;
-    case TUNE_EDP: v = run->energy_j * run->wall_s; break;
-    }
+    double v = tune_run_metric(c, &c->runs[i], t1, (enum tune_objective)o);
     if (isfinite(v))
       buf[k++] = v;
   }
@@ -75,27 +104,24 @@ static void one_config(const struct tune_config *c, double t1, double *buf, stru
     else
       r->ok++;
   }
-  for (o = 0; o < TUNE_NOBJECTIVES; o++)
+  for (o = 0; o < TUNE_NOBJECTIVES; o++) {
     metric_stats(c, t1, o, buf, &r->metric[o]);
+    r->ratio[o] = NAN;
+  }
   r->time = r->metric[TUNE_TIME];
   r->speedup = r->serial = r->power_w = r->cpu_util = NAN;
   if (!r->ok)
     return;
   if (t1 > 0)
     r->speedup = t1 / r->time.median;
-  if (c->threads > 1 && isfinite(r->speedup) &&
-      omp_ext_karp_flatt(c->threads, r->speedup, &r->serial) != 0)
-    r->serial = NAN;
+  if (c->threads > 1)
+    r->serial = karp_flatt(c->threads, r->speedup);
   if (r->metric[TUNE_ENERGY].n)
     r->power_w = r->metric[TUNE_ENERGY].median / r->time.median;
   for (i = 0; i < c->nruns; i++)
-    if (c->runs[i].status == 0 && !c->runs[i].invalid[0] && c->runs[i].wall_s > 0)
+    if (counts(&c->runs[i]) && c->runs[i].wall_s > 0)
       buf[k++] = c->runs[i].cpu_s / (c->runs[i].wall_s * c->threads);
-  if (k) {
-    omp_ext_stats_t st;
-    if (omp_ext_stats_compute(buf, k, &st) == 0)
-      r->cpu_util = st.median;
-  }
+  r->cpu_util = tune_median(buf, k);
 }
 
 /* A configuration counts when none of its runs failed and at least
@@ -123,29 +149,97 @@ static int serial_source(const struct tune_config *c, const struct tune_result *
   return b;
 }
 
-
-/* sigma over every (one per core, two per core) pair on the same core count
- * and wait policy; returns the number of pairs, *sigma their median. */
-static unsigned sigma_pairs(const struct tune_config *c, const struct tune_result *r, unsigned n,
-                            double *buf, double *sigma)
+static int cmp_unsigned(const void *a, const void *b)
 {
-  unsigned i, j, k = 0;
-  for (i = 0; i < n; i++) {
-    if (!usable(&r[i]) || c[i].policy == TUNE_NONE || c[i].usage.extra != 0)
-      continue;
-    for (j = 0; j < n; j++) {
-      if (!usable(&r[j]) || c[j].policy == TUNE_NONE || c[j].wait != c[i].wait ||
-          c[j].usage.cores != c[i].usage.cores || c[j].threads != 2 * c[i].threads ||
-          c[j].usage.extra != c[i].usage.cores)
-        continue;
-      buf[k++] = tune_sigma(r[i].time.median, r[j].time.median);
-    }
-  }
-  *sigma = tune_median(buf, k);
-  return k;
+  unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+  return (x > y) - (x < y);
 }
 
-/* Is a better than b for objective o (medians; exact ties: cheaper)? */
+/* c's place cores, sorted, into tmp[threads]; 0, or -1 without places. */
+static int sorted_cores(const struct tune_config *c, unsigned *tmp)
+{
+  if (!c->place_core || c->policy == TUNE_NONE || c->threads == 0)
+    return -1;
+  memcpy(tmp, c->place_core, c->threads * sizeof(*tmp));
+  qsort(tmp, c->threads, sizeof(*tmp), cmp_unsigned);
+  return 0;
+}
+
+/* Two PUs of j's places on one core are the same PU? (a place list never
+ * repeats a PU; a crafted one might) */
+static int distinct_pus(const struct tune_config *j)
+{
+  unsigned a, b;
+  if (!j->place_pu)
+    return 0;
+  for (a = 0; a < j->threads; a++)
+    for (b = a + 1; b < j->threads; b++)
+      if (j->place_pu[a] == j->place_pu[b])
+        return 0;
+  return 1;
+}
+
+/* Is (i, j) a sigma pair: i has C threads, one on each of C distinct cores;
+ * j has 2C threads on two distinct PUs of each of exactly those cores?
+ * (The cores are compared, not their counts: 3 threads on one core and 1 on
+ * another, or the same count of cores elsewhere, is no pair.)  tmp: room
+ * for 3 x j's threads. */
+static int is_sigma_pair(const struct tune_config *i, const struct tune_config *j, unsigned *tmp)
+{
+  unsigned *a = tmp, *b = tmp + i->threads, k;
+  if (j->threads != 2 * i->threads || j->wait != i->wait || sorted_cores(i, a) != 0 ||
+      sorted_cores(j, b) != 0)
+    return 0;
+  for (k = 0; k < i->threads; k++)
+    if ((k && a[k] == a[k - 1]) || b[2 * k] != a[k] || b[2 * k + 1] != a[k])
+      return 0;
+  return distinct_pus(j);
+}
+
+static unsigned max_threads(const struct tune_config *c, unsigned n)
+{
+  unsigned i, m = 1;
+  for (i = 0; i < n; i++)
+    if (c[i].threads > m)
+      m = c[i].threads;
+  return m;
+}
+
+/* Every sigma pair of usable configurations into s->pairs; s->sigma their
+ * median.  0 or omp_ext_err_nomem. */
+static int sigma_pairs(const struct tune_config *c, const struct tune_result *r, unsigned n,
+                       double *buf, struct tune_summary *s)
+{
+  unsigned i, j, cap = 0, *tmp = malloc(3 * (size_t)max_threads(c, n) * sizeof(*tmp));
+  if (!tmp)
+    return omp_ext_err_nomem;
+  for (i = 0; i < n; i++) {
+    if (!usable(&r[i]))
+      continue;
+    for (j = 0; j < n; j++) {
+      struct tune_sigma_pair *more;
+      if (!usable(&r[j]) || !is_sigma_pair(&c[i], &c[j], tmp))
+        continue;
+      if (s->npairs == cap) {
+        cap = cap ? 2 * cap : 8;
+        if (!(more = realloc(s->pairs, cap * sizeof(*more)))) {
+          free(tmp);
+          return omp_ext_err_nomem;
+        }
+        s->pairs = more;
+      }
+      s->pairs[s->npairs++] = (struct tune_sigma_pair){
+        (int)i, (int)j, tune_sigma(r[i].time.median, r[j].time.median)};
+    }
+  }
+  free(tmp);
+  for (i = 0; i < s->npairs; i++)
+    buf[i] = s->pairs[i].sigma;
+  s->sigma = tune_median(buf, s->npairs);
+  return omp_ext_success;
+}
+
+/* Fewer cores, then fewer threads. */
 static int cheaper(const struct tune_config *a, const struct tune_config *b)
 {
   if (a->usage.cores != b->usage.cores)
@@ -153,6 +247,12 @@ static int cheaper(const struct tune_config *a, const struct tune_config *b)
   return a->threads < b->threads;
 }
 
+static int same_cost(const struct tune_config *a, const struct tune_config *b)
+{
+  return a->usage.cores == b->usage.cores && a->threads == b->threads;
+}
+
+/* Is a's median better than b's for objective o (exact ties: cheaper)? */
 static int better(const struct tune_config *c, const struct tune_result *r, enum tune_objective o,
                   int a, int b)
 {
@@ -162,39 +262,103 @@ static int better(const struct tune_config *c, const struct tune_result *r, enum
   return cheaper(&c[a], &c[b]);
 }
 
-void tune_recommend(const struct tune_config *c, const struct tune_result *r, unsigned n,
-                    enum tune_objective o, int *best, int *runner_up, int *significant)
+int tune_paired_test(const struct tune_config *a, const struct tune_config *b, double t1,
+                     enum tune_objective o, double *ratio, unsigned *paired)
 {
-  unsigned i;
-  int b = -1, s = -1;
-  for (i = 0; i < n; i++) {
-    int k = (int)i;
-    if (!usable(&r[i]) || r[i].metric[o].n == 0)
+  double sum = 0, ss = 0, mean, sd;
+  unsigned i, j, k = 0, used;
+  double *d = malloc((a->nruns + 1) * sizeof(*d));
+  *ratio = NAN;
+  *paired = 0;
+  if (!d)
+    return 0;
+  for (i = 0; i < a->nruns; i++) {
+    double x = tune_run_metric(a, &a->runs[i], t1, o), y = NAN;
+    if (!(x > 0))
       continue;
-    if (b < 0 || better(c, r, o, k, b)) {
-      s = b;
-      b = k;
-    } else if (s < 0 || better(c, r, o, k, s)) {
-      s = k;
-    }
+    for (j = 0; j < b->nruns && !(y > 0); j++)
+      if (b->runs[j].round == a->runs[i].round)
+        y = tune_run_metric(b, &b->runs[j], t1, o);
+    if (y > 0)
+      d[k++] = log(x / y);
   }
-  *best = b, *runner_up = s, *significant = 1;
-  if (b < 0 || s < 0)
-    return;
-  *significant = !omp_ext_ci_overlap(r[b].metric[o].ci95_lo, r[b].metric[o].ci95_hi,
-                                     r[s].metric[o].ci95_lo, r[s].metric[o].ci95_hi);
-  if (!*significant && cheaper(&c[s], &c[b])) {
-    *best = s;
-    *runner_up = b;
+  for (i = 0; i < k; i++)
+    sum += d[i];
+  used = k;
+  *paired = used;
+  if (used == 0) {
+    free(d);
+    return 0;
   }
+  mean = sum / used;
+  *ratio = exp(mean);
+  if (used < 2) {
+    free(d);
+    return 0;
+  }
+  for (i = 0; i < used; i++)
+    ss += (d[i] - mean) * (d[i] - mean);
+  free(d);
+  sd = sqrt(ss / (used - 1));
+  if (fabs(mean) <= 1e-12) /* the same in every round */
+    return 0;
+  if (sd == 0 || fabs(mean) / (sd / sqrt(used)) > omp_ext_student_t975(used - 1))
+    return mean > 0 ? 1 : -1;
+  return 0;
 }
 
-static unsigned max_runs(const struct tune_config *c, unsigned n)
+void tune_recommend(const struct tune_config *c, struct tune_result *r, unsigned n,
+                    enum tune_objective o, struct tune_summary *s)
 {
-  unsigned i, m = n;
+  double t1 = s->baseline >= 0 ? r[s->baseline].time.median : NAN;
+  unsigned i;
+  int f = -1, b = -1, u = -1, worse = o == TUNE_SPN ? -1 : 1;
+  for (i = 0; i < n; i++) {
+    r[i].tied[o] = 0;
+    if (usable(&r[i]) && r[i].metric[o].n && (f < 0 || better(c, r, o, (int)i, f)))
+      f = (int)i;
+  }
+  s->fastest[o] = f;
+  s->ntied[o] = 0;
+  for (i = 0; f >= 0 && i < n; i++) {
+    if (!usable(&r[i]) || !r[i].metric[o].n)
+      continue;
+    if ((int)i == f) {
+      r[i].ratio[o] = 1;
+      r[i].paired[o] = r[i].metric[o].n;
+      r[i].tied[o] = 1;
+    } else {
+      r[i].tied[o] = tune_paired_test(&c[i], &c[f], t1, o, &r[i].ratio[o], &r[i].paired[o]) !=
+                     worse;
+    }
+    if (!r[i].tied[o])
+      continue;
+    s->ntied[o]++;
+    if (b < 0 || cheaper(&c[i], &c[b]) ||
+        (same_cost(&c[i], &c[b]) && better(c, r, o, (int)i, b)))
+      b = (int)i;
+  }
   for (i = 0; i < n; i++)
+    if ((int)i != b && usable(&r[i]) && r[i].metric[o].n && (u < 0 || better(c, r, o, (int)i, u)))
+      u = (int)i;
+  s->best[o] = b;
+  s->runner_up[o] = u;
+  s->significant[o] = b >= 0 && u >= 0 && s->ntied[o] == 1;
+}
+
+/* The largest count of values any buffer of the analysis holds. */
+static unsigned max_values(const struct tune_config *c, unsigned n)
+{
+  unsigned i, k, m = n;
+  for (i = 0; i < n; i++) {
     if (c[i].nruns > m)
       m = c[i].nruns;
+    if (c[i].nserial > m)
+      m = c[i].nserial;
+    for (k = 0; k < c[i].nregions; k++)
+      if (c[i].regions[k].nruns > m)
+        m = c[i].regions[k].nruns;
+  }
   return m;
 }
 
@@ -204,37 +368,37 @@ double tune_median(double *x, unsigned n)
   return n && omp_ext_stats_compute(x, n, &st) == 0 ? st.median : NAN;
 }
 
-/* Configuration i's median total seconds of region name; NAN if untimed. */
-static double region_median(const struct tune_config *c, const char *name, double *buf)
+/* Configuration c's region of this key, or NULL. */
+static const struct tune_region *region_of(const struct tune_config *c, const char *key)
 {
   unsigned k;
   for (k = 0; k < c->nregions; k++)
-    if (strcmp(c->regions[k].name, name) == 0) {
-      memcpy(buf, c->regions[k].total_s, c->regions[k].nruns * sizeof(*buf));
-      return tune_median(buf, c->regions[k].nruns);
-    }
-  return NAN;
+    if (strcmp(c->regions[k].key, key) == 0)
+      return &c->regions[k];
+  return NULL;
 }
 
-/* sigma of one region over the same pairs as the program's. */
-static void region_sigma(const struct tune_config *c, const struct tune_result *r, unsigned n,
+/* Configuration c's median total seconds of region key; NAN if untimed.
+ * buf: room for the region's runs. */
+static double region_median(const struct tune_config *c, const char *key, double *buf)
+{
+  const struct tune_region *g = region_of(c, key);
+  if (!g)
+    return NAN;
+  memcpy(buf, g->total_s, g->nruns * sizeof(*buf));
+  return tune_median(buf, g->nruns);
+}
+
+/* sigma of one region over the program's pairs. */
+static void region_sigma(const struct tune_config *c, const struct tune_summary *s,
                          struct tune_region_summary *g, double *buf, double *pairs)
 {
-  unsigned i, j, k = 0;
-  for (i = 0; i < n; i++) {
-    if (!usable(&r[i]) || c[i].policy == TUNE_NONE || c[i].usage.extra != 0)
-      continue;
-    for (j = 0; j < n; j++) {
-      double a, b;
-      if (!usable(&r[j]) || c[j].policy == TUNE_NONE || c[j].wait != c[i].wait ||
-          c[j].usage.cores != c[i].usage.cores || c[j].threads != 2 * c[i].threads ||
-          c[j].usage.extra != c[i].usage.cores)
-        continue;
-      a = region_median(&c[i], g->name, buf);
-      b = region_median(&c[j], g->name, buf);
-      if (isfinite(a) && isfinite(b))
-        pairs[k++] = tune_sigma(a, b);
-    }
+  unsigned p, k = 0;
+  for (p = 0; p < s->npairs; p++) {
+    double a = region_median(&c[s->pairs[p].one_per_core], g->key, buf);
+    double b = region_median(&c[s->pairs[p].two_per_core], g->key, buf);
+    if (isfinite(a) && isfinite(b))
+      pairs[k++] = tune_sigma(a, b);
   }
   g->npairs = k;
   g->sigma = tune_median(pairs, k);
@@ -245,15 +409,66 @@ static struct tune_region_summary *summary_region(struct tune_summary *s, const 
   struct tune_region_summary *more;
   unsigned i;
   for (i = 0; i < s->nregions; i++)
-    if (strcmp(s->regions[i].name, x->name) == 0)
+    if (strcmp(s->regions[i].key, x->key) == 0)
       return &s->regions[i];
   if (!(more = realloc(s->regions, (s->nregions + 1) * sizeof(*more))))
     return NULL;
   s->regions = more;
   memset(&more[s->nregions], 0, sizeof(*more));
-  memcpy(more[s->nregions].name, x->name, sizeof(x->name));
   more[s->nregions].best = -1;
+  if (!(more[s->nregions].key = strdup(x->key)) ||
+      !(more[s->nregions].name = strdup(x->name ? x->name : x->key))) {
+    free(more[s->nregions].key);
+    return NULL;
+  }
   return &more[s->nregions++];
+}
+
+/* Did configuration i time region key (1), time others but not it (0), or
+ * write no timing file at all (-1)? */
+static int timed_here(const struct tune_config *c, const char *key)
+{
+  if (region_of(c, key))
+    return 1;
+  return c->nserial ? 0 : -1;
+}
+
+/* Larger best total first; regions never best last, by name. */
+static int cmp_region(const void *x, const void *y)
+{
+  const struct tune_region_summary *a = x, *b = y;
+  if ((a->best >= 0) != (b->best >= 0))
+    return a->best >= 0 ? -1 : 1;
+  if (a->best >= 0 && a->best_s != b->best_s)
+    return a->best_s > b->best_s ? -1 : 1;
+  return strcmp(a->key, b->key);
+}
+
+static void region_figures(const struct tune_config *c, const struct tune_result *r, unsigned n,
+                           struct tune_summary *s, struct tune_region_summary *g, double *buf,
+                           double *pairs)
+{
+  double t1 = s->baseline >= 0 ? region_median(&c[s->baseline], g->key, buf) : NAN, tn;
+  unsigned i, k;
+  int single_timed = 0, single_has = 0;
+  g->speedup = g->serial = g->share = NAN;
+  if (isfinite(t1) && g->best >= 0)
+    g->speedup = t1 / g->best_s;
+  if (isfinite(t1) && s->serial_from >= 0 &&
+      isfinite(tn = region_median(&c[s->serial_from], g->key, buf)))
+    g->serial = karp_flatt(c[s->serial_from].threads, t1 / tn);
+  if (g->best >= 0 && r[g->best].ok && r[g->best].time.median > 0)
+    g->share = g->best_s / r[g->best].time.median;
+  region_sigma(c, s, g, buf, pairs);
+  for (i = 0; i < n; i++) {
+    int t = c[i].threads == 1 ? timed_here(&c[i], g->key) : -1;
+    single_timed |= t >= 0;
+    single_has |= t == 1;
+  }
+  g->only_multi = single_timed && !single_has;
+  for (k = 0; k < s->nregions; k++)
+    if (&s->regions[k] != g && strcmp(s->regions[k].name, g->name) == 0)
+      g->same_name++;
 }
 
 /* Every region's best configuration, speed-up, Karp-Flatt s and sigma. */
@@ -261,60 +476,74 @@ static int analyse_regions(const struct tune_config *c, const struct tune_result
                            struct tune_summary *s, double *buf, double *pairs)
 {
   unsigned i, k;
-  for (i = 0; i < n; i++)
+  for (i = 0; i < n; i++) {
+    s->timed |= c[i].nserial > 0;
     for (k = 0; k < c[i].nregions; k++) {
-      struct tune_region_summary *g = summary_region(s, &c[i].regions[k]);
+      const struct tune_region *x = &c[i].regions[k];
+      struct tune_region_summary *g = summary_region(s, x);
       double m;
       if (!g)
         return omp_ext_err_nomem;
-      if (c[i].regions[k].team_max > g->team_max)
-        g->team_max = c[i].regions[k].team_max;
-      if (!usable(&r[i]) || !isfinite(m = region_median(&c[i], g->name, buf)))
+      if (x->team_max > g->team_max)
+        g->team_max = x->team_max;
+      if (!usable(&r[i]) || !isfinite(m = region_median(&c[i], g->key, buf)))
         continue;
       if (g->best < 0 || m < g->best_s) {
         g->best = (int)i;
         g->best_s = m;
-        g->instances = c[i].regions[k].instances;
-        memcpy(buf, c[i].regions[k].median_s, c[i].regions[k].nruns * sizeof(*buf));
-        g->best_median_s = tune_median(buf, c[i].regions[k].nruns);
+        g->instances = x->instances;
+        memcpy(buf, x->median_s, x->nruns * sizeof(*buf));
+        g->best_median_s = tune_median(buf, x->nruns);
       }
     }
-  for (k = 0; k < s->nregions; k++) {
-    struct tune_region_summary *g = &s->regions[k];
-    double t1 = s->baseline >= 0 ? region_median(&c[s->baseline], g->name, buf) : NAN, tn;
-    g->speedup = g->serial = NAN;
-    if (isfinite(t1) && g->best >= 0)
-      g->speedup = t1 / g->best_s;
-    if (isfinite(t1) && s->serial_from >= 0 &&
-        isfinite(tn = region_median(&c[s->serial_from], g->name, buf)) &&
-        omp_ext_karp_flatt(c[s->serial_from].threads, t1 / tn, &g->serial) != 0)
-      g->serial = NAN;
-    region_sigma(c, r, n, g, buf, pairs);
   }
+  for (k = 0; k < s->nregions; k++)
+    region_figures(c, r, n, s, &s->regions[k], buf, pairs);
+  if (s->nregions > 1)
+    qsort(s->regions, s->nregions, sizeof(*s->regions), cmp_region);
   return omp_ext_success;
 }
 
 void tune_free_summary(struct tune_summary *s)
 {
+  unsigned k;
+  for (k = 0; k < s->nregions; k++) {
+    free(s->regions[k].key);
+    free(s->regions[k].name);
+  }
   free(s->regions);
+  free(s->pairs);
   s->regions = NULL;
-  s->nregions = 0;
+  s->pairs = NULL;
+  s->nregions = s->npairs = 0;
+}
+
+static void model_bound(const omp_ext_topo_t *topo, const omp_ext_power_model_t *power,
+                        struct tune_summary *s)
+{
+  omp_ext_model_t m = {*power, OMP_EXT_MODEL_SIGMA, s->serial < 0 ? 0 : s->serial};
+  unsigned bound;
+  if (isfinite(s->sigma) && s->sigma > 0 && s->sigma <= 1)
+    m.sigma = s->sigma;
+  if (m.serial < 1 && omp_ext_model_bound(topo, &m, omp_ht_policy_speedup, &bound) == 0)
+    s->bound = bound;
 }
 
 int tune_analyse(const struct tune_config *c, unsigned n, const omp_ext_topo_t *topo,
                  const omp_ext_power_model_t *power, struct tune_result *r,
                  struct tune_summary *s)
 {
-  double *buf = malloc((max_runs(c, n) + 1) * sizeof(*buf)), t1;
-  double *pairs = malloc(((size_t)n * n + 1) * sizeof(*pairs));
+  size_t m = (size_t)max_values(c, n) + 1;
+  double *buf = malloc(m * sizeof(*buf)), t1;
+  double *pairs = malloc(((size_t)n * n + m) * sizeof(*pairs));
   unsigned i;
   int o, err;
+  memset(s, 0, sizeof(*s));
   if (!buf || !pairs) {
     free(buf);
     free(pairs);
     return omp_ext_err_nomem;
   }
-  memset(s, 0, sizeof(*s));
   for (i = 0; i < n; i++) /* first pass: times, to find the baseline */
     one_config(&c[i], NAN, buf, &r[i]);
   s->baseline = find_baseline(c, r, n);
@@ -323,21 +552,17 @@ int tune_analyse(const struct tune_config *c, unsigned n, const omp_ext_topo_t *
     one_config(&c[i], t1, buf, &r[i]);
   s->serial_from = serial_source(c, r, n);
   s->serial = s->serial_from >= 0 ? r[s->serial_from].serial : NAN;
-  s->npairs = sigma_pairs(c, r, n, pairs, &s->sigma);
-  s->bound = 0;
-  if (topo && power && isfinite(s->serial)) {
-    omp_ext_model_t m = {*power, OMP_EXT_MODEL_SIGMA, s->serial < 0 ? 0 : s->serial};
-    unsigned bound;
-    if (isfinite(s->sigma) && s->sigma > 0 && s->sigma <= 1)
-      m.sigma = s->sigma;
-    if (m.serial < 1 && omp_ext_model_bound(topo, &m, omp_ht_policy_speedup, &bound) == 0)
-      s->bound = bound;
-  }
-  for (o = 0; o < TUNE_NOBJECTIVES; o++)
-    tune_recommend(c, r, n, (enum tune_objective)o, &s->best[o], &s->runner_up[o],
-                   &s->significant[o]);
-  err = analyse_regions(c, r, n, s, buf, pairs);
+  s->sigma = NAN;
+  err = sigma_pairs(c, r, n, pairs, s);
+  if (!err && topo && power && isfinite(s->serial))
+    model_bound(topo, power, s);
+  for (o = 0; !err && o < TUNE_NOBJECTIVES; o++)
+    tune_recommend(c, r, n, (enum tune_objective)o, s);
+  if (!err)
+    err = analyse_regions(c, r, n, s, buf, pairs);
   free(buf);
   free(pairs);
+  if (err)
+    tune_free_summary(s);
   return err;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "tune.h"
+#include "util.h"
 
 const char *tune_policy_name(int policy)
 {
@@ -94,19 +95,37 @@ int tune_parse_policies(const char *text, int *policies, unsigned max, unsigned 
   return status;
 }
 
+/* One item of --threads: a count N or a range LO-HI, within 1..limit (the
+ * syntax of htbench --threads); a count already listed is kept once. */
 static int thread_item(const char *s, void *arg)
 {
   struct collect *c = arg;
-  unsigned *out = c->out, v, i;
-  int status = htp_parse_count(s, c->limit, &v);
-  if (status)
-    return status;
-  for (i = 0; i < c->n; i++)
-    if (out[i] == v)
-      return htp_error(HTP_EXIT_USAGE, "thread count %u given twice in --threads", v);
-  if (c->n == c->max)
-    return htp_error(HTP_EXIT_USAGE, "too many --threads (at most %u)", c->max);
-  out[c->n++] = v;
+  unsigned long long lo = 0, hi = 0, v;
+  unsigned *out = c->out, i;
+  const char *dash = strchr(s, '-');
+  char first[32];
+  int ok;
+  if (dash && dash != s && (size_t)(dash - s) < sizeof(first)) {
+    memcpy(first, s, (size_t)(dash - s));
+    first[dash - s] = '\0';
+    ok = omp_ext_parse_uint(first, 1, c->limit, &lo) == OMP_EXT_UINT_OK &&
+         omp_ext_parse_uint(dash + 1, 1, c->limit, &hi) == OMP_EXT_UINT_OK && lo <= hi;
+  } else {
+    ok = !dash && omp_ext_parse_uint(s, 1, c->limit, &lo) == OMP_EXT_UINT_OK;
+    hi = lo;
+  }
+  if (!ok)
+    return htp_error(HTP_EXIT_USAGE, "invalid --threads item '%s': not a thread count or range "
+                     "LO-HI within 1..%u (the allowed PUs)", s, c->limit);
+  for (v = lo; v <= hi; v++) {
+    for (i = 0; i < c->n && out[i] != v; i++)
+      ;
+    if (i < c->n)
+      continue;
+    if (c->n == c->max)
+      return htp_error(HTP_EXIT_USAGE, "too many --threads (at most %u)", c->max);
+    out[c->n++] = (unsigned)v;
+  }
   return HTP_EXIT_OK;
 }
 
@@ -195,15 +214,45 @@ static int fill(const omp_ext_topo_t *topo, struct tune_config *c)
     err = omp_ext_usage_of(order, c->threads, &c->usage);
   if (!err && c->policy != TUNE_NONE)
     err = omp_ext_places_format(order, c->threads, omp_ext_format_omp, &c->places);
-  if (!err && c->policy != TUNE_NONE) { /* one PU per place, in order */
+  if (!err && c->policy != TUNE_NONE) { /* one PU per place, in order, and its core */
     unsigned i;
-    if (!(c->place_pu = malloc(c->threads * sizeof(*c->place_pu))))
+    if (!(c->place_pu = malloc(c->threads * sizeof(*c->place_pu))) ||
+        !(c->place_core = malloc(c->threads * sizeof(*c->place_core))))
       err = omp_ext_err_nomem;
-    for (i = 0; !err && i < c->threads; i++)
+    for (i = 0; !err && i < c->threads; i++) {
       c->place_pu[i] = order[i].os_index;
+      c->place_core[i] = order[i].core;
+    }
   }
   free(order);
   return err;
+}
+
+static unsigned policy_bit(int policy)
+{
+  return policy == TUNE_NONE ? TUNE_NONE_BIT : 1u << policy;
+}
+
+/* Configurations with the same place list, N and wait policy are one
+ * placement: measured once, named by all the policies giving it.  "none"
+ * (no place list) is never the same as a placement.  Returns the new count;
+ * the order of first appearance is kept. */
+static unsigned merge_identical(struct tune_config *c, unsigned n)
+{
+  unsigned i, j, k = 0;
+  for (i = 0; i < n; i++) {
+    for (j = 0; j < k; j++)
+      if (c[j].places && c[i].places && c[j].threads == c[i].threads &&
+          c[j].wait == c[i].wait && strcmp(c[j].places, c[i].places) == 0)
+        break;
+    if (j < k) {
+      c[j].policies |= c[i].policies;
+      tune_free_plan_entry(&c[i]);
+    } else {
+      c[k++] = c[i];
+    }
+  }
+  return k;
 }
 
 int tune_make_plan(const omp_ext_topo_t *topo, const int *policies, unsigned npol,
@@ -219,6 +268,7 @@ int tune_make_plan(const omp_ext_topo_t *topo, const int *policies, unsigned npo
     for (t = 0; t < ncounts; t++)
       for (w = 0; w < nwaits && !err; w++, k++) {
         c[k].policy = policies[p];
+        c[k].policies = policy_bit(policies[p]);
         c[k].threads = counts[t];
         c[k].wait = waits[w];
         err = fill(topo, &c[k]);
@@ -228,8 +278,18 @@ int tune_make_plan(const omp_ext_topo_t *topo, const int *policies, unsigned npo
     return htp_error(HTP_EXIT_FAIL, "cannot make the plan: %s", omp_ext_strerror(err));
   }
   *configs = c;
-  *n = total;
+  *n = merge_identical(c, total);
   return HTP_EXIT_OK;
+}
+
+void tune_free_plan_entry(struct tune_config *c)
+{
+  free(c->places);
+  free(c->place_pu);
+  free(c->place_core);
+  free(c->runs);
+  tune_free_regions(c);
+  memset(c, 0, sizeof(*c));
 }
 
 void tune_free_plan(struct tune_config *configs, unsigned n)
@@ -237,13 +297,31 @@ void tune_free_plan(struct tune_config *configs, unsigned n)
   unsigned i;
   if (!configs)
     return;
-  for (i = 0; i < n; i++) {
-    free(configs[i].places);
-    free(configs[i].place_pu);
-    free(configs[i].runs);
-    tune_free_regions(&configs[i]);
-  }
+  for (i = 0; i < n; i++)
+    tune_free_plan_entry(&configs[i]);
   free(configs);
+}
+
+unsigned tune_policy_bits(const struct tune_config *c)
+{
+  return c->policies ? c->policies : policy_bit(c->policy);
+}
+
+void tune_config_label(const struct tune_config *c, char *buf, size_t len)
+{
+  unsigned bits = tune_policy_bits(c), p;
+  size_t k = 0;
+  int first = 1;
+  buf[0] = '\0';
+  for (p = 0; p < 32 && k < len; p++)
+    if (bits & (1u << p)) {
+      k += (size_t)snprintf(buf + k, len - k, "%s%s", first ? "" : "/",
+                            p == 31 ? "none" : omp_ext_policy_name((omp_ht_policy_t)p));
+      first = 0;
+    }
+  if (k < len)
+    snprintf(buf + k, len - k, " %u%s%s", c->threads, c->wait ? " " : "",
+             c->wait ? tune_wait_name(c->wait) : "");
 }
 
 /* splitmix64: a small, well-mixed generator; the same seed gives the same

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,11 +55,30 @@ static void print_failure(FILE *out, const struct tune_config *c)
     fprintf(out, ": %.60s", c->tail);
 }
 
-/* "spn 2" or "spn 2 active". */
+/* "speedup/spn/spread 2" or "spn 2 active". */
 static void config_name(const struct tune_config *c, char *buf, size_t len)
 {
-  snprintf(buf, len, "%s %u%s%s", tune_policy_name(c->policy), c->threads,
-           c->wait ? " " : "", c->wait ? tune_wait_name(c->wait) : "");
+  tune_config_label(c, buf, len);
+}
+
+/* Seconds in a readable unit: "1.234 s", "12.3 ms", "4.56 us", "789 ns";
+ * never "0.0000" for a time that is not 0. */
+static const char *fmt_seconds(double v, char *buf, size_t len)
+{
+  double a = fabs(v);
+  if (!isfinite(v))
+    snprintf(buf, len, "-");
+  else if (v == 0)
+    snprintf(buf, len, "0 s");
+  else if (a >= 1)
+    snprintf(buf, len, "%.3f s", v);
+  else if (a >= 1e-3)
+    snprintf(buf, len, "%.3g ms", v * 1e3);
+  else if (a >= 1e-6)
+    snprintf(buf, len, "%.3g us", v * 1e6);
+  else
+    snprintf(buf, len, "%.3g ns", v * 1e9);
+  return buf;
 }
 
 char *tune_exec_line(const struct tune_report *t, int i)
@@ -98,12 +118,39 @@ static void print_num(FILE *f, const char *fmt, double v, int width)
 
 static const char *metric_unit[TUNE_NOBJECTIVES] = {"s", "J", "1/(kW core)", "J s"};
 
+/* No parallel region ran although the timing layer watched: the thread
+ * count cannot matter, and no placement is recommended. */
+static int no_region(const struct tune_report *t)
+{
+  return t->s->timed && t->s->nregions == 0;
+}
+
+#define NO_REGION_VERDICT "no parallel region ran: the thread count cannot matter"
+
+/* "a, b and c" of the tied configurations other than skip. */
+static void print_tied(FILE *out, const struct tune_report *t, enum tune_objective o, int skip)
+{
+  unsigned i, k = 0, n = t->s->ntied[o] - 1;
+  char name[160];
+  for (i = 0; i < t->n; i++)
+    if (t->r[i].tied[o] && (int)i != skip) {
+      config_name(&t->c[i], name, sizeof(name));
+      fprintf(out, "%s%s (%.4g %s)", k == 0 ? "" : k + 1 == n ? " and " : ", ", name,
+              t->r[i].metric[o].median, metric_unit[o]);
+      k++;
+    }
+}
+
 static void print_pick(FILE *out, const struct tune_report *t, enum tune_objective o,
                        const char *lead)
 {
   const struct tune_summary *s = t->s;
-  int b = s->best[o], u = s->runner_up[o];
-  char name[64], other[64];
+  int b = s->best[o], u = s->runner_up[o], f = s->fastest[o];
+  char name[160], other[160];
+  if (no_region(t)) {
+    fprintf(out, "%s%s: %s\n", lead, tune_objective_name(o), NO_REGION_VERDICT);
+    return;
+  }
   if (b < 0) {
     fprintf(out, "%s%s: %s\n", lead, tune_objective_name(o),
             o == TUNE_SPN && t->s->baseline < 0
@@ -115,29 +162,45 @@ static void print_pick(FILE *out, const struct tune_report *t, enum tune_objecti
   fprintf(out, "%s%s: %s (median %.4g %s", lead, tune_objective_name(o), name,
           t->r[b].metric[o].median, metric_unit[o]);
   if (u < 0) {
-    fprintf(out, "; no runner-up)\n");
+    fprintf(out, "; no other configuration to compare with)\n");
     return;
   }
   config_name(&t->c[u], other, sizeof(other));
-  /* The tie rule changed the order when the recommended one has the worse
-   * median: say so. */
-  fprintf(out, "); runner-up %s (%.4g %s): %s\n", other, t->r[u].metric[o].median,
-          metric_unit[o], s->significant[o] ? "significant difference (95% CIs disjoint)"
-          : (o == TUNE_SPN ? t->r[b].metric[o].median < t->r[u].metric[o].median
-                           : t->r[b].metric[o].median > t->r[u].metric[o].median)
-            ? "no significant difference (95% CIs overlap): the one with fewer cores is "
-              "recommended"
-            : "no significant difference (95% CIs overlap)");
+  if (s->significant[o]) {
+    fprintf(out, "): significantly %s every other configuration (runner-up %s: %.4g %s; %s)\n",
+            o == TUNE_SPN ? "above" : "below", other, t->r[u].metric[o].median, metric_unit[o],
+            TUNE_TEST_NAME);
+    return;
+  }
+  fprintf(out, "): tied with ");
+  print_tied(out, t, o, b);
+  fprintf(out, " -- not significantly %s than the %s (%s); the cheapest of them (fewer "
+          "cores, then fewer threads) is recommended\n", o == TUNE_SPN ? "lower" : "higher",
+          f == b ? "recommended one" : "best median", TUNE_TEST_NAME);
 }
 
 /* The median of a configuration's serial seconds (outside any region). */
 static double serial_median(const struct tune_config *c)
 {
-  double buf[256];
-  unsigned n = c->nserial < 256 ? c->nserial : 256;
-  if (n) /* (no valid run: serial_s may be NULL) */
-    memcpy(buf, c->serial_s, n * sizeof(*buf));
-  return tune_median(buf, n);
+  double *buf = c->nserial ? malloc(c->nserial * sizeof(*buf)) : NULL, m;
+  if (!buf) /* (no valid run: serial_s may be NULL) */
+    return NAN;
+  memcpy(buf, c->serial_s, c->nserial * sizeof(*buf));
+  m = tune_median(buf, c->nserial);
+  free(buf);
+  return m;
+}
+
+/* The median total seconds of one configuration's region. */
+static double region_total(const struct tune_region *g)
+{
+  double *buf = g->nruns ? malloc(g->nruns * sizeof(*buf)) : NULL, m;
+  if (!buf)
+    return NAN;
+  memcpy(buf, g->total_s, g->nruns * sizeof(*buf));
+  m = tune_median(buf, g->nruns);
+  free(buf);
+  return m;
 }
 
 static unsigned untimed_runs(const struct tune_report *t)
@@ -148,105 +211,210 @@ static unsigned untimed_runs(const struct tune_report *t)
   return n;
 }
 
+#define REGION_WIDTH 40 /* a longer name gets a line of its own */
+
+static void print_region_row(FILE *out, const struct tune_report *t,
+                             const struct tune_region_summary *g)
+{
+  char name[160], sec[32], share[16];
+  if (g->best >= 0)
+    config_name(&t->c[g->best], name, sizeof(name));
+  else
+    snprintf(name, sizeof(name), "-");
+  if (strlen(g->name) > REGION_WIDTH) /* never cut: the full name, then its figures */
+    fprintf(out, "  %s\n  %-*s", g->name, REGION_WIDTH, "");
+  else
+    fprintf(out, "  %-*s", REGION_WIDTH, g->name);
+  snprintf(share, sizeof(share), isfinite(g->share) ? "%.1f%%" : "-", 100 * g->share);
+  fprintf(out, " %10s %6s %9lu %4u  %-24s", fmt_seconds(g->best >= 0 ? g->best_s : NAN, sec,
+                                                        sizeof(sec)),
+          share, g->instances, g->team_max, name);
+  if (g->only_multi)
+    fprintf(out, " %8s", "N>1 only");
+  else
+    print_num(out, " %*.2f", g->speedup, 8);
+  print_num(out, " %*.3f", g->serial, 7);
+  print_num(out, " %*.3f", g->npairs ? g->sigma : NAN, 7);
+  if (g->same_name)
+    fprintf(out, "  [%s]", g->key);
+  fputc('\n', out);
+}
+
 static void print_regions(FILE *out, const struct tune_report *t)
 {
   const struct tune_summary *s = t->s;
-  unsigned k, untimed = untimed_runs(t);
-  char name[64];
+  unsigned k, untimed = untimed_runs(t), multi = 0, clash = 0;
+  char name[160], sec[32];
+  if (no_region(t)) {
+    fprintf(out, "\nParallel regions: none -- the timing layer watched every run and %s\n",
+            NO_REGION_VERDICT);
+    return;
+  }
   if (!s->nregions) {
     fprintf(out, "\nParallel regions: not available (no run wrote a timing file: a statically "
             "linked program, a runtime that started no hook, or --no-regions)\n");
     return;
   }
-  fprintf(out, "\nParallel regions (omp_ext's timing layer; median total seconds per run):\n");
-  fprintf(out, "  %-32s %9s %4s  %-22s %9s %8s %7s %7s\n", "region", "instances", "team",
-          "best configuration", "best_s", "speedup", "serial", "sigma");
+  fprintf(out, "\nParallel regions (omp_ext's timing layer; by total time at each region's "
+          "best configuration, median per run; share: of that configuration's run time):\n");
+  fprintf(out, "  %-*s %10s %6s %9s %4s  %-24s %8s %7s %7s\n", REGION_WIDTH, "region",
+          "total", "share", "instances", "team", "best configuration", "speedup", "serial",
+          "sigma");
   for (k = 0; k < s->nregions; k++) {
-    const struct tune_region_summary *g = &s->regions[k];
-    if (g->best >= 0)
-      config_name(&t->c[g->best], name, sizeof(name));
-    else
-      snprintf(name, sizeof(name), "-");
-    fprintf(out, "  %-32.32s %9lu %4u  %-22s ", g->name, g->instances, g->team_max, name);
-    print_num(out, "%*.4f", g->best >= 0 ? g->best_s : NAN, 9);
-    print_num(out, " %*.2f", g->speedup, 8);
-    print_num(out, " %*.3f", g->serial, 7);
-    print_num(out, " %*.3f", g->npairs ? g->sigma : NAN, 7);
-    fputc('\n', out);
+    print_region_row(out, t, &s->regions[k]);
+    multi += s->regions[k].only_multi != 0;
+    clash += s->regions[k].same_name != 0;
   }
+  if (multi)
+    fprintf(out, "  N>1 only: %u region%s exist%s only at N > 1 (no 1-thread run timed %s): no "
+            "speed-up against one thread\n", multi, multi > 1 ? "s" : "", multi > 1 ? "" : "s",
+            multi > 1 ? "them" : "it");
+  if (clash)
+    fprintf(out, "  %u regions share a name with another: each is its own code address "
+            "[shown], never merged\n", clash);
   if (s->best[TUNE_TIME] >= 0 && t->c[s->best[TUNE_TIME]].nserial) {
     config_name(&t->c[s->best[TUNE_TIME]], name, sizeof(name));
-    fprintf(out, "  serial part (outside any region): median %.4f s at %s\n",
-            serial_median(&t->c[s->best[TUNE_TIME]]), name);
+    fprintf(out, "  serial part (outside any region): median %s at %s\n",
+            fmt_seconds(serial_median(&t->c[s->best[TUNE_TIME]]), sec, sizeof(sec)), name);
   }
   if (untimed)
     fprintf(out, "  %u successful runs wrote no timing file: the figures above are of the others\n",
             untimed);
 }
 
-void tune_print_table(FILE *out, const struct tune_report *t)
+/* Against the objective's fastest: "fastest", "+3.2% tied", "+25.0%". */
+static void print_vs_fastest(FILE *out, const struct tune_report *t, unsigned i)
+{
+  enum tune_objective o = t->objective;
+  const struct tune_result *r = &t->r[i];
+  char text[32];
+  if ((int)i == t->s->fastest[o])
+    snprintf(text, sizeof(text), "fastest");
+  else if (isfinite(r->ratio[o]))
+    snprintf(text, sizeof(text), "%+.1f%%%s", 100 * (r->ratio[o] - 1), r->tied[o] ? " tied" : "");
+  else
+    snprintf(text, sizeof(text), "-");
+  fprintf(out, " %12s", text);
+}
+
+static void print_config_row(FILE *out, const struct tune_report *t, unsigned i, int width)
+{
+  const struct tune_config *c = &t->c[i];
+  const struct tune_result *r = &t->r[i];
+  char name[160], a[32], b[32], m[32], ci[80];
+  config_name(c, name, sizeof(name));
+  fprintf(out, "%-*s %5u %4u %10s", width, name, c->usage.cores, r->ok,
+          fmt_seconds(r->ok ? r->time.median : NAN, m, sizeof(m)));
+  if (r->ok) {
+    fmt_seconds(r->time.ci95_lo, a, sizeof(a));
+    fmt_seconds(r->time.ci95_hi, b, sizeof(b));
+    snprintf(ci, sizeof(ci), "[%s, %s]", a, b);
+    fprintf(out, " %24s", ci);
+  } else {
+    fprintf(out, " %24s", "-");
+  }
+  print_vs_fastest(out, t, i);
+  print_num(out, " %*.2f", r->speedup, 8);
+  print_num(out, " %*.3f", r->serial, 7);
+  print_num(out, " %*.1f", r->power_w, 8);
+  print_num(out, " %*.2f", r->metric[TUNE_ENERGY].n ? r->metric[TUNE_ENERGY].median : NAN, 9);
+  print_num(out, " %*.2f", r->metric[TUNE_SPN].n ? r->metric[TUNE_SPN].median : NAN, 8);
+  fprintf(out, " %s", status_word(c, r));
+  if (r->failed)
+    print_failure(out, c);
+  if (r->invalid)
+    fprintf(out, " (%u run%s invalid: %s)", r->invalid, r->invalid > 1 ? "s" : "",
+            first_invalid(c));
+  fputc('\n', out);
+}
+
+static void print_model_inputs(FILE *out, const struct tune_report *t)
 {
   const struct tune_summary *s = t->s;
-  unsigned i;
-  int o;
-  char name[64], *line;
-  fprintf(out, "%-22s %6s %4s %12s %23s %8s %7s %8s %9s %8s %s\n", "configuration", "cores",
-          "runs", "median_s", "95% CI of mean (s)", "speedup", "serial", "power_W",
-          t->energy_measured ? "energy_J" : "energy_J*", "SPN", "status");
-  for (i = 0; i < t->n; i++) {
-    const struct tune_config *c = &t->c[i];
-    const struct tune_result *r = &t->r[i];
-    config_name(c, name, sizeof(name));
-    fprintf(out, "%-22s %6u %4u ", name, c->usage.cores, r->ok);
-    print_num(out, "%*.4f", r->ok ? r->time.median : NAN, 12);
-    if (r->ok)
-      fprintf(out, "  [%9.4f, %9.4f]", r->time.ci95_lo, r->time.ci95_hi);
-    else
-      fprintf(out, " %23s", "-");
-    print_num(out, " %*.2f", r->speedup, 8);
-    print_num(out, " %*.3f", r->serial, 7);
-    print_num(out, " %*.1f", r->power_w, 8);
-    print_num(out, " %*.2f", r->metric[TUNE_ENERGY].n ? r->metric[TUNE_ENERGY].median : NAN, 9);
-    print_num(out, " %*.2f", r->metric[TUNE_SPN].n ? r->metric[TUNE_SPN].median : NAN, 8);
-    fprintf(out, " %s", status_word(c, r));
-    if (r->failed)
-      print_failure(out, c);
-    if (r->invalid)
-      fprintf(out, " (%u run%s invalid: %s)", r->invalid, r->invalid > 1 ? "s" : "",
-              first_invalid(c));
-    fputc('\n', out);
-  }
-  if (!t->energy_measured)
-    fprintf(out, "* energy modelled (power model %s x time): no readable RAPL counter\n",
-            t->power_name);
+  char name[160], other[160];
+  unsigned p;
   fprintf(out, "\nModel inputs measured:\n");
   if (isfinite(s->serial)) {
     config_name(&t->c[s->serial_from], name, sizeof(name));
-    fprintf(out, "  serial fraction s = %.4f (Karp-Flatt at %s)", s->serial, name);
+    fprintf(out, "  serial fraction s = %.4f (Karp-Flatt at %s, S_N = %.3f%s)", s->serial, name,
+            t->r[s->serial_from].speedup,
+            s->serial >= 1 ? ": no speed-up over one thread" : "");
     if (s->bound)
       fprintf(out, "; the §2.3 useful thread count (speedup order) is %u", s->bound);
     fputc('\n', out);
   } else {
     fprintf(out, "  serial fraction: not measurable (needs a 1-thread configuration and one "
-            "with more threads, one per core, faster than it)\n");
+            "with more threads, one per core, no faster than N times it)\n");
   }
-  if (s->npairs)
-    fprintf(out, "  sigma = %.3f (median of %u pairs: C threads one per core vs 2C on the "
-            "same C cores)\n", s->sigma, s->npairs);
-  else
-    fprintf(out, "  sigma: not measurable here (needs cores with SMT siblings and both C and 2C "
-            "threads on C cores: e.g. speedup C and spn 2C)\n");
+  if (s->npairs) {
+    fprintf(out, "  sigma = %.3f (median of %u pair%s: C threads one per core vs 2C threads, "
+            "two on each of the same C cores):\n", s->sigma, s->npairs, s->npairs > 1 ? "s" : "");
+    for (p = 0; p < s->npairs; p++) {
+      config_name(&t->c[s->pairs[p].one_per_core], name, sizeof(name));
+      config_name(&t->c[s->pairs[p].two_per_core], other, sizeof(other));
+      fprintf(out, "    %s vs %s: %.3f\n", name, other, s->pairs[p].sigma);
+    }
+  } else {
+    fprintf(out, "  sigma: not measurable here (needs cores with SMT siblings and both C threads "
+            "one per core and 2C threads on exactly those C cores: e.g. speedup C and spn 2C)\n");
+  }
   fprintf(out, "  htplaces model --serial-fraction %.4f --sigma %.3f --power-model %s\n",
-          isfinite(s->serial) && s->serial > 0 ? s->serial : 0.0,
+          isfinite(s->serial) && s->serial > 0 && s->serial < 1 ? s->serial : 0.0,
           s->npairs && s->sigma > 0 && s->sigma <= 1 ? s->sigma : OMP_EXT_MODEL_SIGMA,
           t->power_name);
+}
+
+static void print_rounds(FILE *out, const struct tune_report *t)
+{
+  unsigned rounds = t->rounds_run ? t->rounds_run : t->rounds;
+  if (t->adaptive == NULL)
+    return;
+  if (strcmp(t->adaptive, "separated") == 0)
+    fprintf(out, "Adaptive rounds: %u rounds (%u the minimum); stopped when the best was "
+            "significantly ahead of every other (%s)\n", rounds, t->rounds, TUNE_TEST_NAME);
+  else if (strcmp(t->adaptive, "budget") == 0)
+    fprintf(out, "Adaptive rounds: %u rounds (%u the minimum); the --budget ended with %u "
+            "configurations still tied for %s\n", rounds, t->rounds,
+            t->s->ntied[t->objective], tune_objective_name(t->objective));
+  else
+    fprintf(out, "Adaptive rounds: %u rounds (%u the minimum); stopped: %s\n", rounds,
+            t->rounds, t->adaptive);
+}
+
+void tune_print_table(FILE *out, const struct tune_report *t)
+{
+  const struct tune_summary *s = t->s;
+  unsigned i;
+  int o, width = 22;
+  char name[160], *line;
+  for (i = 0; i < t->n; i++) {
+    config_name(&t->c[i], name, sizeof(name));
+    if ((int)strlen(name) > width)
+      width = (int)strlen(name);
+  }
+  fprintf(out, "%-*s %5s %4s %10s %24s %12s %8s %7s %8s %9s %8s %s\n", width, "configuration",
+          "cores", "runs", "median", "95% CI of mean", "vs fastest", "speedup", "serial",
+          "power_W", t->energy_measured ? "energy_J" : "energy_J*", "SPN", "status");
+  for (i = 0; i < t->n; i++)
+    print_config_row(out, t, i, width);
+  if (!t->energy_measured)
+    fprintf(out, "* energy modelled (power model %s x time): no readable RAPL counter\n",
+            t->power_name);
+  fprintf(out, "vs fastest: geometric mean of the per-round ratios to the fastest %s; tied: "
+          "not significantly %s (%s)\n", tune_objective_name(t->objective),
+          t->objective == TUNE_SPN ? "lower" : "higher", TUNE_TEST_NAME);
+  if (isfinite(t->load))
+    fprintf(out, "load from other processes during the runs: %.2f\n", t->load);
+  print_model_inputs(out, t);
   print_regions(out, t);
   fprintf(out, "\nRecommendation:\n");
   print_pick(out, t, t->objective, "  ");
-  if (s->best[t->objective] >= 0 && (line = tune_exec_line(t, s->best[t->objective]))) {
+  if (!no_region(t) && s->best[t->objective] >= 0 &&
+      (line = tune_exec_line(t, s->best[t->objective]))) {
     fprintf(out, "  %s\n", line);
     free(line);
   }
+  print_rounds(out, t);
   fprintf(out, "Other objectives:\n");
   for (o = 0; o < TUNE_NOBJECTIVES; o++)
     if (o != (int)t->objective)
@@ -265,6 +433,29 @@ static void json_num(FILE *f, double v)
     fprintf(f, "%.9g", v);
   else
     fputs("null", f);
+}
+
+/* "key", "module" and "offset" of a region key "MODULE+0xOFFSET" (module
+ * and offset null for a named measurement, "name:NAME"). */
+static void json_key_parts(FILE *f, const char *key)
+{
+  const char *plus = strstr(key, "+0x"), *p;
+  fputs(", \"key\": ", f);
+  htp_json_string(f, key);
+  while (plus && (p = strstr(plus + 1, "+0x")) != NULL)
+    plus = p;
+  if (strncmp(key, "name:", 5) == 0 || !plus) {
+    fputs(", \"module\": null, \"offset\": null", f);
+    return;
+  }
+  fputs(", \"module\": ", f);
+  {
+    char *module = strndup(key, (size_t)(plus - key));
+    htp_json_string(f, module ? module : "");
+    free(module);
+  }
+  fputs(", \"offset\": ", f);
+  htp_json_string(f, plus + 1);
 }
 
 static void json_stats(FILE *f, const omp_ext_stats_t *st)
@@ -288,6 +479,7 @@ static void json_pick(FILE *f, const struct tune_report *t, enum tune_objective 
 {
   const struct tune_summary *s = t->s;
   char *line;
+  unsigned i, k;
   fprintf(f, "{\"objective\": \"%s\", \"best\": ", tune_objective_name(o));
   if (s->best[o] >= 0)
     fprintf(f, "%d", s->best[o]);
@@ -298,8 +490,23 @@ static void json_pick(FILE *f, const struct tune_report *t, enum tune_objective 
     fprintf(f, "%d", s->runner_up[o]);
   else
     fputs("null", f);
-  fprintf(f, ", \"significant\": %s, \"command\": ", s->significant[o] ? "true" : "false");
-  if (s->best[o] >= 0 && (line = tune_exec_line(t, s->best[o]))) {
+  fputs(", \"fastest\": ", f);
+  if (s->fastest[o] >= 0)
+    fprintf(f, "%d", s->fastest[o]);
+  else
+    fputs("null", f);
+  fputs(", \"tied\": [", f);
+  for (i = 0, k = 0; i < t->n; i++)
+    if (t->r[i].tied[o])
+      fprintf(f, "%s%u", k++ ? ", " : "", i);
+  fprintf(f, "], \"significant\": %s, \"test\": \"%s\", \"verdict\": ",
+          s->significant[o] ? "true" : "false", TUNE_TEST_NAME);
+  if (no_region(t))
+    htp_json_string(f, NO_REGION_VERDICT);
+  else
+    fputs("null", f);
+  fputs(", \"command\": ", f);
+  if (!no_region(t) && s->best[o] >= 0 && (line = tune_exec_line(t, s->best[o]))) {
     htp_json_string(f, line);
     free(line);
   } else {
@@ -312,12 +519,27 @@ static void json_config(FILE *f, const struct tune_report *t, unsigned i)
 {
   const struct tune_config *c = &t->c[i];
   const struct tune_result *r = &t->r[i];
-  unsigned k;
-  int o;
-  fprintf(f, "    {\"index\": %u, \"policy\": \"%s\", \"threads\": %u, \"wait_policy\": \"%s\", "
-          "\"cores\": %u, \"packages\": %u, \"smt_siblings\": %u, \"omp_places\": ", i,
-          tune_policy_name(c->policy), c->threads, tune_wait_name(c->wait), c->usage.cores,
+  unsigned k, bits = tune_policy_bits(c);
+  int o, first = 1;
+  char label[160];
+  config_name(c, label, sizeof(label));
+  fprintf(f, "    {\"index\": %u, \"label\": ", i);
+  htp_json_string(f, label);
+  fprintf(f, ", \"policy\": \"%s\", \"policies\": [", tune_policy_name(c->policy));
+  for (k = 0; k < 32; k++)
+    if (bits & (1u << k)) {
+      fprintf(f, "%s\"%s\"", first ? "" : ", ", k == 31 ? "none" : tune_policy_name((int)k));
+      first = 0;
+    }
+  fprintf(f, "], \"threads\": %u, \"wait\": \"%s\", \"wait_policy\": \"%s\", "
+          "\"cores\": %u, \"packages\": %u, \"smt_siblings\": %u, \"places\": ",
+          c->threads, tune_wait_name(c->wait), tune_wait_name(c->wait), c->usage.cores,
           c->usage.packages, c->usage.extra);
+  if (c->places)
+    htp_json_string(f, c->places);
+  else
+    fputs("null", f);
+  fputs(", \"omp_places\": ", f);
   if (c->places)
     htp_json_string(f, c->places);
   else
@@ -333,7 +555,8 @@ static void json_config(FILE *f, const struct tune_report *t, unsigned i)
     json_num(f, c->runs[k].cpu_s);
     fputs(", \"energy_j\": ", f);
     json_num(f, c->runs[k].energy_j);
-    fprintf(f, ", \"status\": %d, \"invalid\": ", c->runs[k].status);
+    fprintf(f, ", \"round\": %u, \"status\": %d, \"invalid\": ", c->runs[k].round + 1,
+            c->runs[k].status);
     if (c->runs[k].invalid[0])
       htp_json_string(f, c->runs[k].invalid);
     else
@@ -354,18 +577,26 @@ static void json_config(FILE *f, const struct tune_report *t, unsigned i)
   json_num(f, r->power_w);
   fputs(", \"cpu_util\": ", f);
   json_num(f, r->cpu_util);
+  fputs(",\n     \"vs_fastest\": [", f);
+  for (o = 0; o < TUNE_NOBJECTIVES; o++) {
+    fprintf(f, "%s{\"objective\": \"%s\", \"ratio\": ", o ? ", " : "",
+            tune_objective_name((enum tune_objective)o));
+    json_num(f, r->ratio[o]);
+    fprintf(f, ", \"paired_rounds\": %u, \"tied\": %s}", r->paired[o],
+            r->tied[o] ? "true" : "false");
+  }
+  fputc(']', f);
   fputs(",\n     \"serial_s\": ", f);
   json_num(f, serial_median(c));
   fputs(", \"regions\": [", f);
   for (k = 0; k < c->nregions; k++) {
-    double buf[256];
-    unsigned m = c->regions[k].nruns < 256 ? c->regions[k].nruns : 256;
-    memcpy(buf, c->regions[k].total_s, m * sizeof(*buf));
     fprintf(f, "%s{\"name\": ", k ? ", " : "");
     htp_json_string(f, c->regions[k].name);
+    fputs(", \"key\": ", f);
+    htp_json_string(f, c->regions[k].key);
     fprintf(f, ", \"instances\": %lu, \"team_sizes\": [%u], \"runs\": %u, \"total_s\": ",
             c->regions[k].instances, c->regions[k].team_max, c->regions[k].nruns);
-    json_num(f, tune_median(buf, m));
+    json_num(f, region_total(&c->regions[k]));
     fputc('}', f);
   }
   fputs("]}", f);
@@ -406,7 +637,14 @@ void tune_print_json(FILE *f, const struct tune_report *t)
   json_num(f, s->serial);
   fputs(", \"sigma\": ", f);
   json_num(f, s->npairs ? s->sigma : NAN);
-  fprintf(f, ", \"sigma_pairs\": %u, \"thread_bound\": ", s->npairs);
+  fprintf(f, ", \"sigma_npairs\": %u, \"sigma_pairs\": [", s->npairs);
+  for (i = 0; i < s->npairs; i++) {
+    fprintf(f, "%s{\"one_per_core\": %d, \"two_per_core\": %d, \"sigma\": ", i ? ", " : "",
+            s->pairs[i].one_per_core, s->pairs[i].two_per_core);
+    json_num(f, s->pairs[i].sigma);
+    fputc('}', f);
+  }
+  fputs("], \"thread_bound\": ", f);
   if (s->bound)
     fprintf(f, "%u", s->bound);
   else
@@ -416,8 +654,10 @@ void tune_print_json(FILE *f, const struct tune_report *t)
     const struct tune_region_summary *g = &s->regions[i];
     fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
     htp_json_string(f, g->name);
-    fprintf(f, ", \"instances\": %lu, \"team_sizes\": [%u], \"best\": ", g->instances,
-            g->team_max);
+    json_key_parts(f, g->key);
+    fprintf(f, ", \"same_name\": %u, \"only_multi_thread\": %s, \"instances\": %lu, "
+            "\"team_sizes\": [%u], \"best\": ", g->same_name, g->only_multi ? "true" : "false",
+            g->instances, g->team_max);
     if (g->best >= 0)
       fprintf(f, "%d", g->best);
     else
@@ -432,9 +672,23 @@ void tune_print_json(FILE *f, const struct tune_report *t)
     json_num(f, g->serial);
     fputs(", \"sigma\": ", f);
     json_num(f, g->npairs ? g->sigma : NAN);
+    fputs(", \"share\": ", f);
+    json_num(f, g->share);
     fputc('}', f);
   }
-  fputs("]},\n  \"recommendation\": ", f);
+  fprintf(f, "], \"timed\": %s, \"verdict\": ", s->timed ? "true" : "false");
+  if (no_region(t))
+    htp_json_string(f, NO_REGION_VERDICT);
+  else
+    fputs("null", f);
+  fprintf(f, ", \"rounds\": %u, \"adaptive\": ", t->rounds_run ? t->rounds_run : t->rounds);
+  if (t->adaptive)
+    htp_json_string(f, t->adaptive);
+  else
+    fputs("null", f);
+  fputs(", \"load\": ", f);
+  json_num(f, t->load);
+  fputs("},\n  \"recommendation\": ", f);
   json_pick(f, t, t->objective);
   fputs(",\n  \"objectives\": [", f);
   for (o = 0; o < TUNE_NOBJECTIVES; o++) {
@@ -457,8 +711,14 @@ void tune_print_csv(FILE *f, const struct tune_report *t)
   for (i = 0; i < t->n; i++)
     for (k = 0; k < t->c[i].nruns; k++) {
       const char *p;
-      fprintf(f, "%s,%u,%s,%u,%u,%.9g,%.9g,%.9g,%s,%d,", tune_policy_name(t->c[i].policy),
-              t->c[i].threads, tune_wait_name(t->c[i].wait), t->c[i].usage.cores, k,
+      unsigned b, bits = tune_policy_bits(&t->c[i]);
+      for (b = 0; b < 32; b++) /* every policy giving the placement: "speedup/spn" */
+        if (bits & (1u << b))
+          fprintf(f, "%s%s", bits & ((1u << b) - 1) ? "/" : "",
+                  b == 31 ? "none" : tune_policy_name((int)b));
+      fprintf(f, ",%u,%s,%u,%u,%.9g,%.9g,%.9g,%s,%d,",
+              t->c[i].threads, tune_wait_name(t->c[i].wait), t->c[i].usage.cores,
+              t->c[i].runs[k].round,
               t->c[i].runs[k].wall_s, t->c[i].runs[k].cpu_s, t->c[i].runs[k].energy_j,
               t->energy_measured ? "rapl" : "modelled", t->c[i].runs[k].status);
       if (t->c[i].runs[k].invalid[0]) { /* a quoted CSV field */
@@ -496,6 +756,10 @@ static void print_recommendation(FILE *f, const struct tune_report *t)
 {
   int o;
   char *line;
+  if (no_region(t)) {
+    fprintf(f, "%s\n", NO_REGION_VERDICT);
+    return;
+  }
   for (o = 0; o < TUNE_NOBJECTIVES; o++)
     if (t->s->best[o] >= 0 && (line = tune_exec_line(t, t->s->best[o]))) {
       fprintf(f, "%s: %s\n", tune_objective_name((enum tune_objective)o), line);
@@ -503,84 +767,120 @@ static void print_recommendation(FILE *f, const struct tune_report *t)
     }
 }
 
-/* Is configuration i the first of its series (policy and wait policy)? */
-static int first_of_series(const struct tune_report *t, unsigned i)
+/* Is there a configuration before i with policy bit b and i's wait policy? */
+static int series_seen(const struct tune_report *t, unsigned i, unsigned b)
 {
   unsigned j;
   for (j = 0; j < i; j++)
-    if (t->c[j].policy == t->c[i].policy && t->c[j].wait == t->c[i].wait)
-      return 0;
-  return 1;
+    if ((tune_policy_bits(&t->c[j]) & (1u << b)) && t->c[j].wait == t->c[i].wait)
+      return 1;
+  return 0;
 }
 
-/* Data files for gnuplot: DIR/plot-POLICY.dat with N, median time, SPN. */
+static unsigned largest_n(const struct tune_report *t)
+{
+  unsigned i, m = 1;
+  for (i = 0; i < t->n; i++)
+    if (t->c[i].threads > m)
+      m = t->c[i].threads;
+  return m;
+}
+
+/* One series' points: N, median, CI low, CI high (a configuration giving
+ * several policies is a point of each of their series). */
+static void plot_points(FILE *f, const struct tune_report *t, unsigned i, unsigned b, int spn)
+{
+  unsigned j;
+  for (j = i; j < t->n; j++) {
+    const omp_ext_stats_t *st = spn ? &t->r[j].metric[TUNE_SPN] : &t->r[j].time;
+    if ((tune_policy_bits(&t->c[j]) & (1u << b)) && t->c[j].wait == t->c[i].wait &&
+        t->r[j].ok && !t->r[j].failed && st->n)
+      fprintf(f, "%u %.9g %.9g %.9g\n", t->c[j].threads, st->median, st->ci95_lo, st->ci95_hi);
+  }
+  fputs("e\n", f);
+}
+
+/* The gnuplot script: time and SPN against N, one line per policy (and
+ * wait policy), the 95% CI as error bars, whole thread counts on the x
+ * axis, the legend outside the data. */
 static void print_plot_script(FILE *f, const struct tune_report *t)
 {
-  unsigned i, k;
-  int first = 1;
-  static const char *const term[2][2] = {{"pngcairo size 900,600", "png"},
-                                          {"svg size 900,600", "svg"}};
-  for (k = 0; k < 2; k++) {
-    int m;
+  unsigned i, b, k, step = largest_n(t) / 16 + 1;
+  int first, m;
+  static const char *const term[2][2] = {{"pngcairo size 1000,600", "png"},
+                                          {"svg size 1000,600", "svg"}};
+  for (k = 0; k < 2; k++)
     for (m = 0; m < 2; m++) {
-      fprintf(f, "set terminal %s\nset output 'tune-%s.%s'\n", term[k][0],
-              m ? "spn" : "time", term[k][1]);
-      fprintf(f, "set title 'htplaces tune: %s against threads'\nset xlabel 'threads (N)'\n"
-              "set ylabel '%s'\nset key top right\nset grid\n", m ? "SPN" : "median time",
-              m ? "SPN, 1000 S / (P C)" : "seconds");
+      fprintf(f, "set terminal %s\nset output 'tune-%s.%s'\n", term[k][0], m ? "spn" : "time",
+              term[k][1]);
+      fprintf(f, "set title 'htplaces tune: %s against threads (error bars: 95%% CI)%s'\n"
+              "set xlabel 'threads (N)'\nset ylabel '%s'\nset xtics %u\nset mxtics 1\n"
+              "set format x '%%.0f'\nset xrange [0.5:%u.5]\nset key outside right top\n"
+              "set grid\n", m ? "SPN" : "median time",
+              m && !t->energy_measured ? " (modelled power)" : "",
+              m ? (t->energy_measured ? "SPN, 1000 S / (P C)"
+                                      : "SPN, 1000 S / (P C), P modelled")
+                : "seconds", step, largest_n(t));
       fputs("plot ", f);
       first = 1;
-      for (i = 0; i < t->n; i++) {
-        if (!first_of_series(t, i))
-          continue;
-        fprintf(f, "%s'-' using 1:2 with linespoints title '%s%s%s'", first ? "" : ", ",
-                tune_policy_name(t->c[i].policy), t->c[i].wait ? " " : "",
-                t->c[i].wait ? tune_wait_name(t->c[i].wait) : "");
-        first = 0;
-      }
-      fputc('\n', f);
-      for (i = 0; i < t->n; i++) {
-        unsigned j;
-        if (!first_of_series(t, i))
-          continue;
-        for (j = i; j < t->n; j++)
-          if (t->c[j].policy == t->c[i].policy && t->c[j].wait == t->c[i].wait &&
-              t->r[j].ok && !t->r[j].failed) {
-            double v = m ? t->r[j].metric[TUNE_SPN].median : t->r[j].time.median;
-            if (!m || t->r[j].metric[TUNE_SPN].n)
-              fprintf(f, "%u %.9g\n", t->c[j].threads, v);
+      for (i = 0; i < t->n; i++)
+        for (b = 0; b < 32; b++)
+          if ((tune_policy_bits(&t->c[i]) & (1u << b)) && !series_seen(t, i, b)) {
+            fprintf(f, "%s'-' using 1:2:3:4 with yerrorlines title '%s%s%s'", first ? "" : ", ",
+                    b == 31 ? "none" : tune_policy_name((int)b), t->c[i].wait ? " " : "",
+                    t->c[i].wait ? tune_wait_name(t->c[i].wait) : "");
+            first = 0;
           }
-        fputs("e\n", f);
-      }
+      fputc('\n', f);
+      for (i = 0; i < t->n; i++)
+        for (b = 0; b < 32; b++)
+          if ((tune_policy_bits(&t->c[i]) & (1u << b)) && !series_seen(t, i, b))
+            plot_points(f, t, i, b, m);
     }
-  }
 }
 
-static int have_gnuplot(void)
+/* gnuplot plots.gp in dir, by fork and exec (no shell: any folder name is
+ * only a name), its stderr into dir/gnuplot.log.  0 ran and exited 0; 127
+ * gnuplot not found; else its status. */
+static int run_gnuplot(const char *dir)
 {
-  return system("command -v gnuplot >/dev/null 2>&1") == 0;
+  int status;
+  pid_t pid;
+  fflush(NULL);
+  if ((pid = fork()) < 0)
+    return -1;
+  if (pid == 0) {
+    int log, null = open("/dev/null", O_RDWR);
+    if (chdir(dir) != 0)
+      _exit(126);
+    log = open("gnuplot.log", O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (null >= 0)
+      dup2(null, 0), dup2(null, 1);
+    if (log >= 0)
+      dup2(log, 2);
+    execlp("gnuplot", "gnuplot", "plots.gp", (char *)NULL);
+    _exit(127);
+  }
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 int tune_write_dir(const char *dir, const struct tune_report *t)
 {
   int status;
-  char *cmd;
   if ((status = write_file(dir, "results.csv", t, tune_print_csv)) != 0 ||
       (status = write_file(dir, "results.json", t, tune_print_json)) != 0 ||
       (status = write_file(dir, "recommendation.txt", t, print_recommendation)) != 0 ||
       (status = write_file(dir, "table.txt", t, tune_print_table)) != 0 ||
       (status = write_file(dir, "plots.gp", t, print_plot_script)) != 0)
     return status;
-  if (!have_gnuplot()) {
+  status = run_gnuplot(dir);
+  if (status == 127)
     fprintf(stderr, "htplaces tune: gnuplot not found: no plots (the script is %s/plots.gp)\n",
             dir);
-    return HTP_EXIT_OK;
-  }
-  if (asprintf(&cmd, "cd '%s' && gnuplot plots.gp 2>gnuplot.log", dir) < 0)
-    return htp_error(HTP_EXIT_FAIL, "out of memory");
-  status = system(cmd);
-  free(cmd);
-  if (status != 0)
+  else if (status != 0)
     fprintf(stderr, "htplaces tune: gnuplot failed: see %s/gnuplot.log\n", dir);
   return HTP_EXIT_OK;
 }

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "findings.h"
 #include "tune.h"
 #include "util.h"
 
@@ -170,7 +171,7 @@ static int check_env(const struct htp_ctx *ctx, int *json)
 
 struct plan {
   int policies[MAX_LIST];
-  unsigned counts[MAX_LIST];
+  unsigned *counts;      /* room for one per allowed PU */
   enum tune_wait waits[3];
   unsigned npol, ncounts, nwaits;
   struct tune_config *c;
@@ -179,14 +180,16 @@ struct plan {
 
 static int make_plan(const omp_ext_topo_t *topo, const struct tune_opts *o, struct plan *p)
 {
-  unsigned npus = omp_ext_topo_npus(topo);
+  unsigned npus = omp_ext_topo_npus(topo), room = npus > MAX_LIST ? npus : MAX_LIST;
   int status;
   if ((status = tune_parse_policies(o->policies, p->policies, MAX_LIST, &p->npol)) != 0)
     return status;
+  if (!(p->counts = malloc(room * sizeof(*p->counts))))
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
   if (strcmp(o->threads, "auto") == 0)
     p->ncounts = tune_auto_threads(omp_ext_topo_ncores(topo), npus, omp_ext_topo_max_smt(topo),
-                                   p->counts, MAX_LIST);
-  else if ((status = tune_parse_threads(o->threads, npus, p->counts, MAX_LIST, &p->ncounts)) != 0)
+                                   p->counts, room);
+  else if ((status = tune_parse_threads(o->threads, npus, p->counts, room, &p->ncounts)) != 0)
     return status;
   p->nwaits = 1;
   p->waits[0] = TUNE_WAIT_UNSET;
@@ -196,22 +199,68 @@ static int make_plan(const omp_ext_topo_t *topo, const struct tune_opts *o, stru
                         &p->c, &p->n);
 }
 
+/* The plan as JSON (htplaces -f json tune --dry-run). */
+static void print_plan_json(FILE *out, const struct plan *p, const struct tune_opts *o)
+{
+  unsigned i, runs = 1 + p->n * o->reps;
+  char label[160];
+  fprintf(out, "{\n  \"plan\": {\"rounds\": %u, \"adaptive\": %s, \"warmup_runs\": 1, "
+          "\"runs\": %u, \"seed\": %lu, \"timeout_s\": ", o->reps,
+          o->budget_s > 0 ? "true" : "false", runs, o->seed);
+  if (o->timeout_s > 0)
+    fprintf(out, "%.9g", o->timeout_s);
+  else
+    fputs("null", out);
+  fputs(", \"budget_s\": ", out);
+  if (o->budget_s > 0)
+    fprintf(out, "%.9g", o->budget_s);
+  else
+    fputs("null", out);
+  fputs(",\n   \"configurations\": [", out);
+  for (i = 0; i < p->n; i++) {
+    const struct tune_config *c = &p->c[i];
+    unsigned b;
+    int first = 1;
+    tune_config_label(c, label, sizeof(label));
+    fprintf(out, "%s\n    {\"index\": %u, \"label\": ", i ? "," : "", i);
+    htp_json_string(out, label);
+    fprintf(out, ", \"policy\": \"%s\", \"policies\": [", tune_policy_name(c->policy));
+    for (b = 0; b < 32; b++)
+      if (tune_policy_bits(c) & (1u << b)) {
+        fprintf(out, "%s\"%s\"", first ? "" : ", ", b == 31 ? "none" : tune_policy_name((int)b));
+        first = 0;
+      }
+    fprintf(out, "], \"threads\": %u, \"wait\": \"%s\", \"cores\": %u, \"places\": ",
+            c->threads, tune_wait_name(c->wait), c->usage.cores);
+    if (c->places)
+      htp_json_string(out, c->places);
+    else
+      fputs("null", out);
+    fputc('}', out);
+  }
+  fputs("]}\n}\n", out);
+}
+
 static void print_plan(FILE *out, const struct plan *p, const struct tune_opts *o)
 {
   unsigned i, runs = 1 + p->n * o->reps;
+  char label[160];
   fprintf(out, "plan: %u configurations x %u rounds + 1 warm-up = %u runs (seed %lu)\n", p->n,
           o->reps, runs, o->seed);
-  for (i = 0; i < p->n; i++)
-    fprintf(out, "  %-8s %4u threads %-8s %s\n", tune_policy_name(p->c[i].policy),
-            p->c[i].threads, p->c[i].wait ? tune_wait_name(p->c[i].wait) : "",
+  for (i = 0; i < p->n; i++) {
+    tune_config_label(&p->c[i], label, sizeof(label));
+    fprintf(out, "  %-24s %s\n", label,
             p->c[i].places ? p->c[i].places : "(no OMP_PLACES: the runtime's default)");
+  }
   if (o->timeout_s > 0)
     fprintf(out, "estimated time: at most %.0f s (%u runs x --timeout %.0f s); typically %u x "
             "the program's own time\n", runs * o->timeout_s, runs, o->timeout_s, runs);
   else
     fprintf(out, "estimated time: %u x the program's own time (no --timeout given)\n", runs);
   if (o->budget_s > 0)
-    fprintf(out, "budget: no run starts after %.0f s\n", o->budget_s);
+    fprintf(out, "budget: no run starts after %.0f s; after the %u rounds, more rounds of the "
+            "configurations still tied with the best until it is significantly ahead\n",
+            o->budget_s, o->reps);
 }
 
 static double seconds_now(void)
@@ -235,13 +284,16 @@ struct loop {
   double start, run_time, warmup_time;
   unsigned done, total, nskipped;
   char **skipped;
+  unsigned rounds;       /* rounds run or begun, the adaptive ones included */
+  int label;             /* program-stdout.txt: a line naming each run before its output */
+  const char *adaptive;  /* NULL: no --budget; else how the adaptive rounds ended */
 };
 
 static int skip(struct loop *l, const struct tune_config *c, unsigned round)
 {
-  char **more = realloc(l->skipped, (l->nskipped + 1) * sizeof(*more));
-  if (!more || asprintf(&more[l->nskipped], "%s %u round %u", tune_policy_name(c->policy),
-                        c->threads, round + 1) < 0)
+  char **more = realloc(l->skipped, (l->nskipped + 1) * sizeof(*more)), label[160];
+  tune_config_label(c, label, sizeof(label));
+  if (!more || asprintf(&more[l->nskipped], "%s round %u", label, round + 1) < 0)
     return htp_error(HTP_EXIT_FAIL, "out of memory");
   l->skipped = more;
   l->nskipped++;
@@ -251,25 +303,116 @@ static int skip(struct loop *l, const struct tune_config *c, unsigned round)
 static void progress(const struct loop *l, const struct tune_config *c, unsigned round,
                      const struct tune_run *r)
 {
-  double left = l->done ? l->run_time / l->done * (l->total - l->done) : 0;
-  fprintf(stderr, "htplaces tune: [%u/%u] %s %u%s%s, round %u: %.3f s %s (about %.0f s left)\n",
-          l->done, l->total, tune_policy_name(c->policy), c->threads, c->wait ? " " : "",
-          c->wait ? tune_wait_name(c->wait) : "", round + 1, r->wall_s,
+  double left = l->done && l->total > l->done ? l->run_time / l->done * (l->total - l->done) : 0;
+  char label[160];
+  tune_config_label(c, label, sizeof(label));
+  fprintf(stderr, "htplaces tune: [%u/%u] %s, round %u: %.3f s %s (about %.0f s left)\n",
+          l->done, l->total, label, round + 1, r->wall_s,
           r->status != 0 ? r->status < 0 ? "TIMEOUT" : "FAILED" : r->invalid[0] ? "INVALID" : "ok",
           left);
+}
+
+/* "== spn 2, round 3 ==" before the run's own output in program-stdout.txt. */
+static void label_run(const struct tune_exec *x, const struct loop *l,
+                      const struct tune_config *c, const char *what)
+{
+  char label[160];
+  if (!l->label)
+    return;
+  tune_config_label(c, label, sizeof(label));
+  dprintf(x->stdout_fd, "== htplaces tune: %s, %s ==\n", label, what);
+}
+
+static int run_one(const struct tune_exec *x, struct tune_config *c, unsigned round,
+                   struct loop *l)
+{
+  struct tune_run r;
+  char what[32];
+  int status;
+  snprintf(what, sizeof(what), "round %u", round + 1);
+  label_run(x, l, c, what);
+  if ((status = tune_run_once(x, c, &r)) != 0)
+    return status;
+  r.round = round;
+  if ((status = add_run(c, &r)) != 0)
+    return status;
+  l->done++;
+  l->run_time += r.wall_s;
+  progress(l, c, round, &r);
+  return HTP_EXIT_OK;
+}
+
+/* The configurations still in contention for objective o: usable and not
+ * significantly worse than the fastest, into keep[]; their count (0 when
+ * nothing can be analysed), *separated 1 when the best stands alone. */
+static unsigned contenders(const struct plan *p, enum tune_objective o, const struct tune_opts *opt,
+                           unsigned *keep, int *separated)
+{
+  struct tune_result *r = calloc(p->n, sizeof(*r));
+  struct tune_summary s;
+  unsigned i, k = 0;
+  *separated = 0;
+  if (!r || tune_analyse(p->c, p->n, NULL, &opt->power, r, &s) != 0) {
+    free(r);
+    return 0;
+  }
+  for (i = 0; i < p->n; i++)
+    if (r[i].tied[o])
+      keep[k++] = i;
+  *separated = s.best[o] >= 0 && s.significant[o];
+  tune_free_summary(&s);
+  free(r);
+  return k;
+}
+
+/* --budget: after the minimum rounds, rounds of the configurations still
+ * tied with the best, shuffled, until it is significantly ahead of all of
+ * them or the budget ends (a run is never started past it). */
+static int adaptive_rounds(const struct tune_exec *x, struct plan *p, const struct tune_opts *o,
+                           struct loop *l, unsigned *order, unsigned *keep)
+{
+  unsigned round, i, k;
+  int separated, status = HTP_EXIT_OK;
+  for (round = o->reps; !status; round++) {
+    k = contenders(p, o->objective, o, keep, &separated);
+    if (separated || k < 2) {
+      l->adaptive = separated ? "separated" : "nothing to separate";
+      return HTP_EXIT_OK;
+    }
+    if (round >= 1000) { /* (--reps' own ceiling) */
+      l->adaptive = "round limit";
+      return HTP_EXIT_OK;
+    }
+    tune_shuffle(order, k, o->seed, round);
+    l->total = l->done + k;
+    l->rounds = round + 1;
+    for (i = 0; !status && i < k; i++) {
+      if (seconds_now() - l->start >= o->budget_s) {
+        l->adaptive = "budget";
+        return HTP_EXIT_OK;
+      }
+      status = run_one(x, &p->c[keep[order[i]]], round, l);
+    }
+  }
+  return status;
 }
 
 static int run_rounds(const struct tune_exec *x, struct plan *p, const struct tune_opts *o,
                       struct loop *l)
 {
-  unsigned *order = malloc(p->n * sizeof(*order)), round, i;
+  unsigned *order = malloc(p->n * sizeof(*order)), *keep = malloc(p->n * sizeof(*keep)), round,
+           i;
   struct tune_run r;
   int status = HTP_EXIT_OK;
-  if (!order)
+  if (!order || !keep) {
+    free(order);
+    free(keep);
     return htp_error(HTP_EXIT_FAIL, "out of memory");
+  }
   l->total = p->n * o->reps;
   tune_shuffle(order, p->n, o->seed, 0);
   /* One warm-up run (page cache, the runtime's first start), discarded. */
+  label_run(x, l, &p->c[order[0]], "warm-up (discarded)");
   if ((status = tune_run_once(x, &p->c[order[0]], &r)) == 0) {
     l->warmup_time = r.wall_s;
     p->c[order[0]].tail[0] = '\0';
@@ -278,20 +421,20 @@ static int run_rounds(const struct tune_exec *x, struct plan *p, const struct tu
   }
   for (round = 0; !status && round < o->reps; round++) {
     tune_shuffle(order, p->n, o->seed, round);
+    l->rounds = round + 1;
     for (i = 0; !status && i < p->n; i++) {
       struct tune_config *c = &p->c[order[i]];
-      if (o->budget_s > 0 && seconds_now() - l->start >= o->budget_s) {
+      if (o->budget_s > 0 && seconds_now() - l->start >= o->budget_s)
         status = skip(l, c, round);
-        continue;
-      }
-      if ((status = tune_run_once(x, c, &r)) != 0 || (status = add_run(c, &r)) != 0)
-        break;
-      l->done++;
-      l->run_time += r.wall_s;
-      progress(l, c, round, &r);
+      else
+        status = run_one(x, c, round, l);
     }
   }
+  if (!status && o->budget_s > 0)
+    status = l->nskipped ? (l->adaptive = "budget", HTP_EXIT_OK)
+                         : adaptive_rounds(x, p, o, l, order, keep);
   free(order);
+  free(keep);
   return status;
 }
 
@@ -371,7 +514,8 @@ static int report(struct htp_ctx *ctx, const struct plan *p, const struct tune_o
     return status;
   }
   t = (struct tune_report){p->c, r, p->n, &s, argv, ctx->topo, o->reps, o->seed, o->objective,
-                           measured, &o->power, o->power_text, l->skipped, l->nskipped};
+                           measured, &o->power, o->power_text, l->skipped, l->nskipped,
+                           l->rounds, l->adaptive, NAN};
   if (json)
     tune_print_json(stdout, &t);
   else
@@ -411,7 +555,7 @@ static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *
 {
   struct tune_exec x = {argv, NULL, NULL, o->timeout_s, -1, NULL, &o->power};
   char libbuf[4096], timing_dir[] = "/tmp/htplaces-tune-XXXXXX", timing_file[64];
-  struct loop l = {seconds_now(), 0, 0, 0, 0, 0, NULL};
+  struct loop l = {seconds_now(), 0, 0, 0, 0, 0, NULL, 0, o->out != NULL, NULL};
   omp_ext_rapl_t *rapl = NULL;
   char why[256];
   unsigned i;
@@ -477,14 +621,19 @@ int htp_cmd_tune(struct htp_ctx *ctx, int argc, char **argv)
     return status;
   if (!htp_topo(ctx, &status))
     return status;
-  if ((status = make_plan(ctx->topo, &o, &p)) != 0)
+  if ((status = make_plan(ctx->topo, &o, &p)) != 0) {
+    free(p.counts);
     return status;
+  }
   if ((status = tune_find_program(argv[sep + 1])) == 0) {
-    if (o.dry_run)
+    if (o.dry_run && json)
+      print_plan_json(stdout, &p, &o);
+    else if (o.dry_run)
       print_plan(stdout, &p, &o);
     else
       status = measure(ctx, &p, &o, argv + sep + 1, json);
   }
   tune_free_plan(p.c, p.n);
+  free(p.counts);
   return status;
 }

@@ -34,14 +34,19 @@ struct tune_run {
   double energy_j; /* joules: measured (RAPL) or modelled */
   int status;      /* 0 ok; else the exit status, 128 + signal, or -1 (timeout) */
   int signal;      /* the signal that killed it, or 0 */
+  unsigned round;  /* the round it belongs to (0-based): runs of one round are paired */
   char invalid[160]; /* "": valid; else why its threads were not where intended
                       * (a run of status 0 left out of every figure) */
 };
 
-/* One parallel region of the program as the timing layer names it, in one
- * configuration: its total seconds in each run that wrote a timing file. */
+/* One parallel region of the program, in one configuration: its total
+ * seconds in each run that wrote a timing file.  Regions are matched across
+ * runs and configurations by key only; two regions may share a name. */
 struct tune_region {
-  char name[128];          /* FILE:LINE, or function+offset (tune_region_name) */
+  char *key;               /* identity, malloc'd: "MODULE+0xOFFSET" of the construct, or
+                            * "name:NAME" for a named measurement */
+  char *name;              /* display name, malloc'd, no length limit: demangled function,
+                            * FILE:LINE, or "lib.so: func" */
   double *total_s;         /* per run */
   double *median_s;        /* per run: the median seconds of one instance */
   unsigned nruns;
@@ -51,12 +56,16 @@ struct tune_region {
 
 /* One configuration of the plan, with its runs. */
 struct tune_config {
-  int policy;            /* omp_ht_policy_t or TUNE_NONE */
+  int policy;            /* omp_ht_policy_t or TUNE_NONE: the first policy giving it */
+  unsigned policies;     /* every policy giving this placement: bit p for policy p,
+                          * TUNE_NONE_BIT for none (tune_make_plan merges identical
+                          * placements); 0 counts as bit(policy) */
   unsigned threads;      /* N: OMP_NUM_THREADS */
   enum tune_wait wait;
   omp_ext_usage_t usage; /* cores/packages/extra PUs its places use (none: as speedup) */
   char *places;          /* OMP_PLACES text; NULL for none */
   unsigned *place_pu;    /* place t's PU (OS index), t < threads; NULL for none */
+  unsigned *place_core;  /* place t's core (omp_ext_pu_t.core), t < threads; NULL for none */
   struct tune_run *runs; /* runs[0 .. nruns-1], in the order they ran */
   unsigned nruns;
   char tail[512];        /* the last failing run's stderr tail */
@@ -69,7 +78,9 @@ struct tune_config {
 
 /* What the regions say across configurations (tune-analysis.c). */
 struct tune_region_summary {
-  char name[128];
+  char *key;               /* malloc'd, as tune_region's */
+  char *name;              /* malloc'd; another region may have the same name */
+  unsigned same_name;      /* how many other regions share this name (0: unique) */
   unsigned long instances;
   unsigned team_max;
   int best;                /* configuration with the lowest median total, -1 */
@@ -79,6 +90,16 @@ struct tune_region_summary {
   double serial;           /* Karp-Flatt at the summary's serial_from, NAN */
   double sigma;            /* median over the C / 2C pairs, NAN */
   unsigned npairs;
+  double share;            /* best_s / its configuration's median run time, NAN */
+  int only_multi;          /* timed in some configuration, but in none with 1 thread that
+                            * has timing: the region exists only at N > 1 */
+};
+
+/* One sigma pair: configurations one_per_core (C threads on C cores) and
+ * two_per_core (2C threads, two on each of the same C cores). */
+struct tune_sigma_pair {
+  int one_per_core, two_per_core;
+  double sigma;
 };
 
 /* Figures of one configuration over its successful runs. */
@@ -92,7 +113,19 @@ struct tune_result {
   double serial;           /* Karp-Flatt s at this N; NAN for N = 1 or no baseline */
   double power_w;          /* mean power: energy / time */
   double cpu_util;         /* CPU seconds / (wall seconds x N), median */
+  /* Per objective, against the objective's fastest configuration: the
+   * paired test's outcome (tune_paired_test). */
+  int tied[TUNE_NOBJECTIVES]; /* 1: usable and not significantly worse than the fastest
+                               * (the fastest itself included) */
+  double ratio[TUNE_NOBJECTIVES]; /* geometric mean per-round ratio to the fastest, NAN */
+  unsigned paired[TUNE_NOBJECTIVES]; /* rounds paired with the fastest */
 };
+
+/* The significance test of tune: a paired t-test (two-sided, 95%) on the
+ * per-round log ratios log(a / b) of the rounds where both a and b have a
+ * successful run. */
+#define TUNE_TEST_NAME "paired t-test on per-round log ratios (95%, two-sided)"
+#define TUNE_NONE_BIT (1u << 31)
 
 /* What the whole plan says. */
 struct tune_summary {
@@ -101,9 +134,16 @@ struct tune_summary {
   int serial_from;         /* configuration it was taken from, -1 */
   double sigma;            /* median sigma over the pairs, NAN if no pair */
   unsigned npairs;         /* (C one per core, 2C on the same C cores) pairs */
+  struct tune_sigma_pair *pairs; /* the npairs pairs (malloc'd) */
   unsigned bound;          /* §2.3 useful thread count from serial and sigma, 0 unknown */
-  int best[TUNE_NOBJECTIVES], runner_up[TUNE_NOBJECTIVES]; /* -1 none */
-  int significant[TUNE_NOBJECTIVES]; /* best vs runner-up: 1 yes, 0 CIs overlap */
+  /* Per objective: fastest = best median; best = the cheapest (fewer cores,
+   * then fewer threads) among the tied ones (r[i].tied); runner_up = the
+   * best median other than best; significant = 1 only when a runner-up
+   * exists and no other configuration is tied with the fastest.  -1: none. */
+  int fastest[TUNE_NOBJECTIVES], best[TUNE_NOBJECTIVES], runner_up[TUNE_NOBJECTIVES];
+  int significant[TUNE_NOBJECTIVES];
+  unsigned ntied[TUNE_NOBJECTIVES]; /* configurations tied with the fastest, itself included */
+  int timed;               /* some run wrote a timing file */
   struct tune_region_summary *regions; /* every region any run timed */
   unsigned nregions;
 };
@@ -112,7 +152,9 @@ struct tune_summary {
 
 /* "speedup,spn,spread,none" -> policies (TUNE_NONE for none); prints errors. */
 int tune_parse_policies(const char *text, int *policies, unsigned max, unsigned *n);
-/* "1,2,4" -> counts, each 1..max_threads; prints errors. */
+/* "1,2,4" or "1-4,8" (htbench's --threads syntax) -> counts, each
+ * 1..max_threads, a count listed twice kept once, at most max; prints
+ * errors naming --threads. */
 int tune_parse_threads(const char *text, unsigned max_threads, unsigned *counts, unsigned max,
                        unsigned *n);
 /* "passive,active" -> wait policies; prints errors. */
@@ -129,6 +171,13 @@ int tune_make_plan(const omp_ext_topo_t *topo, const int *policies, unsigned npo
                    const unsigned *counts, unsigned ncounts, const enum tune_wait *waits,
                    unsigned nwaits, struct tune_config **configs, unsigned *n);
 void tune_free_plan(struct tune_config *configs, unsigned n);
+/* Free one configuration's places, runs and regions (zeroes it). */
+void tune_free_plan_entry(struct tune_config *c);
+/* "speedup/spn/spread 2" or "spn 2 active": the configuration as tables,
+ * progress lines and --budget's skips name it (every policy giving it). */
+void tune_config_label(const struct tune_config *c, char *buf, size_t len);
+/* c->policies, or the bit of c->policy when it is 0 (crafted configurations). */
+unsigned tune_policy_bits(const struct tune_config *c);
 /* A permutation of 0..n-1, the same for the same seed and round. */
 void tune_shuffle(unsigned *order, unsigned n, unsigned long seed, unsigned round);
 /* "spn", "none": the configuration's policy name. */
@@ -195,10 +244,23 @@ double tune_median(double *x, unsigned n);
 /* sigma from a pair: T(C threads, one per core) / T(2C threads on the same
  * C cores) - 1. */
 double tune_sigma(double t_one_per_core, double t_two_per_core);
-/* Best and runner-up for one objective among the successful configurations;
- * ties (overlapping 95% CIs) go to fewer cores, then fewer threads. */
-void tune_recommend(const struct tune_config *c, const struct tune_result *r, unsigned n,
-                    enum tune_objective o, int *best, int *runner_up, int *significant);
+/* The recommendation for objective o among the usable configurations (in
+ * s: fastest, best, runner_up, significant, ntied; in r[]: tied, ratio,
+ * paired): every configuration is tested against the fastest by
+ * tune_paired_test; the cheapest (fewer cores, then fewer threads, then the
+ * better median) of those not significantly worse is recommended. */
+void tune_recommend(const struct tune_config *c, struct tune_result *r, unsigned n,
+                    enum tune_objective o, struct tune_summary *s);
+/* Paired test of a against b on metric o over the rounds both ran
+ * successfully: *ratio the geometric mean of a/b, *paired the rounds used.
+ * Returns 1 when a is significantly larger than b, -1 significantly
+ * smaller, 0 not significant (or fewer than 2 paired rounds). */
+int tune_paired_test(const struct tune_config *a, const struct tune_config *b, double t1,
+                     enum tune_objective o, double *ratio, unsigned *paired);
+/* The value of metric o of one run (NAN when the run does not count);
+ * t1: the baseline's median time, for SPN. */
+double tune_run_metric(const struct tune_config *c, const struct tune_run *run, double t1,
+                       enum tune_objective o);
 
 /* tune-report.c -------------------------------------------------------- */
 
@@ -217,6 +279,11 @@ struct tune_report {
   const char *power_name;  /* the --power-model text */
   char **skipped;          /* runs not started (budget): "spn 2 round 3" */
   unsigned nskipped;
+  unsigned rounds_run;     /* rounds run, the adaptive ones included (0: as rounds) */
+  const char *adaptive;    /* NULL: no --budget; "separated", "budget", "nothing to
+                            * separate" or "round limit": how the adaptive rounds ended */
+  double load;             /* other processes' load measured during the runs (tune-run);
+                            * NAN: not measured */
 };
 void tune_print_table(FILE *out, const struct tune_report *t);
 void tune_print_json(FILE *out, const struct tune_report *t);
