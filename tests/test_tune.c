@@ -197,7 +197,8 @@ static void add_region(struct tune_config *c, const char *name, double total)
   unsigned k;
   c->regions = calloc(1, sizeof(*c->regions));
   c->nregions = 1;
-  snprintf(c->regions[0].name, sizeof(c->regions[0].name), "%s", name);
+  c->regions[0].key = strdup(name);
+  c->regions[0].name = strdup(name);
   c->regions[0].nruns = c->nruns;
   c->regions[0].instances = 3;
   c->regions[0].team_max = c->threads;

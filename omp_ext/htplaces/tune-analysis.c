@@ -204,12 +204,12 @@ double tune_median(double *x, unsigned n)
   return n && omp_ext_stats_compute(x, n, &st) == 0 ? st.median : NAN;
 }
 
-/* Configuration i's median total seconds of region name; NAN if untimed. */
-static double region_median(const struct tune_config *c, const char *name, double *buf)
+/* Configuration i's median total seconds of the region of key; NAN if untimed. */
+static double region_median(const struct tune_config *c, const char *key, double *buf)
 {
   unsigned k;
   for (k = 0; k < c->nregions; k++)
-    if (strcmp(c->regions[k].name, name) == 0) {
+    if (strcmp(c->regions[k].key, key) == 0) {
       memcpy(buf, c->regions[k].total_s, c->regions[k].nruns * sizeof(*buf));
       return tune_median(buf, c->regions[k].nruns);
     }
@@ -230,8 +230,8 @@ static void region_sigma(const struct tune_config *c, const struct tune_result *
           c[j].usage.cores != c[i].usage.cores || c[j].threads != 2 * c[i].threads ||
           c[j].usage.extra != c[i].usage.cores)
         continue;
-      a = region_median(&c[i], g->name, buf);
-      b = region_median(&c[j], g->name, buf);
+      a = region_median(&c[i], g->key, buf);
+      b = region_median(&c[j], g->key, buf);
       if (isfinite(a) && isfinite(b))
         pairs[k++] = tune_sigma(a, b);
     }
@@ -245,13 +245,16 @@ static struct tune_region_summary *summary_region(struct tune_summary *s, const 
   struct tune_region_summary *more;
   unsigned i;
   for (i = 0; i < s->nregions; i++)
-    if (strcmp(s->regions[i].name, x->name) == 0)
+    if (strcmp(s->regions[i].key, x->key) == 0)
       return &s->regions[i];
   if (!(more = realloc(s->regions, (s->nregions + 1) * sizeof(*more))))
     return NULL;
   s->regions = more;
   memset(&more[s->nregions], 0, sizeof(*more));
-  memcpy(more[s->nregions].name, x->name, sizeof(x->name));
+  if (!(more[s->nregions].key = strdup(x->key)) || !(more[s->nregions].name = strdup(x->name))) {
+    free(more[s->nregions].key);
+    return NULL;
+  }
   more[s->nregions].best = -1;
   return &more[s->nregions++];
 }
@@ -269,7 +272,7 @@ static int analyse_regions(const struct tune_config *c, const struct tune_result
         return omp_ext_err_nomem;
       if (c[i].regions[k].team_max > g->team_max)
         g->team_max = c[i].regions[k].team_max;
-      if (!usable(&r[i]) || !isfinite(m = region_median(&c[i], g->name, buf)))
+      if (!usable(&r[i]) || !isfinite(m = region_median(&c[i], g->key, buf)))
         continue;
       if (g->best < 0 || m < g->best_s) {
         g->best = (int)i;
@@ -281,12 +284,12 @@ static int analyse_regions(const struct tune_config *c, const struct tune_result
     }
   for (k = 0; k < s->nregions; k++) {
     struct tune_region_summary *g = &s->regions[k];
-    double t1 = s->baseline >= 0 ? region_median(&c[s->baseline], g->name, buf) : NAN, tn;
+    double t1 = s->baseline >= 0 ? region_median(&c[s->baseline], g->key, buf) : NAN, tn;
     g->speedup = g->serial = NAN;
     if (isfinite(t1) && g->best >= 0)
       g->speedup = t1 / g->best_s;
     if (isfinite(t1) && s->serial_from >= 0 &&
-        isfinite(tn = region_median(&c[s->serial_from], g->name, buf)) &&
+        isfinite(tn = region_median(&c[s->serial_from], g->key, buf)) &&
         omp_ext_karp_flatt(c[s->serial_from].threads, t1 / tn, &g->serial) != 0)
       g->serial = NAN;
     region_sigma(c, r, n, g, buf, pairs);
@@ -296,6 +299,9 @@ static int analyse_regions(const struct tune_config *c, const struct tune_result
 
 void tune_free_summary(struct tune_summary *s)
 {
+  unsigned k;
+  for (k = 0; k < s->nregions; k++)
+    free(s->regions[k].key), free(s->regions[k].name);
   free(s->regions);
   s->regions = NULL;
   s->nregions = 0;

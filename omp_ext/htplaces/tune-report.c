@@ -154,8 +154,9 @@ static void print_regions(FILE *out, const struct tune_report *t)
   unsigned k, untimed = untimed_runs(t);
   char name[64];
   if (!s->nregions) {
-    fprintf(out, "\nParallel regions: not available (no run wrote a timing file: a statically "
-            "linked program, a runtime that started no hook, or --no-regions)\n");
+    fprintf(out, "\nParallel regions: not available (%s%s)\n",
+            untimed ? "no run wrote a timing file: " : "--no-regions, or no libomp_ext.so",
+            untimed ? tune_untimed_reason(t->argv[0]) : "");
     return;
   }
   fprintf(out, "\nParallel regions (omp_ext's timing layer; median total seconds per run):\n");
@@ -219,6 +220,13 @@ void tune_print_table(FILE *out, const struct tune_report *t)
   if (!t->energy_measured)
     fprintf(out, "* energy modelled (power model %s x time): no readable RAPL counter\n",
             t->power_name);
+  for (i = 0; i < t->n; i++)
+    if (t->c[i].self_bound) {
+      config_name(&t->c[i], name, sizeof(name));
+      fprintf(out, "note: under %s the program bound its own threads (the timing layer saw them "
+              "bound to fewer CPUs than the run had): a bound baseline, not the runtime's "
+              "default\n", name);
+    }
   fprintf(out, "\nModel inputs measured:\n");
   if (isfinite(s->serial)) {
     config_name(&t->c[s->serial_from], name, sizeof(name));
@@ -356,6 +364,7 @@ static void json_config(FILE *f, const struct tune_report *t, unsigned i)
   json_num(f, r->cpu_util);
   fputs(",\n     \"serial_s\": ", f);
   json_num(f, serial_median(c));
+  fprintf(f, ", \"self_bound\": %s", c->self_bound ? "true" : "false");
   fputs(", \"regions\": [", f);
   for (k = 0; k < c->nregions; k++) {
     double buf[256];
