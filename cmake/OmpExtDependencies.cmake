@@ -10,6 +10,12 @@ if(NOT HWLOC_FOUND)
   message(FATAL_ERROR "hwloc 2.x not found: install it with 'apt-get install libhwloc-dev hwloc'")
 endif()
 
+# htplaces tune reads the timing layer's JSON files through jansson.
+pkg_check_modules(JANSSON QUIET IMPORTED_TARGET jansson)
+if(NOT JANSSON_FOUND)
+  message(FATAL_ERROR "jansson not found: install it with 'apt-get install libjansson-dev'")
+endif()
+
 find_package(OpenMP QUIET COMPONENTS C)
 if(NOT OpenMP_C_FOUND)
   if(CMAKE_C_COMPILER_ID MATCHES "Clang")

@@ -4,7 +4,8 @@
 #   (default)  the run-time set: what building and running htplaces and the
 #              library needs (hwloc, gcc with its OpenMP runtime libgomp,
 #              cmake, make, pkg-config, binutils: addr2line names the
-#              regions htplaces tune times by file:line).
+#              regions htplaces tune times by file:line or function;
+#              libjansson-dev: tune reads the timing files through jansson).
 #   --dev      everything the tests need as well (tests/run.sh, .ci/run):
 #              clang + libomp, CUnit, Open MPI, gfortran, valgrind, gnuplot,
 #              lmod, bash-completion, dpkg-dev (dpkg-shlibdeps for the .deb),
@@ -12,7 +13,7 @@
 #              third-party OpenMP program for the timing layer).
 #   --list     print the packages of the set, one a line; install nothing.
 set -eu
-RUNTIME="cmake make gcc libc6-dev libgomp1 pkg-config libhwloc-dev hwloc binutils"
+RUNTIME="cmake make gcc libc6-dev libgomp1 pkg-config libhwloc-dev hwloc binutils libjansson-dev"
 DEV="clang libomp-dev libcunit1-dev util-linux openmpi-bin libopenmpi-dev gfortran valgrind
   libclang-rt-14-dev gnuplot-nox lmod bash-completion dpkg-dev man-db groff-base
   python3-numpy libopenblas0-openmp"

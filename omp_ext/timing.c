@@ -9,6 +9,8 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
 #include <sched.h>
@@ -16,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -57,6 +60,10 @@ struct region {
 static pthread_mutex_t tlock = PTHREAD_MUTEX_INITIALIZER;
 static struct region *regions;
 static size_t nregions, capregions;
+/* Index of regions by construct or name: open addressing, linear probing;
+ * slot = region index + 1, 0 empty; nslots a power of two, at most half
+ * full. */
+static size_t *slots, nslots;
 int omp_ext_timing_flag; /* atomic: OMP_EXT_TIMING set */
 static char *timing_file;
 static double t_load;
@@ -114,6 +121,46 @@ static double tick_seconds(void)
   return ticks > load_ticks ? (double)(ns - load_ns) * 1e-9 / (double)(ticks - load_ticks) : 1e-9;
 }
 
+static void fork_prepare(void)
+{
+  pthread_mutex_lock(&tlock);
+}
+
+static void fork_parent(void)
+{
+  pthread_mutex_unlock(&tlock);
+}
+
+/* A forked child starts its own record (its own file at exit, under "%p"):
+ * the parent's regions, parts and bindings are dropped, and the forking
+ * thread's cache of parts (the child's only thread). */
+static void fork_child(void)
+{
+  struct omp_ext_timing_tls *tl = &omp_ext_timing_tl;
+  struct tbind *th = __atomic_load_n(&rec_th, __ATOMIC_RELAXED);
+  size_t i;
+  unsigned b;
+  for (i = 0; i < nregions; i++) {
+    struct region *r = &regions[i];
+    part_t *p, *next;
+    for (p = r->parts; p; p = next)
+      next = p->next, free(p->samples), free(p);
+    for (b = 0; b < r->nbinds; b++)
+      if (r->binds[b].th != th)
+        free(r->binds[b].th);
+    free(r->own.samples);
+    free(r->name);
+  }
+  free(th);
+  __atomic_store_n(&rec_th, NULL, __ATOMIC_RELAXED);
+  free(regions), free(slots);
+  regions = NULL, slots = NULL, nregions = capregions = nslots = 0;
+  memset(tl->seen, 0, sizeof(tl->seen));
+  tl->part = NULL, tl->rec = 0;
+  t_load = now_s();
+  pthread_mutex_unlock(&tlock);
+}
+
 static void timing_init(void)
 {
   const char *f = getenv("OMP_EXT_TIMING");
@@ -121,6 +168,7 @@ static void timing_init(void)
   if (f && *f && (timing_file = strdup(f)) != NULL) {
     omp_ext_timing_tsc = kernel_uses_tsc();
     clock_pair(&load_ticks, &load_ns);
+    pthread_atfork(fork_prepare, fork_parent, fork_child);
     __atomic_store_n(&omp_ext_timing_flag, 1, __ATOMIC_RELEASE);
   }
 }
@@ -132,15 +180,67 @@ int omp_ext_timing_enabled(void)
   return __atomic_load_n(&omp_ext_timing_flag, __ATOMIC_ACQUIRE);
 }
 
+static size_t hash_of(const void *key, const char *name)
+{
+  uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+  if (name) {
+    for (; *name; name++)
+      h = (h ^ (unsigned char)*name) * 1099511628211ULL;
+    return (size_t)h;
+  }
+  h = (uint64_t)(uintptr_t)key * 0x9e3779b97f4a7c15ULL;
+  return (size_t)(h ^ (h >> 29));
+}
+
+static int same(const struct region *r, const void *key, const char *name)
+{
+  return name ? r->name && strcmp(r->name, name) == 0 : !r->name && r->key == key;
+}
+
+/* Slot of \p key / \p name: its region's, or the empty one where it goes. */
+static size_t slot_of(const void *key, const char *name)
+{
+  size_t i = hash_of(key, name) & (nslots - 1);
+  while (slots[i] && !same(&regions[slots[i] - 1], key, name))
+    i = (i + 1) & (nslots - 1);
+  return i;
+}
+
+/* Room in the index for one more region; tlock held.  0 or -1. */
+static int index_grow_locked(void)
+{
+  size_t n = nslots ? 2 * nslots : 64, i, *old = slots, oldn = nslots;
+  if (2 * (nregions + 1) <= nslots)
+    return 0;
+  if (!(slots = calloc(n, sizeof(*slots)))) {
+    slots = old;
+    return -1;
+  }
+  nslots = n;
+  for (i = 0; i < oldn; i++)
+    if (old[i])
+      slots[slot_of(regions[old[i] - 1].key, regions[old[i] - 1].name)] = old[i];
+  free(old);
+  return 0;
+}
+
+/* The entry of \p key / \p name, or NULL; tlock held. */
+static struct region *lookup_locked(const void *key, const char *name)
+{
+  size_t slot;
+  if (nslots && slots[slot = slot_of(key, name)])
+    return &regions[slots[slot] - 1];
+  return NULL;
+}
+
 /* The entry of \p key / \p name, created if missing; tlock held. */
 static struct region *find_locked(const void *key, const char *name)
 {
-  size_t i;
-  struct region *r;
-  for (i = 0; i < nregions; i++)
-    if (name ? regions[i].name && strcmp(regions[i].name, name) == 0
-             : !regions[i].name && regions[i].key == key)
-      return &regions[i];
+  struct region *r = lookup_locked(key, name);
+  if (r)
+    return r;
+  if (index_grow_locked() != 0)
+    return NULL;
   if (nregions == capregions) {
     size_t cap = capregions ? 2 * capregions : 16;
     struct region *n = realloc(regions, cap * sizeof(*n));
@@ -153,7 +253,7 @@ static struct region *find_locked(const void *key, const char *name)
   r->key = key;
   if (name && !(r->name = strdup(name)))
     return NULL;
-  nregions++;
+  slots[slot_of(key, name)] = ++nregions;
   return r;
 }
 
@@ -174,14 +274,17 @@ static part_t *part_locked(struct region *r, unsigned team)
   return p;
 }
 
-/* Room for one more sample in \p p (amortized: the capacity doubles);
+/* Room for one more sample in \p p (amortized: the capacity doubles, up
+ * to OMP_EXT_TIMING_MAXSAMPLES: then omp_ext_timing_add() samples);
  * tlock held. */
 static void grow_locked(part_t *p)
 {
   size_t cap = p->cap ? 2 * p->cap : 64;
   double *s;
-  if (p->n < p->cap)
+  if (p->n < p->cap || p->cap >= OMP_EXT_TIMING_MAXSAMPLES)
     return;
+  if (cap > OMP_EXT_TIMING_MAXSAMPLES)
+    cap = OMP_EXT_TIMING_MAXSAMPLES;
   if ((s = realloc(p->samples, cap * sizeof(*s))) != NULL)
     p->samples = s, p->cap = cap;
 }
@@ -394,15 +497,87 @@ static double median(double *v, size_t n)
   return (lo + hi) / 2;
 }
 
-/* Statistics of \p r, its parts merged, in seconds (\p tick_s per unit of
- * a parallel region's parts); tlock held.  Writers of parts may run on:
- * what they add after the snapshot of their n is not counted. */
-static void stats_locked(struct region *r, omp_ext_timer_stats_t *s, double tick_s)
+struct wsample {
+  double v, w; /* a sample and the instances it stands for */
+};
+
+static int cmp_wsample(const void *a, const void *b)
 {
-  const part_t *p, *first = NULL;
-  size_t n = 0, m, nparts = 0;
+  double x = ((const struct wsample *)a)->v, y = ((const struct wsample *)b)->v;
+  return (x > y) - (x < y);
+}
+
+/* The weighted median of v[0 .. n-1] (n > 0), v sorted: the first value
+ * where the running weight reaches half the total. */
+static double weighted_median(struct wsample *v, size_t n)
+{
+  double total = 0, run = 0;
+  size_t i;
+  qsort(v, n, sizeof(*v), cmp_wsample);
+  for (i = 0; i < n; i++)
+    total += v[i].w;
+  for (i = 0; i < n; i++)
+    if ((run += v[i].w) >= total / 2)
+      return v[i].v;
+  return v[n - 1].v;
+}
+
+/* Stored samples of part \p p with \p pn instances. */
+static size_t stored(const part_t *p, unsigned long pn)
+{
+  return pn < p->cap ? pn : p->cap;
+}
+
+/* Median of \p r's parts: exact while every part holds all its instances
+ * (their samples merged); else each part's samples weighted by the
+ * instances they stand for (a uniform sample per part).  \p n samples in
+ * all; tlock held. */
+static double parts_median(const struct region *r, size_t n, int sampled)
+{
+  const part_t *p;
+  size_t m = 0, c, i;
+  double med = 0, *v;
+  struct wsample *w;
+  if (!sampled) {
+    if (!(v = malloc(n * sizeof(*v))))
+      return 0;
+    for (p = &r->own; p; p = p == &r->own ? r->parts : p->next) {
+      if ((c = stored(p, __atomic_load_n(&p->n, __ATOMIC_ACQUIRE))) > n - m)
+        c = n - m; /* (it added since) */
+      memcpy(v + m, p->samples, c * sizeof(*v));
+      m += c;
+    }
+    med = m ? median(v, m) : 0;
+    free(v);
+    return med;
+  }
+  if (!(w = malloc(n * sizeof(*w))))
+    return 0;
+  for (p = &r->own; p; p = p == &r->own ? r->parts : p->next) {
+    unsigned long pn = __atomic_load_n(&p->n, __ATOMIC_ACQUIRE);
+    if ((c = stored(p, pn)) > n - m)
+      c = n - m;
+    for (i = 0; i < c; i++)
+      w[m + i].v = p->samples[i], w[m + i].w = (double)pn / (double)c;
+    m += c;
+  }
+  med = m ? weighted_median(w, m) : 0;
+  free(w);
+  return med;
+}
+
+/* Statistics of \p r, its parts merged, in seconds (\p tick_s per unit of
+ * a parallel region's parts); *\p nsamples (unless NULL) the samples the
+ * median comes from; tlock held.  Writers of parts may run on: what they
+ * add after the snapshot of their n is not counted. */
+static void stats_locked(struct region *r, omp_ext_timer_stats_t *s, double tick_s,
+                         size_t *nsamples)
+{
+  const part_t *p;
+  size_t n = 0;
   unsigned long count = 0;
-  double *v, val, k = r->name ? 1 : tick_s;
+  int sampled = 0;
+  double val, k = r->name ? 1 : tick_s;
   s->total_s = 0, s->min_s = 0, s->max_s = 0, s->median_s = 0;
   for (p = &r->own; p; p = p == &r->own ? r->parts : p->next) {
     unsigned long pn = __atomic_load_n(&p->n, __ATOMIC_ACQUIRE);
@@ -415,42 +590,29 @@ static void stats_locked(struct region *r, omp_ext_timer_stats_t *s, double tick
     __atomic_load(&p->max, &val, __ATOMIC_RELAXED);
     s->max_s = count == 0 || val > s->max_s ? val : s->max_s;
     count += pn;
-    n += pn < p->cap ? pn : p->cap;
-    first = p, nparts++;
+    n += stored(p, pn);
+    sampled |= pn > p->cap;
   }
   s->instances = count;
-  if (nparts == 1 && n) { /* its samples in place (their writer adds only past them) */
-    s->median_s = median(first->samples, n);
-  } else if (n && (v = malloc(n * sizeof(*v))) != NULL) {
-    for (m = 0, p = &r->own; p; p = p == &r->own ? r->parts : p->next) {
-      unsigned long pn = __atomic_load_n(&p->n, __ATOMIC_ACQUIRE);
-      size_t c = pn < p->cap ? pn : p->cap;
-      if (c > n - m) /* (it added since) */
-        c = n - m;
-      if (c)
-        memcpy(v + m, p->samples, c * sizeof(*v));
-      m += c;
-    }
-    s->median_s = median(v, m);
-    free(v);
-  }
+  if (n)
+    s->median_s = parts_median(r, n, sampled);
+  if (nsamples)
+    *nsamples = n;
   s->total_s *= k, s->min_s *= k, s->max_s *= k, s->median_s *= k;
   s->mean_s = count ? s->total_s / (double)count : 0;
 }
 
 int omp_ext_timer_stats(const char *name, omp_ext_timer_stats_t *stats)
 {
-  size_t i;
+  struct region *r;
   int err = omp_ext_err_invalid;
   if (!name || !stats)
     return err;
   pthread_mutex_lock(&tlock);
-  for (i = 0; i < nregions; i++)
-    if (regions[i].name && strcmp(regions[i].name, name) == 0 && regions[i].own.n > 0) {
-      stats_locked(&regions[i], stats, 1);
-      err = omp_ext_success;
-      break;
-    }
+  if ((r = lookup_locked(NULL, name)) != NULL && r->own.n > 0) {
+    stats_locked(r, stats, 1, NULL);
+    err = omp_ext_success;
+  }
   pthread_mutex_unlock(&tlock);
   return err;
 }
@@ -536,35 +698,51 @@ static void write_module(FILE *f, const void *addr)
   fprintf(f, ", \"offset\": \"0x%lx\"", (unsigned long)((uintptr_t)addr - lm->l_addr));
 }
 
-/* "function+0xOFF" or "file+0xOFF" for a code address. */
-static void region_name(const void *addr, char *buf, size_t len)
+/* "function+0xOFF" or "file+0xOFF" for a code address (malloc'd, or
+ * NULL). */
+static char *region_name(const void *addr)
 {
   Dl_info info;
+  char *name = NULL;
+  int n = -1;
   if (dladdr(addr, &info) && info.dli_sname && info.dli_saddr) {
     uintptr_t off = (uintptr_t)addr - (uintptr_t)info.dli_saddr;
     if (off)
-      snprintf(buf, len, "%s+0x%lx", info.dli_sname, (unsigned long)off);
+      n = asprintf(&name, "%s+0x%lx", info.dli_sname, (unsigned long)off);
     else
-      snprintf(buf, len, "%s", info.dli_sname);
+      n = asprintf(&name, "%s", info.dli_sname);
   } else if (dladdr(addr, &info) && info.dli_fname) {
     const char *base = strrchr(info.dli_fname, '/');
-    snprintf(buf, len, "%s+0x%lx", base ? base + 1 : info.dli_fname,
-             (unsigned long)((uintptr_t)addr - (uintptr_t)info.dli_fbase));
+    n = asprintf(&name, "%s+0x%lx", base ? base + 1 : info.dli_fname,
+                 (unsigned long)((uintptr_t)addr - (uintptr_t)info.dli_fbase));
   } else {
-    snprintf(buf, len, "%p", addr);
+    n = asprintf(&name, "%p", addr);
   }
+  return n < 0 ? NULL : name;
 }
 
-__attribute__((destructor)) static void timing_write(void)
+/* Has the process recorded anything (a region or measurement instance)?
+ * tlock held. */
+static int recorded_locked(void)
 {
-  FILE *f;
   size_t i;
-  double wall, in_regions = 0, tick_s;
   const part_t *p;
-  if (!omp_ext_timing_on() || !timing_file)
-    return;
-  pthread_mutex_lock(&tlock);
-  tick_s = tick_seconds();
+  for (i = 0; i < nregions; i++)
+    for (p = &regions[i].own; p; p = p == &regions[i].own ? regions[i].parts : p->next)
+      if (__atomic_load_n(&p->n, __ATOMIC_ACQUIRE))
+        return 1;
+  return 0;
+}
+
+/* The file's JSON object; tlock held. */
+static void write_json(FILE *f, double tick_s)
+{
+  size_t i;
+  double wall, in_regions = 0;
+  const part_t *p;
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  exe[n > 0 ? n : 0] = '\0';
   wall = now_s() - t_load;
   for (i = 0; i < nregions; i++) /* the outermost regions' time */
     for (p = regions[i].parts; p; p = p->next) {
@@ -572,40 +750,149 @@ __attribute__((destructor)) static void timing_write(void)
       __atomic_load(&p->total, &t, __ATOMIC_RELAXED);
       in_regions += t * tick_s;
     }
-  if (!(f = fopen(timing_file, "w"))) {
-    fprintf(stderr, "omp_ext: OMP_EXT_TIMING: cannot write '%s'\n", timing_file);
-    pthread_mutex_unlock(&tlock);
-    return;
-  }
   fprintf(f, "{\"omp_ext_timing\": 1, \"wall_s\": %.9f, \"regions_s\": %.9f, \"serial_s\": %.9f,"
-          "\n \"regions\": [", wall, in_regions, wall > in_regions ? wall - in_regions : 0.0);
+          "\n \"pid\": %ld, \"program\": ", wall, in_regions,
+          wall > in_regions ? wall - in_regions : 0.0, (long)getpid());
+  json_str(f, exe);
+  fprintf(f, ", \"started_s\": %.9f,\n \"regions\": [", t_load);
   for (i = 0; i < nregions; i++) {
     struct region *r = &regions[i];
     omp_ext_timer_stats_t s;
-    char name[512];
+    char *name = r->name ? r->name : region_name(r->at);
+    size_t nsamples;
     unsigned j;
-    stats_locked(r, &s, tick_s);
-    if (r->name)
-      snprintf(name, sizeof(name), "%s", r->name);
-    else
-      region_name(r->at, name, sizeof(name));
+    stats_locked(r, &s, tick_s, &nsamples);
     qsort(r->sizes, r->nsizes, sizeof(unsigned), cmp_unsigned);
     fprintf(f, "%s\n  {\"name\": ", i ? "," : "");
-    json_str(f, name);
+    json_str(f, name ? name : "?");
+    if (name != r->name)
+      free(name);
     fprintf(f, ", \"kind\": \"%s\", \"address\": \"%p\", \"instances\": %lu, \"team_sizes\": [",
             r->name ? "timer" : "parallel", r->name ? NULL : r->at, s.instances);
     for (j = 0; j < r->nsizes; j++)
       fprintf(f, "%s%u", j ? ", " : "", r->sizes[j]);
     fprintf(f, "], \"total_s\": %.9f, \"mean_s\": %.9f, \"median_s\": %.9f, \"min_s\": %.9f, "
-            "\"max_s\": %.9f", s.total_s, s.mean_s, s.median_s, s.min_s, s.max_s);
+            "\"max_s\": %.9f, \"median_samples\": %lu", s.total_s, s.mean_s, s.median_s, s.min_s,
+            s.max_s, (unsigned long)nsamples);
     if (!r->name)
       write_module(f, r->at);
     write_bindings(f, r);
     fputc('}', f);
   }
   fprintf(f, "\n]}\n");
-  if (ferror(f) | fclose(f)) /* (both: the file is closed either way) */
-    fprintf(stderr, "omp_ext: OMP_EXT_TIMING: cannot write '%s'\n", timing_file);
+}
+
+/* OMP_EXT_TIMING's file name for this process: each "%p" the process ID
+ * (malloc'd, or NULL). */
+static char *file_name(void)
+{
+  size_t len = strlen(timing_file) + 1, k = 0;
+  const char *s;
+  char *out, pid[24];
+  int plen = snprintf(pid, sizeof(pid), "%ld", (long)getpid());
+  for (s = timing_file; (s = strstr(s, "%p")) != NULL; s += 2)
+    len += (size_t)plen;
+  if (!(out = malloc(len)))
+    return NULL;
+  for (s = timing_file; *s; s++)
+    if (s[0] == '%' && s[1] == 'p')
+      memcpy(out + k, pid, (size_t)plen), k += (size_t)plen, s++;
+    else
+      out[k++] = *s;
+  out[k] = '\0';
+  return out;
+}
+
+/* Write len bytes of buf to fd.  0, or -1 with errno set. */
+static int write_all(int fd, const char *buf, size_t len)
+{
+  while (len) {
+    ssize_t n = write(fd, buf, len);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return n == 0 ? (errno = EIO, -1) : -1;
+    buf += n, len -= (size_t)n;
+  }
+  return 0;
+}
+
+/* Write \p text to the file \p path through a temporary file in its
+ * folder, renamed over it when complete (a reader never sees half a file;
+ * a full device leaves the old one); a path that exists and is not a
+ * regular file (/dev/stdout, a FIFO) is written in place.  0, or -1 with
+ * errno set. */
+static int write_file(const char *path, const char *text, size_t len)
+{
+  struct stat st;
+  char *tmp = NULL;
+  int fd, err = 0;
+  mode_t mask;
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    if ((fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)) < 0)
+      return -1;
+  } else {
+    if (asprintf(&tmp, "%s.tmp-XXXXXX", path) < 0)
+      return errno = ENOMEM, -1;
+    if ((fd = mkstemp(tmp)) < 0) {
+      err = errno;
+      free(tmp);
+      return errno = err, -1;
+    }
+    mask = umask(0); /* (the mode fopen would give) */
+    umask(mask);
+    if (fchmod(fd, 0666 & ~mask) != 0)
+      err = errno;
+  }
+  if (!err && write_all(fd, text, len) != 0)
+    err = errno;
+  if (close(fd) != 0 && !err)
+    err = errno;
+  if (!err && tmp && rename(tmp, path) != 0)
+    err = errno;
+  if (tmp) {
+    if (err)
+      unlink(tmp);
+    free(tmp);
+  }
+  return err ? (errno = err, -1) : 0;
+}
+
+/* A process that recorded nothing keeps off the file, except an OpenMP
+ * process under a per-process name ("%p"): its file, with no region, tells
+ * a reader (htplaces tune) that the program was watched and ran no parallel
+ * region, apart from a program the layer never saw (statically linked).  A
+ * shell, timeout or time in front of the program has no OpenMP runtime and
+ * writes nothing; without "%p" nothing is written either, so that such a
+ * process cannot replace the file of the one that recorded. */
+static int watched_openmp(void)
+{
+  return strstr(timing_file, "%p") != NULL && omp_ext_runtime() != NULL;
+}
+
+__attribute__((destructor)) static void timing_write(void)
+{
+  char *path;
+  if (!omp_ext_timing_on() || !timing_file)
+    return;
+  pthread_mutex_lock(&tlock);
+  if (recorded_locked() || watched_openmp()) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    int ok = m != NULL;
+    if (m) {
+      write_json(m, tick_seconds());
+      ok = fclose(m) == 0;
+    }
+    if (!(path = file_name()) || !ok)
+      fprintf(stderr, "omp_ext: OMP_EXT_TIMING: cannot write '%s': %s\n",
+              path ? path : timing_file, strerror(ENOMEM));
+    else if (write_file(path, text, len) != 0)
+      fprintf(stderr, "omp_ext: OMP_EXT_TIMING: cannot write '%s': %s\n", path, strerror(errno));
+    free(path);
+    free(text);
+  }
   pthread_mutex_unlock(&tlock);
 }
 

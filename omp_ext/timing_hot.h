@@ -32,9 +32,16 @@ struct omp_ext_timing_part {
   unsigned team;                    /* team size asked for */
   unsigned long n;                  /* instances; atomic */
   double total, min, max;           /* ticks (seconds for a named one); atomic */
-  double *samples;                  /* every instance, for the median */
-  size_t cap;
+  double *samples;                  /* for the median: every instance up to
+                                     * OMP_EXT_TIMING_MAXSAMPLES, then a uniform
+                                     * sample of that many (reservoir) */
+  size_t cap;                       /* room in samples; lock */
+  uint64_t rng;                     /* the reservoir's xorshift state; its writer */
 };
+
+/* Samples kept per part: the memory of a region is bounded (8 kB a thread
+ * and team size), whatever its instance count. */
+#define OMP_EXT_TIMING_MAXSAMPLES 1024
 
 #define OMP_EXT_TIMING_NSEEN 16 /* parts a thread has in hand */
 
@@ -129,8 +136,18 @@ static inline void omp_ext_timing_add(struct omp_ext_timing_part *p, double dt)
 {
   unsigned long n = __atomic_load_n(&p->n, __ATOMIC_RELAXED);
   double v;
-  if (n < p->cap)
+  if (n < p->cap) {
     p->samples[n] = dt;
+  } else if (p->cap == OMP_EXT_TIMING_MAXSAMPLES) {
+    /* Reservoir sampling (Vitter's algorithm R): instance n replaces a
+     * random sample with probability cap / (n + 1). */
+    uint64_t x = p->rng ? p->rng : 0x9e3779b97f4a7c15ULL, j;
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    p->rng = x;
+    j = x % ((uint64_t)n + 1);
+    if (j < OMP_EXT_TIMING_MAXSAMPLES)
+      p->samples[j] = dt;
+  }
   v = n == 0 || dt < p->min ? dt : p->min;
   __atomic_store(&p->min, &v, __ATOMIC_RELAXED);
   v = n == 0 || dt > p->max ? dt : p->max;
@@ -150,7 +167,7 @@ static inline int omp_ext_timing_end(void)
     return 0;
   dt = (double)(omp_ext_timing_ticks() - tl->t0);
   p = tl->part;
-  if (__builtin_expect(p != NULL && p->n < p->cap, 1)) {
+  if (__builtin_expect(p != NULL && (p->n < p->cap || p->cap == OMP_EXT_TIMING_MAXSAMPLES), 1)) {
     omp_ext_timing_add(p, dt);
     return 0;
   }

@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include <CUnit/CUnit.h>
+#include <dirent.h>
 #include <dlfcn.h>
 #include <sched.h>
 #include <stdio.h>
@@ -181,13 +182,252 @@ static void test_unwritable(void)
   CU_ASSERT_EQUAL_FATAL(run_capture(argv, env, &r), 0);
   CU_ASSERT_EQUAL(r.status, 0);
   CU_ASSERT_STRING_EQUAL(r.out, "done\n");
-  CU_ASSERT_STRING_EQUAL(r.err, "omp_ext: OMP_EXT_TIMING: cannot write '/dev/full'\n");
+  CU_ASSERT_STRING_EQUAL(r.err, "omp_ext: OMP_EXT_TIMING: cannot write '/dev/full': "
+                                "No space left on device\n");
   run_free(&r);
   env[1] = e3;
   CU_ASSERT_EQUAL_FATAL(run_capture(argv, env, &r), 0);
   CU_ASSERT_EQUAL(r.status, 0);
-  CU_ASSERT_STRING_EQUAL(r.err, "omp_ext: OMP_EXT_TIMING: cannot write '/nonexistent/t.json'\n");
+  CU_ASSERT_STRING_EQUAL(r.err, "omp_ext: OMP_EXT_TIMING: cannot write '/nonexistent/t.json': "
+                                "No such file or directory\n");
   run_free(&r);
+}
+
+/* A fresh folder for timing files: dir[] "/tmp/omp_ext_timing_dir_XXXXXX". */
+static void make_dir(char *dir)
+{
+  CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+}
+
+/* The names in \p dir (not . and ..), newline-separated, sorted, into
+ * out[len]; returns how many. */
+static unsigned list_dir(const char *dir, char *out, size_t len)
+{
+  struct dirent **e;
+  int n = scandir(dir, &e, NULL, alphasort), i;
+  unsigned k = 0;
+  out[0] = '\0';
+  for (i = 0; i < n; i++) {
+    if (strcmp(e[i]->d_name, ".") && strcmp(e[i]->d_name, "..")) {
+      snprintf(out + strlen(out), len - strlen(out), "%s\n", e[i]->d_name);
+      k++;
+    }
+    free(e[i]);
+  }
+  free(e);
+  return k;
+}
+
+/* Remove dir and the files in it. */
+static void remove_dir(const char *dir)
+{
+  char names[4096], *p, *nl, path[8192];
+  list_dir(dir, names, sizeof(names));
+  for (p = names; (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
+    *nl = '\0';
+    snprintf(path, sizeof(path), "%s/%s", dir, p);
+    unlink(path);
+  }
+  rmdir(dir);
+}
+
+static void write_text(const char *path, const char *text)
+{
+  FILE *f = fopen(path, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+/* Run timing_probe (bin) with args and OMP_EXT_TIMING=\p timing (plus the
+ * injection for the plain build): its result. */
+static void probe(const char *bin, const char *arg1, const char *arg2, const char *timing,
+                  struct run_result *r)
+{
+  char envt[600], e1[] = "OMP_EXT_HT_POLICY=", inj[512] = "OMP_EXT_UNUSED=";
+  char *env[] = {e1, envt, inj, NULL};
+  char *argv[] = {(char *)bin, (char *)arg1, (char *)arg2, NULL};
+  snprintf(envt, sizeof(envt), "OMP_EXT_TIMING=%s", timing);
+  if (strcmp(bin, TIMING_PROBE_PLAIN_BIN) == 0)
+    snprintf(inj, sizeof(inj), "%s",
+             is_libomp() ? "OMP_TOOL_LIBRARIES=" LIBOMP_EXT : "LD_PRELOAD=" LIBOMP_EXT);
+  CU_ASSERT_EQUAL_FATAL(run_capture(argv, env, r), 0);
+}
+
+/* A full device while the file is written (here: the file size limit) leaves
+ * no truncated JSON: the old file stays whole, no temporary file is left,
+ * and the error names the reason. */
+static void test_atomic_write(void)
+{
+  char dir[] = "/tmp/omp_ext_timing_dir_XXXXXX", path[128], want[256], names[4096], *text;
+  struct run_result r;
+  make_dir(dir);
+  snprintf(path, sizeof(path), "%s/t.json", dir);
+  write_text(path, "old\n");
+  probe(TIMING_PROBE_BIN, "big", NULL, path, &r);
+  CU_ASSERT_EQUAL(r.status, 0);
+  snprintf(want, sizeof(want), "omp_ext: OMP_EXT_TIMING: cannot write '%s': File too large\n",
+           path);
+  CU_ASSERT_STRING_EQUAL(r.err, want);
+  run_free(&r);
+  text = slurp(path);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+  CU_ASSERT_STRING_EQUAL(text, "old\n");
+  free(text);
+  CU_ASSERT_EQUAL(list_dir(dir, names, sizeof(names)), 1);
+  CU_ASSERT_STRING_EQUAL(names, "t.json\n");
+  remove_dir(dir);
+}
+
+/* A process that recorded nothing writes nothing: an existing file is
+ * kept; under "%p" an OpenMP process writes a file that lists no region
+ * (watched, none ran), a process without OpenMP (a wrapper script,
+ * `timeout`) none at all. */
+static void test_nothing_recorded(void)
+{
+  const char *bins[] = {TIMING_PROBE_BIN, TIMING_PROBE_PLAIN_BIN};
+  char dir[] = "/tmp/omp_ext_timing_dir_XXXXXX", path[128], pattern[128], names[4096], *text;
+  char envt[200], pre[] = "LD_PRELOAD=" LIBOMP_EXT, *p, *nl;
+  char *env[] = {envt, pre, NULL}, *sh[] = {"/bin/sh", "-c", "true", NULL};
+  struct run_result r;
+  unsigned b;
+  make_dir(dir);
+  snprintf(path, sizeof(path), "%s/t.json", dir);
+  snprintf(pattern, sizeof(pattern), "%s/t.%%p.json", dir);
+  for (b = 0; b < 2; b++) {
+    write_text(path, "old\n");
+    probe(bins[b], "none", NULL, path, &r);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_STRING_EQUAL(r.err, "");
+    run_free(&r);
+    text = slurp(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_STRING_EQUAL(text, "old\n");
+    free(text);
+    probe(bins[b], "none", NULL, pattern, &r);
+    run_free(&r);
+    CU_ASSERT_EQUAL(list_dir(dir, names, sizeof(names)), 2);
+    for (p = names; (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
+      char file[4400];
+      *nl = '\0';
+      if (strcmp(p, "t.json") == 0)
+        continue;
+      snprintf(file, sizeof(file), "%s/%s", dir, p);
+      CU_ASSERT_PTR_NOT_NULL_FATAL(text = slurp(file));
+      CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"omp_ext_timing\": 1"));
+      CU_ASSERT_PTR_NULL(strstr(text, "\"kind\""));
+      free(text);
+      unlink(file);
+    }
+  }
+  snprintf(envt, sizeof(envt), "OMP_EXT_TIMING=%s", pattern);
+  CU_ASSERT_EQUAL_FATAL(run_capture(sh, env, &r), 0);
+  CU_ASSERT_EQUAL(r.status, 0);
+  run_free(&r);
+  CU_ASSERT_EQUAL(list_dir(dir, names, sizeof(names)), 1);
+  remove_dir(dir);
+}
+
+/* "%p": each process its own file, named by its PID, which the file
+ * records; a forked child's regions in its own file, not its parent's. */
+static void test_per_process(void)
+{
+  const char *bins[] = {TIMING_PROBE_BIN, TIMING_PROBE_PLAIN_BIN};
+  char dir[] = "/tmp/omp_ext_timing_dir_XXXXXX", pattern[128], names[4096];
+  char *nl, *json, *parent = NULL, *child = NULL, *p, path[8192];
+  struct run_result r;
+  unsigned b;
+  for (b = 0; b < 2; b++) {
+    strcpy(dir, "/tmp/omp_ext_timing_dir_XXXXXX");
+    make_dir(dir);
+    snprintf(pattern, sizeof(pattern), "%s/t.%%p.json", dir);
+    probe(bins[b], "fork", NULL, pattern, &r);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_STRING_EQUAL(r.out, "done\n");
+    CU_ASSERT_STRING_EQUAL(r.err, "");
+    run_free(&r);
+    CU_ASSERT_EQUAL(list_dir(dir, names, sizeof(names)), 2);
+    parent = child = NULL;
+    for (p = names; (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
+      char pid[32];
+      *nl = '\0';
+      CU_ASSERT_EQUAL(strncmp(p, "t.", 2), 0);
+      CU_ASSERT_EQUAL(sscanf(p, "t.%31[0-9].json", pid), 1);
+      snprintf(path, sizeof(path), "%s/%s", dir, p);
+      json = slurp(path);
+      CU_ASSERT_PTR_NOT_NULL_FATAL(json);
+      CU_ASSERT_EQUAL((long)num_after(json, "\"pid\": "), atol(pid));
+      CU_ASSERT_PTR_NOT_NULL(strstr(json, "\"program\": \"/"));
+      if (strstr(json, "region_flat+"))
+        parent = json;
+      else
+        child = json;
+    }
+    CU_ASSERT_PTR_NOT_NULL_FATAL(parent);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(child);
+    check_region(parent, "region_flat+", 2, "\"team_sizes\": [1, 2]");
+    CU_ASSERT_PTR_NULL(strstr(parent, "region_tiny+"));
+    check_region(child, "region_tiny+", 2, "\"team_sizes\": [1]");
+    CU_ASSERT_PTR_NULL(strstr(child, "region_flat+"));
+    free(parent);
+    free(child);
+    remove_dir(dir);
+  }
+}
+
+/* Bounded memory per region: a million instances keep at most
+ * OMP_EXT_TIMING_MAXSAMPLES samples (the median's), and the peak resident
+ * set grows by less than every instance's 8 bytes would take. */
+static void test_bounded(void)
+{
+  const char *bins[] = {TIMING_PROBE_BIN, TIMING_PROBE_PLAIN_BIN};
+  char file[] = "/tmp/omp_ext_timing_XXXXXX", obj[2048], *json;
+  struct run_result r;
+  unsigned b;
+  int fd = mkstemp(file);
+  CU_ASSERT_FATAL(fd >= 0);
+  close(fd);
+  for (b = 0; b < 2; b++) {
+    long rss = -1;
+    probe(bins[b], "many", "1000000", file, &r);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_EQUAL(sscanf(r.out, "rss_kb %ld", &rss), 1);
+    CU_ASSERT(rss >= 0 && rss < 4096); /* (every instance: 7.8 MB) */
+    run_free(&r);
+    json = slurp(file);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(json);
+    check_region(json, "region_tiny+", 1000000, "\"team_sizes\": [1]");
+    region(json, "region_tiny+", obj, sizeof(obj));
+    CU_ASSERT_EQUAL((long)num_after(obj, "\"median_samples\": "), 1024);
+    free(json);
+  }
+  unlink(file);
+}
+
+/* Many named measurements (a hash table finds each): every one with its
+ * own 2 instances; a name of 600 characters whole. */
+static void test_many_names(void)
+{
+  char file[] = "/tmp/omp_ext_timing_XXXXXX", obj[2048], name[700], *json;
+  struct run_result r;
+  int fd = mkstemp(file);
+  CU_ASSERT_FATAL(fd >= 0);
+  close(fd);
+  probe(TIMING_PROBE_BIN, "names", "40000", file, &r);
+  CU_ASSERT_EQUAL(r.status, 0);
+  run_free(&r);
+  json = slurp(file);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(json);
+  CU_ASSERT_EQUAL(count(json, "\"kind\": \"timer\""), 40001);
+  CU_ASSERT_EQUAL(count(json, "\"instances\": 2,"), 40000);
+  region(json, "name-39999\"", obj, sizeof(obj));
+  CU_ASSERT_PTR_NOT_NULL(strstr(obj, "\"instances\": 2,"));
+  memset(name, 'x', 600);
+  name[600] = '\0';
+  snprintf(obj, sizeof(obj), "{\"name\": \"%s\", \"kind\": \"timer\"", name);
+  CU_ASSERT_PTR_NOT_NULL(strstr(json, obj));
+  free(json);
+  unlink(file);
 }
 
 static void test_linked(void)
@@ -281,6 +521,11 @@ static CU_TestInfo timing_tests[] = {
   {"OMP_EXT_TIMING, 3 root threads in the same region at once: every instance", test_roots},
   {"omp_ext_timer_* statistics and errors", test_timer_api},
   {"OMP_EXT_TIMING that cannot be written (missing folder, full device)", test_unwritable},
+  {"OMP_EXT_TIMING written atomically: a full device keeps the old file whole", test_atomic_write},
+  {"OMP_EXT_TIMING: a process that recorded nothing writes nothing", test_nothing_recorded},
+  {"OMP_EXT_TIMING=DIR/t.%p.json: a file per process, a forked child's own", test_per_process},
+  {"OMP_EXT_TIMING: a million instances in bounded memory", test_bounded},
+  {"OMP_EXT_TIMING: 40000 named measurements, a 600-character name", test_many_names},
   CU_TEST_INFO_NULL,
 };
 

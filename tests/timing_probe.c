@@ -17,13 +17,30 @@
  *
  * timing_probe sleep: region_sleep 3 times, its thread 0 sleeping 20 ms in
  * each (the region's clock against a known lower bound and the wall time).
+ *
+ * timing_probe none: no region, no measurement (writes no timing file).
+ * timing_probe fork: region_flat(2) once, then a forked child runs
+ *   region_tiny twice (a team of 1: libgomp's thread pool is not the
+ *   child's) and exits; the parent waits and runs region_flat(1) once: two
+ *   processes, two files under "%p".
+ * timing_probe many N: region_tiny (a team of 1) N times; prints
+ *   "rss_kb D", the growth of the peak resident set over the loop.
+ * timing_probe names N (linked): N named measurements "name-K", 2 instances
+ *   each, and one whose name is 600 characters long.
+ * timing_probe big (linked): as names 300, with the file size limited to
+ *   4 kB (RLIMIT_FSIZE, SIGXFSZ ignored): the timing file cannot be written.
  */
 #define _GNU_SOURCE
 #include <omp.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #ifndef TIMING_PLAIN
 #include "omp_ext.h"
@@ -114,9 +131,100 @@ void region_sleep(void)
   sink += 1;
 }
 
+__attribute__((noinline, visibility("default"))) void region_tiny(void);
+
+void region_tiny(void)
+{
+#pragma omp parallel num_threads(1)
+  {
+    sink = 1;
+  }
+  sink += 1;
+}
+
+static long peak_rss_kb(void)
+{
+  struct rusage ru;
+  return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : -1;
+}
+
+static int many(long n)
+{
+  long i, before;
+  region_tiny(); /* (the runtime's own start-up outside the figure) */
+  before = peak_rss_kb();
+  for (i = 1; i < n; i++)
+    region_tiny();
+  printf("rss_kb %ld\n", peak_rss_kb() - before);
+  return 0;
+}
+
+static int forked(void)
+{
+  int status;
+  pid_t pid;
+  region_flat(2);
+  fflush(stdout);
+  if ((pid = fork()) < 0)
+    return 1;
+  if (pid == 0) {
+    region_tiny();
+    region_tiny();
+    exit(0);
+  }
+  if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return 1;
+  region_flat(1);
+  printf("done\n");
+  return 0;
+}
+
+#ifndef TIMING_PLAIN
+static int names(int n)
+{
+  char name[700];
+  int i, k;
+  for (i = 0; i < n; i++)
+    for (k = 0; k < 2; k++) {
+      snprintf(name, sizeof(name), "name-%d", i);
+      if (omp_ext_timer_start(name) != 0 || omp_ext_timer_stop(name) != 0)
+        return 1;
+    }
+  memset(name, 'x', 600);
+  name[600] = '\0';
+  if (omp_ext_timer_start(name) != 0 || omp_ext_timer_stop(name) != 0)
+    return 1;
+  printf("done\n");
+  return 0;
+}
+
+static int big(void)
+{
+  struct rlimit rl = {4096, 4096};
+  signal(SIGXFSZ, SIG_IGN);
+  if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+    return 1;
+  return names(300);
+}
+#endif
+
 int main(int argc, char **argv)
 {
   int i;
+  if (argc == 2 && strcmp(argv[1], "none") == 0) {
+    printf("done\n");
+    return 0;
+  }
+  if (argc == 2 && strcmp(argv[1], "fork") == 0)
+    return forked();
+  if (argc == 3 && strcmp(argv[1], "many") == 0)
+    return many(atol(argv[2]));
+#ifndef TIMING_PLAIN
+  if (argc == 3 && strcmp(argv[1], "names") == 0)
+    return names(atoi(argv[2]));
+  if (argc == 2 && strcmp(argv[1], "big") == 0)
+    return big();
+#endif
   if (argc == 2 && strcmp(argv[1], "roots") == 0)
     return roots();
   if (argc == 2 && strcmp(argv[1], "sleep") == 0) {

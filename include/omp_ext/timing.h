@@ -23,14 +23,29 @@ extern "C" {
  * its outlined function).  Nested regions count in their outermost one.
  * It works in a program linked with libomp_ext, and in an unmodified
  * dynamically linked one through OMP_TOOL_LIBRARIES=libomp_ext.so (libomp)
- * or LD_PRELOAD=libomp_ext.so (libgomp).  At exit the file receives one
- * JSON object:
+ * or LD_PRELOAD=libomp_ext.so (libgomp).
+ *
+ * The file: each "%p" in FILE becomes the process ID (as LLVM_PROFILE_FILE
+ * does), so that every process of a program -- a wrapper script's, a
+ * forked child's -- writes its own (OMP_EXT_TIMING=/tmp/t.%p.json).  A
+ * process that recorded nothing (no region instance, no measurement)
+ * writes nothing, except, under "%p", a process with an OpenMP runtime: its
+ * file lists no region (the program was watched and ran none); without "%p"
+ * the last process that recorded something wins.  A forked child starts an empty record of its own at the fork
+ * (pthread_atfork).  The file is written whole through a temporary file in
+ * its folder, renamed over it (a full device leaves the old file, never a
+ * truncated one; a path that is not a regular file, /dev/stdout, is
+ * written in place); on failure one line on stderr names the file and the
+ * reason (strerror), and the program's exit status is its own.  At exit
+ * the file receives one JSON object:
  *
  *   {"omp_ext_timing": 1, "wall_s": W, "regions_s": R, "serial_s": W - R,
+ *    "pid": 1234, "program": "/path/to/app", "started_s": S,
  *    "regions": [{"name": "main._omp_fn.0", "kind": "parallel",
  *                 "address": "0x401a2c", "instances": N,
  *                 "team_sizes": [2, 4], "total_s": T, "mean_s": M,
  *                 "median_s": D, "min_s": A, "max_s": B,
+ *                 "median_samples": K,
  *                 "module": "/path/to/app", "offset": "0x1a2c",
  *                 "bindings": [{"team": 2, "threads": [{"cpus": "0", "pu": 0},
  *                                                      {"cpus": "1", "pu": 1}]}]},
@@ -43,8 +58,16 @@ extern "C" {
  * `addr2line -e MODULE OFFSET-1` turns into file:line when the object has
  * debug info (htplaces tune does; the address is the return address of the
  * runtime call that starts the region, hence -1); team_sizes: the sizes asked for (num_threads or nthreads-var),
- * ascending; wall_s: since libomp_ext was loaded; serial_s: wall time
- * outside any outermost region (the program's serial part, paper §2.3);
+ * ascending; wall_s: since libomp_ext was loaded (or the fork); serial_s:
+ * wall time outside any outermost region (the program's serial part, paper
+ * §2.3); pid: the process's ID; program: its executable (/proc/self/exe,
+ * the "module" of its own regions); started_s: CLOCK_MONOTONIC seconds when
+ * its record started (orders the processes of one run); median_samples:
+ * the instances the median comes from -- all of them up to 1024 per root
+ * thread and team size, beyond that a uniform random sample of 1024 each
+ * (reservoir sampling; the samples weighted by the instances they stand
+ * for), so that a region's memory is bounded whatever its instance count;
+ * total, mean, min and max always count every instance;
  * bindings: where the team of the first instance of each team size ran,
  * thread by thread (index = omp_get_thread_num()): "cpus" the CPU set it was
  * bound to (its affinity mask, OS indexes as a list, read after the join),

@@ -1,15 +1,31 @@
 /*
  * htplaces tune: per-region figures.  Each run is made with
- * OMP_EXT_TIMING=FILE and libomp_ext preloaded (LD_PRELOAD: the GOMP
- * wrappers under libgomp, the OMPT tool under libomp/libiomp5), so the
- * timing layer (include/omp_ext/timing.h) writes, at the program's exit, one
- * line per outermost parallel region.  This file reads those lines (the
- * writer is omp_ext's own timing.c: one region object per line) and keeps,
- * per configuration and region, the total seconds of every run.
+ * OMP_EXT_TIMING=DIR/timing.%p.json and libomp_ext preloaded (LD_PRELOAD:
+ * the GOMP wrappers under libgomp, the OMPT tool under libomp/libiomp5), so
+ * the timing layer (include/omp_ext/timing.h) writes, at exit, one JSON
+ * file per process that recorded something: the program itself behind a
+ * wrapper script, `timeout` or GNU time, and its forked children.  This
+ * file reads all of a run's files (jansson), checks the bindings they
+ * record against the configuration's places, and keeps, per configuration
+ * and region, the total seconds of every run.
+ *
+ * A region is keyed by its code address, "MODULE+0xOFFSET", never by its
+ * name (two constructs on one line are two regions), and named for people:
+ * FILE:LINE where the module has debug information, else the function
+ * holding it from the ELF symbol table (static symbols too, demangled),
+ * prefixed "lib.so: " in a shared library; both by `addr2line -f -C`
+ * (binutils), run once per region.  Where more than one process of a run
+ * recorded regions, key and name start with the process's program
+ * ("app: ", "app#2: " for its second process by start time).
  */
 #define _GNU_SOURCE
+#include <elf.h>
 #include <fcntl.h>
+#include <glob.h>
+#include <hwloc.h>
+#include <jansson.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,46 +34,19 @@
 
 #include "tune.h"
 
-/* The JSON string after "key": at p, unescaped into out[len]; 0 or -1. */
-static int string_after(const char *line, const char *key, char *out, size_t len)
-{
-  const char *p = strstr(line, key);
-  size_t k = 0;
-  if (!p || !(p = strchr(p + strlen(key), '"')))
-    return -1;
-  for (p++; *p && *p != '"' && k + 1 < len; p++) {
-    if (*p == '\\' && p[1])
-      p++;
-    out[k++] = *p;
-  }
-  out[k] = '\0';
-  return *p == '"' ? 0 : -1;
-}
-
-/* The number after "key": at p; NAN if absent. */
-static double number_after(const char *line, const char *key)
-{
-  const char *p = strstr(line, key);
-  char *end;
-  double v;
-  if (!p)
-    return NAN;
-  v = strtod(p + strlen(key), &end);
-  return end == p + strlen(key) ? NAN : v;
-}
-
-/* file:line of one address, by addr2line (binutils), remembered: every run
- * names the same regions. */
+/* What addr2line said of one address, remembered: every run names the same
+ * regions. */
 struct resolved {
   char *module;
   unsigned long offset;
-  char name[128]; /* "" when addr2line could not say */
+  char *function; /* demangled, NULL when unknown */
+  char *line;     /* "FILE:LINE" (FILE's base name), NULL without debug info */
 };
 static struct resolved *cache;
 static unsigned ncache;
-static int no_addr2line; /* it could not be run: function+offset from now on */
+static int no_addr2line; /* it could not be run: the timing file's names from now on */
 
-/* Run addr2line -e module 0xADDR; its first line into out[len]. 0 or -1. */
+/* Run addr2line -f -C -e module 0xADDR; its output into out[len]. 0 or -1. */
 static int run_addr2line(const char *module, unsigned long addr, char *out, size_t len)
 {
   char arg[32];
@@ -78,7 +67,7 @@ static int run_addr2line(const char *module, unsigned long addr, char *out, size
     if (null >= 0)
       dup2(null, 0), dup2(null, 2);
     close(fd[0]);
-    execlp("addr2line", "addr2line", "-e", module, arg, (char *)NULL);
+    execlp("addr2line", "addr2line", "-f", "-C", "-e", module, arg, (char *)NULL);
     _exit(127);
   }
   close(fd[1]);
@@ -94,89 +83,235 @@ static int run_addr2line(const char *module, unsigned long addr, char *out, size
   return 0;
 }
 
-/* "FILE:LINE" (FILE's base name) for the return address \p offset in
- * \p module, into name[len]; 0, or -1 (no debug info, no addr2line). */
-static int source_line(const char *module, unsigned long offset, char *name, size_t len)
+/* addr2line's "FILE:LINE (discriminator N)" as "FILE:LINE" (base name), or
+ * NULL ("??:0", "??:?", no line). */
+static char *file_line(char *text)
 {
-  char out[4096], *nl, *file, *colon;
-  struct resolved *r;
-  unsigned i;
-  for (i = 0; i < ncache; i++)
-    if (cache[i].offset == offset && strcmp(cache[i].module, module) == 0) {
-      snprintf(name, len, "%s", cache[i].name);
-      return cache[i].name[0] ? 0 : -1;
-    }
-  if (no_addr2line || offset == 0)
-    return -1;
-  /* (the address follows the call that starts the region: its line is
-   * the call's, one byte before) */
-  if (run_addr2line(module, offset - 1, out, sizeof(out)) != 0) {
-    out[0] = '\0';
-  } else {
-    if ((nl = strchr(out, '\n')) != NULL)
-      *nl = '\0';
-    if ((nl = strstr(out, " (discriminator")) != NULL)
-      *nl = '\0';
-    colon = strrchr(out, ':');
-    if (!colon || strncmp(out, "??", 2) == 0 || colon[1] < '1' || colon[1] > '9') {
-      out[0] = '\0';
-    } else {
-      file = strrchr(out, '/');
-      memmove(out, file ? file + 1 : out, strlen(file ? file + 1 : out) + 1);
-    }
-  }
-  if (no_addr2line)
-    return -1;
-  /* A FILE:LINE too long for a region name (a file name of over 120
-   * characters) is not cut: cut, it would lose its line and two regions
-   * could share a name.  The region keeps its function+offset name. */
-  if (strlen(out) >= sizeof(cache->name))
-    out[0] = '\0';
-  if ((r = realloc(cache, (ncache + 1) * sizeof(*r))) != NULL) {
-    cache = r;
-    if ((cache[ncache].module = strdup(module)) != NULL) {
-      cache[ncache].offset = offset;
-      if (snprintf(cache[ncache].name, sizeof(cache[ncache].name), "%s", out) >=
-          (int)sizeof(cache[ncache].name))
-        cache[ncache].name[0] = '\0'; /* (not reached: out fits) */
-      ncache++;
-    }
-  }
-  if (snprintf(name, len, "%s", out) >= (int)len)
-    return -1; /* (name[len] shorter than a region name) */
-  return out[0] ? 0 : -1;
+  char *p, *colon, *file;
+  if ((p = strstr(text, " (discriminator")) != NULL)
+    *p = '\0';
+  colon = strrchr(text, ':');
+  if (!colon || strncmp(text, "??", 2) == 0 || colon[1] < '1' || colon[1] > '9')
+    return NULL;
+  file = strrchr(text, '/');
+  return strdup(file ? file + 1 : text);
 }
 
-int tune_region_name(const char *line, char *name, size_t len)
+/* The function and source line of the return address \p offset in
+ * \p module (the cache's entry), or NULL without addr2line. */
+static const struct resolved *resolve(const char *module, unsigned long offset)
 {
-  char module[4096], offset[32];
-  if (string_after(line, "\"name\": ", name, len) != 0)
+  char *out, *nl;
+  struct resolved *r, e = {NULL, offset, NULL, NULL};
+  unsigned i;
+  const size_t len = 1 << 16;
+  for (i = 0; i < ncache; i++)
+    if (cache[i].offset == offset && strcmp(cache[i].module, module) == 0)
+      return &cache[i];
+  if (no_addr2line || offset == 0 || !(out = malloc(len)))
+    return NULL;
+  /* (the address follows the call that starts the region: its function
+   * and line are the call's, one byte before) */
+  if (run_addr2line(module, offset - 1, out, len) == 0 && (nl = strchr(out, '\n')) != NULL) {
+    *nl = '\0';
+    if (out[0] && strcmp(out, "??") != 0)
+      e.function = strdup(out);
+    nl[strcspn(nl + 1, "\n") + 1] = '\0';
+    e.line = file_line(nl + 1);
+  }
+  free(out);
+  if (no_addr2line || !(e.module = strdup(module)) ||
+      !(r = realloc(cache, (ncache + 1) * sizeof(*r)))) {
+    free(e.module), free(e.function), free(e.line);
+    return NULL;
+  }
+  cache = r;
+  cache[ncache] = e;
+  return &cache[ncache++];
+}
+
+static const char *base_name(const char *path)
+{
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+/* A region's display name (malloc'd): FILE:LINE, else "lib.so: function"
+ * or "function", else the timing file's name; NULL without any. */
+static char *display_name(const char *name, const char *module, const char *offset,
+                          const char *program)
+{
+  const struct resolved *r = NULL;
+  char *out = NULL;
+  if (module && offset)
+    r = resolve(module, strtoul(offset, NULL, 16));
+  if (r && r->line)
+    return strdup(r->line);
+  if (r && r->function) {
+    int shared = program ? strcmp(module, program) != 0 : strstr(base_name(module), ".so") != NULL;
+    if (!shared)
+      return strdup(r->function);
+    return asprintf(&out, "%s: %s", base_name(module), r->function) < 0 ? NULL : out;
+  }
+  return name ? strdup(name) : NULL;
+}
+
+static const char *str_of(const json_t *o, const char *key)
+{
+  return json_string_value(json_object_get(o, key));
+}
+
+/* Region \p reg's key and display name (malloc'd), for the process labelled
+ * \p label ("" when it is the run's only one).  0 or -1. */
+static int region_identity(const json_t *reg, const char *program, const char *label, char **key,
+                           char **name)
+{
+  const char *n = str_of(reg, "name"), *module = str_of(reg, "module"),
+             *offset = str_of(reg, "offset"), *kind = str_of(reg, "kind");
+  char *disp;
+  int k;
+  *key = *name = NULL;
+  if (!n)
     return -1;
-  if (string_after(line, "\"module\": ", module, sizeof(module)) == 0 &&
-      string_after(line, "\"offset\": ", offset, sizeof(offset)) == 0) {
-    char where[128];
-    if (source_line(module, strtoul(offset, NULL, 16), where, sizeof(where)) == 0)
-      snprintf(name, len, "%s", where);
+  if (kind && strcmp(kind, "timer") == 0)
+    disp = strdup(n), module = offset = NULL;
+  else
+    disp = display_name(n, module, offset, program);
+  if (!disp)
+    return -1;
+  if (module && offset)
+    k = asprintf(key, "%s%s%s+%s", label, *label ? ": " : "", module, offset);
+  else if (kind && strcmp(kind, "timer") == 0)
+    k = asprintf(key, "%s%sname:%s", label, *label ? ": " : "", n);
+  else /* (no module: the timing file's name, as unique as it is) */
+    k = asprintf(key, "%s%sname:%s", label, *label ? ": " : "", n);
+  if (k < 0) {
+    free(disp);
+    return -1;
+  }
+  if (!*label) {
+    *name = disp;
+    return 0;
+  }
+  k = asprintf(name, "%s: %s", label, disp);
+  free(disp);
+  if (k < 0) {
+    free(*key);
+    return -1;
   }
   return 0;
 }
 
-static struct tune_region *find_or_add(struct tune_config *c, const char *name)
+/* Is the CPU set exactly {pu}? */
+static int only_pu(hwloc_const_bitmap_t set, unsigned pu)
+{
+  return hwloc_bitmap_weight(set) == 1 && hwloc_bitmap_first(set) == (int)pu;
+}
+
+/* The binding check of one region object (see tune_check_binding). */
+static int check_region(const json_t *reg, const struct tune_config *c, const char *program,
+                        char *why, size_t len)
+{
+  const json_t *binds = json_object_get(reg, "bindings"), *b, *th;
+  hwloc_bitmap_t set;
+  size_t i, t;
+  int bad = 0;
+  if (!c->place_pu || !json_is_array(binds) || !(set = hwloc_bitmap_alloc()))
+    return 0;
+  json_array_foreach(binds, i, b) {
+    unsigned team = (unsigned)json_integer_value(json_object_get(b, "team")), place;
+    json_array_foreach(json_object_get(b, "threads"), t, th) {
+      const char *cpus = str_of(th, "cpus");
+      const json_t *pj = json_object_get(th, "pu");
+      long pu = json_is_integer(pj) ? (long)json_integer_value(pj) : -1;
+      int have, place_ok = 0;
+      if (!json_is_object(th))
+        continue; /* null: the thread did not take part */
+      if (!cpus || hwloc_bitmap_list_sscanf(set, cpus) != 0) {
+        hwloc_bitmap_free(set);
+        return 0; /* not one of omp_ext's: no verdict */
+      }
+      have = *cpus != '\0';
+      /* thread t: place t when the team fits the places, else any one */
+      for (place = team <= c->threads ? (unsigned)t : 0;
+           place < (team <= c->threads ? (unsigned)t + 1 : c->threads) && place < c->threads;
+           place++)
+        if ((!have || only_pu(set, c->place_pu[place])) &&
+            (pu < 0 || (unsigned long)pu == c->place_pu[place]))
+          place_ok = 1;
+      if (!place_ok) {
+        char placetext[32] = "any of its places", *name = NULL, *key = NULL;
+        if (team <= c->threads && t < c->threads)
+          snprintf(placetext, sizeof(placetext), "its place {%u}", c->place_pu[t]);
+        region_identity(reg, program, "", &key, &name);
+        snprintf(why, len, "thread %u of %s (team of %u) ran on PU %ld bound to {%s}, not on %s",
+                 (unsigned)t, name ? name : "?", team, pu, cpus, placetext);
+        free(name), free(key);
+        bad = 1;
+        break;
+      }
+    }
+    if (bad)
+      break;
+  }
+  hwloc_bitmap_free(set);
+  return bad;
+}
+
+int tune_check_binding(const char *region, const struct tune_config *c, char *why, size_t len)
+{
+  json_t *reg = json_loads(region, JSON_DECODE_ANY, NULL);
+  int bad = json_is_object(reg) ? check_region(reg, c, NULL, why, len) : 0;
+  json_decref(reg);
+  return bad;
+}
+
+/* Under "none" (no places): did the program bind its own threads?  Any
+ * recorded thread whose CPU set is not the whole set the run started with
+ * (tune's own: the program inherits it). */
+static int self_bound(const json_t *regions)
+{
+  const json_t *reg, *b, *th;
+  size_t i, j, t;
+  hwloc_bitmap_t set = hwloc_bitmap_alloc(), own = hwloc_bitmap_alloc();
+  cpu_set_t mask;
+  int bound = 0, cpu;
+  if (!set || !own || sched_getaffinity(0, sizeof(mask), &mask) != 0) {
+    hwloc_bitmap_free(set), hwloc_bitmap_free(own);
+    return 0;
+  }
+  for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+    if (CPU_ISSET(cpu, &mask))
+      hwloc_bitmap_set(own, (unsigned)cpu);
+  json_array_foreach(regions, i, reg)
+    json_array_foreach(json_object_get(reg, "bindings"), j, b)
+      json_array_foreach(json_object_get(b, "threads"), t, th) {
+        const char *cpus = str_of(th, "cpus");
+        if (cpus && *cpus && hwloc_bitmap_list_sscanf(set, cpus) == 0 &&
+            !hwloc_bitmap_isequal(set, own))
+          bound = 1;
+      }
+  hwloc_bitmap_free(set), hwloc_bitmap_free(own);
+  return bound;
+}
+
+static struct tune_region *find_or_add(struct tune_config *c, char *key, char *name)
 {
   struct tune_region *more;
   unsigned i;
   for (i = 0; i < c->nregions; i++)
-    if (strcmp(c->regions[i].key, name) == 0)
+    if (strcmp(c->regions[i].key, key) == 0) {
+      free(key), free(name);
       return &c->regions[i];
-  if (!(more = realloc(c->regions, (c->nregions + 1) * sizeof(*more))))
-    return NULL;
-  c->regions = more;
-  memset(&more[c->nregions], 0, sizeof(*more));
-  /* (until the timing helper's keys land: key = name) */
-  if (!(more[c->nregions].key = strdup(name)) || !(more[c->nregions].name = strdup(name))) {
-    free(more[c->nregions].key);
+    }
+  if (!(more = realloc(c->regions, (c->nregions + 1) * sizeof(*more)))) {
+    free(key), free(name);
     return NULL;
   }
+  c->regions = more;
+  memset(&more[c->nregions], 0, sizeof(*more));
+  more[c->nregions].key = key;
+  more[c->nregions].name = name;
   return &more[c->nregions++];
 }
 
@@ -198,157 +333,177 @@ static int add_total(struct tune_region *r, double total, double median,
   return 0;
 }
 
-/* The largest team size of a region line: the last number of its
- * "team_sizes": [..] list (ascending). */
-static unsigned team_max_of(const char *line)
+/* The largest team size of a region: the last of "team_sizes" (ascending). */
+static unsigned team_max_of(const json_t *reg)
 {
-  const char *p = strstr(line, "\"team_sizes\": ["), *end;
-  unsigned v = 0;
-  if (!p || !(end = strchr(p, ']')))
-    return 0;
-  while (end > p && (end[-1] < '0' || end[-1] > '9'))
-    end--;
-  while (end > p && end[-1] >= '0' && end[-1] <= '9')
-    end--;
-  if (end > p)
-    v = (unsigned)strtoul(end, NULL, 10);
-  return v;
+  const json_t *sizes = json_object_get(reg, "team_sizes");
+  size_t n = json_array_size(sizes);
+  return n ? (unsigned)json_integer_value(json_array_get(sizes, n - 1)) : 0;
 }
 
-/* A CPU list "0-3,8" at *p (up to the closing quote) as a bitmask of the
- * CPUs below 64 * words; -1 on bad text or a CPU beyond. */
-static int parse_cpus(const char **p, unsigned long long *mask, unsigned words)
+/* One process's file of a run. */
+struct proc {
+  json_t *root;
+  const char *program; /* NULL in a file without it */
+  double started;
+  char label[256];     /* "" when the run's only process */
+};
+
+static int by_start(const void *a, const void *b)
 {
-  const char *s = *p;
-  memset(mask, 0, words * sizeof(*mask));
-  while (*s && *s != '"') {
-    char *end;
-    unsigned long a = strtoul(s, &end, 10), b = a, i;
-    if (end == s)
-      return -1;
-    s = end;
-    if (*s == '-') {
-      b = strtoul(s + 1, &end, 10);
-      if (end == s + 1 || b < a)
-        return -1;
-      s = end;
-    }
-    if (b >= 64UL * words)
-      return -1;
-    for (i = a; i <= b; i++)
-      mask[i / 64] |= 1ULL << (i % 64);
-    if (*s == ',')
-      s++;
-    else if (*s != '"')
-      return -1;
+  double x = ((const struct proc *)a)->started, y = ((const struct proc *)b)->started;
+  return (x > y) - (x < y);
+}
+
+/* The files of a run: \p path itself, or with "%p" every file where a
+ * process ID stands for it (glob; a temporary file being written, or one a
+ * killed process left, does not match: the rest must be digits). */
+static int run_files(const char *path, glob_t *g)
+{
+  const char *p = strstr(path, "%p");
+  char *pattern;
+  size_t i, k;
+  int r;
+  memset(g, 0, sizeof(*g));
+  if (!p)
+    return access(path, R_OK) == 0 && glob(path, GLOB_NOSORT | GLOB_NOESCAPE, NULL, g) == 0 &&
+           g->gl_pathc == 1 ? 0 : -1;
+  if (asprintf(&pattern, "%.*s[0-9]*%s", (int)(p - path), path, p + 2) < 0)
+    return -1;
+  r = glob(pattern, GLOB_NOESCAPE, NULL, g);
+  free(pattern);
+  if (r != 0)
+    return -1;
+  for (i = k = 0; i < g->gl_pathc; i++) { /* the digits, exactly */
+    const char *name = g->gl_pathv[i] + (p - path), *end = name + strspn(name, "0123456789");
+    if (strcmp(end, p + 2) == 0)
+      g->gl_pathv[k++] = g->gl_pathv[i];
+    else
+      free(g->gl_pathv[i]);
   }
-  *p = s;
-  return *s == '"' ? 0 : -1;
+  for (i = k; i < g->gl_pathc; i++)
+    g->gl_pathv[i] = NULL;
+  g->gl_pathc = k;
+  return k ? 0 : -1;
 }
 
-#define CPU_WORDS 128 /* 8192 CPUs, Linux's largest NR_CPUS on x86_64 */
-
-/* Is the set exactly {pu}? */
-static int only_pu(const unsigned long long *mask, unsigned pu)
+/* Read and validate the files of a run into procs[*n] (those with at least
+ * one region), labelled; 0 or -1 (no file of omp_ext's). */
+static int read_procs(const char *path, struct proc **procs, unsigned *n)
 {
-  unsigned w;
-  for (w = 0; w < CPU_WORDS; w++)
-    if (mask[w] != (w == pu / 64 ? 1ULL << (pu % 64) : 0))
-      return 0;
-  return 1;
-}
-
-int tune_check_binding(const char *line, const struct tune_config *c, char *why, size_t len)
-{
-  const char *p = strstr(line, "\"bindings\": [");
-  char name[128] = "?";
-  unsigned long long mask[CPU_WORDS];
-  if (!c->place_pu || !p)
-    return 0;
-  tune_region_name(line, name, sizeof(name));
-  while ((p = strstr(p, "{\"team\": ")) != NULL) {
-    unsigned team = (unsigned)strtoul(p + 9, NULL, 10), t, place;
-    const char *q = strstr(p, "\"threads\": ["), *end;
-    if (!q)
-      return 0;
-    end = strchr(q, ']');
-    for (p = q + 12, t = 0; p && end && p < end; t++) {
-      const char *next = strchr(p, ',');
-      char *e;
-      long pu = -1;
-      int have = 0, place_ok;
-      while (*p == ' ')
-        p++;
-      if (*p == '{') { /* {"cpus": "LIST", "pu": P} */
-        const char *cpus = strstr(p, "\"cpus\": \""), *list, *pq;
-        if (!cpus || cpus > end)
-          return 0;
-        list = cpus += 9;
-        have = *cpus != '"';
-        if (parse_cpus(&cpus, mask, CPU_WORDS) != 0)
-          return 0; /* not one of omp_ext's: no verdict */
-        if ((pq = strstr(cpus, "\"pu\": ")) != NULL)
-          pu = strtol(pq + 6, &e, 10);
-        next = strchr(cpus, '}');
-        next = next ? strchr(next, ',') : NULL;
-        /* thread t: place t when the team fits the places, else any one */
-        place_ok = 0;
-        for (place = team <= c->threads ? t : 0;
-             place < (team <= c->threads ? t + 1 : c->threads) && place < c->threads; place++)
-          if ((!have || only_pu(mask, c->place_pu[place])) &&
-              (pu < 0 || (unsigned long)pu == c->place_pu[place]))
-            place_ok = 1;
-        if (!place_ok) {
-          char placetext[32] = "any of its places";
-          if (team <= c->threads)
-            snprintf(placetext, sizeof(placetext), "its place {%u}", c->place_pu[t]);
-          snprintf(why, len, "thread %u of %s (team of %u) ran on PU %ld bound to {%.*s}, not on %s",
-                   t, name, team, pu, (int)(cpus - list), list, placetext);
-          return 1;
-        }
-      }
-      p = next && next < end ? next + 1 : NULL;
-    }
-    p = end;
+  glob_t g;
+  size_t i;
+  unsigned k, j, ok = 0;
+  *procs = NULL, *n = 0;
+  if (run_files(path, &g) != 0)
+    return -1;
+  if (!(*procs = calloc(g.gl_pathc, sizeof(**procs)))) {
+    globfree(&g);
+    return -1;
   }
-  return 0;
+  for (i = 0; i < g.gl_pathc; i++) {
+    json_t *root = json_load_file(g.gl_pathv[i], 0, NULL);
+    const json_t *v = json_object_get(root, "omp_ext_timing");
+    if (!json_is_integer(v) || json_integer_value(v) != 1 ||
+        !json_is_array(json_object_get(root, "regions"))) {
+      json_decref(root);
+      continue;
+    }
+    ok = 1;
+    if (json_array_size(json_object_get(root, "regions")) == 0) {
+      json_decref(root);
+      continue;
+    }
+    (*procs)[*n].root = root;
+    (*procs)[*n].program = str_of(root, "program");
+    (*procs)[*n].started = json_number_value(json_object_get(root, "started_s"));
+    (*n)++;
+  }
+  globfree(&g);
+  qsort(*procs, *n, sizeof(**procs), by_start);
+  for (k = 0; *n > 1 && k < *n; k++) { /* program, #2 for its second process */
+    const char *prog = (*procs)[k].program ? base_name((*procs)[k].program) : "?";
+    unsigned same = 1;
+    for (j = 0; j < k; j++)
+      same += strcmp((*procs)[j].program ? base_name((*procs)[j].program) : "?", prog) == 0;
+    snprintf((*procs)[k].label, sizeof((*procs)[k].label), same > 1 ? "%s#%u" : "%s", prog, same);
+  }
+  return ok ? 0 : -1;
+}
+
+static void free_procs(struct proc *procs, unsigned n)
+{
+  unsigned k;
+  for (k = 0; k < n; k++)
+    json_decref(procs[k].root);
+  free(procs);
 }
 
 int tune_read_timing(const char *path, struct tune_config *c, double *serial_s, char *invalid,
                      size_t len)
 {
-  FILE *f = fopen(path, "r");
-  char *line = NULL, name[128];
-  size_t cap = 0;
-  int ok = 0, err = 0;
+  struct proc *procs;
+  unsigned n, k;
+  size_t i;
+  const json_t *reg;
+  int err = 0;
   *serial_s = NAN;
   invalid[0] = '\0';
-  if (!f)
+  if (read_procs(path, &procs, &n) != 0) {
+    free_procs(procs, n);
     return -1;
-  while (getline(&line, &cap, f) > 0) /* first: were the threads where intended? */
-    if (tune_check_binding(line, c, invalid, len)) {
-      free(line);
-      fclose(f);
-      return 1;
-    }
-  rewind(f);
-  while (!err && getline(&line, &cap, f) > 0) {
-    if (strstr(line, "{\"omp_ext_timing\": 1,")) {
-      ok = 1;
-      *serial_s = number_after(line, "\"serial_s\": ");
-    } else if (ok && strstr(line, "{\"name\": ") &&
-               tune_region_name(line, name, sizeof(name)) == 0) {
-      struct tune_region *r = find_or_add(c, name);
-      double total = number_after(line, "\"total_s\": ");
-      double inst = number_after(line, "\"instances\": ");
-      double median = number_after(line, "\"median_s\": ");
-      err = !r || !isfinite(total) || !isfinite(inst) || !isfinite(median) ||
-            add_total(r, total, median, (unsigned long)inst, team_max_of(line));
+  }
+  for (k = 0; k < n; k++) /* first: were the threads where intended? */
+    json_array_foreach(json_object_get(procs[k].root, "regions"), i, reg)
+      if (check_region(reg, c, procs[k].program, invalid, len)) {
+        free_procs(procs, n);
+        return 1;
+      }
+  /* the serial part: the first process's (the program, or its parent) */
+  *serial_s = n ? json_number_value(json_object_get(procs[0].root, "serial_s")) : 0;
+  for (k = 0; k < n && !err; k++) {
+    if (!c->place_pu && self_bound(json_object_get(procs[k].root, "regions")))
+      c->self_bound = 1;
+    json_array_foreach(json_object_get(procs[k].root, "regions"), i, reg) {
+      const json_t *total = json_object_get(reg, "total_s"), *inst = json_object_get(reg, "instances"),
+                   *median = json_object_get(reg, "median_s");
+      struct tune_region *r;
+      char *key, *name;
+      if (region_identity(reg, procs[k].program, procs[k].label, &key, &name) != 0)
+        continue; /* (a region without a name) */
+      r = find_or_add(c, key, name);
+      err = !r || !json_is_number(total) || !json_is_integer(inst) || !json_is_number(median) ||
+            add_total(r, json_number_value(total), json_number_value(median),
+                      (unsigned long)json_integer_value(inst), team_max_of(reg));
+      if (err)
+        break;
     }
   }
-  free(line);
-  fclose(f);
-  return ok && !err ? 0 : -1;
+  free_procs(procs, n);
+  return err ? -1 : 0;
+}
+
+void tune_clear_timing(const char *path)
+{
+  const char *p = strstr(path, "%p");
+  char *pattern[2] = {NULL, NULL};
+  glob_t g;
+  size_t i;
+  unsigned k;
+  /* the files, and the temporary ones a killed process left */
+  if (p ? asprintf(&pattern[0], "%.*s[0-9]*%s", (int)(p - path), path, p + 2) < 0 ||
+              asprintf(&pattern[1], "%.*s[0-9]*%s.tmp-*", (int)(p - path), path, p + 2) < 0
+        : asprintf(&pattern[0], "%s", path) < 0 || asprintf(&pattern[1], "%s.tmp-*", path) < 0) {
+    free(pattern[0]);
+    return;
+  }
+  for (k = 0; k < 2; k++) {
+    if (glob(pattern[k], GLOB_NOESCAPE | GLOB_NOSORT, NULL, &g) == 0)
+      for (i = 0; i < g.gl_pathc; i++)
+        unlink(g.gl_pathv[i]);
+    globfree(&g);
+    free(pattern[k]);
+  }
 }
 
 void tune_free_regions(struct tune_config *c)
@@ -365,4 +520,49 @@ void tune_free_regions(struct tune_config *c)
   c->regions = NULL;
   c->serial_s = NULL;
   c->nregions = c->nserial = 0;
+}
+
+/* Is PROGRAM (searched as execvp does) a statically linked ELF file: ELF,
+ * no PT_INTERP?  1 yes, 0 no or unknown (a script, not found). */
+static int static_elf(const char *program)
+{
+  char buf[4096];
+  const char *path = getenv("PATH"), *p, *colon;
+  Elf64_Ehdr eh;
+  Elf64_Phdr ph;
+  int fd = -1, interp = 0, i;
+  if (strchr(program, '/'))
+    fd = open(program, O_RDONLY | O_CLOEXEC);
+  else
+    for (p = path && *path ? path : "/usr/local/bin:/usr/bin:/bin"; fd < 0; p = colon + 1) {
+      size_t len;
+      colon = strchr(p, ':');
+      len = colon ? (size_t)(colon - p) : strlen(p);
+      if (snprintf(buf, sizeof(buf), "%.*s/%s", (int)len, len ? p : ".", program) <
+          (int)sizeof(buf) && access(buf, X_OK) == 0)
+        fd = open(buf, O_RDONLY | O_CLOEXEC);
+      if (!colon)
+        break;
+    }
+  if (fd < 0)
+    return 0;
+  if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+      eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(ph)) {
+    close(fd);
+    return 0;
+  }
+  for (i = 0; i < eh.e_phnum; i++)
+    if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + (Elf64_Off)i * sizeof(ph))) ==
+            (ssize_t)sizeof(ph) &&
+        ph.p_type == PT_INTERP)
+      interp = 1;
+  close(fd);
+  return !interp;
+}
+
+const char *tune_untimed_reason(const char *program)
+{
+  return program && static_elf(program)
+           ? "a statically linked program: libomp_ext cannot be preloaded"
+           : "no parallel region ran, or the program's OpenMP runtime started no hook";
 }

@@ -251,8 +251,9 @@ static void print_regions(FILE *out, const struct tune_report *t)
     return;
   }
   if (!s->nregions) {
-    fprintf(out, "\nParallel regions: not available (no run wrote a timing file: a statically "
-            "linked program, a runtime that started no hook, or --no-regions)\n");
+    fprintf(out, "\nParallel regions: not available (%s%s)\n",
+            untimed ? "no run wrote a timing file: " : "--no-regions, or no libomp_ext.so",
+            untimed ? tune_untimed_reason(t->argv[0]) : "");
     return;
   }
   fprintf(out, "\nParallel regions (omp_ext's timing layer; by total time at each region's "
@@ -400,6 +401,13 @@ void tune_print_table(FILE *out, const struct tune_report *t)
   if (!t->energy_measured)
     fprintf(out, "* energy modelled (power model %s x time): no readable RAPL counter\n",
             t->power_name);
+  for (i = 0; i < t->n; i++)
+    if (t->c[i].self_bound) {
+      config_name(&t->c[i], name, sizeof(name));
+      fprintf(out, "note: under %s the program bound its own threads (the timing layer saw them "
+              "bound to fewer CPUs than the run had): a bound baseline, not the runtime's "
+              "default\n", name);
+    }
   fprintf(out, "vs fastest: geometric mean of the per-round ratios to the fastest %s; tied: "
           "not significantly %s (%s)\n", tune_objective_name(t->objective),
           t->objective == TUNE_SPN ? "lower" : "higher", TUNE_TEST_NAME);
@@ -588,6 +596,7 @@ static void json_config(FILE *f, const struct tune_report *t, unsigned i)
   fputc(']', f);
   fputs(",\n     \"serial_s\": ", f);
   json_num(f, serial_median(c));
+  fprintf(f, ", \"self_bound\": %s", c->self_bound ? "true" : "false");
   fputs(", \"regions\": [", f);
   for (k = 0; k < c->nregions; k++) {
     fprintf(f, "%s{\"name\": ", k ? ", " : "");

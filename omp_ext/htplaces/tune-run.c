@@ -199,7 +199,7 @@ int tune_run_once(const struct tune_exec *x, struct tune_config *c, struct tune_
   sigprocmask(SIG_BLOCK, &chld, &old);
   fflush(NULL);
   if (x->timing_lib)
-    unlink(x->timing_file);
+    tune_clear_timing(x->timing_file);
   e0 = energy_now(x);
   t0 = now();
   if ((pid = fork()) < 0) {

@@ -570,7 +570,7 @@ static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *
   if (!o->no_regions) {
     x.timing_lib = o->timing_lib ? o->timing_lib : find_timing_lib(libbuf, sizeof(libbuf));
     if (x.timing_lib && mkdtemp(timing_dir)) {
-      snprintf(timing_file, sizeof(timing_file), "%s/timing.json", timing_dir);
+      snprintf(timing_file, sizeof(timing_file), "%s/timing.%%p.json", timing_dir);
       x.timing_file = timing_file;
     } else {
       fprintf(stderr, "htplaces tune: per-region figures are not available (%s)\n",
@@ -582,7 +582,7 @@ static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *
   htp_program_env(ctx); /* the topology is loaded: the runs see the user's environment */
   status = run_rounds(&x, p, o, &l);
   if (x.timing_lib) {
-    unlink(timing_file);
+    tune_clear_timing(timing_file);
     rmdir(timing_dir);
   }
   close(x.stdout_fd);

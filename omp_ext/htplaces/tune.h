@@ -39,14 +39,17 @@ struct tune_run {
                       * (a run of status 0 left out of every figure) */
 };
 
-/* One parallel region of the program, in one configuration: its total
- * seconds in each run that wrote a timing file.  Regions are matched across
- * runs and configurations by key only; two regions may share a name. */
+/* One parallel region of the program (or named measurement) in one
+ * configuration: its total seconds in each run that wrote a timing file. */
 struct tune_region {
-  char *key;               /* identity, malloc'd: "MODULE+0xOFFSET" of the construct, or
-                            * "name:NAME" for a named measurement */
-  char *name;              /* display name, malloc'd, no length limit: demangled function,
-                            * FILE:LINE, or "lib.so: func" */
+  char *key;               /* identity, malloc'd: "MODULE+0xOFFSET" of the construct
+                            * (module = path as the timing file gives it), or
+                            * "name:NAME" for a named measurement; "PROGRAM: " or
+                            * "PROGRAM#K: " before it when more than one process of
+                            * a run recorded regions.  Regions are matched by key only. */
+  char *name;              /* display name, malloc'd, no length limit: FILE:LINE,
+                            * the demangled function, "lib.so: function", or the
+                            * timing file's name; the same prefix as the key */
   double *total_s;         /* per run */
   double *median_s;        /* per run: the median seconds of one instance */
   unsigned nruns;
@@ -74,6 +77,9 @@ struct tune_config {
   double *serial_s;      /* per run with a timing file: time outside any region */
   unsigned nserial;
   unsigned untimed;      /* successful runs that wrote no timing file */
+  int self_bound;        /* "none" only: the timing layer saw the program's threads
+                          * bound to less than the CPUs the run started with (the
+                          * program pins its own threads: not an unbound baseline) */
 };
 
 /* What the regions say across configurations (tune-analysis.c). */
@@ -210,24 +216,33 @@ int tune_run_once(const struct tune_exec *x, struct tune_config *c, struct tune_
 
 /* tune-regions.c ------------------------------------------------------- */
 
-/* Add the regions of one run's timing file (omp_ext's timing layer: one
- * region per line) to c; *serial_s the run's time outside any region.
- * 0, or -1 when the file is missing or not one of omp_ext's, or 1 when the
- * bindings it records put a thread outside its place (tune_check_binding):
+/* Add the regions of one run's timing files to c: \p path is
+ * OMP_EXT_TIMING's value for the run; with "%p" every file where a process
+ * ID stands for it (each process that recorded something wrote one: the
+ * program behind a wrapper script or `timeout`, forked children).
+ * *serial_s the first process's time outside any region.  Under "none"
+ * (no places) c->self_bound is set when the program bound its own threads.
+ * 0, or -1 when no file is there or none is omp_ext's, or 1 when the
+ * bindings they record put a thread outside its place (tune_check_binding):
  * then nothing is added and invalid[len] says why. */
 int tune_read_timing(const char *path, struct tune_config *c, double *serial_s, char *invalid,
                      size_t len);
-/* One region line of a timing file against c's places (OMP_PROC_BIND=close:
- * in a team of T <= N threads, thread t on place t; in a larger one, each
- * thread on one of the places): 0, or 1 with why[len] naming the first
- * thread elsewhere (its CPU set or the PU it ran on outside its place).
- * "none" (no places) and lines without bindings are never invalid. */
-int tune_check_binding(const char *line, const struct tune_config *c, char *why, size_t len);
+/* Remove a run's timing files (\p path as for tune_read_timing), and the
+ * temporary files a killed process left. */
+void tune_clear_timing(const char *path);
+/* One region object of a timing file (JSON text) against c's places
+ * (OMP_PROC_BIND=close: in a team of T <= N threads, thread t on place t;
+ * in a larger one, each thread on one of the places): 0, or 1 with why[len]
+ * naming the first thread elsewhere (its CPU set or the PU it ran on
+ * outside its place).  "none" (no places) and regions without bindings
+ * are never invalid. */
+int tune_check_binding(const char *region, const struct tune_config *c, char *why, size_t len);
 void tune_free_regions(struct tune_config *c);
-/* The name of a timing file's region line: "FILE:LINE" when the line has
- * its module and offset and addr2line (binutils) finds debug info there,
- * else its "name" (function+offset).  0, or -1 without a name. */
-int tune_region_name(const char *line, char *name, size_t len);
+/* Why no run wrote a timing file, for people: "a statically linked
+ * program" when PROGRAM (as execvp finds it) is an ELF file without an
+ * interpreter, else "no parallel region ran, or the program's OpenMP
+ * runtime started no hook" (static buffer). */
+const char *tune_untimed_reason(const char *program);
 
 /* tune-analysis.c ------------------------------------------------------ */
 
