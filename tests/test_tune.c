@@ -760,6 +760,50 @@ static void test_regions_by_key(void)
   free_configs(c, 2);
 }
 
+/* 20,000 named regions in each of two configurations (named timers may
+ * be that many): each matched by its key, none merged, each name counted
+ * once; the largest first. */
+static void test_many_regions(void)
+{
+  static const double t[] = {1, 1, 1};
+  enum { R = 20000 };
+  struct tune_config c[2];
+  struct tune_result r[2];
+  struct tune_summary s;
+  unsigned k, g, i, clashes = 0;
+  craft(&c[0], TUNE_NONE, 1, 1, 0, t, 3, 100);
+  craft(&c[1], omp_ht_policy_spn, 2, 2, 0, t, 3, 100);
+  for (k = 0; k < 2; k++) {
+    c[k].regions = calloc(R, sizeof(*c[k].regions));
+    c[k].nregions = R;
+    for (g = 0; g < R; g++) {
+      struct tune_region *y = &c[k].regions[(g * 7919u + k) % R]; /* another order each */
+      char key[32];
+      snprintf(key, sizeof(key), "name:timer%u", g);
+      y->key = strdup(key);
+      y->name = strdup(key + 5);
+      y->nruns = 3;
+      y->total_s = calloc(3, sizeof(double));
+      y->median_s = calloc(3, sizeof(double));
+      for (i = 0; i < 3; i++)
+        y->total_s[i] = y->median_s[i] = (g + 1) * 1e-6 / (k + 1);
+    }
+  }
+  CU_ASSERT_EQUAL_FATAL(tune_analyse(c, 2, NULL, NULL, r, &s), 0);
+  CU_ASSERT_EQUAL_FATAL(s.nregions, R);
+  CU_ASSERT_STRING_EQUAL(s.regions[0].key, "name:timer19999");
+  CU_ASSERT_EQUAL(s.regions[0].best, 1);
+  CU_ASSERT_DOUBLE_EQUAL(s.regions[0].speedup, 2, 1e-9);
+  CU_ASSERT_STRING_EQUAL(s.regions[R - 1].key, "name:timer0");
+  for (g = 0; g < R; g++)
+    clashes += s.regions[g].same_name;
+  CU_ASSERT_EQUAL(clashes, 0);
+  tune_free_summary(&s);
+  for (k = 0; k < 2; k++)
+    tune_free_regions(&c[k]);
+  free_configs(c, 2);
+}
+
 /* What per-region and other readers take from results.json and the table:
  * sigma_pairs, region key/module/offset/best, ties, the test's name. */
 static void test_report_fields(void)
@@ -1395,6 +1439,7 @@ static CU_TestInfo analysis_tests[] = {
   {"sigma pairs on the same cores only", test_sigma_pairs_same_cores},
   {"regions by key, buffers from the data", test_regions_by_key},
   {"JSON and table fields", test_report_fields},
+  {"20,000 regions", test_many_regions},
   CU_TEST_INFO_NULL};
 static CU_TestInfo plan_tests[] = {
   {"automatic thread counts", test_auto_threads},
