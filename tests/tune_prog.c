@@ -9,7 +9,9 @@
  * sleep S seconds first (a slow one, for --timeout); built with -g: tune
  * names the regions tune_prog.c:LINE, the lines marked "REGION" below; TUNE_PROG_REBIND=1:
  * inside scaled_work, thread 1 binds itself to thread 0's CPUs (a program
- * whose threads are not where intended: tune marks the run invalid).
+ * whose threads are not where intended: tune marks the run invalid);
+ * TUNE_PROG_NAP_MS=M: sleep M ms x OMP_NUM_THREADS first (a program twice
+ * as slow at 2 threads, in every round: tune's paired test separates it).
  */
 #define _GNU_SOURCE
 #include <omp.h>
@@ -17,6 +19,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 static volatile double sink;
@@ -72,6 +75,11 @@ int main(int argc, char **argv)
   }
   if (slow)
     sleep((unsigned)atoi(slow));
+  if (getenv("TUNE_PROG_NAP_MS")) {
+    long ms = atol(getenv("TUNE_PROG_NAP_MS")) * omp_get_max_threads();
+    struct timespec nap = {ms / 1000, ms % 1000 * 1000000};
+    nanosleep(&nap, NULL);
+  }
   rebind = getenv("TUNE_PROG_REBIND") != NULL;
   sink = spin(n / 4, 1); /* the serial part */
   scaled_work(n);

@@ -368,72 +368,115 @@ double tune_median(double *x, unsigned n)
   return n && omp_ext_stats_compute(x, n, &st) == 0 ? st.median : NAN;
 }
 
-/* Configuration c's region of this key, or NULL. */
-static const struct tune_region *region_of(const struct tune_config *c, const char *key)
+/* Every configuration's region of every summary region: at[i * nk + k] is
+ * configuration i's region k, or NULL (found once by key, then O(1): a
+ * program may have tens of thousands of named regions). */
+struct region_map {
+  const struct tune_region **at;
+  unsigned nk;
+};
+
+static const struct tune_region *region_at(const struct region_map *m, unsigned i, unsigned k)
 {
-  unsigned k;
-  for (k = 0; k < c->nregions; k++)
-    if (strcmp(c->regions[k].key, key) == 0)
-      return &c->regions[k];
-  return NULL;
+  return m->at[(size_t)i * m->nk + k];
 }
 
-/* Configuration c's median total seconds of region key; NAN if untimed.
- * buf: room for the region's runs. */
-static double region_median(const struct tune_config *c, const char *key, double *buf)
+/* The median total seconds of region x; NAN if x is NULL.  buf: room for
+ * its runs. */
+static double region_median(const struct tune_region *x, double *buf)
 {
-  const struct tune_region *g = region_of(c, key);
-  if (!g)
+  if (!x)
     return NAN;
-  memcpy(buf, g->total_s, g->nruns * sizeof(*buf));
-  return tune_median(buf, g->nruns);
+  memcpy(buf, x->total_s, x->nruns * sizeof(*buf));
+  return tune_median(buf, x->nruns);
 }
 
 /* sigma of one region over the program's pairs. */
-static void region_sigma(const struct tune_config *c, const struct tune_summary *s,
-                         struct tune_region_summary *g, double *buf, double *pairs)
+static void region_sigma(const struct region_map *m, const struct tune_summary *s, unsigned k,
+                         double *buf, double *pairs)
 {
-  unsigned p, k = 0;
+  struct tune_region_summary *g = &s->regions[k];
+  unsigned p, n = 0;
   for (p = 0; p < s->npairs; p++) {
-    double a = region_median(&c[s->pairs[p].one_per_core], g->key, buf);
-    double b = region_median(&c[s->pairs[p].two_per_core], g->key, buf);
+    double a = region_median(region_at(m, (unsigned)s->pairs[p].one_per_core, k), buf);
+    double b = region_median(region_at(m, (unsigned)s->pairs[p].two_per_core, k), buf);
     if (isfinite(a) && isfinite(b))
-      pairs[k++] = tune_sigma(a, b);
+      pairs[n++] = tune_sigma(a, b);
   }
-  g->npairs = k;
-  g->sigma = tune_median(pairs, k);
+  g->npairs = n;
+  g->sigma = tune_median(pairs, n);
 }
 
-static struct tune_region_summary *summary_region(struct tune_summary *s, const struct tune_region *x)
+static int cmp_key(const void *x, const void *y)
 {
-  struct tune_region_summary *more;
-  unsigned i;
-  for (i = 0; i < s->nregions; i++)
-    if (strcmp(s->regions[i].key, x->key) == 0)
-      return &s->regions[i];
-  if (!(more = realloc(s->regions, (s->nregions + 1) * sizeof(*more))))
-    return NULL;
-  s->regions = more;
-  memset(&more[s->nregions], 0, sizeof(*more));
-  more[s->nregions].best = -1;
-  if (!(more[s->nregions].key = strdup(x->key)) ||
-      !(more[s->nregions].name = strdup(x->name ? x->name : x->key))) {
-    free(more[s->nregions].key);
-    return NULL;
+  return strcmp((*(const struct tune_region *const *)x)->key,
+                (*(const struct tune_region *const *)y)->key);
+}
+
+static int cmp_summary_key(const void *key, const void *g)
+{
+  return strcmp(key, ((const struct tune_region_summary *)g)->key);
+}
+
+/* s->regions: one per distinct key over all configurations, sorted by key.
+ * 0 or omp_ext_err_nomem. */
+static int collect_keys(const struct tune_config *c, unsigned n, struct tune_summary *s)
+{
+  size_t total = 0, k = 0, u;
+  const struct tune_region **all;
+  unsigned i, j;
+  for (i = 0; i < n; i++)
+    total += c[i].nregions;
+  if (total == 0)
+    return omp_ext_success;
+  if (!(all = malloc(total * sizeof(*all))))
+    return omp_ext_err_nomem;
+  for (i = 0; i < n; i++)
+    for (j = 0; j < c[i].nregions; j++)
+      all[k++] = &c[i].regions[j];
+  qsort(all, total, sizeof(*all), cmp_key);
+  for (k = u = 0; k < total; k++)
+    u += k == 0 || strcmp(all[k]->key, all[k - 1]->key) != 0;
+  if (!(s->regions = calloc(u, sizeof(*s->regions)))) {
+    free(all);
+    return omp_ext_err_nomem;
   }
-  return &more[s->nregions++];
+  for (k = 0; k < total; k++) {
+    struct tune_region_summary *g;
+    if (k && strcmp(all[k]->key, all[k - 1]->key) == 0)
+      continue;
+    g = &s->regions[s->nregions++];
+    g->best = -1;
+    if (!(g->key = strdup(all[k]->key)) ||
+        !(g->name = strdup(all[k]->name ? all[k]->name : all[k]->key))) {
+      free(all);
+      return omp_ext_err_nomem;
+    }
+  }
+  free(all);
+  return omp_ext_success;
 }
 
-/* Did configuration i time region key (1), time others but not it (0), or
- * write no timing file at all (-1)? */
-static int timed_here(const struct tune_config *c, const char *key)
+/* The map of every configuration's regions onto s->regions. */
+static int map_regions(const struct tune_config *c, unsigned n, const struct tune_summary *s,
+                       struct region_map *m)
 {
-  if (region_of(c, key))
-    return 1;
-  return c->nserial ? 0 : -1;
+  unsigned i, j;
+  m->nk = s->nregions;
+  if (!(m->at = calloc((size_t)n * m->nk + 1, sizeof(*m->at))))
+    return omp_ext_err_nomem;
+  for (i = 0; i < n; i++)
+    for (j = 0; j < c[i].nregions; j++) {
+      const struct tune_region_summary *g =
+        bsearch(c[i].regions[j].key, s->regions, s->nregions, sizeof(*s->regions),
+                cmp_summary_key);
+      if (g) /* (always found: the keys came from these regions) */
+        m->at[(size_t)i * m->nk + (size_t)(g - s->regions)] = &c[i].regions[j];
+    }
+  return omp_ext_success;
 }
 
-/* Larger best total first; regions never best last, by name. */
+/* Larger best total first; regions never best last, by key. */
 static int cmp_region(const void *x, const void *y)
 {
   const struct tune_region_summary *a = x, *b = y;
@@ -444,63 +487,102 @@ static int cmp_region(const void *x, const void *y)
   return strcmp(a->key, b->key);
 }
 
-static void region_figures(const struct tune_config *c, const struct tune_result *r, unsigned n,
-                           struct tune_summary *s, struct tune_region_summary *g, double *buf,
-                           double *pairs)
+static int cmp_name(const void *x, const void *y)
 {
-  double t1 = s->baseline >= 0 ? region_median(&c[s->baseline], g->key, buf) : NAN, tn;
-  unsigned i, k;
+  return strcmp((*(const struct tune_region_summary *const *)x)->name,
+                (*(const struct tune_region_summary *const *)y)->name);
+}
+
+/* How many other regions share each region's name. */
+static int count_same_names(struct tune_summary *s)
+{
+  struct tune_region_summary **by = malloc((s->nregions + 1) * sizeof(*by));
+  unsigned k, from, j;
+  if (!by)
+    return omp_ext_err_nomem;
+  for (k = 0; k < s->nregions; k++)
+    by[k] = &s->regions[k];
+  qsort(by, s->nregions, sizeof(*by), cmp_name);
+  for (from = 0; from < s->nregions; from = k) { /* runs of one name */
+    for (k = from + 1; k < s->nregions && strcmp(by[k]->name, by[from]->name) == 0; k++)
+      ;
+    for (j = from; j < k; j++)
+      by[j]->same_name = k - from - 1;
+  }
+  free(by);
+  return omp_ext_success;
+}
+
+/* Region k's best configuration (lowest median total among the usable). */
+static void region_best(const struct tune_result *r, unsigned n, const struct region_map *m,
+                        unsigned k, struct tune_region_summary *g, double *buf)
+{
+  unsigned i;
+  for (i = 0; i < n; i++) {
+    const struct tune_region *x = region_at(m, i, k);
+    double t;
+    if (!x)
+      continue;
+    if (x->team_max > g->team_max)
+      g->team_max = x->team_max;
+    if (!usable(&r[i]) || !isfinite(t = region_median(x, buf)))
+      continue;
+    if (g->best < 0 || t < g->best_s) {
+      g->best = (int)i;
+      g->best_s = t;
+      g->instances = x->instances;
+      memcpy(buf, x->median_s, x->nruns * sizeof(*buf));
+      g->best_median_s = tune_median(buf, x->nruns);
+    }
+  }
+}
+
+static void region_figures(const struct tune_config *c, const struct tune_result *r, unsigned n,
+                           const struct region_map *m, struct tune_summary *s, unsigned k,
+                           double *buf, double *pairs)
+{
+  struct tune_region_summary *g = &s->regions[k];
+  double t1 = s->baseline >= 0 ? region_median(region_at(m, (unsigned)s->baseline, k), buf) : NAN;
+  double tn = s->serial_from >= 0 ? region_median(region_at(m, (unsigned)s->serial_from, k), buf)
+                                  : NAN;
+  unsigned i;
   int single_timed = 0, single_has = 0;
+  region_best(r, n, m, k, g, buf);
   g->speedup = g->serial = g->share = NAN;
   if (isfinite(t1) && g->best >= 0)
     g->speedup = t1 / g->best_s;
-  if (isfinite(t1) && s->serial_from >= 0 &&
-      isfinite(tn = region_median(&c[s->serial_from], g->key, buf)))
+  if (isfinite(t1) && isfinite(tn))
     g->serial = karp_flatt(c[s->serial_from].threads, t1 / tn);
   if (g->best >= 0 && r[g->best].ok && r[g->best].time.median > 0)
     g->share = g->best_s / r[g->best].time.median;
-  region_sigma(c, s, g, buf, pairs);
-  for (i = 0; i < n; i++) {
-    int t = c[i].threads == 1 ? timed_here(&c[i], g->key) : -1;
-    single_timed |= t >= 0;
-    single_has |= t == 1;
-  }
+  region_sigma(m, s, k, buf, pairs);
+  for (i = 0; i < n; i++) /* 1-thread runs with a timing file: did they time it? */
+    if (c[i].threads == 1 && c[i].nserial) {
+      single_timed = 1;
+      single_has |= region_at(m, i, k) != NULL;
+    }
   g->only_multi = single_timed && !single_has;
-  for (k = 0; k < s->nregions; k++)
-    if (&s->regions[k] != g && strcmp(s->regions[k].name, g->name) == 0)
-      g->same_name++;
 }
 
 /* Every region's best configuration, speed-up, Karp-Flatt s and sigma. */
 static int analyse_regions(const struct tune_config *c, const struct tune_result *r, unsigned n,
                            struct tune_summary *s, double *buf, double *pairs)
 {
+  struct region_map m = {NULL, 0};
   unsigned i, k;
-  for (i = 0; i < n; i++) {
+  int err;
+  for (i = 0; i < n; i++)
     s->timed |= c[i].nserial > 0;
-    for (k = 0; k < c[i].nregions; k++) {
-      const struct tune_region *x = &c[i].regions[k];
-      struct tune_region_summary *g = summary_region(s, x);
-      double m;
-      if (!g)
-        return omp_ext_err_nomem;
-      if (x->team_max > g->team_max)
-        g->team_max = x->team_max;
-      if (!usable(&r[i]) || !isfinite(m = region_median(&c[i], g->key, buf)))
-        continue;
-      if (g->best < 0 || m < g->best_s) {
-        g->best = (int)i;
-        g->best_s = m;
-        g->instances = x->instances;
-        memcpy(buf, x->median_s, x->nruns * sizeof(*buf));
-        g->best_median_s = tune_median(buf, x->nruns);
-      }
-    }
-  }
+  if ((err = collect_keys(c, n, s)) != 0 || s->nregions == 0)
+    return err;
+  if ((err = map_regions(c, n, s, &m)) != 0)
+    return err;
   for (k = 0; k < s->nregions; k++)
-    region_figures(c, r, n, s, &s->regions[k], buf, pairs);
-  if (s->nregions > 1)
-    qsort(s->regions, s->nregions, sizeof(*s->regions), cmp_region);
+    region_figures(c, r, n, &m, s, k, buf, pairs);
+  free(m.at);
+  if ((err = count_same_names(s)) != 0)
+    return err;
+  qsort(s->regions, s->nregions, sizeof(*s->regions), cmp_region);
   return omp_ext_success;
 }
 
