@@ -66,6 +66,30 @@ static void test_stats_outlier(void)
   CU_ASSERT(isnan(omp_ext_student_t975(0)));
 }
 
+/* t(0.975, df) against the exact quantiles (mpmath, 10 digits): the table
+ * within 0.0005 (3 decimals), beyond df 30 within 2e-6 as stats.h says (on
+ * main: 1.96 + 2.37 / df, off by 0.0031 at df 31). */
+static void test_student_t975_exact(void)
+{
+  static const double table[30] = {
+    12.70620474, 4.30265273, 3.182446305, 2.776445105, 2.570581836, 2.446911851,
+    2.364624252, 2.306004135, 2.262157163, 2.228138852, 2.20098516,  2.17881283,
+    2.160368656, 2.144786688, 2.131449546, 2.119905299, 2.109815578, 2.10092204,
+    2.093024054, 2.085963447, 2.079613845, 2.073873068, 2.06865761,  2.063898562,
+    2.059538553, 2.055529439, 2.051830516, 2.048407142, 2.045229642, 2.042272456};
+  static const struct {
+    unsigned df;
+    double t;
+  } beyond[] = {{31, 2.039513446}, {35, 2.030107928},  {40, 2.02107539},
+                {60, 2.000297822}, {100, 1.983971519}, {1000, 1.962339081},
+                {100000, 1.959987708}};
+  unsigned i;
+  for (i = 0; i < 30; i++)
+    CU_ASSERT_DOUBLE_EQUAL(omp_ext_student_t975(i + 1), table[i], 0.0005);
+  for (i = 0; i < sizeof(beyond) / sizeof(beyond[0]); i++)
+    CU_ASSERT_DOUBLE_EQUAL(omp_ext_student_t975(beyond[i].df), beyond[i].t, 2e-6);
+}
+
 /* ------------------------------------------------------------ corpus */
 
 static void test_corpus_deterministic(void)
@@ -1280,6 +1304,7 @@ static void test_kernels_documented(void)
 static CU_TestInfo unit_tests[] = {
   {"statistics of 1..10 (median, sd, Student t CI)", test_stats_known},
   {"outliers beyond 3 sd, odd median, t table", test_stats_outlier},
+  {"t(0.975, df) against the exact quantiles", test_student_t975_exact},
   {"corpus: same seed same bytes, exact size", test_corpus_deterministic},
   {"corpus: 50,000 distinct pseudo-words", test_corpus_vocabulary},
   {"corpus: Zipf s=1 frequencies", test_corpus_zipf},
