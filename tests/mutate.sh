@@ -20,7 +20,8 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 # One mutant per line, fields separated by a backtick (never in the C
 # source): NAME`FILE`TESTS (ctest names, ;-list)`FROM`TO`KNOWN
-# FROM and TO are literal text; FROM must occur exactly once in FILE.
+# FROM and TO are literal text, \n a newline; FROM must occur exactly once
+# in FILE.
 mutants() {
   cat <<'EOF'
 stats: sd divides by n, not n - 1`omp_ext/stats.c`test_stats`sqrt(ss / (n - 1))`sqrt(ss / n)`
@@ -39,13 +40,14 @@ EOF
   # compares PU sets and adds that test) owns both: when it lands, adjust
   # FROM/TO to the new sigma_pairs and drop the KNOWN field.
   cat <<'EOF'
-tune: sigma pairs runs on different cores`omp_ext/htplaces/tune-analysis.c`test_tune`c[j].usage.cores != c[i].usage.cores || c[j].threads != 2 * c[i].threads ||`c[j].threads != 2 * c[i].threads ||`known: issue 22, the tune rewrite's sigma-pairing test
+tune: sigma pairs runs on different cores`omp_ext/htplaces/tune-analysis.c`test_tune`c[j].usage.cores != c[i].usage.cores || c[j].threads != 2 * c[i].threads ||\n          c[j].usage.extra != c[i].usage.cores)\n        continue;\n      buf[k++]`c[j].threads != 2 * c[i].threads ||\n          c[j].usage.extra != c[i].usage.cores)\n        continue;\n      buf[k++]`known: issue 22, the tune rewrite's sigma-pairing test
 EOF
 }
 
 # apply FILE FROM TO: replace the one occurrence of FROM; 3 if not exactly one.
 apply() {
-  perl -e 'my ($file, $from, $to) = @ARGV; local $/; open(my $f, "<", $file) or exit 2;
+  perl -e 'my ($file, $from, $to) = @ARGV; s/\\n/\n/g for $from, $to;
+    local $/; open(my $f, "<", $file) or exit 2;
     my $s = <$f>; close $f; my $n = () = $s =~ /\Q$from\E/g; exit 3 if $n != 1;
     $s =~ s/\Q$from\E/$to/; open($f, ">", $file) or exit 2; print $f $s; close $f; exit 0' "$@"
 }
