@@ -1,5 +1,5 @@
 /*
- * htbench (issue 5): statistics, corpus, kernels and their verification,
+ * htbench (issue 5): corpus, kernels and their verification,
  * the power stand-in, results.csv round trip; then the command itself:
  * every bad option, the --quick smoke sweep (files, verification and each
  * thread's recorded binding against its place -- never the times), the
@@ -30,41 +30,6 @@
  * builds' tests at once. */
 #define SMALL "--corpus-mb", "0.3", "--sieve-limit", "200000", "--flops-iters", "200000", \
               "--triad-n", "200000", "--split-n", "20000", "--split-length", "20", "--target-ms", "1"
-
-/* ------------------------------------------------------------ stats */
-
-static void test_stats_known(void)
-{
-  double x[10] = {10, 9, 8, 7, 6, 5, 4, 3, 2, 1};
-  omp_ext_stats_t s;
-  omp_ext_stats_compute(x, 10, &s);
-  CU_ASSERT_EQUAL(s.n, 10);
-  CU_ASSERT_DOUBLE_EQUAL(s.median, 5.5, 1e-12);
-  CU_ASSERT_DOUBLE_EQUAL(s.min, 1, 1e-12);
-  CU_ASSERT_DOUBLE_EQUAL(s.max, 10, 1e-12);
-  CU_ASSERT_DOUBLE_EQUAL(s.mean, 5.5, 1e-12);
-  CU_ASSERT_DOUBLE_EQUAL(s.sd, 3.0276503540974917, 1e-9); /* sample sd of 1..10 */
-  /* t(0.975, 9) = 2.262: half width 2.262 * 3.02765 / sqrt(10) = 2.16585 */
-  CU_ASSERT_DOUBLE_EQUAL(s.ci95_hi - s.mean, 2.262 * 3.0276503540974917 / sqrt(10), 1e-9);
-  CU_ASSERT_DOUBLE_EQUAL(s.mean - s.ci95_lo, s.ci95_hi - s.mean, 1e-12);
-  CU_ASSERT_EQUAL(s.outliers, 0);
-}
-
-static void test_stats_outlier(void)
-{
-  double x[13] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 100};
-  double odd[3] = {3, 1, 2};
-  omp_ext_stats_t s;
-  omp_ext_stats_compute(x, 13, &s);
-  CU_ASSERT_EQUAL(s.outliers, 1); /* 100 is 3.3 sd above the mean */
-  CU_ASSERT_DOUBLE_EQUAL(s.median, 1, 1e-12);
-  omp_ext_stats_compute(odd, 3, &s);
-  CU_ASSERT_DOUBLE_EQUAL(s.median, 2, 1e-12);
-  CU_ASSERT_DOUBLE_EQUAL(omp_ext_student_t975(1), 12.706, 1e-9);
-  CU_ASSERT_DOUBLE_EQUAL(omp_ext_student_t975(29), 2.045, 1e-9);
-  CU_ASSERT_DOUBLE_EQUAL(omp_ext_student_t975(1000), 1.962, 2e-3);
-  CU_ASSERT(isnan(omp_ext_student_t975(0)));
-}
 
 /* ------------------------------------------------------------ corpus */
 
@@ -1278,8 +1243,6 @@ static void test_kernels_documented(void)
 }
 
 static CU_TestInfo unit_tests[] = {
-  {"statistics of 1..10 (median, sd, Student t CI)", test_stats_known},
-  {"outliers beyond 3 sd, odd median, t table", test_stats_outlier},
   {"corpus: same seed same bytes, exact size", test_corpus_deterministic},
   {"corpus: 50,000 distinct pseudo-words", test_corpus_vocabulary},
   {"corpus: Zipf s=1 frequencies", test_corpus_zipf},

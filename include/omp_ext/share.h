@@ -218,7 +218,11 @@ OMP_EXT_API int omp_ext_team_weights(double *weights, int n);
  *     }
  *
  * Collective, as omp_ext_team_weights(): every thread of the team calls it
- * with the same begin and end.  No barrier follows the loop (add one, or
+ * with the same begin and end (else omp_ext_err_mismatch in every thread).
+ * Not from a `single` or `masked` region of a team of more than one thread:
+ * the exchange waits in the runtime's own barrier for teammates that never
+ * come, and libgomp cannot tell a library that the call came from there
+ * (it hangs; see omp_ext_share(3), BUGS).  No barrier follows the loop (add one, or
  * end the region, as after a nowait loop).  For several loops in one
  * region, call omp_ext_team_weights() once and omp_ext_share_split() per
  * loop, which synchronises nothing.
