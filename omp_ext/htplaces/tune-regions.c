@@ -83,6 +83,20 @@ static int run_addr2line(const char *module, unsigned long addr, char *out, size
   return 0;
 }
 
+/* A function name without the compiler's clone suffix: "f.constprop.0",
+ * "f.part.1", "f.isra.0", "f.cold" (GCC) -> "f"; "g(int) [clone
+ * .constprop.0]" (demangled) -> "g(int)"; ".omp_outlined." kept. */
+static char *function_name(const char *text)
+{
+  const char *clone = strstr(text, " [clone ."), *dot = strchr(text + 1, '.');
+  size_t len = strlen(text);
+  if (clone)
+    len = (size_t)(clone - text);
+  else if (text[0] != '.' && dot && !strchr(text, '('))
+    len = (size_t)(dot - text);
+  return strndup(text, len);
+}
+
 /* addr2line's "FILE:LINE (discriminator N)" as "FILE:LINE" (base name), or
  * NULL ("??:0", "??:?", no line). */
 static char *file_line(char *text)
@@ -115,7 +129,7 @@ static const struct resolved *resolve(const char *module, unsigned long offset)
   if (run_addr2line(module, offset - 1, out, len) == 0 && (nl = strchr(out, '\n')) != NULL) {
     *nl = '\0';
     if (out[0] && strcmp(out, "??") != 0)
-      e.function = strdup(out);
+      e.function = function_name(out);
     nl[strcspn(nl + 1, "\n") + 1] = '\0';
     e.line = file_line(nl + 1);
   }
