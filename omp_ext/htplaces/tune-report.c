@@ -181,8 +181,8 @@ static void print_regions(FILE *out, const struct tune_report *t)
             serial_median(&t->c[s->best[TUNE_TIME]]), name);
   }
   if (untimed)
-    fprintf(out, "  %u successful runs wrote no timing file: the figures above are of the others\n",
-            untimed);
+    fprintf(out, "  %u successful runs wrote no timing file (no process of theirs recorded a "
+            "region): the figures above are of the others\n", untimed);
 }
 
 void tune_print_table(FILE *out, const struct tune_report *t)
