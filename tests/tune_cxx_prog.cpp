@@ -3,8 +3,9 @@
  * region is in a function with a mangled name of over 128 characters
  * (_ZN36very_long_namespace_name_for_testing35another_rather_long_inner_
  * namespace26container_with_a_long_nameIdE47compute_the_sum_...: 180), as
- * in real C++ applications: htplaces tune names the region by the
- * demangled function from the symbol table.
+ * in real C++ applications, exported (-rdynamic, as in a shared library:
+ * the timing file names it by that mangled name): htplaces tune names the
+ * region by the demangled function from the symbol table.
  */
 #include <cstdio>
 #include <vector>
