@@ -11,10 +11,10 @@
  *
  * A region is keyed by its code address, "MODULE+0xOFFSET", never by its
  * name (two constructs on one line are two regions), and named for people:
- * FILE:LINE where the module has debug information, else the function
- * holding it from the ELF symbol table (static symbols too, demangled),
- * prefixed "lib.so: " in a shared library; both by `addr2line -f -C`
- * (binutils), run once per region.  Where more than one process of a run
+ * FILE:LINE where the module has debug information (`addr2line`, binutils,
+ * run once per region), else the function holding it from the ELF symbol
+ * table (tune-symbols.c: static functions too, demangled), prefixed
+ * "lib.so: " in a shared library.  Where more than one process of a run
  * recorded regions, key and name start with the process's program
  * ("app: ", "app#2: " for its second process by start time).
  */
@@ -44,9 +44,10 @@ struct resolved {
 };
 static struct resolved *cache;
 static unsigned ncache;
-static int no_addr2line; /* it could not be run: the timing file's names from now on */
+static int no_addr2line; /* it could not be run: no FILE:LINE from now on */
 
-/* Run addr2line -f -C -e module 0xADDR; its output into out[len]. 0 or -1. */
+/* Run addr2line -f -e module 0xADDR (function, then FILE:LINE); its output
+ * into out[len].  0 or -1. */
 static int run_addr2line(const char *module, unsigned long addr, char *out, size_t len)
 {
   char arg[32];
@@ -67,7 +68,7 @@ static int run_addr2line(const char *module, unsigned long addr, char *out, size
     if (null >= 0)
       dup2(null, 0), dup2(null, 2);
     close(fd[0]);
-    execlp("addr2line", "addr2line", "-f", "-C", "-e", module, arg, (char *)NULL);
+    execlp("addr2line", "addr2line", "-f", "-e", module, arg, (char *)NULL);
     _exit(127);
   }
   close(fd[1]);
@@ -81,6 +82,20 @@ static int run_addr2line(const char *module, unsigned long addr, char *out, size
     return -1;
   }
   return 0;
+}
+
+/* A function name without the compiler's clone suffix: "f.constprop.0",
+ * "f.part.1", "f.isra.0", "f.cold" (GCC) -> "f"; "g(int) [clone
+ * .constprop.0]" (demangled) -> "g(int)"; ".omp_outlined." kept. */
+static char *function_name(const char *text)
+{
+  const char *clone = strstr(text, " [clone ."), *dot = strchr(text + 1, '.');
+  size_t len = strlen(text);
+  if (clone)
+    len = (size_t)(clone - text);
+  else if (text[0] != '.' && dot && !strchr(text, '('))
+    len = (size_t)(dot - text);
+  return strndup(text, len);
 }
 
 /* addr2line's "FILE:LINE (discriminator N)" as "FILE:LINE" (base name), or
@@ -98,30 +113,32 @@ static char *file_line(char *text)
 }
 
 /* The function and source line of the return address \p offset in
- * \p module (the cache's entry), or NULL without addr2line. */
+ * \p module (the cache's entry), or NULL. */
 static const struct resolved *resolve(const char *module, unsigned long offset)
 {
-  char *out, *nl;
+  char *out, *nl, *fn;
   struct resolved *r, e = {NULL, offset, NULL, NULL};
   unsigned i;
   const size_t len = 1 << 16;
   for (i = 0; i < ncache; i++)
     if (cache[i].offset == offset && strcmp(cache[i].module, module) == 0)
       return &cache[i];
-  if (no_addr2line || offset == 0 || !(out = malloc(len)))
+  if (offset == 0)
     return NULL;
   /* (the address follows the call that starts the region: its function
    * and line are the call's, one byte before) */
-  if (run_addr2line(module, offset - 1, out, len) == 0 && (nl = strchr(out, '\n')) != NULL) {
-    *nl = '\0';
-    if (out[0] && strcmp(out, "??") != 0)
-      e.function = strdup(out);
-    nl[strcspn(nl + 1, "\n") + 1] = '\0';
-    e.line = file_line(nl + 1);
+  if ((fn = tune_symbol_at(module, offset - 1)) != NULL) {
+    e.function = function_name(fn);
+    free(fn);
   }
-  free(out);
-  if (no_addr2line || !(e.module = strdup(module)) ||
-      !(r = realloc(cache, (ncache + 1) * sizeof(*r)))) {
+  if (!no_addr2line && (out = malloc(len)) != NULL) {
+    if (run_addr2line(module, offset - 1, out, len) == 0 && (nl = strchr(out, '\n')) != NULL) {
+      nl[strcspn(nl + 1, "\n") + 1] = '\0';
+      e.line = file_line(nl + 1);
+    }
+    free(out);
+  }
+  if (!(e.module = strdup(module)) || !(r = realloc(cache, (ncache + 1) * sizeof(*r)))) {
     free(e.module), free(e.function), free(e.line);
     return NULL;
   }

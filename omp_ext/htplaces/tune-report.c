@@ -279,8 +279,8 @@ static void print_regions(FILE *out, const struct tune_report *t)
             fmt_seconds(serial_median(&t->c[s->best[TUNE_TIME]]), sec, sizeof(sec)), name);
   }
   if (untimed)
-    fprintf(out, "  %u successful runs wrote no timing file: the figures above are of the others\n",
-            untimed);
+    fprintf(out, "  %u successful runs wrote no timing file (no process of theirs recorded a "
+            "region): the figures above are of the others\n", untimed);
 }
 
 /* Against the objective's fastest: "fastest", "+3.2% tied", "+25.0%". */

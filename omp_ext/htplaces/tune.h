@@ -244,6 +244,14 @@ void tune_free_regions(struct tune_config *c);
  * runtime started no hook" (static buffer). */
 const char *tune_untimed_reason(const char *program);
 
+/* tune-symbols.c ------------------------------------------------------- */
+
+/* The function holding \p addr (an address in the module's own terms, as
+ * the timing file's "offset") in the ELF symbol table of \p module
+ * (.symtab, else .dynsym), only when the address is inside the symbol;
+ * demangled (malloc'd), or NULL. */
+char *tune_symbol_at(const char *module, unsigned long addr);
+
 /* tune-analysis.c ------------------------------------------------------ */
 
 /* Figures of every configuration and the summary, from the runs.  topo and
