@@ -57,8 +57,16 @@ typedef struct omp_ext_prediction {
    *  for omp_ext_outcome_ignored and omp_ext_outcome_crash). */
   omp_ext_placelist_t *list;
   /** Static English text: the rule that decided (for places: NULL unless the
-   *  runtime dropped or changed something). */
+   *  runtime dropped or changed something, or, for libgomp's abstract names,
+   *  the note that its order is its own). */
   const char *why;
+  /** 1 when the runtime does not build the places as written: any outcome
+   *  but omp_ext_outcome_places, or places after dropping CPUs or places,
+   *  a warning (libomp's "syntax error, using core", trailing characters,
+   *  "NUMA domain does not exist"), libgomp 12's ll_caches bug or a
+   *  KMP_AFFINITY granularity widening the places; 0 otherwise (libgomp's
+   *  own order of an abstract name is not a change). */
+  int changed;
 } omp_ext_prediction_t;
 
 /**

@@ -109,7 +109,7 @@ static void print_json(FILE *out, const char *value, const struct predicted *p, 
     fprintf(out, "%s{\"runtime\": \"%s\", \"outcome\": \"%s\", \"places\": ", first ? "" : ", ",
             omp_ext_runtime_name((omp_ext_runtime_t)r), outcome_text(p[r].pred.outcome));
     htp_json_string(out, p[r].places);
-    fputs(", \"why\": ", out);
+    fprintf(out, ", \"changed\": %s, \"why\": ", p[r].pred.changed ? "true" : "false");
     if (p[r].pred.why)
       htp_json_string(out, p[r].pred.why);
     else
@@ -138,7 +138,7 @@ int htp_check_runtimes(const omp_ext_topo_t *topo, const char *value, omp_ext_sy
       status = predict(topo, value, syntax, (omp_ext_runtime_t)r, &p[r]);
   if (!status) {
     for (r = 0; r < 2; r++)
-      problem |= p[r].done && p[r].pred.outcome != omp_ext_outcome_places;
+      problem |= p[r].done && p[r].pred.changed;
     differ = both && (p[0].pred.outcome != p[1].pred.outcome || strcmp(p[0].places, p[1].places));
     if (expand) {
       const struct predicted *q = &p[mask == 1 ? 0 : 1];
