@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "findings.h"
 #include "htplaces.h"
 
@@ -74,21 +75,29 @@ static int predict(const omp_ext_topo_t *topo, const char *value, omp_ext_syntax
   return p->places ? HTP_EXIT_OK : htp_error(HTP_EXIT_FAIL, "out of memory");
 }
 
+void htp_print_prediction(FILE *out, const omp_ext_prediction_t *pred)
+{
+  char *places = NULL;
+  fprintf(out, "%s: %s", omp_ext_runtime_name(pred->runtime), outcome_sentence(pred->outcome));
+  if (pred->outcome == omp_ext_outcome_places || pred->outcome == omp_ext_outcome_fallback ||
+      pred->outcome == omp_ext_outcome_disabled) {
+    if (pred->list->nplaces && omp_ext_placelist_canonical(pred->list, &places) != 0)
+      places = NULL;
+    fprintf(out, "%s%u place%s: %s", pred->outcome == omp_ext_outcome_places ? " " : "; ",
+            pred->list->nplaces, pred->list->nplaces == 1 ? "" : "s", places ? places : "");
+    free(places);
+  }
+  if (pred->why)
+    fprintf(out, " (%s)", pred->why);
+}
+
 static void print_text(FILE *out, const struct predicted *p, int differ, int both)
 {
   unsigned r;
   for (r = 0; r < 2; r++) {
     if (!p[r].done)
       continue;
-    fprintf(out, "%s: %s", omp_ext_runtime_name((omp_ext_runtime_t)r),
-            outcome_sentence(p[r].pred.outcome));
-    if (p[r].pred.outcome == omp_ext_outcome_places ||
-        p[r].pred.outcome == omp_ext_outcome_fallback ||
-        p[r].pred.outcome == omp_ext_outcome_disabled)
-      fprintf(out, "%s%u place%s: %s", p[r].pred.outcome == omp_ext_outcome_places ? " " : "; ",
-              p[r].pred.list->nplaces, p[r].pred.list->nplaces == 1 ? "" : "s", p[r].places);
-    if (p[r].pred.why)
-      fprintf(out, " (%s)", p[r].pred.why);
+    htp_print_prediction(out, &p[r].pred);
     fputc('\n', out);
   }
   if (both)

@@ -26,6 +26,19 @@ struct verify_thread {
    * pool->threads[i]->ts after releasing it), which can already be the
    * nested team's. */
   hwloc_bitmap_t led;
+  /* The OS thread id the runtime gave (%i: libomp prints the kernel's
+   * thread id; libgomp a pthread_t, not kept): 0 if unknown. */
+  long tid;
+  /* Where the thread really was: its last Cpus_allowed_list sampled from
+   * /proc/PID/task/TID/status while the program ran (owned by tasks[]);
+   * NULL if not known. */
+  hwloc_const_bitmap_t real;
+};
+
+/* A thread of the program as sampled from /proc/PID/task. */
+struct verify_task {
+  long tid;
+  hwloc_bitmap_t last; /* its last Cpus_allowed_list */
 };
 
 /* A report from a nested team (level >= 2), once per distinct line. */
@@ -58,6 +71,9 @@ struct verify {
    * line: the report starts with a newline. */
   int newline;
   unsigned long relayed; /* pass-throughs so far: orders the two streams */
+  /* The program's threads, sampled while it ran (sample_tasks()). */
+  struct verify_task *tasks;
+  unsigned ntasks;
 };
 
 /* Whether level-1 thread t moved: a later report differed (after claim_torn()). */
