@@ -79,7 +79,8 @@ void htp_check_print_json(FILE *out, const omp_ext_topo_t *topo, const omp_ext_p
 
 /* Append the conflicts among the OMP_* / KMP_* / GOMP_* variables of envp
  * (NULL-terminated "NAME=VALUE"; NULL: none) as libgomp and libomp resolve
- * them, section environment.  Returns how many it appended. */
+ * them, section environment, and notes (libomp 14's fork crash with a list
+ * of places).  Returns how many conflicts it appended (notes not counted). */
 unsigned htp_env_analyze(char *const envp[], const omp_ext_topo_t *topo,
                          struct htp_findings *out);
 
