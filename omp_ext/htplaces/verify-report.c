@@ -18,6 +18,13 @@ static char *list_text(hwloc_const_bitmap_t set)
   return s;
 }
 
+/* Whether level-1 thread t moved: a later report differed (after
+ * verify.c's claim_torn()). */
+static int moved(const struct verify *v, unsigned t)
+{
+  return v->rep[t].nlater > 0 || v->rep[t].overflow;
+}
+
 /* Thread 0 of a one-thread team that reported nothing: its affinity when
  * the program ended, if known. */
 static int use_at_exit(const struct verify *v)
@@ -49,7 +56,7 @@ static unsigned print_table(const struct verify *v)
       verdict = "NO REPORT";
     else if (!hwloc_bitmap_isequal(actual, v->intended[t]))
       verdict = actual == v->rep[t].real ? "MISMATCH (real affinity)" : "MISMATCH";
-    else if (verify_moved(v, t))
+    else if (moved(v, t))
       verdict = "MOVED (a later region differs)";
     else
       verdict = "ok";

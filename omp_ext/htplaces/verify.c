@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "analysis.h"
@@ -165,11 +166,6 @@ static void claim_torn(struct verify *v)
     memmove(&r0->later[i], &r0->later[i + 1], (r0->nlater - i - 1) * sizeof(*r0->later));
     r0->nlater--;
   }
-}
-
-int verify_moved(const struct verify *v, unsigned t)
-{
-  return v->rep[t].nlater > 0 || v->rep[t].overflow;
 }
 
 /* Feed bytes of one stream; complete lines are reports or passed through. */
@@ -319,6 +315,7 @@ static void sample_tasks(struct verify *v, pid_t pid)
     for (i = 0; i < v->ntasks && v->tasks[i].tid != tid; i++)
       ;
     if (i < v->ntasks) {
+      v->tasks[i].seen = hwloc_bitmap_isequal(v->tasks[i].last, set) ? v->tasks[i].seen + 1 : 1;
       hwloc_bitmap_free(v->tasks[i].last);
       v->tasks[i].last = set;
     } else {
@@ -328,7 +325,7 @@ static void sample_tasks(struct verify *v, pid_t pid)
         continue;
       }
       v->tasks = n;
-      v->tasks[v->ntasks++] = (struct verify_task){tid, set};
+      v->tasks[v->ntasks++] = (struct verify_task){tid, set, 1};
     }
   }
   closedir(d);
@@ -368,7 +365,7 @@ static void assign_real(struct verify *v, pid_t pid)
     }
     if (!want)
       w = 0;
-    if (i < v->ntasks)
+    if (i < v->ntasks && v->tasks[i].seen >= 2) /* settled, 5 ms apart at least */
       v->rep[t].real = v->tasks[i].last;
   }
 }
@@ -380,6 +377,7 @@ static int run_program(struct verify *v, char **argv, int *wstatus)
   posix_spawn_file_actions_t fa;
   struct stream s[2] = {{-1, stdout, NULL, 0, 1, 0}, {-1, stderr, NULL, 0, 1, 0}};
   struct pollfd fds[2];
+  struct timespec now, next = {0, 0};
   pid_t pid;
   unsigned i;
   if (pipe(po) < 0 || pipe(pe) < 0)
@@ -408,9 +406,17 @@ static int run_program(struct verify *v, char **argv, int *wstatus)
     int ready;
     for (i = 0; i < 2; i++)
       fds[i] = (struct pollfd){s[i].fd, POLLIN, 0};
-    /* The threads' real affinity: sampled every 5 ms while it runs, and
-     * whenever it writes (a report line: its thread is alive). */
-    sample_tasks(v, pid);
+    /* The threads' real affinity: sampled every 5 ms while it runs (at
+     * most that often however much it writes). */
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (now.tv_sec > next.tv_sec || (now.tv_sec == next.tv_sec && now.tv_nsec >= next.tv_nsec)) {
+      sample_tasks(v, pid);
+      next = now;
+      if ((next.tv_nsec += 5000000L) >= 1000000000L) {
+        next.tv_nsec -= 1000000000L;
+        next.tv_sec++;
+      }
+    }
     if ((ready = poll(fds, 2, 5)) < 0 && errno != EINTR)
       break;
     if (ready <= 0)

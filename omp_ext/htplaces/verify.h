@@ -1,6 +1,7 @@
 /*
  * htplaces verify: what the program's threads reported (verify.c) and the
- * report printed from it (verify-report.c).
+ * report printed from it (verify-report.c).  verify.c calls the report;
+ * the report reads only this data (no call back into verify.c).
  */
 #ifndef HTPLACES_VERIFY_H
 #define HTPLACES_VERIFY_H
@@ -39,6 +40,8 @@ struct verify_thread {
 struct verify_task {
   long tid;
   hwloc_bitmap_t last; /* its last Cpus_allowed_list */
+  unsigned seen;       /* consecutive samples that found last: 2 or more is
+                          a settled affinity, not a new thread's inherited one */
 };
 
 /* A report from a nested team (level >= 2), once per distinct line. */
@@ -75,9 +78,6 @@ struct verify {
   struct verify_task *tasks;
   unsigned ntasks;
 };
-
-/* Whether level-1 thread t moved: a later report differed (after claim_torn()). */
-int verify_moved(const struct verify *v, unsigned t);
 
 /* Print the report on stdout (sorts v->nested); returns verify's exit status: 0 every
  * level-1 thread where intended and the program exited 0; the program's
