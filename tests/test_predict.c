@@ -258,6 +258,14 @@ static void test_kmp_whole_value(void)
   CU_ASSERT_EQUAL(changed(smt, "explicit,proclist=[0,1]", omp_ext_syntax_kmp,
                           omp_ext_runtime_libomp), 1);
   omp_ext_topo_destroy(smt);
+  {
+    omp_ext_prediction_t p;
+    CU_ASSERT_EQUAL(omp_ext_places_predict(two, "granularity=fine,compact", omp_ext_syntax_kmp,
+                                           omp_ext_runtime_libomp, &p), omp_ext_err_parse);
+    CU_ASSERT_EQUAL(omp_ext_places_predict(two, "granularity=tile,explicit,proclist=[0]",
+                                           omp_ext_syntax_kmp, omp_ext_runtime_libomp, &p),
+                    omp_ext_err_parse);
+  }
   KMP(c6100, "explicit,proclist=[0,1]", "places 2:{0,8},{1,9}");
   KMP(c6100, "granularity=thread,explicit,proclist=[0,1]", "places 2:{0},{1}");
   CU_ASSERT_EQUAL(changed(two, "explicit,proclist=[0,1]", omp_ext_syntax_kmp,

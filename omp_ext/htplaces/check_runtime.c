@@ -63,8 +63,12 @@ static int predict(const omp_ext_topo_t *topo, const char *value, omp_ext_syntax
 {
   int err = omp_ext_places_predict(topo, value, syntax, rt, &p->pred);
   if (err == omp_ext_err_parse)
-    return htp_error(HTP_EXIT_USAGE, "cannot predict %s for '%s': beyond omp_ext's limits",
-                     omp_ext_runtime_name(rt), value);
+    return htp_error(HTP_EXIT_USAGE, "cannot predict %s for '%s': %s",
+                     omp_ext_runtime_name(rt), value,
+                     syntax == omp_ext_syntax_kmp
+                         ? "beyond omp_ext's limits, or a KMP_AFFINITY type or granularity "
+                           "other than explicit and fine, thread, core, socket or package"
+                         : "beyond omp_ext's limits");
   if (err)
     return htp_error(HTP_EXIT_FAIL, "%s", omp_ext_strerror(err));
   p->done = 1;
