@@ -37,7 +37,8 @@ int omp_ext_read_line(const char *dir, const char *file, char *buf, size_t len);
 
 /* sysfs.c: the lowest CPU of set whose sysfs lists a cache
  * (/sys/devices/system/cpu/cpuN/cache/index0/level readable, as libgomp
- * reads it), -1 if none. */
+ * reads it), -1 if none or if that CPU's last-level cache has no
+ * shared_cpu_list (libgomp then places no CPU). */
 int omp_ext_sysfs_cache_cpu(hwloc_const_bitmap_t set);
 
 /* rank.c: the value of variable \p name in envp ("NAME=VALUE" strings

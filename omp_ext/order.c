@@ -145,20 +145,71 @@ static int cmp_os(const void *a, const void *b)
   return x->os_index < y->os_index ? -1 : x->os_index > y->os_index;
 }
 
-static void walk_cores(const omp_ext_topo_t *t, enum walk walk, const unsigned *cores,
-                       omp_ext_pu_t *all)
+/* spread's round r: the cores that have a PU of rank r, interleaved across
+ * packages again (a core's turn: its position among its package's cores of
+ * the round, then its package's rank), so that a missing sibling on one
+ * package does not leave two turns in a row to another.  The cores come in
+ * the spread order; a package keeps its NUMA interleave. */
+static int spread_round(const omp_ext_topo_t *t, const unsigned *cores, unsigned r,
+                        unsigned *round)
 {
-  unsigned n = 0, i, r;
+  unsigned i, j, m = 0;
+  struct core_key *keys = calloc(t->ncores, sizeof(*keys));
+  if (!keys)
+    return omp_ext_err_nomem;
+  for (i = 0; i < t->ncores; i++) {
+    const struct omp_ext_core *c = &t->cores[cores[i]];
+    long g = group_id(c, 0);
+    if (r >= c->npus)
+      continue;
+    keys[m].idx = cores[i];
+    keys[m].kind = c->kind;
+    for (j = 0; j < m; j++)
+      keys[m].major += group_id(&t->cores[keys[j].idx], 0) == g;
+    for (j = 0; j < i; j++) /* the package's rank: its first core in the order */
+      if (group_id(&t->cores[cores[j]], 0) == g)
+        break;
+    keys[m].minor = j;
+    m++;
+  }
+  qsort(keys, m, sizeof(*keys), cmp_key);
+  for (i = 0; i < m; i++)
+    round[i] = keys[i].idx;
+  for (; i < t->ncores; i++)
+    round[i] = (unsigned)-1;
+  free(keys);
+  return omp_ext_success;
+}
+
+static int walk_cores(const omp_ext_topo_t *t, enum walk walk, int reinterleave,
+                      const unsigned *cores, omp_ext_pu_t *all)
+{
+  unsigned n = 0, i, r, *round;
+  if (reinterleave) {
+    if (!(round = malloc(t->ncores * sizeof(*round))))
+      return omp_ext_err_nomem;
+    for (r = 0; r < t->max_smt; r++) {
+      if (spread_round(t, cores, r, round) != omp_ext_success) {
+        free(round);
+        return omp_ext_err_nomem;
+      }
+      for (i = 0; i < t->ncores && round[i] != (unsigned)-1; i++)
+        all[n++] = t->pus[t->cores[round[i]].first + r];
+    }
+    free(round);
+    return omp_ext_success;
+  }
   if (walk == walk_by_core) {
     for (i = 0; i < t->ncores; i++)
       for (r = 0; r < t->cores[cores[i]].npus; r++)
         all[n++] = t->pus[t->cores[cores[i]].first + r];
-    return;
+    return omp_ext_success;
   }
   for (r = 0; r < t->max_smt; r++)
     for (i = 0; i < t->ncores; i++)
       if (r < t->cores[cores[i]].npus)
         all[n++] = t->pus[t->cores[cores[i]].first + r];
+  return omp_ext_success;
 }
 
 int omp_ext_base_order(const omp_ext_topo_t *topo, omp_ht_policy_t base, unsigned n,
@@ -182,7 +233,7 @@ int omp_ext_base_order(const omp_ext_topo_t *topo, omp_ht_policy_t base, unsigne
   } else {
     err = core_order(topo, rule, cores);
     if (!err)
-      walk_cores(topo, rule->walk, cores, all);
+      err = walk_cores(topo, rule->walk, rule->keys == spread_keys, cores, all);
   }
   if (!err)
     memcpy(out, all, n * sizeof(*out));

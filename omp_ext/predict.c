@@ -137,9 +137,31 @@ static int by_core_then_cpu(const void *a, const void *b, void *topo)
  * (*bug set when the machine has more than one).  On this machine first is
  * the lowest allowed CPU whose sysfs lists caches (-1: none, libgomp builds
  * no place); for a fixture, the lowest allowed CPU. */
+/* Does a fixture's kernel list its caches the way libgomp reads them
+ * (cpuN/cache/indexM/level and shared_cpu_list)?  Not when an exported
+ * topology has no cache at all, nor on IA-64, whose kernels export
+ * shared_cpu_map only (arch/ia64/kernel/topology.c).  A synthetic machine
+ * names no caches: it stands for one that lists them. */
+static int fixture_lists_caches(const omp_ext_topo_t *t)
+{
+  hwloc_obj_t root = hwloc_get_root_obj(t->hw);
+  const char *arch = hwloc_obj_get_info_by_name(root, "Architecture");
+  hwloc_obj_type_t type;
+  if (arch && strcmp(arch, "ia64") == 0)
+    return 0;
+  if (hwloc_obj_get_info_by_name(root, "SyntheticDescription"))
+    return 1;
+  for (type = HWLOC_OBJ_L1CACHE; type <= HWLOC_OBJ_L5CACHE; type++)
+    if (hwloc_get_nbobjs_by_type(t->hw, type) > 0)
+      return 1;
+  return 0;
+}
+
 static void gomp_ll_cache(const omp_ext_topo_t *t, omp_ext_placelist_t *l, int *bug)
 {
-  int first = t->thissystem ? omp_ext_sysfs_cache_cpu(t->allowed) : hwloc_bitmap_first(t->allowed);
+  int first = t->thissystem            ? omp_ext_sysfs_cache_cpu(t->allowed)
+              : fixture_lists_caches(t) ? hwloc_bitmap_first(t->allowed)
+                                        : -1;
   unsigned i, keep = l->nplaces;
   for (i = 0; first >= 0 && i < l->nplaces && keep == l->nplaces; i++)
     if (hwloc_bitmap_isset(l->places[i], (unsigned)first))
@@ -157,6 +179,50 @@ static void gomp_ll_cache(const omp_ext_topo_t *t, omp_ext_placelist_t *l, int *
   }
 }
 
+/* libgomp's numa_domains (config/linux/affinity.c,
+ * gomp_affinity_init_numa_domains): the nodes of
+ * /sys/devices/system/node/online in ascending node number, each place the
+ * node's cpulist within the allowed CPUs not placed yet; a node without
+ * any adds nothing.  So the order is by node number, not by lowest CPU, and
+ * a node partly outside a cpuset is still its own place. */
+static int gomp_numa_domains(const omp_ext_topo_t *t, omp_ext_placelist_t *l)
+{
+  hwloc_topology_t hw = t->hw;
+  hwloc_bitmap_t left = allowed_set(t);
+  int n = hwloc_get_nbobjs_by_type(hw, HWLOC_OBJ_NUMANODE), err = omp_ext_success;
+  unsigned last = 0;
+  int i, first = 1;
+  if (!left)
+    return omp_ext_err_nomem;
+  for (;;) { /* the nodes by ascending OS index (hwloc's order may differ) */
+    hwloc_obj_t node = NULL, o;
+    hwloc_bitmap_t set;
+    for (i = 0; i < n; i++) {
+      o = hwloc_get_obj_by_type(hw, HWLOC_OBJ_NUMANODE, (unsigned)i);
+      if ((first || o->os_index > last) && (!node || o->os_index < node->os_index))
+        node = o;
+    }
+    if (!node)
+      break;
+    first = 0;
+    last = node->os_index;
+    if (!(set = hwloc_bitmap_alloc())) {
+      err = omp_ext_err_nomem;
+      break;
+    }
+    hwloc_bitmap_and(set, node->cpuset, left);
+    hwloc_bitmap_andnot(left, left, set);
+    if (hwloc_bitmap_iszero(set)) {
+      hwloc_bitmap_free(set);
+      continue;
+    }
+    if ((err = push(l, set)) != 0)
+      break;
+  }
+  hwloc_bitmap_free(left);
+  return err;
+}
+
 /* libgomp's order of an abstract name (config/linux/affinity.c,
  * gomp_affinity_init_level): it scans the CPUs by ascending OS index and
  * opens a place at the first CPU of each thread/core/socket/cache/node not
@@ -170,9 +236,21 @@ int omp_ext_places_gomp_order(const omp_ext_topo_t *t, omp_ext_abstract_t abstra
   if (!t || !out || !bug || !name)
     return omp_ext_err_invalid;
   *bug = 0;
-  if ((err = abstract_places(t, name, 0, out)) != 0)
+  if (abstract == omp_ext_abstract_numa_domains) {
+    if (!(*out = new_list(omp_ext_syntax_omp)))
+      return omp_ext_err_nomem;
+    (*out)->abstract = abstract;
+    if ((err = gomp_numa_domains(t, *out)) != 0) {
+      omp_ext_placelist_destroy(*out);
+      *out = NULL;
+      return err;
+    }
+  } else if ((err = abstract_places(t, name, 0, out)) != 0) {
     return err;
-  if ((*out)->nplaces > 1 && abstract == omp_ext_abstract_threads)
+  }
+  if ((*out)->nplaces > 1 && abstract == omp_ext_abstract_numa_domains)
+    ; /* by node number */
+  else if ((*out)->nplaces > 1 && abstract == omp_ext_abstract_threads)
     qsort_r((*out)->places, (*out)->nplaces, sizeof(*(*out)->places), by_core_then_cpu,
             (void *)(uintptr_t)t);
   else if ((*out)->nplaces > 1)
@@ -212,6 +290,11 @@ static void keep_allowed(omp_ext_placelist_t *l, hwloc_const_bitmap_t allowed, c
 
 /* ------------------------------------------------------------------ */
 /* libgomp                                                              */
+
+/* The one informational "why": the places are the runtime's own order of
+ * an abstract name, nothing dropped or changed. */
+static const char gomp_order_why[] = "libgomp: places ordered by their lowest OS index";
+static const char gomp_numa_why[] = "libgomp: NUMA nodes in ascending node number";
 
 static const char *const gomp_names[] = {"threads", "cores", "sockets", "ll_caches",
                                          "numa_domains"};
@@ -275,7 +358,8 @@ static int gomp_omp_places(const omp_ext_topo_t *t, const char *text, omp_ext_pr
         set_result(pr, omp_ext_outcome_places,
                    bug ? "libgomp 12 bug: ll_caches re-reads CPU 0's cache for every CPU: "
                          "only the first last-level cache is a place"
-                       : "libgomp: places ordered by their lowest OS index");
+                       : kinds[k] == omp_ext_abstract_numa_domains ? gomp_numa_why
+                                                                   : gomp_order_why);
     }
     return omp_ext_success;
   }
@@ -658,19 +742,32 @@ static int kmp_omp_explicit(const omp_ext_topo_t *t, const char *text, omp_ext_p
   return omp_ext_success;
 }
 
+/* libomp's warning #250 per abstract name (the count is dropped). */
+static const char *const kmp_syntax_warning[] = {
+    "libomp: OMP_PLACES: syntax error, using thread (all threads: the count is ignored)",
+    "libomp: OMP_PLACES: syntax error, using core (all cores: the count is ignored)",
+    "libomp: OMP_PLACES: syntax error, using socket (all sockets: the count is ignored)",
+    "libomp: OMP_PLACES: syntax error, using ll_cache (all caches: the count is ignored)",
+    "libomp: OMP_PLACES: syntax error, using numa_domain (the count is ignored)"};
+
 static int kmp_omp_places(const omp_ext_topo_t *t, const char *text, omp_ext_prediction_t *pr)
 {
   unsigned k;
   for (k = 0; k < sizeof(gomp_names) / sizeof(gomp_names[0]); k++) {
     size_t n = strlen(gomp_names[k]);
     unsigned long count = 0;
-    const char *s = text + n, *name = gomp_names[k];
+    const char *s = text + n, *name = gomp_names[k], *warn = NULL;
     int err;
     if (strncasecmp(text, gomp_names[k], n) != 0)
       continue;
     while (*s == ' ' || *s == '\t')
       s++;
-    if (*s == '(') {
+    /* kmp_settings.cpp, __kmp_stg_parse_places: after the name, "(" or
+     * the end; digits and ")" (else "syntax error, using <kind>": all
+     * places); text after ")" is ignored with a warning. */
+    if (*s && *s != '(') {
+      warn = kmp_syntax_warning[k];
+    } else if (*s == '(') {
       s++;
       while (*s == ' ' || *s == '\t')
         s++;
@@ -678,8 +775,16 @@ static int kmp_omp_places(const omp_ext_topo_t *t, const char *text, omp_ext_pre
         count = count * 10 + (unsigned long)(*s++ - '0');
       while (*s == ' ' || *s == '\t')
         s++;
-      if (count > 0x7fffffffUL || *s != ')')
-        count = 0; /* "threads(1,2)", "threads(+1)": all */
+      if (count > 0x7fffffffUL || *s != ')') {
+        count = 0; /* "threads(1,2)", "threads(+1)", "sockets(": all */
+        warn = kmp_syntax_warning[k];
+      } else {
+        s++;
+        while (*s == ' ' || *s == '\t')
+          s++;
+        if (*s)
+          warn = "libomp: OMP_PLACES: extra trailing characters ignored (a warning)";
+      }
     }
     /* libomp sees NUMA domains only through hwloc (its KMP_HW_NUMA level);
      * Debian's libomp 14 is built without it: "NUMA domain does not exist
@@ -694,7 +799,8 @@ static int kmp_omp_places(const omp_ext_topo_t *t, const char *text, omp_ext_pre
     set_result(pr, omp_ext_outcome_places,
                name != gomp_names[k]
                    ? "libomp: NUMA domain does not exist in topology: one place per core"
-                   : NULL);
+                   : warn);
+    pr->changed = warn || name != gomp_names[k];
     return omp_ext_success;
   }
   return kmp_omp_explicit(t, text, pr);
@@ -778,12 +884,137 @@ static int kmp_proclist(const char *text, omp_ext_placelist_t *l)
   }
 }
 
+/* The granularity of a KMP_AFFINITY value: each CPU of a proclist item
+ * stands for the allowed CPUs of its unit (kmp_affinity.cpp: osId2Mask). */
+enum kmp_gran { kmp_gran_thread, kmp_gran_core, kmp_gran_package };
+
+/* Widen every place of l to the allowed PUs of the units its CPUs are in. */
+static int kmp_widen(const omp_ext_topo_t *t, omp_ext_placelist_t *l, enum kmp_gran gran)
+{
+  unsigned i, j, cpu;
+  int wider = 0;
+  if (gran == kmp_gran_thread)
+    return 0;
+  for (i = 0; i < l->nplaces; i++) {
+    hwloc_bitmap_t wide = hwloc_bitmap_dup(l->places[i]);
+    if (!wide)
+      continue;
+    hwloc_bitmap_foreach_begin(cpu, l->places[i]) {
+      const omp_ext_pu_t *pu = omp_ext_topo_pu_by_os(t, cpu), *q;
+      for (j = 0; pu && j < omp_ext_topo_npus(t); j++) {
+        q = omp_ext_topo_pu(t, j);
+        if (gran == kmp_gran_core ? q->core == pu->core : q->package == pu->package)
+          hwloc_bitmap_set(wide, q->os_index);
+      }
+    }
+    hwloc_bitmap_foreach_end();
+    wider |= !hwloc_bitmap_isequal(wide, l->places[i]);
+    hwloc_bitmap_free(l->places[i]);
+    l->places[i] = wide;
+  }
+  return wider;
+}
+
+/* Case-insensitive: does the item s[0..n) equal word? */
+static int kmp_word(const char *s, size_t n, const char *word)
+{
+  return strlen(word) == n && strncasecmp(s, word, n) == 0;
+}
+
+/* A whole KMP_AFFINITY value ("granularity=fine,explicit,proclist=[0,1]",
+ * in any order, case-insensitive): libomp's reading in kmp_settings.cpp
+ * (__kmp_parse_affinity_env).  On success *inner is the proclist (malloc'ed)
+ * and *gran its granularity (default: core); *inner NULL when libomp uses
+ * no proclist (missing, unterminated or empty: "proclist not specified with
+ * explicit affinity type, using none").  omp_ext_err_parse: a value this
+ * does not predict (another affinity type, another granularity). */
+static int kmp_unwrap(const char *text, char **inner, enum kmp_gran *gran)
+{
+  static const char *const types[] = {"compact", "scatter", "balanced", "none", "disabled",
+                                      "logical", "physical", "default"};
+  const char *s = text;
+  size_t k;
+  *inner = NULL;
+  *gran = kmp_gran_core;
+  while (*s) {
+    size_t n;
+    while (*s == ' ' || *s == '\t' || *s == ',')
+      s++;
+    n = strcspn(s, ",= \t");
+    if (kmp_word(s, n, "proclist")) {
+      const char *open = s + n, *close;
+      while (*open == ' ' || *open == '\t')
+        open++;
+      if (*open == '=')
+        open++;
+      while (*open == ' ' || *open == '\t')
+        open++;
+      close = *open == '[' ? strchr(open, ']') : NULL;
+      if (!close) /* "parameter invalid": the rest is that parameter */
+        return omp_ext_success;
+      if (!*inner && !(*inner = strndup(open + 1, (size_t)(close - open - 1))))
+        return omp_ext_err_nomem;
+      s = close + 1;
+      continue;
+    }
+    if (kmp_word(s, n, "granularity")) {
+      const char *v = s + n;
+      size_t m;
+      while (*v == ' ' || *v == '\t' || *v == '=')
+        v++;
+      m = strcspn(v, ", \t");
+      if (kmp_word(v, m, "fine") || kmp_word(v, m, "thread"))
+        *gran = kmp_gran_thread;
+      else if (kmp_word(v, m, "core"))
+        *gran = kmp_gran_core;
+      else if (kmp_word(v, m, "socket") || kmp_word(v, m, "package"))
+        *gran = kmp_gran_package;
+      else
+        break;
+      s = v + m;
+      continue;
+    }
+    for (k = 0; k < sizeof(types) / sizeof(types[0]); k++)
+      if (kmp_word(s, n, types[k]))
+        break;
+    if (k < sizeof(types) / sizeof(types[0]))
+      break;
+    s += n ? n : 1; /* explicit, verbose, warnings, respect, ... */
+  }
+  if (!*s)
+    return omp_ext_success;
+  free(*inner);
+  *inner = NULL;
+  return omp_ext_err_parse;
+}
+
 static int kmp_list(const omp_ext_topo_t *t, const char *text, omp_ext_syntax_t syntax,
                     omp_ext_prediction_t *pr)
 {
   omp_ext_placelist_t *l = new_list(syntax);
   hwloc_bitmap_t allowed = allowed_set(t);
-  int rc = (l && allowed) ? kmp_proclist(text, l) : omp_ext_err_nomem, dc = 0, dp = 0;
+  char *inner = NULL;
+  enum kmp_gran gran = kmp_gran_thread;
+  const char *lead = text + strspn(text, " \t");
+  int rc = (l && allowed) ? 0 : omp_ext_err_nomem, dc = 0, dp = 0, wider = 0;
+  /* KMP_AFFINITY: the proclist alone (bare or in brackets) is read as with
+   * granularity=fine; a whole value by its own settings. */
+  if (!rc && syntax == omp_ext_syntax_kmp && isalpha((unsigned char)*lead)) {
+    rc = kmp_unwrap(text, &inner, &gran);
+    if (!rc && !inner)
+      rc = 1; /* no proclist: affinity none */
+    if (inner && !inner[strspn(inner, " \t")])
+      rc = 1; /* "proclist=[]": syntax error, affinity none */
+  } else if (!rc && syntax == omp_ext_syntax_kmp && *lead == '[') {
+    const char *close = strchr(lead, ']');
+    if (!(inner = strndup(lead + 1, close ? (size_t)(close - lead - 1) : strlen(lead + 1))))
+      rc = omp_ext_err_nomem;
+  }
+  if (!rc)
+    rc = kmp_proclist(inner ? inner : text, l);
+  free(inner);
+  if (rc == 2 && syntax == omp_ext_syntax_kmp)
+    rc = 1;
   if (rc < 0) {
     omp_ext_placelist_destroy(l);
     hwloc_bitmap_free(allowed);
@@ -796,8 +1027,10 @@ static int kmp_list(const omp_ext_topo_t *t, const char *text, omp_ext_syntax_t 
     set_result(pr, omp_ext_outcome_crash,
                "libomp: GOMP_CPU_AFFINITY syntax error after the first item: libomp aborts");
   } else {
-    if (rc == 0)
+    if (rc == 0) {
       keep_allowed(l, allowed, NULL, &dc, &dp);
+      wider = kmp_widen(t, l, gran);
+    }
     if (rc > 0 || l->nplaces == 0) {
       unsigned i;
       for (i = 0; i < l->nplaces; i++)
@@ -805,11 +1038,14 @@ static int kmp_list(const omp_ext_topo_t *t, const char *text, omp_ext_syntax_t 
       l->nplaces = 0;
       push(l, hwloc_bitmap_dup(allowed));
       set_result(pr, omp_ext_outcome_disabled,
-                 rc > 0 ? "libomp: proclist syntax error: affinity disabled"
+                 rc > 0 ? "libomp: proclist syntax error, missing or empty: affinity disabled"
                         : "libomp: no valid OS proc ID: affinity disabled");
     } else {
       set_result(pr, omp_ext_outcome_places,
-                 dp || dc ? "libomp: invalid OS proc IDs ignored (warnings)" : NULL);
+                 dp || dc ? "libomp: invalid OS proc IDs ignored (warnings)"
+                 : wider  ? "libomp: KMP_AFFINITY granularity (core unless granularity=fine): "
+                            "each CPU stands for all allowed CPUs of its core or package"
+                          : NULL);
     }
     hwloc_bitmap_free(allowed);
   }
@@ -849,6 +1085,9 @@ int omp_ext_places_predict(const omp_ext_topo_t *topo, const char *text, omp_ext
   }
   if (err)
     omp_ext_prediction_clear(pred);
+  else if (pred->outcome != omp_ext_outcome_places || (pred->why && pred->why != gomp_order_why &&
+                                                           pred->why != gomp_numa_why))
+    pred->changed = 1;
   return err;
 }
 

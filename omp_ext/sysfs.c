@@ -51,12 +51,28 @@ int omp_ext_read_line(const char *dir, const char *file, char *buf, size_t len)
 
 int omp_ext_sysfs_cache_cpu(hwloc_const_bitmap_t set)
 {
-  char dir[64], buf[32];
+  char dir[96], buf[32];
   int cpu;
   for (cpu = hwloc_bitmap_first(set); cpu >= 0; cpu = hwloc_bitmap_next(set, cpu)) {
-    snprintf(dir, sizeof(dir), "/sys/devices/system/cpu/cpu%d/cache/index0", cpu);
-    if (omp_ext_read_line(dir, "level", buf, sizeof(buf)) == 0)
-      return cpu;
+    unsigned index, last = 0;
+    long level, max = -1;
+    /* libgomp's gomp_affinity_find_last_cache_level: the index of the
+     * highest level; then that index's shared_cpu_list, read for every CPU
+     * after (missing, as on IA-64 kernels: no CPU is placed). */
+    for (index = 0; index < 16; index++) {
+      snprintf(dir, sizeof(dir), "/sys/devices/system/cpu/cpu%d/cache/index%u", cpu, index);
+      if (omp_ext_read_line(dir, "level", buf, sizeof(buf)) != 0)
+        break;
+      level = strtol(buf, NULL, 10);
+      if (level >= max) {
+        max = level;
+        last = index;
+      }
+    }
+    if (max < 0)
+      continue;
+    snprintf(dir, sizeof(dir), "/sys/devices/system/cpu/cpu%d/cache/index%u", cpu, last);
+    return omp_ext_read_line(dir, "shared_cpu_list", buf, sizeof(buf)) == 0 ? cpu : -1;
   }
   return -1;
 }

@@ -7,10 +7,17 @@
  *   omp_affinity_prog signal    one parallel region, then killed by SIGUSR1
  *   omp_affinity_prog nested    a region with a nested team of 2 in each
  *                               thread (max active levels 2), exit 0
+ *   omp_affinity_prog move      one region in which the last thread moves
+ *                               itself (sched_setaffinity) to thread 0's
+ *                               CPUs, then every thread waits 300 ms; prints
+ *                               "moved thread N to CPU C", exit 0
  * Any other argument is ignored.
  */
+#define _GNU_SOURCE
 #include <omp.h>
+#include <sched.h>
 #include <signal.h>
+#include <time.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,6 +39,24 @@ int main(int argc, char **argv)
         for (i = 0; i < 1000; i++)
           sum += i;
       }
+    }
+  } else if (is(argc, argv, "move")) {
+    cpu_set_t first;
+    CPU_ZERO(&first);
+#pragma omp parallel
+    {
+      struct timespec wait = {0, 300000000L};
+      int me = omp_get_thread_num(), last = omp_get_num_threads() - 1, c;
+      if (me == 0)
+        sched_getaffinity(0, sizeof(first), &first);
+#pragma omp barrier
+      if (me == last && me > 0 && sched_setaffinity(0, sizeof(first), &first) == 0) {
+        for (c = 0; c < CPU_SETSIZE && !CPU_ISSET(c, &first); c++)
+          ;
+#pragma omp critical
+        printf("omp_affinity_prog: moved thread %d to CPU %d\n", me, c);
+      }
+      nanosleep(&wait, NULL);
     }
   } else if (!is(argc, argv, "serial")) {
 #pragma omp parallel

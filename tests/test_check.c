@@ -332,7 +332,90 @@ static void test_runtime(void)
   run_free(&r);
 }
 
+/* htplaces-check(1)'s exit status, one rule at a time (issue 24), on a
+ * 2-core machine like the CI VM; the runtimes' answers are the real
+ * libgomp 12 / libomp 14's there (test_predict, places-corpus). */
+#define TWO "pack:1 core:2 pu:1"
+static void test_exit_rules(void)
+{
+  struct run_result r;
+  /* --runtime: 0 when the runtime builds the places as written ... */
+  r = run("-i", TWO, "check", "--runtime", "libgomp", "{0},{1}", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  run_free(&r);
+  /* ... and when only libgomp's own order of an abstract name is said */
+  r = run("-i", TWO, "check", "--runtime", "libgomp", "cores", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CONTAINS(r.out, "(libgomp: places ordered by their lowest OS index)");
+  run_free(&r);
+  /* 1 when it drops something (libgomp: "Number of places reduced") */
+  r = run("-i", TWO, "check", "--runtime", "libgomp", "{0},{5}", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.out, "libgomp: builds 1 place: {0}");
+  run_free(&r);
+  /* 1 on a warning that changes the value (libomp #250: "syntax error,
+   * using socket"), though it builds places */
+  r = run("-i", TWO, "check", "--runtime", "libomp", "sockets(", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.out, "syntax error, using socket");
+  run_free(&r);
+  /* 1 when the two differ; 2 on a usage error */
+  r = run("-i", TWO, "check", "--runtime", "both", "numa_domains", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  run_free(&r);
+  r = run("-i", TWO, "check", "--runtime", "nope", "{0}", NULL);
+  CU_ASSERT_EQUAL(r.status, 2);
+  run_free(&r);
+  /* --expand: 0 whenever the value parses, 2 when not */
+  r = run("-i", TWO, "check", "--expand", "{0},{5}", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  run_free(&r);
+  r = run("-i", TWO, "check", "--expand", "{0", NULL);
+  CU_ASSERT_EQUAL(r.status, 2);
+  run_free(&r);
+  /* plain check: 1 when a runtime does not build it as written, saying
+   * what each does (libomp falls back on a leading blank) */
+  r = run("-i", TWO, "check", " threads ( 1 ) ", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.out, "  - libomp: rejects the value and falls back to one place per core; 2 places: "
+                  "{0},{1}");
+  LACKS(r.out, "no problems found");
+  run_free(&r);
+  r = run("-i", TWO, "check", "numa_domains", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.out, "NUMA domain does not exist in topology");
+  run_free(&r);
+  r = run("-i", TWO, "check", "{1},{0}", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CONTAINS(r.out, "no problems found");
+  run_free(&r);
+  /* plain check --as kmp agrees with --runtime libomp on a whole value */
+  r = run("-i", TWO, "check", "--as", "kmp", "explicit,proclist=[0,1]", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CONTAINS(r.out, "no problems found");
+  run_free(&r);
+  r = run("-i", TWO, "check", "--as", "kmp", "--runtime", "libomp", "explicit,proclist=[0,1]",
+          NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_STRING_EQUAL(r.out, "libomp: builds 2 places: {0},{1}\n");
+  run_free(&r);
+  /* -f json: a parse error is an object too, with the stderr line */
+  r = run("-i", TWO, "check", "-f", "json", "{0,1},{2,3", NULL);
+  CU_ASSERT_EQUAL(r.status, 2);
+  CU_ASSERT_STRING_EQUAL(r.out, "{\"command\": \"check\", \"variable\": \"OMP_PLACES\", "
+                         "\"value\": \"{0,1},{2,3\", \"error\": \"parse\", \"position\": 11, "
+                         "\"message\": \"expected ',' or '}'\"}\n");
+  CONTAINS(r.err, "at character 11: expected ',' or '}'");
+  CU_ASSERT_EQUAL(count_lines(r.err), 1);
+  run_free(&r);
+  r = run("-i", TWO, "check", "--runtime", "libgomp", "-f", "json", "{0},{5}", NULL);
+  CONTAINS(r.out, "\"changed\": true");
+  run_free(&r);
+}
+#undef TWO
+
 static CU_TestInfo check_tests[] = {
+  {"exit status per rule, plain check's runtimes, json errors (issue 24)", test_exit_rules},
   {"--runtime: each real runtime's list", test_runtime},
   {"the same PU twice: a duplicate, no sibling", test_same_pu_twice},
   {"--expand is canonical", test_expand},

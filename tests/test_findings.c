@@ -383,7 +383,7 @@ static unsigned env_findings(char **envp, struct htp_findings *l)
   CU_ASSERT_FATAL(omp_ext_topo_load(&topo, C6100, 0) == 0);
   n = htp_env_analyze(envp, topo, l);
   omp_ext_topo_destroy(topo);
-  CU_ASSERT_EQUAL(n, l->n);
+  CU_ASSERT_EQUAL(n, htp_findings_count(l)); /* the conflicts; notes apart */
   return n;
 }
 
@@ -450,6 +450,19 @@ static void test_env(void)
   f = htp_findings_find(&l, htp_finding_list_problems);
   CU_ASSERT_FATAL(f != NULL);
   CU_ASSERT_STRING_EQUAL(f->variable, "GOMP_CPU_AFFINITY");
+  htp_findings_free(&l);
+
+  /* A list of places (not an abstract name): the libomp-14 fork note
+   * (issue 24), which is not a conflict. */
+  f = NULL;
+  CU_ASSERT_EQUAL(env_findings(shared, &l), 1);
+  f = htp_findings_find(&l, htp_finding_libomp_fork_places);
+  CU_ASSERT_FATAL(f != NULL);
+  CU_ASSERT_EQUAL(htp_finding_severity(f->kind), htp_severity_note);
+  CU_ASSERT_STRING_EQUAL(f->variable, "OMP_PLACES");
+  htp_findings_free(&l);
+  CU_ASSERT_EQUAL(env_findings(kmp, &l), 1);
+  CU_ASSERT_PTR_NULL(htp_findings_find(&l, htp_finding_libomp_fork_places));
   htp_findings_free(&l);
 
   CU_ASSERT_EQUAL(env_findings(nth, &l), 2);

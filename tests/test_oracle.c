@@ -88,6 +88,8 @@ static struct oracle_run start_oracle(const char *syntax, const char *text)
     got = asprintf(&value, "OMP_PLACES=%s", text);
   else if (strcmp(syntax, "gomp") == 0)
     got = asprintf(&value, "GOMP_CPU_AFFINITY=%s", text);
+  else if (strcmp(syntax, "kmpa") == 0)
+    got = asprintf(&value, "KMP_AFFINITY=%s", text);
   else
     got = asprintf(&value, "KMP_AFFINITY=granularity=fine,explicit,proclist=[%s]", text);
   CU_ASSERT_FATAL(got > 0);

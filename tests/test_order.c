@@ -452,6 +452,37 @@ static void test_restrict(void)
   omp_ext_topo_destroy(topo);
 }
 
+/* spread with a missing SMT sibling (issue 24): PU 6 offline on 2 packages
+ * x 2 cores x 2 PUs (core k of package p = {2p+k, 2p+k+4}); the siblings'
+ * round alternates packages again, as htplaces(1) says ("then the siblings
+ * in the same way"): 0,2,1,3,4,7,5, not 0,2,1,3,4,5,7 (4 PUs on package 0
+ * and 2 on package 1 at spread 6 while PU 7 on package 1 is free). */
+static void test_spread_missing_sibling(void)
+{
+  omp_ext_topo_t *topo = NULL;
+  hwloc_bitmap_t set = hwloc_bitmap_alloc();
+  char *text = NULL;
+  omp_ext_pu_t o[8];
+  CU_ASSERT_PTR_NOT_NULL_FATAL(set);
+  CU_ASSERT_EQUAL_FATAL(omp_ext_topo_load(&topo, "pack:2 core:2 pu:2(indexes=core:pack)", 0), 0);
+  hwloc_bitmap_list_sscanf(set, "0-5,7");
+  CU_ASSERT_EQUAL_FATAL(omp_ext_topo_restrict(topo, set), 0);
+  CU_ASSERT_EQUAL(omp_ext_order(topo, NULL, omp_ht_policy_spread, 7, o), 0);
+  CU_ASSERT_EQUAL(omp_ext_places_format(o, 7, omp_ext_format_list, &text), 0);
+  CU_ASSERT_STRING_EQUAL(text, "0,2,1,3,4,7,5");
+  free(text);
+  /* Nothing missing: unchanged. */
+  hwloc_bitmap_list_sscanf(set, "0-7");
+  omp_ext_topo_destroy(topo);
+  CU_ASSERT_EQUAL_FATAL(omp_ext_topo_load(&topo, "pack:2 core:2 pu:2(indexes=core:pack)", 0), 0);
+  CU_ASSERT_EQUAL(omp_ext_order(topo, NULL, omp_ht_policy_spread, 8, o), 0);
+  CU_ASSERT_EQUAL(omp_ext_places_format(o, 8, omp_ext_format_list, &text), 0);
+  CU_ASSERT_STRING_EQUAL(text, "0,2,1,3,4,6,5,7");
+  free(text);
+  hwloc_bitmap_free(set);
+  omp_ext_topo_destroy(topo);
+}
+
 /* ---- errors ---- */
 
 static void test_errors(void)
@@ -512,6 +543,7 @@ static CU_TestInfo allowed_tests[] = {
   {"offline SMT siblings", test_allowed_offline},
   {"NUMA nodes, CPU-less ones too", test_numa_count},
   {"restrict to a cpuset", test_restrict},
+  {"spread alternates packages with a sibling missing", test_spread_missing_sibling},
   {"error codes", test_errors},
   CU_TEST_INFO_NULL,
 };

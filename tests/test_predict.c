@@ -163,7 +163,7 @@ static char *gomp_order(const omp_ext_topo_t *t, omp_ext_abstract_t a, unsigned 
   int bug = -1;
   CU_ASSERT_EQUAL_FATAL(omp_ext_places_gomp_order(t, a, count, &l, &bug), 0);
   CU_ASSERT_EQUAL_FATAL(omp_ext_placelist_canonical(l, &canon), 0);
-  CU_ASSERT_FATAL(asprintf(&out, "%s%s", canon, bug ? "+bug" : "") > 0);
+  CU_ASSERT_FATAL(asprintf(&out, "%s%s", canon, bug ? "+bug" : "") >= 0);
   free(canon);
   omp_ext_placelist_destroy(l);
   return out;
@@ -213,6 +213,134 @@ static void test_gomp_order(void)
   ORDER(two, omp_ext_abstract_ll_caches, 0, "{0,1}");
 }
 
+/* 1 when the runtime does not build the value as written. */
+static int changed(const omp_ext_topo_t *t, const char *text, omp_ext_syntax_t s,
+                   omp_ext_runtime_t rt)
+{
+  omp_ext_prediction_t p;
+  int c;
+  CU_ASSERT_EQUAL_FATAL(omp_ext_places_predict(t, text, s, rt, &p), 0);
+  c = p.changed;
+  omp_ext_prediction_clear(&p);
+  return c;
+}
+
+/* Whole KMP_AFFINITY values (issue 24), each as the real libomp 14 builds
+ * it on this project's 2-core VM with KMP_TOPOLOGY_METHOD=cpuinfo (the
+ * kmpa lines of tests/places-corpus.txt run them live in test_oracle). */
+static void test_kmp_whole_value(void)
+{
+#define KMP(t, text, e) EXPECT(t, omp_ext_syntax_kmp, omp_ext_runtime_libomp, text, e)
+  omp_ext_topo_t *smt = NULL;
+  KMP(two, "explicit,proclist=[0,1]", "places 2:{0},{1}");                   /* real: 2:{0},{1} */
+  KMP(two, "granularity=fine,explicit,proclist=[0,1]", "places 2:{0},{1}");  /* 2:{0},{1} */
+  KMP(two, "explicit,proclist=[0-1]", "places 2:{0},{1}");                   /* 2:{0},{1} */
+  KMP(two, "explicit,proclist=[1-0:-1]", "places 2:{1},{0}");                /* 2:{1},{0} */
+  KMP(two, "explicit,proclist=[{0,1}]", "places 1:{0,1}");                   /* 1:{0,1} */
+  KMP(two, "explicit,proclist=[0-3:2]", "places 1:{0}");                     /* 1:{0}, #124 */
+  KMP(two, "granularity=fine,explicit,proclist=[ 1 , 0 ]", "places 2:{1},{0}");
+  KMP(two, "proclist=[1,0],explicit", "places 2:{1},{0}");                   /* warning #63 */
+  KMP(two, "EXPLICIT,PROCLIST=[1,0]", "places 2:{1},{0}");
+  KMP(two, "explicit,proclist=[1,0]junk", "places 2:{1},{0}");               /* warning #81 */
+  KMP(two, "explicit,proclist=[0,1", "disabled 1:{0,1}");                   /* #58, #62 */
+  KMP(two, "explicit,proclist=[]", "disabled 1:{0,1}");                     /* #65, #62 */
+  KMP(two, "explicit,proclist=[5]", "disabled 1:{0,1}");                    /* #124, #125 */
+  KMP(two, "explicit,proclist=[1,0,x]", "disabled 1:{0,1}");                /* #58, #62 */
+  KMP(two, "explicit", "disabled 1:{0,1}");                                 /* #62 */
+  KMP(two, "granularity=socket,explicit,proclist=[1]", "places 1:{0,1}");    /* 1:{0,1} */
+  KMP(two, "[1,0]", "places 2:{1},{0}");
+  /* Granularity core by default: without KMP_TOPOLOGY_METHOD=cpuinfo the
+   * VM's libomp saw 1 core of 2 threads and built "explicit,proclist=[0,1]"
+   * as 2:{0,1},{0,1}, "granularity=fine,..." as 2:{0},{1}. */
+  CU_ASSERT_EQUAL_FATAL(omp_ext_topo_load(&smt, "pack:1 core:1 pu:2", 0), 0);
+  KMP(smt, "explicit,proclist=[0,1]", "places 2:{0,1},{0,1}");
+  KMP(smt, "granularity=fine,explicit,proclist=[0,1]", "places 2:{0},{1}");
+  CU_ASSERT_EQUAL(changed(smt, "explicit,proclist=[0,1]", omp_ext_syntax_kmp,
+                          omp_ext_runtime_libomp), 1);
+  omp_ext_topo_destroy(smt);
+  {
+    omp_ext_prediction_t p;
+    CU_ASSERT_EQUAL(omp_ext_places_predict(two, "granularity=fine,compact", omp_ext_syntax_kmp,
+                                           omp_ext_runtime_libomp, &p), omp_ext_err_parse);
+    CU_ASSERT_EQUAL(omp_ext_places_predict(two, "granularity=tile,explicit,proclist=[0]",
+                                           omp_ext_syntax_kmp, omp_ext_runtime_libomp, &p),
+                    omp_ext_err_parse);
+  }
+  KMP(c6100, "explicit,proclist=[0,1]", "places 2:{0,8},{1,9}");
+  KMP(c6100, "granularity=thread,explicit,proclist=[0,1]", "places 2:{0},{1}");
+  CU_ASSERT_EQUAL(changed(two, "explicit,proclist=[0,1]", omp_ext_syntax_kmp,
+                          omp_ext_runtime_libomp), 0);
+#undef KMP
+}
+
+/* libomp's warnings on abstract names and the changed flag (issue 24),
+ * as the real libomp 14 / libgomp 12 answer on the 2-core VM. */
+static void test_warnings_changed(void)
+{
+  KOMP("sockets(", "places 1:{0,1}");      /* #250 "syntax error, using socket" */
+  KOMP("cores(+1)", "places 2:{0},{1}");   /* #250 "syntax error, using core" */
+  KOMP("cores x", "places 2:{0},{1}");     /* #250 */
+  KOMP("cores(1)x", "places 1:{0}");       /* #81 "extra trailing characters ignored" */
+  KOMP("threads ( 1 ) ", "places 1:{0}");  /* no warning */
+  GOMP("sockets(", "ignored 0:");          /* "Invalid value for environment variable" */
+  GOMP("cores(+1)", "places 1:{0}");
+#define CH(rt, text) changed(two, text, omp_ext_syntax_omp, rt)
+  CU_ASSERT_EQUAL(CH(omp_ext_runtime_libomp, "sockets("), 1);
+  CU_ASSERT_EQUAL(CH(omp_ext_runtime_libomp, "cores(1)x"), 1);
+  CU_ASSERT_EQUAL(CH(omp_ext_runtime_libomp, "threads ( 1 ) "), 0);
+  CU_ASSERT_EQUAL(CH(omp_ext_runtime_libomp, " threads ( 1 ) "), 1);
+  CU_ASSERT_EQUAL(CH(omp_ext_runtime_libomp, "numa_domains"), 1);
+  CU_ASSERT_EQUAL(CH(omp_ext_runtime_libomp, "{0},{1}"), 0);
+  /* libgomp drops {5} on 2 CPUs ("Number of places reduced"): changed. */
+  CU_ASSERT_EQUAL(CH(omp_ext_runtime_libgomp, "{0},{5}"), 1);
+  CU_ASSERT_EQUAL(CH(omp_ext_runtime_libgomp, "{0},{1}"), 0);
+  CU_ASSERT_EQUAL(CH(omp_ext_runtime_libgomp, "cores"), 0);
+  CU_ASSERT_EQUAL(CH(omp_ext_runtime_libgomp, "numa_domains"), 0);
+  CU_ASSERT_EQUAL(CH(omp_ext_runtime_libgomp, "sockets("), 1);
+#undef CH
+  /* libgomp's own order of abstract names is not a change. */
+  CU_ASSERT_EQUAL(changed(c6100, "threads", omp_ext_syntax_omp, omp_ext_runtime_libgomp), 0);
+}
+
+/* libgomp's numa_domains: /sys/devices/system/node/online ascending, each
+ * node's cpulist within the CPUs not placed yet (config/linux/affinity.c,
+ * gomp_affinity_init_numa_domains, GCC 12); not runnable here (one node),
+ * so read from the source. */
+static void test_gomp_numa_order(void)
+{
+  omp_ext_topo_t *t = NULL;
+  hwloc_bitmap_t set = hwloc_bitmap_alloc();
+  CU_ASSERT_PTR_NOT_NULL_FATAL(set);
+  /* Node 1 owns CPUs 0-1, node 0 CPUs 2-3. */
+  CU_ASSERT_EQUAL_FATAL(omp_ext_topo_load(&t, "pack:3 [numa(indexes=1,0,2)] core:1 pu:2", 0), 0);
+  ORDER(t, omp_ext_abstract_numa_domains, 0, "{2,3},{0,1},{4,5}");
+  ORDER(t, omp_ext_abstract_numa_domains, 2, "{2,3},{0,1}");
+  EXPECT(t, omp_ext_syntax_omp, omp_ext_runtime_libgomp, "numa_domains",
+         "places 3:{2,3},{0,1},{4,5}");
+  /* Nodes partly outside the cpuset stay apart, by node number. */
+  CU_ASSERT_EQUAL_FATAL(hwloc_bitmap_list_sscanf(set, "1-2,4"), 0);
+  CU_ASSERT_EQUAL_FATAL(omp_ext_topo_restrict(t, set), 0);
+  EXPECT(t, omp_ext_syntax_omp, omp_ext_runtime_libgomp, "numa_domains",
+         "places 3:{2},{1},{4}");
+  omp_ext_topo_destroy(t);
+  hwloc_bitmap_free(set);
+}
+
+/* libgomp's ll_caches needs cpuN/cache/indexM/shared_cpu_list: without it
+ * (IA-64 kernels; fixtures without caches) it places no CPU: "Error reading
+ * core/socket topology", the variable ignored (seen with the real libgomp
+ * 12 on a VM whose kernel shows no cache folders). */
+static void test_gomp_ll_caches_none(void)
+{
+  omp_ext_topo_t *t = NULL;
+  CU_ASSERT_EQUAL_FATAL(omp_ext_topo_load(&t, FIXTURE("intel-itanium2-montecito-2s-2c-smt2-adjacent.xml"), 0), 0);
+  ORDER(t, omp_ext_abstract_ll_caches, 0, "");
+  EXPECT(t, omp_ext_syntax_omp, omp_ext_runtime_libgomp, "ll_caches", "ignored 0:");
+  omp_ext_topo_destroy(t);
+  /* A synthetic machine names no caches: its first cache stands for one. */
+  ORDER(two, omp_ext_abstract_ll_caches, 0, "{0,1}");
+}
+
 static void test_api(void)
 {
   omp_ext_prediction_t p;
@@ -232,6 +360,10 @@ static CU_TestInfo predict_tests[] = {
   {"machine rules: allowed CPUs, CPU-set size, complements", test_machine_rules},
   {"libomp's explicit places on an allowed set with a hole", test_kmp_allowed_hole},
   {"libgomp's order of abstract names on fixtures", test_gomp_order},
+  {"whole KMP_AFFINITY values (issue 24)", test_kmp_whole_value},
+  {"libomp's warnings and the changed flag (issue 24)", test_warnings_changed},
+  {"libgomp's numa_domains by node number (issue 24)", test_gomp_numa_order},
+  {"libgomp's ll_caches without sysfs caches (issue 24)", test_gomp_ll_caches_none},
   {"API arguments", test_api},
   CU_TEST_INFO_NULL,
 };

@@ -57,17 +57,26 @@ typedef struct omp_ext_prediction {
    *  for omp_ext_outcome_ignored and omp_ext_outcome_crash). */
   omp_ext_placelist_t *list;
   /** Static English text: the rule that decided (for places: NULL unless the
-   *  runtime dropped or changed something). */
+   *  runtime dropped or changed something, or, for libgomp's abstract names,
+   *  the note that its order is its own). */
   const char *why;
+  /** 1 when the runtime does not build the places as written: any outcome
+   *  but omp_ext_outcome_places, or places after dropping CPUs or places,
+   *  a warning (libomp's "syntax error, using core", trailing characters,
+   *  "NUMA domain does not exist"), libgomp 12's ll_caches bug or a
+   *  KMP_AFFINITY granularity widening the places; 0 otherwise (libgomp's
+   *  own order of an abstract name is not a change). */
+  int changed;
 } omp_ext_prediction_t;
 
 /**
  * Predict what a runtime builds from a place-list value on a machine.
  *
  * The variable is the one of syntax: OMP_PLACES (omp), GOMP_CPU_AFFINITY
- * (gomp) or the proclist of KMP_AFFINITY=explicit,proclist=[...] (kmp; the
- * text is the part between the brackets).  The runtime reads only that
- * variable (the others unset).  Rules, per runtime:
+ * (gomp) or KMP_AFFINITY (kmp): either the proclist alone ("0,1" or
+ * "[0,1]", read as with granularity=fine) or the whole value
+ * ("granularity=fine,explicit,proclist=[0,1]", any order, any case).  The
+ * runtime reads only that variable (the others unset).  Rules, per runtime:
  *
  * libgomp (12):
  *  - OMP_PLACES follows omp_ext_places_parse() with strtoul()'s reading of
@@ -79,18 +88,19 @@ typedef struct omp_ext_prediction {
  *    places are dropped ("Number of places reduced"), and no place left
  *    means ignored.  Abstract names expand over the allowed PUs in
  *    libgomp's order (omp_ext_places_gomp_order(): by lowest OS index, a
- *    core's threads together; ll_caches: libgomp 12's bug, one place;
- *    on this machine, when no allowed CPU lists its caches in sysfs,
- *    none, and the variable is ignored).
+ *    core's threads together; numa_domains by node number; ll_caches:
+ *    libgomp 12's bug, one place; none, and the variable ignored, when no
+ *    allowed CPU lists its caches with a shared_cpu_list in sysfs).
  *  - GOMP_CPU_AFFINITY: strtoul(..., 0) numbers (0x hex, 0 octal); a syntax
  *    error makes it ignore the variable; numbers at or above its CPU-set
  *    size are skipped silently; others are kept even if not allowed.
  *  - KMP_AFFINITY: not read (ignored).
  * libomp (14):
  *  - OMP_PLACES: abstract names only at the very start (a leading blank is a
- *    syntax error), case-insensitive; a count that is absent, 0, signed, not
- *    followed by ")" or
- *    not a number means all; text after "(n)" is not looked at;
+ *    syntax error), case-insensitive; a count that is absent or 0 means
+ *    all; one that is signed, not a number or not followed by ")" (or text
+ *    after the name that is not "(") means all with a warning ("syntax
+ *    error, using core"); text after "(n)" is ignored with a warning;
  *    numa_domains uses cores ("NUMA domain does not exist in topology"):
  *    libomp sees NUMA domains only through hwloc, and Debian's libomp 14 is
  *    built without it -- with one NUMA node or several.  Explicit places: no '!'
@@ -110,7 +120,14 @@ typedef struct omp_ext_prediction {
  *    sets; items separated by ',' or blanks; numbers not allowed are
  *    dropped, empty places dropped, none left: disabled.  A syntax error
  *    disables affinity; for GOMP_CPU_AFFINITY, one after the first item
- *    makes libomp abort.
+ *    makes libomp abort.  A whole KMP_AFFINITY value (kmp_settings.cpp,
+ *    __kmp_parse_affinity_env): "proclist=[...]" anywhere (with or without
+ *    "explicit"); missing, unterminated, empty or invalid: affinity none
+ *    (disabled); granularity core unless fine or thread (socket or
+ *    package: the package), each CPU of a place widened to the allowed
+ *    CPUs of its core or package.  Another affinity type (compact,
+ *    scatter...) or granularity (tile, die...) is not predicted:
+ *    omp_ext_err_parse.
  *
  * What this can and cannot show: the rules were checked against the real
  * runtimes (tests/places-corpus.txt, tests/test_oracle) on a 2-PU machine
@@ -129,7 +146,8 @@ typedef struct omp_ext_prediction {
  * \return 0; omp_ext_err_invalid (NULL argument, unknown syntax or
  *         runtime); omp_ext_err_parse (the value is beyond omp_ext's own
  *         limits -- OMP_EXT_PLACES_MAX_NUMBERS, OMP_EXT_PLACES_MAX_SET_WORDS,
- *         OMP_EXT_PLACES_MAX_PLACES -- so no prediction is made; a syntax
+ *         OMP_EXT_PLACES_MAX_PLACES -- or a KMP_AFFINITY type or
+ *         granularity not predicted, so no prediction is made; a syntax
  *         error of the runtime is an outcome, not this code);
  *         omp_ext_err_nomem.
  */
@@ -142,19 +160,25 @@ OMP_EXT_API int omp_ext_places_predict(const omp_ext_topo_t *topo, const char *t
  * (config/linux/affinity.c, gomp_affinity_init_level): it scans CPUs by
  * ascending OS index and opens a place at the first CPU of each thread,
  * core, socket, cache or NUMA node not yet placed, so places are ordered by
- * their lowest OS index, ignoring packages; threads come a core at a time
+ * their lowest OS index, ignoring packages (numa_domains: by NUMA node
+ * number, as libgomp walks /sys/devices/system/node/online, each node's
+ * allowed CPUs not placed yet; a node partly outside the allowed set is
+ * still its own place); threads come a core at a time
  * (each CPU's thread_siblings_list), so {0},{4},{1},{5} on a machine whose
  * siblings are 4 apart (on a machine whose packages
  * interleave OS indexes, cores(4) is {0,12},{1,13},{2,14},{3,15}, not hwloc's
  * {0,12},{2,14},{4,16},{6,18}).  libgomp 12's ll_caches re-reads CPU 0's
  * shared_cpu_list for every CPU: one place only, the last-level cache of the
  * lowest allowed CPU; *bug is then set to 1 if the machine has more than one.
- * libgomp reads caches from sysfs only (cpuN/cache/index0/level): on this
- * machine (a topology of this system) the lowest allowed CPU that lists its
- * caches takes that role, the CPUs below it are left out, and when none
- * does the list is empty (libgomp: "Error reading core/socket topology",
- * OMP_PLACES ignored) -- as on a VM whose kernel shows no cache folders
- * while hwloc finds caches through cpuid.  libomp builds places in
+ * libgomp reads caches from sysfs only (cpuN/cache/indexM/level, then the
+ * last level's shared_cpu_list): on this machine (a topology of this
+ * system) the lowest allowed CPU that lists its caches takes that role, the
+ * CPUs below it are left out, and when none does, or its shared_cpu_list
+ * is missing, the list is empty (libgomp: "Error reading core/socket
+ * topology", OMP_PLACES ignored) -- as on a VM whose kernel shows no cache
+ * folders while hwloc finds caches through cpuid.  A fixture (XML) lists
+ * none when it has no cache object or its Architecture info is ia64 (IA-64
+ * kernels export shared_cpu_map only); a synthetic one lists them.  libomp builds places in
  * topology order, as omp_ext_places_parse() does.
  *
  * \param topo      the machine or a fixture; only allowed PUs are used.

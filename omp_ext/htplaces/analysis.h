@@ -18,6 +18,11 @@ struct htp_check_report {
   struct htp_findings findings;     /* problems and notes, in report order */
   int matched[OMP_EXT_NPOLICIES];   /* 1: the list is exactly 'htplaces POLICY nplaces' */
   unsigned nmatched;
+  /* What each runtime builds (omp_ext_places_predict()), index
+   * omp_ext_runtime_t; predicted[r] 0 when it could not be predicted. */
+  omp_ext_prediction_t pred[2];
+  int predicted[2];
+  unsigned nchanged; /* runtimes that do not build the places as written */
 };
 
 /* Analyse a parsed place list on topo: the parser's remarks, numbers
@@ -30,6 +35,16 @@ struct htp_check_report {
 int htp_check_analyze(const omp_ext_topo_t *topo, const omp_ext_placelist_t *l,
                       struct htp_check_report *rep);
 void htp_check_report_free(struct htp_check_report *rep);
+
+/* Fill rep's predictions: what libgomp and libomp build from the value
+ * (a value beyond omp_ext's limits is not predicted).  0 or
+ * omp_ext_err_nomem. */
+int htp_check_predict(const omp_ext_topo_t *topo, const char *value, omp_ext_syntax_t syntax,
+                      struct htp_check_report *rep);
+
+/* One runtime's answer as a sentence (no newline): "libomp: falls back to
+ * one place per core; 2 places: {0},{1} (why)"; check_runtime.c. */
+void htp_print_prediction(FILE *out, const omp_ext_prediction_t *pred);
 
 /* How many places of l keep a CPU of topo's allowed set: the places
  * libgomp and libomp keep after dropping the CPUs they cannot use ("0 of
@@ -64,7 +79,8 @@ void htp_check_print_json(FILE *out, const omp_ext_topo_t *topo, const omp_ext_p
 
 /* Append the conflicts among the OMP_* / KMP_* / GOMP_* variables of envp
  * (NULL-terminated "NAME=VALUE"; NULL: none) as libgomp and libomp resolve
- * them, section environment.  Returns how many it appended. */
+ * them, section environment, and notes (libomp 14's fork crash with a list
+ * of places).  Returns how many conflicts it appended (notes not counted). */
 unsigned htp_env_analyze(char *const envp[], const omp_ext_topo_t *topo,
                          struct htp_findings *out);
 

@@ -381,5 +381,26 @@ int htp_check_analyze(const omp_ext_topo_t *topo, const omp_ext_placelist_t *l,
 
 void htp_check_report_free(struct htp_check_report *rep)
 {
+  unsigned r;
   htp_findings_free(&rep->findings);
+  for (r = 0; r < 2; r++)
+    if (rep->predicted[r])
+      omp_ext_prediction_clear(&rep->pred[r]);
+}
+
+int htp_check_predict(const omp_ext_topo_t *topo, const char *value, omp_ext_syntax_t syntax,
+                      struct htp_check_report *rep)
+{
+  unsigned r;
+  for (r = 0; r < 2; r++) {
+    int err;
+    if (syntax == omp_ext_syntax_kmp && r == omp_ext_runtime_libgomp)
+      continue; /* libgomp does not read KMP_AFFINITY, by design */
+    err = omp_ext_places_predict(topo, value, syntax, (omp_ext_runtime_t)r, &rep->pred[r]);
+    if (err == omp_ext_err_nomem)
+      return err;
+    rep->predicted[r] = err == 0;
+    rep->nchanged += err == 0 && rep->pred[r].changed;
+  }
+  return omp_ext_success;
 }

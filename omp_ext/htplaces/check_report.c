@@ -241,6 +241,14 @@ void htp_check_print_text(FILE *out, const omp_ext_topo_t *topo, const omp_ext_p
     problem_text(out, f);
     fputc('\n', out);
   }
+  for (i = 0; i < 2; i++) /* what each runtime does, when not as written */
+    if (rep->predicted[i] && rep->pred[i].changed) {
+      if (problems++ == 0)
+        fputs("problems:\n", out);
+      fputs("  - ", out);
+      htp_print_prediction(out, &rep->pred[i]);
+      fputc('\n', out);
+    }
   if (rep->nmatched == 0)
     fprintf(out, "omp_ext policy: none matches this list\n");
   for (p = 0; p < OMP_EXT_NPOLICIES; p++)
@@ -282,6 +290,25 @@ void htp_check_print_json(FILE *out, const omp_ext_topo_t *topo, const omp_ext_p
       fputs(n++ ? ", " : "", out);
       htp_json_string(out, omp_ext_policy_name((omp_ht_policy_t)p));
     }
+  fputs("],\n  \"runtimes\": [", out);
+  for (i = 0, n = 0; i < 2; i++)
+    if (rep->predicted[i]) {
+      char *canon = NULL;
+      const omp_ext_prediction_t *pr = &rep->pred[i];
+      if (pr->list->nplaces && omp_ext_placelist_canonical(pr->list, &canon) != 0)
+        canon = NULL;
+      fprintf(out, "%s{\"runtime\": \"%s\", \"changed\": %s, \"places\": ", n++ ? ", " : "",
+              omp_ext_runtime_name(pr->runtime), pr->changed ? "true" : "false");
+      htp_json_string(out, canon ? canon : "");
+      fputs(", \"why\": ", out);
+      if (pr->why)
+        htp_json_string(out, pr->why);
+      else
+        fputs("null", out);
+      fputc('}', out);
+      free(canon);
+    }
+  problems += rep->nchanged;
   fprintf(out, "],\n  \"problems\": %u,\n  \"verdict\": \"%s\"\n}\n", problems,
           problems ? "problems" : "clean");
 }
@@ -305,7 +332,8 @@ static int report(const omp_ext_topo_t *topo, const omp_ext_placelist_t *l, cons
 {
   struct htp_check_report rep;
   int problems;
-  if (htp_check_analyze(topo, l, &rep) != 0) {
+  if (htp_check_analyze(topo, l, &rep) != 0 ||
+      htp_check_predict(topo, value, l->syntax, &rep) != 0) {
     htp_check_report_free(&rep);
     return htp_error(HTP_EXIT_FAIL, "out of memory");
   }
@@ -313,7 +341,7 @@ static int report(const omp_ext_topo_t *topo, const omp_ext_placelist_t *l, cons
     htp_check_print_json(stdout, topo, l, value, &rep);
   else
     htp_check_print_text(stdout, topo, l, value, &rep);
-  problems = htp_findings_count(&rep.findings) != 0;
+  problems = htp_findings_count(&rep.findings) != 0 || rep.nchanged;
   htp_check_report_free(&rep);
   if (fflush(stdout) != 0 || ferror(stdout))
     return htp_error(HTP_EXIT_FAIL, "cannot write output");
@@ -363,6 +391,16 @@ int htp_cmd_check(struct htp_ctx *ctx, int argc, char **argv)
   if (runtimes) /* what the real runtimes build, even from what omp_ext cannot parse */
     return htp_check_runtimes(topo, value, syntax, runtimes, expand, json);
   err = omp_ext_places_parse(topo, value, syntax, &list, &perr);
+  if (err == omp_ext_err_parse && json) { /* scripts read the object, people the line */
+    fputs("{\"command\": \"check\", \"variable\": ", stdout);
+    htp_json_string(stdout, htp_check_variable(syntax));
+    fputs(", \"value\": ", stdout);
+    htp_json_string(stdout, value);
+    printf(", \"error\": \"parse\", \"position\": %zu, \"message\": ", perr.pos + 1);
+    htp_json_string(stdout, perr.what);
+    fputs("}\n", stdout);
+    fflush(stdout);
+  }
   if (err == omp_ext_err_parse)
     return htp_error(HTP_EXIT_USAGE, "cannot parse %s value '%s' at character %zu: %s",
                      htp_check_variable(syntax), value, perr.pos + 1, perr.what);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "findings.h"
 #include "htplaces.h"
 
@@ -62,8 +63,12 @@ static int predict(const omp_ext_topo_t *topo, const char *value, omp_ext_syntax
 {
   int err = omp_ext_places_predict(topo, value, syntax, rt, &p->pred);
   if (err == omp_ext_err_parse)
-    return htp_error(HTP_EXIT_USAGE, "cannot predict %s for '%s': beyond omp_ext's limits",
-                     omp_ext_runtime_name(rt), value);
+    return htp_error(HTP_EXIT_USAGE, "cannot predict %s for '%s': %s",
+                     omp_ext_runtime_name(rt), value,
+                     syntax == omp_ext_syntax_kmp
+                         ? "beyond omp_ext's limits, or a KMP_AFFINITY type or granularity "
+                           "other than explicit and fine, thread, core, socket or package"
+                         : "beyond omp_ext's limits");
   if (err)
     return htp_error(HTP_EXIT_FAIL, "%s", omp_ext_strerror(err));
   p->done = 1;
@@ -74,21 +79,29 @@ static int predict(const omp_ext_topo_t *topo, const char *value, omp_ext_syntax
   return p->places ? HTP_EXIT_OK : htp_error(HTP_EXIT_FAIL, "out of memory");
 }
 
+void htp_print_prediction(FILE *out, const omp_ext_prediction_t *pred)
+{
+  char *places = NULL;
+  fprintf(out, "%s: %s", omp_ext_runtime_name(pred->runtime), outcome_sentence(pred->outcome));
+  if (pred->outcome == omp_ext_outcome_places || pred->outcome == omp_ext_outcome_fallback ||
+      pred->outcome == omp_ext_outcome_disabled) {
+    if (pred->list->nplaces && omp_ext_placelist_canonical(pred->list, &places) != 0)
+      places = NULL;
+    fprintf(out, "%s%u place%s: %s", pred->outcome == omp_ext_outcome_places ? " " : "; ",
+            pred->list->nplaces, pred->list->nplaces == 1 ? "" : "s", places ? places : "");
+    free(places);
+  }
+  if (pred->why)
+    fprintf(out, " (%s)", pred->why);
+}
+
 static void print_text(FILE *out, const struct predicted *p, int differ, int both)
 {
   unsigned r;
   for (r = 0; r < 2; r++) {
     if (!p[r].done)
       continue;
-    fprintf(out, "%s: %s", omp_ext_runtime_name((omp_ext_runtime_t)r),
-            outcome_sentence(p[r].pred.outcome));
-    if (p[r].pred.outcome == omp_ext_outcome_places ||
-        p[r].pred.outcome == omp_ext_outcome_fallback ||
-        p[r].pred.outcome == omp_ext_outcome_disabled)
-      fprintf(out, "%s%u place%s: %s", p[r].pred.outcome == omp_ext_outcome_places ? " " : "; ",
-              p[r].pred.list->nplaces, p[r].pred.list->nplaces == 1 ? "" : "s", p[r].places);
-    if (p[r].pred.why)
-      fprintf(out, " (%s)", p[r].pred.why);
+    htp_print_prediction(out, &p[r].pred);
     fputc('\n', out);
   }
   if (both)
@@ -109,7 +122,7 @@ static void print_json(FILE *out, const char *value, const struct predicted *p, 
     fprintf(out, "%s{\"runtime\": \"%s\", \"outcome\": \"%s\", \"places\": ", first ? "" : ", ",
             omp_ext_runtime_name((omp_ext_runtime_t)r), outcome_text(p[r].pred.outcome));
     htp_json_string(out, p[r].places);
-    fputs(", \"why\": ", out);
+    fprintf(out, ", \"changed\": %s, \"why\": ", p[r].pred.changed ? "true" : "false");
     if (p[r].pred.why)
       htp_json_string(out, p[r].pred.why);
     else
@@ -138,7 +151,7 @@ int htp_check_runtimes(const omp_ext_topo_t *topo, const char *value, omp_ext_sy
       status = predict(topo, value, syntax, (omp_ext_runtime_t)r, &p[r]);
   if (!status) {
     for (r = 0; r < 2; r++)
-      problem |= p[r].done && p[r].pred.outcome != omp_ext_outcome_places;
+      problem |= p[r].done && p[r].pred.changed;
     differ = both && (p[0].pred.outcome != p[1].pred.outcome || strcmp(p[0].places, p[1].places));
     if (expand) {
       const struct predicted *q = &p[mask == 1 ? 0 : 1];

@@ -140,6 +140,12 @@ static void finding_text(FILE *out, const struct htp_finding *f)
             f->variable);
     break;
   }
+  case htp_finding_libomp_fork_places:
+    fputs("OMP_PLACES is a list of places: libomp 14 crashes (\"free(): invalid size\", "
+          "SIGSEGV) in a child made by fork() at its first parallel region; a program that "
+          "forks under libomp should bind in code (omp_set_ht_policy(3), which forks fine) or "
+          "use an abstract name such as cores, not htplaces exec", out);
+    break;
   default:
     fputs(htp_finding_name(f->kind), out);
     break;

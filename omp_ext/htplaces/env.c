@@ -160,6 +160,14 @@ unsigned htp_env_analyze(char *const envp[], const omp_ext_topo_t *topo,
   int bind_false = 0;
 
   nplaces = check_list(&r, topo, "OMP_PLACES", places, omp_ext_syntax_omp);
+  /* libomp 14 crashes in a fork() child's first region when OMP_PLACES is
+   * a list ("free(): invalid size", seen with and without omp_ext; an
+   * abstract name does not): a note, as whether the program forks under
+   * libomp is not known here. */
+  if (nplaces >= 0 && !isalpha((unsigned char)places[strspn(places, " \t")]) &&
+      (f = htp_finding_add(out, htp_finding_libomp_fork_places, htp_section_environment,
+                           htp_at_variable, 0)) != NULL)
+    f->variable = "OMP_PLACES";
   check_list(&r, topo, "GOMP_CPU_AFFINITY", gomp, omp_ext_syntax_gomp);
   /* The KMP_AFFINITY proclist, if the value has one. */
   if (kmp && strstr(kmp, "proclist="))

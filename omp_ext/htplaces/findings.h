@@ -66,7 +66,8 @@
   X(num_threads_invalid, conflict)                                                            \
   X(num_threads_above_pus, conflict)                                                          \
   X(num_threads_above_places, conflict)                                                       \
-  X(list_problems, conflict)
+  X(list_problems, conflict)                                                                  \
+  X(libomp_fork_places, note)
 
 #define HTP_X_KIND(name, severity) htp_finding_##name,
 enum htp_finding_kind { HTP_FINDING_KINDS(HTP_X_KIND) htp_finding_nkinds };

@@ -18,6 +18,13 @@ static char *list_text(hwloc_const_bitmap_t set)
   return s;
 }
 
+/* Whether level-1 thread t moved: a later report differed (after
+ * verify.c's claim_torn()). */
+static int moved(const struct verify *v, unsigned t)
+{
+  return v->rep[t].nlater > 0 || v->rep[t].overflow;
+}
+
 /* Thread 0 of a one-thread team that reported nothing: its affinity when
  * the program ended, if known. */
 static int use_at_exit(const struct verify *v)
@@ -28,7 +35,7 @@ static int use_at_exit(const struct verify *v)
 /* The level-1 table; returns the number of threads not "ok". */
 static unsigned print_table(const struct verify *v)
 {
-  unsigned t, bad = 0, led = 0, torn = 0;
+  unsigned t, bad = 0, led = 0, torn = 0, really = 0;
   printf("thread  intended PUs    actual affinity  verdict\n");
   for (t = 0; t < v->nthreads; t++) {
     hwloc_const_bitmap_t actual = v->rep[t].actual;
@@ -42,12 +49,14 @@ static unsigned print_table(const struct verify *v)
       torn += v->rep[t].torn;
     }
     want = list_text(v->intended[t]);
+    if (v->rep[t].real && !hwloc_bitmap_isequal(v->rep[t].real, v->intended[t]))
+      actual = v->rep[t].real, really++; /* the kernel's answer wins */
     got = list_text(actual);
     if (!actual)
       verdict = "NO REPORT";
     else if (!hwloc_bitmap_isequal(actual, v->intended[t]))
-      verdict = "MISMATCH";
-    else if (verify_moved(v, t))
+      verdict = actual == v->rep[t].real ? "MISMATCH (real affinity)" : "MISMATCH";
+    else if (moved(v, t))
       verdict = "MOVED (a later region differs)";
     else
       verdict = "ok";
@@ -56,6 +65,10 @@ static unsigned print_table(const struct verify *v)
     free(want);
     free(got);
   }
+  if (really)
+    printf("%u thread(s) ran elsewhere than the runtime's line says: the affinity shown is the "
+           "kernel's (/proc/PID/task/TID/status, sampled while the program ran), moved by the "
+           "program, a library or taskset after the runtime placed it\n", really);
   if (use_at_exit(v))
     printf("thread 0 reported nothing (libgomp displays no team of one thread): its affinity "
            "is the initial thread's when the program ended (/proc/PID/status)\n");

@@ -12,6 +12,7 @@
  * all three).  The program's other output is passed through unchanged.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <spawn.h>
@@ -22,6 +23,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "analysis.h"
@@ -81,14 +83,31 @@ static void add_later(struct verify_thread *r, unsigned nthreads, hwloc_bitmap_t
   hwloc_bitmap_free(set);
 }
 
-/* "level=L outer=A thread=N affinity=LIST" after the tag. */
+/* "tid=ID " (optional): a decimal kernel thread id (libomp) or anything
+ * else without a blank (libgomp's pthread_t in hex): 0. */
+static const char *tid_field(const char *p, long *tid)
+{
+  const char *end;
+  unsigned long long x;
+  *tid = 0;
+  if (strncmp(p, "tid=", 4) != 0)
+    return p;
+  if (omp_ext_scan_uint(p + 4, &end, 0x7fffffffULL, &x) == OMP_EXT_UINT_OK && *end == ' ')
+    *tid = (long)x;
+  end = strchr(p, ' ');
+  return end ? end + 1 : p + strlen(p);
+}
+
+/* "level=L outer=A thread=N [tid=ID] affinity=LIST" after the tag. */
 static void parse_report(struct verify *v, const char *line)
 {
   const char *p = line, *aff;
   unsigned level, outer, t;
+  long tid = 0;
   hwloc_bitmap_t set;
   if (!(p = field(p, "level", &level)) || !(p = field(p, "outer", &outer)) ||
-      !(p = field(p, "thread", &t)) || strncmp(p, "affinity=", 9) != 0)
+      !(p = field(p, "thread", &t)) || !(p = tid_field(p, &tid)) ||
+      strncmp(p, "affinity=", 9) != 0)
     return;
   aff = p + 9;
   if (!*aff || strspn(aff, "0123456789,-") != strlen(aff) || !(set = hwloc_bitmap_alloc()))
@@ -111,6 +130,7 @@ static void parse_report(struct verify *v, const char *line)
   }
   if (!v->rep[t].actual) {
     v->rep[t].actual = set;
+    v->rep[t].tid = tid;
     return;
   }
   if (!hwloc_bitmap_isequal(v->rep[t].actual, set))
@@ -146,11 +166,6 @@ static void claim_torn(struct verify *v)
     memmove(&r0->later[i], &r0->later[i + 1], (r0->nlater - i - 1) * sizeof(*r0->later));
     r0->nlater--;
   }
-}
-
-int verify_moved(const struct verify *v, unsigned t)
-{
-  return v->rep[t].nlater > 0 || v->rep[t].overflow;
 }
 
 /* Feed bytes of one stream; complete lines are reports or passed through. */
@@ -255,6 +270,106 @@ static void read_at_exit(struct verify *v, pid_t pid)
   fclose(f);
 }
 
+/* A cpulist after "Cpus_allowed_list:" in a status file; NULL if none. */
+static hwloc_bitmap_t status_cpus(const char *path)
+{
+  char line[4096];
+  hwloc_bitmap_t set = NULL;
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return NULL;
+  while (fgets(line, sizeof(line), f))
+    if (strncmp(line, "Cpus_allowed_list:", 18) == 0) {
+      char *l = line + 18;
+      l += strspn(l, " \t");
+      l[strcspn(l, "\n")] = '\0';
+      if ((set = hwloc_bitmap_alloc()) && hwloc_bitmap_list_sscanf(set, l) < 0) {
+        hwloc_bitmap_free(set);
+        set = NULL;
+      }
+      break;
+    }
+  fclose(f);
+  return set;
+}
+
+/* Sample every thread of the program: its Cpus_allowed_list now, the
+ * kernel's answer (not the runtime's record), kept per thread id. */
+static void sample_tasks(struct verify *v, pid_t pid)
+{
+  char path[96];
+  DIR *d;
+  struct dirent *e;
+  snprintf(path, sizeof(path), "/proc/%ld/task", (long)pid);
+  if (!(d = opendir(path)))
+    return;
+  while ((e = readdir(d)) != NULL) {
+    long tid = strtol(e->d_name, NULL, 10);
+    hwloc_bitmap_t set;
+    unsigned i;
+    if (tid <= 0)
+      continue;
+    snprintf(path, sizeof(path), "/proc/%ld/task/%ld/status", (long)pid, tid);
+    if (!(set = status_cpus(path)))
+      continue;
+    for (i = 0; i < v->ntasks && v->tasks[i].tid != tid; i++)
+      ;
+    if (i < v->ntasks) {
+      v->tasks[i].seen = hwloc_bitmap_isequal(v->tasks[i].last, set) ? v->tasks[i].seen + 1 : 1;
+      hwloc_bitmap_free(v->tasks[i].last);
+      v->tasks[i].last = set;
+    } else {
+      struct verify_task *n = realloc(v->tasks, (v->ntasks + 1) * sizeof(*n));
+      if (!n) {
+        hwloc_bitmap_free(set);
+        continue;
+      }
+      v->tasks = n;
+      v->tasks[v->ntasks++] = (struct verify_task){tid, set, 1};
+    }
+  }
+  closedir(d);
+}
+
+static int by_tid(const void *a, const void *b)
+{
+  const struct verify_task *x = a, *y = b;
+  return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* Each level-1 thread's real affinity: thread 0 is the initial thread (its
+ * id is the process's); a thread whose line gave its kernel id (libomp's
+ * %i) is that task; otherwise (libgomp), when the program had exactly the
+ * team's threads, the workers by ascending id (the runtime starts them in
+ * thread-number order).  A nested team or other threads: unknown; fewer
+ * threads seen than the team has (it ended first, or the lines were not a
+ * runtime's): none. */
+static void assign_real(struct verify *v, pid_t pid)
+{
+  unsigned t, i, w = 0;
+  int by_id = 1;
+  if (v->ntasks < v->nthreads)
+    return; /* the team's threads were never all seen: nothing to tell */
+  qsort(v->tasks, v->ntasks, sizeof(*v->tasks), by_tid);
+  for (t = 0; t < v->nthreads; t++)
+    by_id &= t == 0 || v->rep[t].tid > 0;
+  for (t = 0; t < v->nthreads; t++) {
+    long want = t == 0 ? (long)pid : v->rep[t].tid;
+    if (!want && (by_id || v->ntasks != v->nthreads || v->nnested))
+      continue;
+    for (i = 0; i < v->ntasks; i++) {
+      if (want && v->tasks[i].tid == want)
+        break;
+      if (!want && v->tasks[i].tid != (long)pid && w++ == t - 1)
+        break;
+    }
+    if (!want)
+      w = 0;
+    if (i < v->ntasks && v->tasks[i].seen >= 2) /* settled, 5 ms apart at least */
+      v->rep[t].real = v->tasks[i].last;
+  }
+}
+
 /* Run argv with the current environment; read both streams; wait. */
 static int run_program(struct verify *v, char **argv, int *wstatus)
 {
@@ -262,6 +377,7 @@ static int run_program(struct verify *v, char **argv, int *wstatus)
   posix_spawn_file_actions_t fa;
   struct stream s[2] = {{-1, stdout, NULL, 0, 1, 0}, {-1, stderr, NULL, 0, 1, 0}};
   struct pollfd fds[2];
+  struct timespec now, next = {0, 0};
   pid_t pid;
   unsigned i;
   if (pipe(po) < 0 || pipe(pe) < 0)
@@ -287,10 +403,24 @@ static int run_program(struct verify *v, char **argv, int *wstatus)
   s[0].fd = po[0];
   s[1].fd = pe[0];
   while (s[0].fd >= 0 || s[1].fd >= 0) {
+    int ready;
     for (i = 0; i < 2; i++)
       fds[i] = (struct pollfd){s[i].fd, POLLIN, 0};
-    if (poll(fds, 2, -1) < 0 && errno != EINTR)
+    /* The threads' real affinity: sampled every 5 ms while it runs (at
+     * most that often however much it writes). */
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (now.tv_sec > next.tv_sec || (now.tv_sec == next.tv_sec && now.tv_nsec >= next.tv_nsec)) {
+      sample_tasks(v, pid);
+      next = now;
+      if ((next.tv_nsec += 5000000L) >= 1000000000L) {
+        next.tv_nsec -= 1000000000L;
+        next.tv_sec++;
+      }
+    }
+    if ((ready = poll(fds, 2, 5)) < 0 && errno != EINTR)
       break;
+    if (ready <= 0)
+      continue;
     for (i = 0; i < 2; i++)
       if (s[i].fd >= 0 && fds[i].revents && pump(v, &s[i]) < 0) {
         close(s[i].fd);
@@ -307,6 +437,7 @@ static int run_program(struct verify *v, char **argv, int *wstatus)
   else
     v->newline = !s[0].bol;
   read_at_exit(v, pid);
+  assign_real(v, pid);
   while (waitpid(pid, wstatus, 0) < 0 && errno == EINTR)
     ;
   htp_running_child(0);
@@ -442,7 +573,7 @@ static int plan(struct htp_ctx *ctx, int argc, char **argv, omp_ext_placelist_t 
   }
   setenv("OMP_PROC_BIND", "close", 1);
   setenv("OMP_DISPLAY_AFFINITY", "TRUE", 1);
-  setenv("OMP_AFFINITY_FORMAT", TAG "level=%L outer=%a thread=%n affinity=%A", 1);
+  setenv("OMP_AFFINITY_FORMAT", TAG "level=%L outer=%a thread=%n tid=%i affinity=%A", 1);
   return HTP_EXIT_OK;
 }
 
@@ -472,6 +603,9 @@ static void free_verify(struct verify *v)
   }
   for (t = 0; t < v->nnested; t++)
     hwloc_bitmap_free(v->nested[t].actual);
+  for (t = 0; t < v->ntasks; t++)
+    hwloc_bitmap_free(v->tasks[t].last);
+  free(v->tasks);
   free(v->intended);
   free(v->rep);
   free(v->nested);

@@ -1,6 +1,7 @@
 /*
  * htplaces verify: what the program's threads reported (verify.c) and the
- * report printed from it (verify-report.c).
+ * report printed from it (verify-report.c).  verify.c calls the report;
+ * the report reads only this data (no call back into verify.c).
  */
 #ifndef HTPLACES_VERIFY_H
 #define HTPLACES_VERIFY_H
@@ -26,6 +27,21 @@ struct verify_thread {
    * pool->threads[i]->ts after releasing it), which can already be the
    * nested team's. */
   hwloc_bitmap_t led;
+  /* The OS thread id the runtime gave (%i: libomp prints the kernel's
+   * thread id; libgomp a pthread_t, not kept): 0 if unknown. */
+  long tid;
+  /* Where the thread really was: its last Cpus_allowed_list sampled from
+   * /proc/PID/task/TID/status while the program ran (owned by tasks[]);
+   * NULL if not known. */
+  hwloc_const_bitmap_t real;
+};
+
+/* A thread of the program as sampled from /proc/PID/task. */
+struct verify_task {
+  long tid;
+  hwloc_bitmap_t last; /* its last Cpus_allowed_list */
+  unsigned seen;       /* consecutive samples that found last: 2 or more is
+                          a settled affinity, not a new thread's inherited one */
 };
 
 /* A report from a nested team (level >= 2), once per distinct line. */
@@ -58,10 +74,10 @@ struct verify {
    * line: the report starts with a newline. */
   int newline;
   unsigned long relayed; /* pass-throughs so far: orders the two streams */
+  /* The program's threads, sampled while it ran (sample_tasks()). */
+  struct verify_task *tasks;
+  unsigned ntasks;
 };
-
-/* Whether level-1 thread t moved: a later report differed (after claim_torn()). */
-int verify_moved(const struct verify *v, unsigned t);
 
 /* Print the report on stdout (sorts v->nested); returns verify's exit status: 0 every
  * level-1 thread where intended and the program exited 0; the program's
