@@ -35,12 +35,9 @@ bind: thread t bound to thread t+1's PU`omp_ext/bind.c`test_bind`hwloc_bitmap_on
 bind: policy os binds to the first allowed PU only`omp_ext/bind.c`test_bind`    hwloc_bitmap_copy(set, omp_ext_topo_allowed(topo));`    hwloc_bitmap_only(set, (unsigned)hwloc_bitmap_first(omp_ext_topo_allowed(topo)));`
 EOF
   # --- htplaces tune's sigma pairing (omp_ext/htplaces/tune-analysis.c,
-  # sigma_pairs): the pair's core-identity condition removed.  Issue 22
-  # found no tune test that fails without it; the tune rewrite (which
-  # compares PU sets and adds that test) owns both: when it lands, adjust
-  # FROM/TO to the new sigma_pairs and drop the KNOWN field.
+  # is_sigma_pair): 2C threads two per core, but not on the C threads' cores.
   cat <<'EOF'
-tune: sigma pairs runs on different cores`omp_ext/htplaces/tune-analysis.c`test_tune`c[j].usage.cores != c[i].usage.cores || c[j].threads != 2 * c[i].threads ||\n          c[j].usage.extra != c[i].usage.cores)\n        continue;\n      buf[k++]`c[j].threads != 2 * c[i].threads ||\n          c[j].usage.extra != c[i].usage.cores)\n        continue;\n      buf[k++]`known: issue 22, the tune rewrite's sigma-pairing test
+tune: sigma pairs runs on different cores`omp_ext/htplaces/tune-analysis.c`test_tune`b[2 * k] != a[k] || b[2 * k + 1] != a[k])`b[2 * k] != b[2 * k + 1])`
 EOF
 }
 
