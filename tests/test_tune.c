@@ -614,8 +614,9 @@ static void test_end_to_end(void)
             strstr(rec, "time: OMP_NUM_THREADS=1 ") != NULL);
   CU_ASSERT_PTR_NOT_NULL(strstr(rec, "tune_prog 20000\n"));
   CU_ASSERT_PTR_NOT_NULL_FATAL(prog_out);
-  /* warm-up + 6 measured runs, each printed its line */
-  CU_ASSERT_EQUAL(count_lines(prog_out), 7);
+  /* warm-up + 6 measured runs, each printed its line under its label */
+  CU_ASSERT_EQUAL(count_lines(prog_out), 2 * 7);
+  CU_ASSERT_EQUAL(count_occurrences(prog_out, "==> htplaces tune: "), 7);
   free(csv), free(json), free(rec), free(prog_out);
 }
 

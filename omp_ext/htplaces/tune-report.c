@@ -80,9 +80,11 @@ char *tune_exec_line(const struct tune_report *t, int i)
     fprintf(f, "OMP_NUM_THREADS=%u", c->threads);
   else
     fprintf(f, "htplaces exec %s %u --", tune_policy_name(c->policy), c->threads);
-  for (a = t->argv; *a; a++) {
+  for (a = t->argv; *a; a++) { /* ({N} and {PLACES} as in its runs) */
+    char *arg = a == t->argv ? NULL : tune_substitute(*a, c);
     fputc(' ', f);
-    htp_shell_word(f, *a);
+    htp_shell_word(f, arg ? arg : *a);
+    free(arg);
   }
   fclose(f);
   return buf;
