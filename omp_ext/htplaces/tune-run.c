@@ -127,6 +127,7 @@ void tune_signals_catch(void)
   unsigned i;
   memset(&sa, 0, sizeof(sa));
   sa.sa_handler = on_signal;
+  sa.sa_flags = SA_RESTART; /* (tune's reads and waits between runs go on) */
   sigemptyset(&sa.sa_mask);
   for (i = 0; i < 3; i++) {
     catching[i] = sigaction(forwarded[i], NULL, &saved[i]) == 0 &&
