@@ -314,6 +314,10 @@ static void test_machine_load(void)
   CU_ASSERT_DOUBLE_EQUAL(l.during, 3.0 / 6.0, 1e-12);
   CU_ASSERT_EQUAL(l.low_util, 1);
   CU_ASSERT_DOUBLE_EQUAL(l.util, 0.3, 1e-12);
+  tune_machine_load(c, 3, 8.2, 8, &l); /* /proc/stat's ticks: never more than the CPUs */
+  CU_ASSERT_DOUBLE_EQUAL(l.before, 8, 1e-12);
+  tune_machine_load(c, 3, -0.01, 8, &l);
+  CU_ASSERT_DOUBLE_EQUAL(l.before, 0, 1e-12);
   tune_machine_load(c, 1, NAN, 8, &l); /* 1 thread only: no utilisation verdict */
   CU_ASSERT_EQUAL(l.low_util, -1);
   CU_ASSERT(isnan(l.util));

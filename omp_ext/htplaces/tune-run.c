@@ -485,12 +485,22 @@ static void outcome(const struct waited *w, const struct run_files *f, int out_f
     last_line(out_fd, f->out_from, c->tail, sizeof(c->tail));
 }
 
+/* tune's own CPU seconds (it reads /proc/stat and waits during a run). */
+static double self_cpu_s(void)
+{
+  struct rusage ru;
+  if (getrusage(RUSAGE_SELF, &ru) != 0)
+    return 0;
+  return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
+         (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+}
+
 static int run(const struct tune_exec *x, struct tune_config *c, struct tune_run *r, int warmup)
 {
   struct run_files f;
   struct waited w;
   sigset_t set, old;
-  double t0, e0, b0, b1;
+  double t0, e0, b0, b1, s0;
   char **argv;
   pid_t pid, self = getpid();
   int status, got;
@@ -514,6 +524,7 @@ static int run(const struct tune_exec *x, struct tune_config *c, struct tune_run
   fflush(NULL);
   if (x->timing_lib)
     unlink(x->timing_file);
+  s0 = self_cpu_s();
   b0 = tune_busy_now(x->allowed);
   e0 = energy_now(x);
   t0 = now();
@@ -529,7 +540,7 @@ static int run(const struct tune_exec *x, struct tune_config *c, struct tune_run
   got = wait_run(pid, x->timeout_s, &set, &w);
   r->wall_s = now() - t0;
   r->energy_j = energy_now(x) - e0;
-  b1 = tune_busy_now(x->allowed);
+  b1 = tune_busy_now(x->allowed) - (self_cpu_s() - s0); /* less tune's own */
   sigprocmask(SIG_SETMASK, &old, NULL);
   if (got != 0) {
     close(f.in), close(f.err);
@@ -605,11 +616,11 @@ double tune_busy_now(hwloc_const_cpuset_t allowed)
 
 double tune_load_now(hwloc_const_cpuset_t allowed, double seconds)
 {
-  double b0 = tune_busy_now(allowed), t0 = now();
+  double s0 = self_cpu_s(), b0 = tune_busy_now(allowed), t0 = now();
   struct timespec ts = {(time_t)seconds, (long)((seconds - floor(seconds)) * 1e9)};
   while (nanosleep(&ts, &ts) != 0 && errno == EINTR && !caught)
     ;
-  return (tune_busy_now(allowed) - b0) / (now() - t0);
+  return (tune_busy_now(allowed) - b0 - (self_cpu_s() - s0)) / (now() - t0);
 }
 
 void tune_machine_load(const struct tune_config *c, unsigned n, double before,
@@ -617,7 +628,7 @@ void tune_machine_load(const struct tune_config *c, unsigned n, double before,
 {
   double other = 0, wall = 0, *u;
   unsigned i, k;
-  load->before = before;
+  load->before = before > ncpus ? ncpus : before < 0 ? 0 : before; /* (tick rounding) */
   load->ncpus = ncpus;
   load->low_util = -1;
   load->util = NAN;
@@ -640,6 +651,8 @@ void tune_machine_load(const struct tune_config *c, unsigned n, double before,
     free(u);
   }
   load->during = wall > 0 ? other / wall : NAN;
+  if (load->during > ncpus)
+    load->during = ncpus;
 }
 
 void tune_run_outcome(const struct tune_run *r, char *buf, size_t len)
