@@ -105,9 +105,9 @@ static void put_timing_env(const struct tune_exec *x)
 
 /* ---------------------------------------------------------------- signals */
 
-/* SIGINT, SIGTERM, SIGHUP: caught (1) unless ignored when tune started, and
- * their dispositions then -- global state, as signal dispositions are; the
- * handler only records the first signal.  During a run they are blocked and
+/* SIGINT, SIGTERM, SIGHUP: caught (catching[i]) unless ignored when tune
+ * started, and their dispositions then (saved[i]) -- global state, as
+ * signal dispositions are; the handler only records the first signal.  During a run they are blocked and
  * taken by sigtimedwait() in wait_run(), so none is missed between a check
  * and the wait. */
 static const int forwarded[3] = {SIGINT, SIGTERM, SIGHUP};
@@ -302,8 +302,8 @@ static void kill_group(pid_t pid)
   kill(pid, SIGKILL); /* (in case it is not yet its group's leader) */
 }
 
-/* Sleep until a signal of set arrives or until (at most 1 s: a lost
- * SIGCHLD costs no more); the signal, or 0. */
+/* Sleep until a signal of set arrives or until `until` (at most 1 s: a
+ * lost SIGCHLD costs no more); the signal, or -1. */
 static int next_signal(const sigset_t *set, double until)
 {
   double left = until - now();
