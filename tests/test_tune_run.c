@@ -327,7 +327,7 @@ static void test_machine_load(void)
 /* ------------------------------------------------------- the command */
 
 /* Every run reads the same stdin: with --stdin FILE each (warm-up too)
- * reads its 5000 bytes; without, /dev/null, even when tune's own stdin is
+ * reads (cat) its 5000 bytes; without, /dev/null, even when tune's own stdin is
  * that file.  Each run's output under its label in program-stdout.txt. */
 static void test_same_stdin(void)
 {
@@ -346,9 +346,9 @@ static void test_same_stdin(void)
   env[0] = tmpenv, env[1] = NULL;
   for (pass = 0; pass < 2; pass++) {
     char *with[] = {"--reps", "3", "--threads", "1", "--policies", "none,spn", "--no-regions",
-                    "--stdin", data, "--out", dir, "--", "sh", "-c", "wc -c", NULL};
+                    "--stdin", data, "--out", dir, "--", "sh", "-c", "cat | wc -c", NULL};
     char *without[] = {"--reps", "3", "--threads", "1", "--policies", "none,spn",
-                       "--no-regions", "--out", dir, "--", "sh", "-c", "wc -c", NULL};
+                       "--no-regions", "--out", dir, "--", "sh", "-c", "cat | wc -c", NULL};
     struct start s = {pass ? without : with, env, pass ? data : NULL, 0};
     const char *want = pass ? "0" : "5000";
     snprintf(dir, sizeof(dir), "%s/stdin-%u", tmpdir, pass);
