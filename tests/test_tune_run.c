@@ -531,6 +531,29 @@ static void test_signals(void)
   }
 }
 
+/* A program that leaves a background child behind: the child is killed
+ * when its run ends, not left running through the later runs. */
+static void test_background_child(void)
+{
+  char pids[600], script[2048], *text, *line, *save;
+  char *a[] = {"--reps", "3", "--threads", "1", "--policies", "none", "--no-regions", "--",
+               "sh", "-c", script, NULL};
+  struct start s = {a, NULL, NULL, 0};
+  unsigned n = 0, left = 0;
+  in_tmp(pids, sizeof(pids), "pids-background");
+  snprintf(script, sizeof(script), "sleep 300 & echo $! >> '%s'", pids);
+  CU_ASSERT_EQUAL(run_tune(&s, 120), 0);
+  text = slurp(pids);
+  for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save), n++)
+    if (alive((pid_t)atoi(line))) {
+      left++;
+      kill((pid_t)atoi(line), SIGKILL); /* (clean up after a failure) */
+    }
+  CU_ASSERT_EQUAL(n, 4); /* warm-up and 3 rounds */
+  CU_ASSERT_EQUAL(left, 0);
+  free(text);
+}
+
 /* Started with SIGHUP ignored (nohup): a SIGHUP to tune changes nothing,
  * and the program inherits the ignored SIGHUP. */
 static void test_nohup(void)
@@ -715,6 +738,7 @@ static CU_TestInfo command_tests[] = {
   {"a failed warm-up reads FAILED", test_failed_warm_up},
   {"the failure line: last words", test_failure_line},
   {"SIGINT, SIGTERM: nothing left", test_signals},
+  {"a background child ends with its run", test_background_child},
   {"nohup: SIGHUP stays ignored", test_nohup},
   {"a terminal: no hang", test_terminal},
   {"--timeout range, TMPDIR", test_bad_setup},

@@ -294,6 +294,7 @@ struct waited {
   int timed_out;     /* killed past --timeout */
   int stopped;       /* SIGTTIN or SIGTTOU: killed after it stopped on the terminal */
   int interrupted;   /* the signal tune received and forwarded, or 0 */
+  double end;        /* when its end was seen (CLOCK_MONOTONIC seconds) */
 };
 
 static void kill_group(pid_t pid)
@@ -314,6 +315,23 @@ static int next_signal(const sigset_t *set, double until)
   return sigtimedwait(set, NULL, &ts);
 }
 
+/* The killed group's other processes, tune's children since their parents
+ * died (tune is a subreaper): reaped as they die, so that none is still
+ * exiting when the next run starts; 2 s at most (a process stuck in the
+ * kernel is left behind). */
+static void reap_group(pid_t pid, const sigset_t *set)
+{
+  double end = now() + 2;
+  pid_t got;
+  for (;;) {
+    if ((got = waitpid(-pid, NULL, WNOHANG)) > 0 || (got < 0 && errno == EINTR))
+      continue;
+    if (got < 0 || now() >= end) /* (ECHILD: none left) */
+      break;
+    next_signal(set, now() + 0.01);
+  }
+}
+
 /* Wait for the run pid: its end (the leader left a zombie, so its group id
  * cannot be reused), a stop on the terminal, --timeout, a signal to tune
  * (forwarded; the grace period, then SIGKILL).  Then the whole group is
@@ -328,8 +346,10 @@ static int wait_run(pid_t pid, double timeout_s, const sigset_t *set, struct wai
     memset(&si, 0, sizeof(si));
     if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0 && errno != EINTR)
       return -1;
-    if (si.si_pid == pid)
+    if (si.si_pid == pid) {
+      w->end = now();
       break;
+    }
     memset(&si, 0, sizeof(si));
     if (!killed && waitid(P_PID, (id_t)pid, &si, WSTOPPED | WNOHANG) == 0 && si.si_pid == pid &&
         (si.si_status == SIGTTIN || si.si_status == SIGTTOU)) {
@@ -357,6 +377,7 @@ static int wait_run(pid_t pid, double timeout_s, const sigset_t *set, struct wai
   while (wait4(pid, &w->status, 0, &w->ru) < 0)
     if (errno != EINTR)
       return -1;
+  reap_group(pid, set);
   return 0;
 }
 
@@ -524,6 +545,9 @@ static int run(const struct tune_exec *x, struct tune_config *c, struct tune_run
   fflush(NULL);
   if (x->timing_lib)
     unlink(x->timing_file);
+  /* Orphans of the run become tune's children, not init's: reap_group()
+   * waits for the whole group. */
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
   s0 = self_cpu_s();
   b0 = tune_busy_now(x->allowed);
   e0 = energy_now(x);
@@ -538,7 +562,7 @@ static int run(const struct tune_exec *x, struct tune_config *c, struct tune_run
   setpgid(pid, pid); /* also here: no race with the timeout's kill */
   free_argv(argv);
   got = wait_run(pid, x->timeout_s, &set, &w);
-  r->wall_s = now() - t0;
+  r->wall_s = w.end - t0; /* (not the reaping of its background children) */
   r->energy_j = energy_now(x) - e0;
   b1 = tune_busy_now(x->allowed) - (self_cpu_s() - s0); /* less tune's own */
   sigprocmask(SIG_SETMASK, &old, NULL);
