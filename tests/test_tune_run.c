@@ -587,15 +587,17 @@ static void test_nohup(void)
 /* Under a pseudo-terminal (as from an interactive shell): a program
  * reading stdin gets /dev/null, not the terminal (it would stop on
  * SIGTTIN: tune hung); one that opens /dev/tty stops on SIGTTIN, is
- * killed, and tune says so in one line (exit 1: every run failed). */
-static int run_in_pty(char *const script, char **output)
+ * killed, and tune says so in one line (exit 1: every run failed); Ctrl-C
+ * (written to the terminal once ctrl_c_when has a line) ends tune with
+ * 130 and the program with it, though it ignores SIGINT. */
+static int run_in_pty(char *const script, const char *ctrl_c_when, char **output)
 {
   char *argv[] = {HTPLACES_BIN, "tune", "--reps", "3", "--threads", "1", "--policies", "none",
                   "--no-regions", "--", "sh", "-c", script, NULL};
   size_t len = 0;
   FILE *mem = open_memstream(output, &len);
   double end = now() + 120;
-  int master, status, ended = 0;
+  int master, status, ended = 0, sent = 0;
   pid_t pid = forkpty(&master, NULL, NULL, NULL);
   if (pid < 0 || !mem)
     return -2;
@@ -614,6 +616,12 @@ static int run_in_pty(char *const script, char **output)
       else if (ended)
         break;
     }
+    if (ctrl_c_when && !sent && access(ctrl_c_when, F_OK) == 0) { /* Ctrl-C on the terminal */
+      char *started = slurp(ctrl_c_when);
+      if (count_lines(started) >= 1)
+        sent = write(master, "\003", 1) == 1;
+      free(started);
+    }
     if (!ended && waitpid(pid, &status, WNOHANG) == pid)
       ended = 1, end = now() + 2; /* (then drain what is left) */
   }
@@ -630,18 +638,33 @@ static int run_in_pty(char *const script, char **output)
 static void test_terminal(void)
 {
   char *out = NULL;
-  int status = run_in_pty("wc -c", &out);
+  char pidfile[600], script[2048];
+  int status = run_in_pty("wc -c", NULL, &out);
   CU_ASSERT_EQUAL(status, 0); /* -1: it hung */
   CU_ASSERT(out && strstr(out, "Recommendation:"));
   free(out);
   out = NULL;
-  status = run_in_pty("cat /dev/tty", &out);
+  status = run_in_pty("cat /dev/tty", NULL, &out);
   CU_ASSERT_EQUAL(status, 1);
   CU_ASSERT(out && strstr(out, "[warm-up] none 1: "));
   CU_ASSERT(out && strstr(out, "failed in every configuration (e.g. none 1: "
                                "stopped reading the terminal (SIGTTIN), killed)"));
   if (status != 1)
     fprintf(stderr, "\n  got %d: %s\n", status, out ? out : "");
+  free(out);
+  /* Ctrl-C reaches tune (the terminal's foreground group), not the
+   * program: tune forwards it; the program ignores it and is killed */
+  in_tmp(pidfile, sizeof(pidfile), "pid-ctrl-c");
+  snprintf(script, sizeof(script), "trap '' INT; echo $$ > '%s'; sleep 300", pidfile);
+  out = NULL;
+  status = run_in_pty(script, pidfile, &out);
+  CU_ASSERT_EQUAL(status, 130);
+  CU_ASSERT(out && strstr(out, "interrupted by SIGINT: "));
+  free(out);
+  out = slurp(pidfile);
+  CU_ASSERT(atoi(out) > 0 && !alive((pid_t)atoi(out)));
+  if (atoi(out) > 0 && alive((pid_t)atoi(out)))
+    kill((pid_t)atoi(out), SIGKILL);
   free(out);
 }
 
