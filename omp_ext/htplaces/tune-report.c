@@ -100,9 +100,11 @@ char *tune_exec_line(const struct tune_report *t, int i)
     fprintf(f, "OMP_NUM_THREADS=%u", c->threads);
   else
     fprintf(f, "htplaces exec %s %u --", tune_policy_name(c->policy), c->threads);
-  for (a = t->argv; *a; a++) {
+  for (a = t->argv; *a; a++) { /* ({N} and {PLACES} as in its runs) */
+    char *arg = a == t->argv ? NULL : tune_substitute(*a, c);
     fputc(' ', f);
-    htp_shell_word(f, *a);
+    htp_shell_word(f, arg ? arg : *a);
+    free(arg);
   }
   fclose(f);
   return buf;
@@ -411,8 +413,9 @@ void tune_print_table(FILE *out, const struct tune_report *t)
   fprintf(out, "vs fastest: geometric mean of the per-round ratios to the fastest %s; tied: "
           "not significantly %s (%s)\n", tune_objective_name(t->objective),
           t->objective == TUNE_SPN ? "lower" : "higher", TUNE_TEST_NAME);
-  if (isfinite(t->load))
-    fprintf(out, "load from other processes during the runs: %.2f\n", t->load);
+  if (isfinite(t->load.during))
+    fprintf(out, "load from other processes during the runs: %.2f of %u CPUs\n", t->load.during,
+            t->load.ncpus);
   print_model_inputs(out, t);
   print_regions(out, t);
   fprintf(out, "\nRecommendation:\n");
@@ -695,8 +698,18 @@ void tune_print_json(FILE *f, const struct tune_report *t)
     htp_json_string(f, t->adaptive);
   else
     fputs("null", f);
-  fputs(", \"load\": ", f);
-  json_num(f, t->load);
+  fputs(", \"load\": {\"before\": ", f);
+  json_num(f, t->load.before);
+  fputs(", \"during\": ", f);
+  json_num(f, t->load.during);
+  fprintf(f, ", \"cpus\": %u, \"low_util\": ", t->load.ncpus);
+  if (t->load.low_util >= 0)
+    fprintf(f, "%d", t->load.low_util);
+  else
+    fputs("null", f);
+  fputs(", \"util\": ", f);
+  json_num(f, t->load.util);
+  fputc('}', f);
   fputs("},\n  \"recommendation\": ", f);
   json_pick(f, t, t->objective);
   fputs(",\n  \"objectives\": [", f);

@@ -2,19 +2,27 @@
  * htplaces tune: one run of the user's program in one configuration, in the
  * production path of `htplaces exec` (OMP_PLACES, OMP_PROC_BIND=close,
  * OMP_NUM_THREADS; "none": OMP_NUM_THREADS only), with OMP_WAIT_POLICY when
- * the plan says.  Its stdout goes where tune says (a file or /dev/null), its
- * stderr to a temporary file whose tail is kept when the run fails; a run
- * past --timeout is killed with its whole process group.  Wall time from
- * CLOCK_MONOTONIC, CPU time of all its threads from wait4()'s rusage.
+ * the plan says, {N} and {PLACES} in its arguments replaced.  Each run is
+ * isolated: stdin from --stdin FILE re-opened (or /dev/null), its own
+ * process group, killed whole when the run ends (background children too),
+ * past --timeout, when it stops on the terminal (SIGTTIN/SIGTTOU), and after
+ * a grace period when SIGINT, SIGTERM or SIGHUP reach tune (forwarded to it
+ * first).  Its stdout goes where tune says (program-stdout.txt, labelled, or
+ * a file of tune's temporary folder), its stderr to a file there; the last
+ * non-empty line of either is kept when the run fails.  Wall time from
+ * CLOCK_MONOTONIC, CPU time of all its threads from wait4()'s rusage, and
+ * what other processes used meanwhile from /proc/stat.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -22,7 +30,6 @@
 #include <unistd.h>
 
 #include "tune.h"
-
 extern char **environ;
 
 static int executable(const char *path, int *err)
@@ -96,17 +103,180 @@ static void put_timing_env(const struct tune_exec *x)
     setenv("LD_PRELOAD", x->timing_lib, 1);
 }
 
-/* In the child: the configuration's environment, own process group, stdout
- * and stderr redirected, then the program. */
-static void child(const struct tune_exec *x, const struct tune_config *c, int errfd)
+/* ---------------------------------------------------------------- signals */
+
+/* SIGINT, SIGTERM, SIGHUP: caught (catching[i]) unless ignored when tune
+ * started, and their dispositions then (saved[i]) -- global state, as
+ * signal dispositions are; the handler only records the first signal.  During a run they are blocked and
+ * taken by sigtimedwait() in wait_run(), so none is missed between a check
+ * and the wait. */
+static const int forwarded[3] = {SIGINT, SIGTERM, SIGHUP};
+static struct sigaction saved[3];
+static int catching[3];
+static volatile sig_atomic_t caught;
+
+static void on_signal(int sig)
 {
+  if (!caught)
+    caught = sig;
+}
+
+void tune_signals_catch(void)
+{
+  struct sigaction sa;
+  unsigned i;
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_handler = on_signal;
+  sa.sa_flags = SA_RESTART; /* (tune's reads and waits between runs go on) */
+  sigemptyset(&sa.sa_mask);
+  for (i = 0; i < 3; i++) {
+    catching[i] = sigaction(forwarded[i], NULL, &saved[i]) == 0 &&
+                  saved[i].sa_handler != SIG_IGN && sigaction(forwarded[i], &sa, NULL) == 0;
+  }
+}
+
+void tune_signals_restore(void)
+{
+  unsigned i;
+  for (i = 0; i < 3; i++)
+    if (catching[i]) {
+      sigaction(forwarded[i], &saved[i], NULL);
+      catching[i] = 0;
+    }
+}
+
+int tune_signal_caught(void)
+{
+  return (int)caught;
+}
+
+/* SIGCHLD and the signals caught: what wait_run() waits for. */
+static void run_signals(sigset_t *set)
+{
+  unsigned i;
+  sigemptyset(set);
+  sigaddset(set, SIGCHLD);
+  for (i = 0; i < 3; i++)
+    if (catching[i])
+      sigaddset(set, forwarded[i]);
+}
+
+/* ------------------------------------------------------------ the folder */
+
+int tune_make_temp_dir(char *path, size_t len)
+{
+  const char *dir = getenv("TMPDIR");
+  if (!dir || !*dir)
+    dir = "/tmp";
+  if (snprintf(path, len, "%s/htplaces-tune-XXXXXX", dir) >= (int)len)
+    return htp_error(HTP_EXIT_FAIL, "TMPDIR '%s' is too long for a temporary folder", dir);
+  if (!mkdtemp(path))
+    return htp_error(HTP_EXIT_FAIL, "cannot make a temporary folder in '%s' (TMPDIR): %s", dir,
+                     strerror(errno));
+  return HTP_EXIT_OK;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+  (void)st, (void)ftw;
+  if (flag == FTW_DP)
+    rmdir(path);
+  else
+    unlink(path);
+  return 0;
+}
+
+void tune_remove_temp_dir(const char *path)
+{
+  if (path && *path)
+    nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* --------------------------------------------------------------- the run */
+
+char *tune_substitute(const char *arg, const struct tune_config *c)
+{
+  char count[16], *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  const char *p;
+  if (!f)
+    return NULL;
+  snprintf(count, sizeof(count), "%u", c->threads);
+  for (p = arg; *p;)
+    if (strncmp(p, "{N}", 3) == 0) {
+      fputs(count, f);
+      p += 3;
+    } else if (strncmp(p, "{PLACES}", 8) == 0) {
+      fputs(c->places ? c->places : "", f);
+      p += 8;
+    } else {
+      fputc(*p++, f);
+    }
+  if (fclose(f) != 0) {
+    free(buf);
+    return NULL;
+  }
+  return buf;
+}
+
+/* PROGRAM and its arguments with {N} and {PLACES} replaced (NULL-ended;
+ * free_argv). */
+static char **run_argv(const struct tune_exec *x, const struct tune_config *c)
+{
+  unsigned n = 0, i;
+  char **v;
+  while (x->argv[n])
+    n++;
+  if (!(v = calloc(n + 1, sizeof(*v))))
+    return NULL;
+  for (i = 0; i < n; i++)
+    if (!(v[i] = i ? tune_substitute(x->argv[i], c) : strdup(x->argv[0]))) {
+      while (i > 0)
+        free(v[--i]);
+      free(v);
+      return NULL;
+    }
+  return v;
+}
+
+static void free_argv(char **v)
+{
+  unsigned i;
+  for (i = 0; v && v[i]; i++)
+    free(v[i]);
+  free(v);
+}
+
+/* The run's files: stdin, stderr (in tune's folder, emptied). */
+struct run_files {
+  int in, err;
+  off_t out_from; /* where this run's stdout starts in x->stdout_fd */
+};
+
+/* In the child: its own process group, default dispositions for what tune
+ * catches, tune's signal mask, killed if tune dies, the configuration's
+ * environment, stdin/stdout/stderr, then the program. */
+static void child(const struct tune_exec *x, const struct tune_config *c, char **argv,
+                  const struct run_files *f, const sigset_t *mask, pid_t parent)
+{
+  unsigned i;
   setpgid(0, 0);
+  for (i = 0; i < 3; i++)
+    if (catching[i])
+      signal(forwarded[i], SIG_DFL);
+  sigprocmask(SIG_SETMASK, mask, NULL);
+  /* (best effort when tune itself is killed by SIGKILL: the program, not
+   * its children; every other end of tune kills the whole group) */
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent)
+    _exit(126);
   put_env(c);
   put_timing_env(x);
-  if (dup2(x->stdout_fd, 1) < 0 || dup2(errfd, 2) < 0)
+  if (dup2(f->in, 0) < 0 || dup2(x->stdout_fd, 1) < 0 || dup2(f->err, 2) < 0)
     _exit(126);
-  execvp(x->argv[0], x->argv);
-  dprintf(2, "htplaces tune: cannot run '%s': %s\n", x->argv[0], strerror(errno));
+  execvp(argv[0], argv);
+  dprintf(2, "htplaces tune: cannot run '%s': %s\n", argv[0], strerror(errno));
   _exit(errno == ENOENT ? 127 : 126);
 }
 
@@ -117,46 +287,128 @@ static double now(void)
   return (double)t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-/* Wait for pid, killing its group after timeout_s (0: none); -1 timed out. */
-static int wait_child(pid_t pid, double timeout_s, const sigset_t *chld, int *status,
-                      struct rusage *ru)
+/* How the wait ended. */
+struct waited {
+  int status;        /* wait4's */
+  struct rusage ru;
+  int timed_out;     /* killed past --timeout */
+  int stopped;       /* SIGTTIN or SIGTTOU: killed after it stopped on the terminal */
+  int interrupted;   /* the signal tune received and forwarded, or 0 */
+  double end;        /* when its end was seen (CLOCK_MONOTONIC seconds) */
+};
+
+static void kill_group(pid_t pid)
 {
-  double deadline = timeout_s > 0 ? now() + timeout_s : 0;
-  int timed_out = 0;
+  kill(-pid, SIGKILL);
+  kill(pid, SIGKILL); /* (in case it is not yet its group's leader) */
+}
+
+/* Sleep until a signal of set arrives or until `until` (at most 1 s: a
+ * lost SIGCHLD costs no more); the signal, or -1. */
+static int next_signal(const sigset_t *set, double until)
+{
+  double left = until - now();
+  struct timespec ts;
+  left = left > 1 ? 1 : left < 0 ? 0 : left;
+  ts.tv_sec = (time_t)left;
+  ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+  return sigtimedwait(set, NULL, &ts);
+}
+
+/* The killed group's other processes, tune's children since their parents
+ * died (tune is a subreaper): reaped as they die, so that none is still
+ * exiting when the next run starts; 2 s at most (a process stuck in the
+ * kernel is left behind). */
+static void reap_group(pid_t pid, const sigset_t *set)
+{
+  double end = now() + 2;
+  pid_t got;
   for (;;) {
-    pid_t w = wait4(pid, status, WNOHANG, ru);
-    if (w == pid)
-      return timed_out ? -1 : 0;
-    if (w < 0 && errno != EINTR)
-      return -2;
-    if (deadline && !timed_out && now() >= deadline) {
-      kill(-pid, SIGKILL);
-      kill(pid, SIGKILL);
-      timed_out = 1;
-    }
-    if (deadline && !timed_out) {
-      double left = deadline - now();
-      struct timespec ts = {(time_t)left, (long)((left - floor(left)) * 1e9)};
-      sigtimedwait(chld, NULL, &ts);
-    } else {
-      sigwaitinfo(chld, NULL);
-    }
+    if ((got = waitpid(-pid, NULL, WNOHANG)) > 0 || (got < 0 && errno == EINTR))
+      continue;
+    if (got < 0 || now() >= end) /* (ECHILD: none left) */
+      break;
+    next_signal(set, now() + 0.01);
   }
 }
 
-static void keep_tail(int fd, char *tail, size_t len)
+/* Wait for the run pid: its end (the leader left a zombie, so its group id
+ * cannot be reused), a stop on the terminal, --timeout, a signal to tune
+ * (forwarded; the grace period, then SIGKILL).  Then the whole group is
+ * killed and the leader reaped.  0, or -1 when it cannot be waited for. */
+static int wait_run(pid_t pid, double timeout_s, const sigset_t *set, struct waited *w)
 {
-  off_t end = lseek(fd, 0, SEEK_END), from = end > (off_t)len - 1 ? end - (off_t)len + 1 : 0;
+  double deadline = timeout_s > 0 ? now() + timeout_s : 0, grace = 0, t;
+  int killed = 0, sig;
+  siginfo_t si;
+  memset(w, 0, sizeof(*w));
+  for (;;) {
+    memset(&si, 0, sizeof(si));
+    if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0 && errno != EINTR)
+      return -1;
+    if (si.si_pid == pid) {
+      w->end = now();
+      break;
+    }
+    memset(&si, 0, sizeof(si));
+    if (!killed && waitid(P_PID, (id_t)pid, &si, WSTOPPED | WNOHANG) == 0 && si.si_pid == pid &&
+        (si.si_status == SIGTTIN || si.si_status == SIGTTOU)) {
+      w->stopped = si.si_status;
+      kill_group(pid), killed = 1;
+      continue;
+    }
+    t = now();
+    if (!killed && ((deadline && t >= deadline) || (grace && t >= grace))) {
+      w->timed_out = !w->interrupted;
+      kill_group(pid), killed = 1;
+      continue;
+    }
+    if (!w->interrupted && (sig = tune_signal_caught()) != 0) { /* (before the run) */
+      w->interrupted = sig;
+      kill(-pid, sig);
+      grace = t + TUNE_GRACE_S;
+      continue;
+    }
+    sig = next_signal(set, killed ? t + 1 : grace ? grace : deadline ? deadline : t + 1);
+    if (sig > 0 && sig != SIGCHLD && !caught)
+      caught = sig; /* (blocked: taken here, not by the handler) */
+  }
+  kill(-pid, SIGKILL); /* the run's background children */
+  while (wait4(pid, &w->status, 0, &w->ru) < 0)
+    if (errno != EINTR)
+      return -1;
+  reap_group(pid, set);
+  return 0;
+}
+
+/* The last non-empty line of fd from offset `from` to its end, into
+ * line[len] (control characters as spaces; "" when there is none). */
+static void last_line(int fd, off_t from, char *line, size_t len)
+{
+  char buf[4096];
+  off_t end = lseek(fd, 0, SEEK_END), at = end - (off_t)sizeof(buf) + 1;
   ssize_t got;
-  char *p;
-  tail[0] = '\0';
-  if (end <= 0 || lseek(fd, from, SEEK_SET) < 0 || (got = read(fd, tail, len - 1)) <= 0)
+  char *p, *start;
+  line[0] = '\0';
+  if (at < from)
+    at = from;
+  if (end <= at || (got = pread(fd, buf, (size_t)(end - at), at)) <= 0)
     return;
-  tail[got] = '\0';
-  while (got > 0 && tail[got - 1] == '\n')
-    tail[--got] = '\0';
-  for (p = tail; *p; p++) /* one line for the table and JSON */
-    if (*p == '\n' || (unsigned char)*p < 0x20)
+  buf[got] = '\0';
+  while (got > 0 && (unsigned char)buf[got - 1] <= ' ') /* trailing blanks and newlines */
+    buf[--got] = '\0';
+  for (start = p = buf; p < buf + got; p++)
+    if (*p == '\n' || *p == '\r')
+      start = p + 1;
+  while (*start == ' ' || *start == '\t')
+    start++;
+  got = (ssize_t)strlen(start);
+  if ((size_t)got >= len)
+    got = (ssize_t)len - 1;
+  memcpy(line, start, (size_t)got);
+  line[got] = '\0';
+  for (p = line; *p; p++)
+    if ((unsigned char)*p < 0x20 || *p == 0x7f)
       *p = ' ';
 }
 
@@ -183,66 +435,256 @@ static void keep_timing(const struct tune_exec *x, struct tune_config *c, struct
   }
 }
 
-int tune_run_once(const struct tune_exec *x, struct tune_config *c, struct tune_run *r)
+/* stdout: program-stdout.txt gets "==> htplaces tune: spn 4, run 2 <==" (on
+ * a line of its own) before the run's output; tune's own file is emptied. */
+static int start_stdout(const struct tune_exec *x, const struct tune_config *c, int warmup,
+                        off_t *from)
 {
-  char errpath[] = "/tmp/htplaces-tune-XXXXXX";
-  int errfd = mkstemp(errpath), status = 0, w;
-  sigset_t chld, old;
+  off_t end;
+  char last = '\n', label[160];
+  if (!x->stdout_labelled) {
+    *from = 0;
+    return ftruncate(x->stdout_fd, 0) == 0 && lseek(x->stdout_fd, 0, SEEK_SET) == 0 ? 0 : -1;
+  }
+  if ((end = lseek(x->stdout_fd, 0, SEEK_END)) < 0 ||
+      (end > 0 && pread(x->stdout_fd, &last, 1, end - 1) != 1))
+    return -1;
+  tune_config_label(c, label, sizeof(label));
+  if (warmup)
+    dprintf(x->stdout_fd, "%s==> htplaces tune: warm-up, %s <==\n", last == '\n' ? "" : "\n",
+            label);
+  else
+    dprintf(x->stdout_fd, "%s==> htplaces tune: %s, run %u <==\n", last == '\n' ? "" : "\n",
+            label, c->nruns + 1);
+  *from = lseek(x->stdout_fd, 0, SEEK_END);
+  return *from < 0 ? -1 : 0;
+}
+
+static int open_run_files(const struct tune_exec *x, const struct tune_config *c, int warmup,
+                          struct run_files *f)
+{
+  char path[4200];
+  const char *in = x->stdin_path ? x->stdin_path : "/dev/null";
+  f->in = f->err = -1;
+  f->out_from = 0;
+  if ((f->in = open(in, O_RDONLY | O_CLOEXEC)) < 0)
+    return htp_error(HTP_EXIT_FAIL, "cannot open %s for the program's stdin: %s", in,
+                     strerror(errno));
+  snprintf(path, sizeof(path), "%s/stderr", x->tmp_dir ? x->tmp_dir : "/tmp");
+  if ((f->err = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) < 0 ||
+      start_stdout(x, c, warmup, &f->out_from) != 0) {
+    int status = htp_error(HTP_EXIT_FAIL, "cannot prepare the run's output (%s): %s", path,
+                           strerror(errno));
+    close(f->in);
+    if (f->err >= 0)
+      close(f->err);
+    return status;
+  }
+  return HTP_EXIT_OK;
+}
+
+/* How it ended, into r; its last words into c->tail when it failed. */
+static void outcome(const struct waited *w, const struct run_files *f, int out_fd,
+                    struct tune_config *c, struct tune_run *r)
+{
+  const struct rusage *ru = &w->ru;
+  r->cpu_s = (double)ru->ru_utime.tv_sec + ru->ru_utime.tv_usec * 1e-6 +
+             (double)ru->ru_stime.tv_sec + ru->ru_stime.tv_usec * 1e-6;
+  r->signal = 0;
+  r->stopped = w->stopped;
+  if (w->timed_out)
+    r->status = -1;
+  else if (WIFEXITED(w->status))
+    r->status = WEXITSTATUS(w->status);
+  else
+    r->status = 128 + (r->signal = WTERMSIG(w->status));
+  if (r->status == 0)
+    return;
+  last_line(f->err, 0, c->tail, sizeof(c->tail));
+  if (!c->tail[0])
+    last_line(out_fd, f->out_from, c->tail, sizeof(c->tail));
+}
+
+/* tune's own CPU seconds (it reads /proc/stat and waits during a run). */
+static double self_cpu_s(void)
+{
   struct rusage ru;
-  double t0, e0;
-  pid_t pid;
-  if (errfd < 0)
-    return htp_error(HTP_EXIT_FAIL, "cannot make a temporary file: %s", strerror(errno));
-  unlink(errpath);
-  sigemptyset(&chld);
-  sigaddset(&chld, SIGCHLD);
-  sigprocmask(SIG_BLOCK, &chld, &old);
+  if (getrusage(RUSAGE_SELF, &ru) != 0)
+    return 0;
+  return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
+         (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+}
+
+static int run(const struct tune_exec *x, struct tune_config *c, struct tune_run *r, int warmup)
+{
+  struct run_files f;
+  struct waited w;
+  sigset_t set, old;
+  double t0, e0, b0, b1, s0;
+  char **argv;
+  pid_t pid, self = getpid();
+  int status, got;
+  memset(r, 0, sizeof(*r));
+  r->warmup = warmup;
+  run_signals(&set);
+  sigprocmask(SIG_BLOCK, &set, &old);
+  if (caught) { /* (before the run: it is not started) */
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return 128 + caught;
+  }
+  if ((status = open_run_files(x, c, warmup, &f)) != 0) {
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return status;
+  }
+  if (!(argv = run_argv(x, c))) {
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    close(f.in), close(f.err);
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  }
   fflush(NULL);
   if (x->timing_lib)
     tune_clear_timing(x->timing_file);
+  /* Orphans of the run become tune's children, not init's: reap_group()
+   * waits for the whole group. */
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  s0 = self_cpu_s();
+  b0 = tune_busy_now(x->allowed);
   e0 = energy_now(x);
   t0 = now();
   if ((pid = fork()) < 0) {
     sigprocmask(SIG_SETMASK, &old, NULL);
-    close(errfd);
+    close(f.in), close(f.err), free_argv(argv);
     return htp_error(HTP_EXIT_FAIL, "cannot start a run: %s", strerror(errno));
   }
-  if (pid == 0) {
-    sigprocmask(SIG_SETMASK, &old, NULL);
-    child(x, c, errfd);
-  }
+  if (pid == 0)
+    child(x, c, argv, &f, &old, self);
   setpgid(pid, pid); /* also here: no race with the timeout's kill */
-  htp_running_child(-pid); /* its whole process group */
-  w = wait_child(pid, x->timeout_s, &chld, &status, &ru);
-  htp_running_child(0);
-  r->wall_s = now() - t0;
+  free_argv(argv);
+  got = wait_run(pid, x->timeout_s, &set, &w);
+  r->wall_s = w.end - t0; /* (not the reaping of its background children) */
   r->energy_j = energy_now(x) - e0;
+  b1 = tune_busy_now(x->allowed) - (self_cpu_s() - s0); /* less tune's own */
   sigprocmask(SIG_SETMASK, &old, NULL);
+  if (got != 0) {
+    close(f.in), close(f.err);
+    return htp_error(HTP_EXIT_FAIL, "cannot wait for a run: %s", strerror(errno));
+  }
   if (!isfinite(r->energy_j))
     r->energy_j = omp_ext_model_power(x->power, &c->usage) * r->wall_s;
-  r->cpu_s = w == -2 ? 0 : (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
-                              (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
-  r->signal = 0;
-  if (w == -1)
-    r->status = -1;
-  else if (w == -2)
-    r->status = 1;
-  else if (WIFEXITED(status))
-    r->status = WEXITSTATUS(status);
-  else
-    r->status = 128 + (r->signal = WTERMSIG(status));
-  if (r->status != 0)
-    keep_tail(errfd, c->tail, sizeof(c->tail));
-  close(errfd);
-  r->invalid[0] = '\0';
+  outcome(&w, &f, x->stdout_fd, c, r);
+  r->other_cpu_s = b1 - b0 - r->cpu_s; /* (NAN when /proc/stat is unreadable) */
+  if (r->other_cpu_s < 0)
+    r->other_cpu_s = 0; /* (its ticks are coarser than rusage) */
+  close(f.in), close(f.err);
+  if (w.interrupted)
+    return 128 + w.interrupted;
   if (r->status == 0 && x->timing_lib)
     keep_timing(x, c, r);
   return HTP_EXIT_OK;
 }
 
+int tune_run_once(const struct tune_exec *x, struct tune_config *c, struct tune_run *r)
+{
+  return run(x, c, r, 0);
+}
+
+int tune_warm_up(const struct tune_exec *x, struct tune_config *c, struct tune_run *r)
+{
+  return run(x, c, r, 1);
+}
+
+/* ----------------------------------------------------------------- load */
+
+double tune_busy_seconds(const char *stat, hwloc_const_cpuset_t allowed, double hz)
+{
+  const char *line;
+  double busy = 0;
+  int seen = 0;
+  for (line = stat; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+    unsigned long long v[8] = {0};
+    unsigned cpu;
+    int n;
+    if (strncmp(line, "cpu", 3) != 0 || line[3] < '0' || line[3] > '9')
+      continue; /* (the "cpu " total counts CPUs outside the allowed ones) */
+    n = sscanf(line, "cpu%u %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2],
+               &v[3], &v[4], &v[5], &v[6], &v[7]);
+    if (n < 5 || (allowed && !hwloc_bitmap_isset(allowed, cpu)))
+      continue;
+    /* user nice system idle iowait irq softirq steal: all but idle and
+     * iowait (guest time is in user already) */
+    busy += (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / hz;
+    seen = 1;
+  }
+  return seen ? busy : NAN;
+}
+
+double tune_busy_now(hwloc_const_cpuset_t allowed)
+{
+  char *buf = NULL;
+  size_t len = 0, got;
+  FILE *f = fopen("/proc/stat", "r");
+  long hz = sysconf(_SC_CLK_TCK);
+  double busy;
+  if (!f || hz <= 0) {
+    if (f)
+      fclose(f);
+    return NAN;
+  }
+  got = getdelim(&buf, &len, '\0', f) > 0; /* the whole file */
+  fclose(f);
+  busy = got ? tune_busy_seconds(buf, allowed, (double)hz) : NAN;
+  free(buf);
+  return busy;
+}
+
+double tune_load_now(hwloc_const_cpuset_t allowed, double seconds)
+{
+  double s0 = self_cpu_s(), b0 = tune_busy_now(allowed), t0 = now();
+  struct timespec ts = {(time_t)seconds, (long)((seconds - floor(seconds)) * 1e9)};
+  while (nanosleep(&ts, &ts) != 0 && errno == EINTR && !caught)
+    ;
+  return (tune_busy_now(allowed) - b0 - (self_cpu_s() - s0)) / (now() - t0);
+}
+
+void tune_machine_load(const struct tune_config *c, unsigned n, double before,
+                       unsigned ncpus, struct tune_load *load)
+{
+  double other = 0, wall = 0, *u;
+  unsigned i, k;
+  load->before = before > ncpus ? ncpus : before < 0 ? 0 : before; /* (tick rounding) */
+  load->ncpus = ncpus;
+  load->low_util = -1;
+  load->util = NAN;
+  for (i = 0; i < n; i++) {
+    unsigned m = 0;
+    if (!(u = malloc((c[i].nruns + 1) * sizeof(*u))))
+      continue;
+    for (k = 0; k < c[i].nruns; k++) {
+      const struct tune_run *r = &c[i].runs[k];
+      if (isfinite(r->other_cpu_s) && r->wall_s > 0)
+        other += r->other_cpu_s, wall += r->wall_s;
+      if (r->status == 0 && !r->invalid[0] && r->wall_s > 0)
+        u[m++] = r->cpu_s / (r->wall_s * c[i].threads);
+    }
+    if (c[i].threads >= 2 && m) {
+      double med = tune_median(u, m);
+      if (load->low_util < 0 || med < load->util)
+        load->low_util = (int)i, load->util = med;
+    }
+    free(u);
+  }
+  load->during = wall > 0 ? other / wall : NAN;
+  if (load->during > ncpus)
+    load->during = ncpus;
+}
+
 void tune_run_outcome(const struct tune_run *r, char *buf, size_t len)
 {
-  if (r->status < 0)
+  if (r->stopped)
+    snprintf(buf, len, "stopped %s the terminal (%s), killed",
+             r->stopped == SIGTTIN ? "reading" : "writing to",
+             r->stopped == SIGTTIN ? "SIGTTIN" : "SIGTTOU");
+  else if (r->status < 0)
     snprintf(buf, len, "timed out (--timeout)");
   else if (r->signal)
     snprintf(buf, len, "killed by signal %d (%s)", r->signal, strsignal(r->signal));

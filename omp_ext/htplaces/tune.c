@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,7 @@
 #endif
 enum {
   OPT_POLICIES = 256, OPT_THREADS, OPT_WAIT, OPT_REPS, OPT_SEED, OPT_BUDGET, OPT_TIMEOUT,
-  OPT_DRY_RUN, OPT_OBJECTIVE, OPT_OUT, OPT_POWER, OPT_TIMING_LIB, OPT_NO_REGIONS
+  OPT_DRY_RUN, OPT_OBJECTIVE, OPT_OUT, OPT_POWER, OPT_TIMING_LIB, OPT_NO_REGIONS, OPT_STDIN
 };
 
 struct tune_opts {
@@ -44,12 +45,36 @@ struct tune_opts {
   int dry_run;
   enum tune_objective objective;
   omp_ext_power_model_t power;
+  const char *stdin_path; /* --stdin FILE, or NULL: /dev/null */
 };
 
 static int positive_seconds(const char *opt, const char *text, double *v)
 {
   if (htp_parse_double(text, v) != 0 || !(*v > 0))
     return htp_error(HTP_EXIT_USAGE, "invalid %s '%s'; allowed: seconds > 0", opt, text);
+  return HTP_EXIT_OK;
+}
+
+/* --timeout: a deadline that fits (1e19 s would overflow the wait). */
+static int parse_timeout(const char *text, double *v)
+{
+  if (htp_parse_double(text, v) != 0 || !(*v > 0) || *v > TUNE_MAX_TIMEOUT_S)
+    return htp_error(HTP_EXIT_USAGE, "invalid --timeout '%s'; allowed: seconds > 0 and <= %.0f "
+                     "(11.5 days)", text, TUNE_MAX_TIMEOUT_S);
+  return HTP_EXIT_OK;
+}
+
+/* --stdin FILE: read again from its start by every run, so a file or a
+ * device, not a pipe. */
+static int parse_stdin(const char *path, const char **out)
+{
+  struct stat st;
+  if (stat(path, &st) != 0 || access(path, R_OK) != 0)
+    return htp_error(HTP_EXIT_USAGE, "cannot read --stdin '%s': %s", path, strerror(errno));
+  if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode))
+    return htp_error(HTP_EXIT_USAGE, "invalid --stdin '%s': not a file; allowed: a file or a "
+                     "device, which every run reads from its start", path);
+  *out = path;
   return HTP_EXIT_OK;
 }
 
@@ -89,7 +114,8 @@ static int one_option(struct tune_opts *o, int c, const char *arg)
     o->seed = (unsigned long)seed;
     return HTP_EXIT_OK;
   case OPT_BUDGET: return positive_seconds("--budget", arg, &o->budget_s);
-  case OPT_TIMEOUT: return positive_seconds("--timeout", arg, &o->timeout_s);
+  case OPT_TIMEOUT: return parse_timeout(arg, &o->timeout_s);
+  case OPT_STDIN: return parse_stdin(arg, &o->stdin_path);
   case OPT_DRY_RUN: o->dry_run = 1; return HTP_EXIT_OK;
   case OPT_OBJECTIVE: return parse_objective(arg, &o->objective);
   case OPT_OUT:
@@ -130,6 +156,7 @@ static int parse_options(struct htp_ctx *ctx, int argc, char **argv, struct tune
     {"power-model", required_argument, NULL, OPT_POWER},
     {"timing-lib", required_argument, NULL, OPT_TIMING_LIB},
     {"no-regions", no_argument, NULL, OPT_NO_REGIONS},
+    {"stdin", required_argument, NULL, OPT_STDIN},
     {0}};
   int c, status;
   optind = 0;
@@ -285,7 +312,6 @@ struct loop {
   unsigned done, total, nskipped;
   char **skipped;
   unsigned rounds;       /* rounds run or begun, the adaptive ones included */
-  int label;             /* program-stdout.txt: a line naming each run before its output */
   const char *adaptive;  /* NULL: no --budget; else how the adaptive rounds ended */
 };
 
@@ -304,33 +330,45 @@ static void progress(const struct loop *l, const struct tune_config *c, unsigned
                      const struct tune_run *r)
 {
   double left = l->done && l->total > l->done ? l->run_time / l->done * (l->total - l->done) : 0;
-  char label[160];
+  char label[160], how[96] = "";
   tune_config_label(c, label, sizeof(label));
-  fprintf(stderr, "htplaces tune: [%u/%u] %s, round %u: %.3f s %s (about %.0f s left)\n",
+  if (r->status > 0) /* (how it failed: a signal, a stop on the terminal) */
+    tune_run_outcome(r, how, sizeof(how));
+  fprintf(stderr, "htplaces tune: [%u/%u] %s, round %u: %.3f s %s%s%s%s (about %.0f s left)\n",
           l->done, l->total, label, round + 1, r->wall_s,
           r->status != 0 ? r->status < 0 ? "TIMEOUT" : "FAILED" : r->invalid[0] ? "INVALID" : "ok",
-          left);
+          how[0] ? " (" : "", how, how[0] ? ")" : "", left);
 }
 
-/* "== spn 2, round 3 ==" before the run's own output in program-stdout.txt. */
-static void label_run(const struct tune_exec *x, const struct loop *l,
-                      const struct tune_config *c, const char *what)
+/* The warm-up run (page cache, the runtime's first start): its figures are
+ * discarded, but a failure is kept as a run of its configuration (marked
+ * FAILED there, with the program's last words), never hidden. */
+static int warm_up(const struct tune_exec *x, struct tune_config *c, struct loop *l)
 {
-  char label[160];
-  if (!l->label)
-    return;
+  struct tune_run r;
+  char how[96] = "", label[160];
+  int status = tune_warm_up(x, c, &r);
+  if (status != 0)
+    return status;
+  l->warmup_time = r.wall_s;
+  if (r.status != 0)
+    tune_run_outcome(&r, how, sizeof(how));
   tune_config_label(c, label, sizeof(label));
-  dprintf(x->stdout_fd, "== htplaces tune: %s, %s ==\n", label, what);
+  fprintf(stderr, "htplaces tune: [warm-up] %s: %.3f s %s%s%s\n", label, r.wall_s,
+          r.status ? "FAILED (" : "ok", how, r.status ? ")" : "");
+  if (r.status != 0)
+    return add_run(c, &r);
+  c->tail[0] = '\0';
+  tune_free_regions(c); /* its timing file too */
+  c->untimed = 0;
+  return HTP_EXIT_OK;
 }
 
 static int run_one(const struct tune_exec *x, struct tune_config *c, unsigned round,
                    struct loop *l)
 {
   struct tune_run r;
-  char what[32];
   int status;
-  snprintf(what, sizeof(what), "round %u", round + 1);
-  label_run(x, l, c, what);
   if ((status = tune_run_once(x, c, &r)) != 0)
     return status;
   r.round = round;
@@ -402,7 +440,6 @@ static int run_rounds(const struct tune_exec *x, struct plan *p, const struct tu
 {
   unsigned *order = malloc(p->n * sizeof(*order)), *keep = malloc(p->n * sizeof(*keep)), round,
            i;
-  struct tune_run r;
   int status = HTP_EXIT_OK;
   if (!order || !keep) {
     free(order);
@@ -411,14 +448,7 @@ static int run_rounds(const struct tune_exec *x, struct plan *p, const struct tu
   }
   l->total = p->n * o->reps;
   tune_shuffle(order, p->n, o->seed, 0);
-  /* One warm-up run (page cache, the runtime's first start), discarded. */
-  label_run(x, l, &p->c[order[0]], "warm-up (discarded)");
-  if ((status = tune_run_once(x, &p->c[order[0]], &r)) == 0) {
-    l->warmup_time = r.wall_s;
-    p->c[order[0]].tail[0] = '\0';
-    tune_free_regions(&p->c[order[0]]); /* its timing file too */
-    p->c[order[0]].untimed = 0;
-  }
+  status = warm_up(x, &p->c[order[0]], l);
   for (round = 0; !status && round < o->reps; round++) {
     tune_shuffle(order, p->n, o->seed, round);
     l->rounds = round + 1;
@@ -457,15 +487,19 @@ static int make_out_dir(const char *dir)
   return HTP_EXIT_OK;
 }
 
-static int open_stdout_sink(const struct tune_opts *o, int *fd)
+/* The program's stdout: DIR/program-stdout.txt with --out (each run's
+ * output labelled), else a file of tune's temporary folder, emptied before
+ * each run (read back for a failing run's last line). */
+static int open_stdout_sink(const struct tune_opts *o, const char *tmp, struct tune_exec *x)
 {
   char *path = NULL;
-  if (o->out && asprintf(&path, "%s/program-stdout.txt", o->out) < 0)
+  if (asprintf(&path, "%s/%s", o->out ? o->out : tmp, o->out ? "program-stdout.txt" : "stdout") <
+      0)
     return htp_error(HTP_EXIT_FAIL, "out of memory");
-  *fd = open(path ? path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (*fd < 0) {
-    int status = htp_error(HTP_EXIT_FAIL, "cannot open %s: %s", path ? path : "/dev/null",
-                           strerror(errno));
+  x->stdout_labelled = o->out != NULL;
+  x->stdout_fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (x->stdout_fd < 0) {
+    int status = htp_error(HTP_EXIT_FAIL, "cannot open %s: %s", path, strerror(errno));
     free(path);
     return status;
   }
@@ -492,13 +526,14 @@ static int all_failed(const struct plan *p, const struct tune_result *r)
       tune_run_outcome(&p->c[i].runs[0], how, sizeof(how));
       return htp_error(HTP_EXIT_FAIL, "the program failed in every configuration (e.g. %s %u: "
                        "%s): %s", tune_policy_name(p->c[i].policy), p->c[i].threads, how,
-                       p->c[i].tail[0] ? p->c[i].tail : "(no stderr)");
+                       p->c[i].tail[0] ? p->c[i].tail : "(no output)");
     }
   return htp_error(HTP_EXIT_FAIL, "no run was started (--budget too small?)");
 }
 
 static int report(struct htp_ctx *ctx, const struct plan *p, const struct tune_opts *o,
-                  const struct loop *l, char **argv, int measured, int json)
+                  const struct loop *l, char **argv, int measured, int json,
+                  const struct tune_load *load)
 {
   struct tune_result *r = calloc(p->n, sizeof(*r));
   struct tune_summary s;
@@ -515,7 +550,7 @@ static int report(struct htp_ctx *ctx, const struct plan *p, const struct tune_o
   }
   t = (struct tune_report){p->c, r, p->n, &s, argv, ctx->topo, o->reps, o->seed, o->objective,
                            measured, &o->power, o->power_text, l->skipped, l->nskipped,
-                           l->rounds, l->adaptive, NAN};
+                           l->rounds, l->adaptive, *load};
   if (json)
     tune_print_json(stdout, &t);
   else
@@ -550,47 +585,104 @@ static const char *find_timing_lib(char *buf, size_t len)
   return NULL;
 }
 
+/* "0.25", or "unknown" for NAN. */
+static const char *cpus_text(double v, char *buf, size_t len)
+{
+  if (!isfinite(v))
+    return "unknown";
+  snprintf(buf, len, "%.2f", v);
+  return buf;
+}
+
+/* The busy-machine figures: one line, a warning when other processes kept
+ * half a CPU busy or more; another when the program kept its threads busy
+ * less than half the time at some N >= 2. */
+static void print_load(const struct tune_load *ld, const struct plan *p)
+{
+  char b[32], d[32];
+  int busy = ld->before >= TUNE_BUSY_CPUS || ld->during >= TUNE_BUSY_CPUS;
+  fprintf(stderr, "htplaces tune: %sother processes kept %s CPUs busy before the runs, %s during "
+          "them (of %u allowed%s)%s\n", busy ? "warning: the machine is busy: " : "",
+          cpus_text(ld->before, b, sizeof(b)), cpus_text(ld->during, d, sizeof(d)), ld->ncpus,
+          isfinite(ld->during) ? "" : "; /proc/stat unreadable",
+          busy ? ": the times are noisy, rerun when it is quiet" : "");
+  if (ld->low_util >= 0 && ld->util < TUNE_LOW_UTIL) {
+    const struct tune_config *c = &p->c[ld->low_util];
+    fprintf(stderr, "htplaces tune: warning: under %s %u the program kept %.1f of its %u "
+            "threads busy (median CPU time / wall time, %.0f%%): it waits (I/O, locks, a long "
+            "serial part) or shares the CPUs with other processes\n",
+            tune_policy_name(c->policy), c->threads, ld->util * c->threads, c->threads,
+            100 * ld->util);
+  }
+}
+
+/* tune's temporary folder (the run's stderr and stdout, the timing files)
+ * and its signals: caught from before the folder exists; the folder is
+ * removed whatever happens, then the signals are as they were. */
+struct scratch {
+  char dir[4096], timing_file[4200];
+};
+
 static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *o, char **argv,
                    int json)
 {
-  struct tune_exec x = {argv, NULL, NULL, o->timeout_s, -1, NULL, &o->power};
-  char libbuf[4096], timing_dir[] = "/tmp/htplaces-tune-XXXXXX", timing_file[64];
-  struct loop l = {seconds_now(), 0, 0, 0, 0, 0, NULL, 0, o->out != NULL, NULL};
+  struct tune_exec x = {argv, NULL, NULL, o->timeout_s, -1, 0, NULL, &o->power, o->stdin_path,
+                        NULL, NULL};
+  struct scratch tmp;
+  char libbuf[4096];
+  struct loop l = {seconds_now(), 0, 0, 0, 0, 0, NULL, 0, NULL};
+  struct tune_load load;
   omp_ext_rapl_t *rapl = NULL;
   char why[256];
+  double before;
   unsigned i;
   int status;
-  if ((o->out && (status = make_out_dir(o->out)) != 0) ||
-      (status = open_stdout_sink(o, &x.stdout_fd)) != 0)
+  tune_signals_catch();
+  if ((status = tune_make_temp_dir(tmp.dir, sizeof(tmp.dir))) != 0) {
+    tune_signals_restore();
     return status;
+  }
+  x.tmp_dir = tmp.dir;
+  x.allowed = omp_ext_topo_allowed(ctx->topo);
+  if ((o->out && (status = make_out_dir(o->out)) != 0) ||
+      (status = open_stdout_sink(o, tmp.dir, &x)) != 0) {
+    tune_remove_temp_dir(tmp.dir);
+    tune_signals_restore();
+    return status;
+  }
   if (omp_ext_rapl_open(NULL, &rapl, why, sizeof(why)) == 0)
     x.rapl = rapl;
   else
     fprintf(stderr, "htplaces tune: energy is modelled (%s): %s\n", o->power_text, why);
   if (!o->no_regions) {
     x.timing_lib = o->timing_lib ? o->timing_lib : find_timing_lib(libbuf, sizeof(libbuf));
-    if (x.timing_lib && mkdtemp(timing_dir)) {
-      snprintf(timing_file, sizeof(timing_file), "%s/timing.%%p.json", timing_dir);
-      x.timing_file = timing_file;
+    if (x.timing_lib) {
+      snprintf(tmp.timing_file, sizeof(tmp.timing_file), "%s/timing.%%p.json", tmp.dir);
+      x.timing_file = tmp.timing_file;
     } else {
-      fprintf(stderr, "htplaces tune: per-region figures are not available (%s)\n",
-              x.timing_lib ? "no temporary folder" : "no libomp_ext.so found: --timing-lib PATH");
-      x.timing_lib = NULL;
+      fprintf(stderr, "htplaces tune: per-region figures are not available (no libomp_ext.so "
+              "found: --timing-lib PATH)\n");
     }
   }
-  htp_forward_signals();
   htp_program_env(ctx); /* the topology is loaded: the runs see the user's environment */
+  before = tune_load_now(x.allowed, 0.25);
   status = run_rounds(&x, p, o, &l);
-  if (x.timing_lib) {
-    tune_clear_timing(timing_file);
-    rmdir(timing_dir);
-  }
+  tune_remove_temp_dir(tmp.dir);
   close(x.stdout_fd);
   omp_ext_rapl_close(rapl);
+  if (!status && tune_signal_caught())
+    status = 128 + tune_signal_caught();
+  tune_signals_restore(); /* (from here a signal ends tune: nothing is left to clean) */
+  if (status > 128)
+    htp_error(status, "interrupted by %s: forwarded to the run, its process group killed (at "
+              "the latest %.0f s later), the temporary folder removed", status == 128 + SIGINT ? "SIGINT" :
+              status == 128 + SIGTERM ? "SIGTERM" : "SIGHUP", TUNE_GRACE_S);
+  tune_machine_load(p->c, p->n, before, (unsigned)hwloc_bitmap_weight(x.allowed), &load);
   if (!status)
-    status = report(ctx, p, o, &l, argv, x.rapl != NULL, json);
+    status = report(ctx, p, o, &l, argv, x.rapl != NULL, json, &load);
   if (!status) { /* what tune itself cost, beyond the program's runs */
     double total = seconds_now() - l.start, runs = l.run_time + l.warmup_time;
+    print_load(&load, p);
     fprintf(stderr, "htplaces tune: %u runs took %.3f s of %.3f s; tune's own time %.3f s "
             "(%.1f%%)\n", l.done + 1, runs, total, total - runs,
             total > 0 ? 100 * (total - runs) / total : 0.0);
@@ -604,7 +696,7 @@ static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *
 int htp_cmd_tune(struct htp_ctx *ctx, int argc, char **argv)
 {
   struct tune_opts o = {"speedup,spn,spread,none", "auto", NULL, NULL, NULL, NULL, 0, 5, 1, 0,
-                        0, 0, TUNE_TIME, {0, 0, 0, 0}};
+                        0, 0, TUNE_TIME, {0, 0, 0, 0}, NULL};
   struct plan p = {0};
   omp_ext_model_t m;
   int status, sep = 0, json = 0;

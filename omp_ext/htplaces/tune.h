@@ -35,6 +35,11 @@ struct tune_run {
   int status;      /* 0 ok; else the exit status, 128 + signal, or -1 (timeout) */
   int signal;      /* the signal that killed it, or 0 */
   unsigned round;  /* the round it belongs to (0-based): runs of one round are paired */
+  int stopped;     /* SIGTTIN or SIGTTOU: it stopped on the terminal and was
+                    * killed (status 128 + SIGKILL); else 0 */
+  int warmup;      /* 1: the warm-up run, kept only because it failed */
+  double other_cpu_s; /* CPU seconds other processes used on the allowed
+                       * CPUs during the run (/proc/stat less cpu_s), NAN */
   char invalid[160]; /* "": valid; else why its threads were not where intended
                       * (a run of status 0 left out of every figure) */
 };
@@ -198,21 +203,83 @@ const char *tune_objective_name(enum tune_objective o);
 
 /* tune-run.c ----------------------------------------------------------- */
 
+/* The longest --timeout (seconds): a deadline past it overflows. */
+#define TUNE_MAX_TIMEOUT_S 1e6
+/* After SIGINT, SIGTERM or SIGHUP to tune: seconds the run's process group
+ * has to end on the forwarded signal before it is killed (SIGKILL). */
+#define TUNE_GRACE_S 2.0
+
 struct tune_exec {
-  char **argv;          /* PROGRAM ARGS */
+  char **argv;          /* PROGRAM ARGS; {N} and {PLACES} in ARGS replaced per run */
   const char *timing_lib;  /* libomp_ext.so to preload for per-region times, or NULL */
   const char *timing_file; /* where its timing layer writes (OMP_EXT_TIMING) */
-  double timeout_s;     /* 0: none */
-  int stdout_fd;        /* the program's stdout goes here (a file or /dev/null) */
+  double timeout_s;     /* 0: none; else at most TUNE_MAX_TIMEOUT_S */
+  int stdout_fd;        /* the program's stdout: program-stdout.txt (labelled) or
+                         * a file of tmp_dir (emptied before each run) */
+  int stdout_labelled;  /* 1: a "==> ... <==" line names each run's output */
   void *rapl;           /* omp_ext_rapl_t *, or NULL: energy is modelled */
   const omp_ext_power_model_t *power; /* for modelled energy */
+  const char *stdin_path;  /* --stdin FILE, re-opened for every run; NULL: /dev/null */
+  const char *tmp_dir;     /* tune's htplaces-tune-* folder (the run's stderr) */
+  hwloc_const_cpuset_t allowed; /* CPUs whose load counts; NULL: all */
 };
 /* Where PROGRAM is, as execvp would find it: 0, 127 (not found) or 126 (not
  * executable); prints the error. */
 int tune_find_program(const char *program);
-/* Run the program once in configuration c; fills r; c->tail on failure.
- * Returns 0, or HTP_EXIT_FAIL when the run could not be started. */
+/* Run the program once in configuration c, with stdin from x->stdin_path
+ * (or /dev/null), in its own process group, which is killed (SIGKILL) when
+ * the run ends: fills r; c->tail on failure (the last non-empty line of its
+ * stderr, else of its stdout).  A run that stops on the terminal (SIGTTIN,
+ * SIGTTOU) is killed and reported (r->stopped).  Returns 0; HTP_EXIT_FAIL
+ * when the run could not be started; 128 + SIG when SIGINT, SIGTERM or
+ * SIGHUP reached tune (tune_signals_catch) before or during the run: the
+ * signal was forwarded to the run's group, which was killed after
+ * TUNE_GRACE_S. */
 int tune_run_once(const struct tune_exec *x, struct tune_config *c, struct tune_run *r);
+/* The same for the warm-up run (its output labelled "warm-up"). */
+int tune_warm_up(const struct tune_exec *x, struct tune_config *c, struct tune_run *r);
+/* ARG with each "{N}" replaced by c's thread count and each "{PLACES}" by
+ * its OMP_PLACES text ("" for none); malloc'ed, NULL when out of memory. */
+char *tune_substitute(const char *arg, const struct tune_config *c);
+/* tune's temporary folder: $TMPDIR (else /tmp)/htplaces-tune-XXXXXX into
+ * path[len]; 0, or prints the error and returns HTP_EXIT_FAIL. */
+int tune_make_temp_dir(char *path, size_t len);
+/* Remove the folder and everything in it (timing files, the run's output). */
+void tune_remove_temp_dir(const char *path);
+/* SIGINT, SIGTERM and SIGHUP, except those ignored when tune started (as
+ * under nohup: they stay ignored, also for the program), are caught from
+ * now on: tune_run_once forwards them to the run and returns 128 + SIG.
+ * tune_signals_restore() puts the dispositions back; tune_signal_caught()
+ * is the first signal caught, or 0. */
+void tune_signals_catch(void);
+void tune_signals_restore(void);
+int tune_signal_caught(void);
+
+/* Load on the machine, for the busy-machine warning. */
+struct tune_load {
+  double before;     /* CPUs kept busy by other processes just before the runs, NAN */
+  double during;     /* ... during the runs: sum of other_cpu_s / sum of wall_s, NAN */
+  unsigned ncpus;    /* the allowed CPUs these count over */
+  int low_util;      /* configuration with the lowest CPU utilisation (N >= 2), -1 */
+  double util;       /* its median CPU seconds / (wall seconds x N), NAN */
+};
+/* A machine whose other processes keep this many CPUs busy is "busy". */
+#define TUNE_BUSY_CPUS 0.5
+/* A program using less than this share of its threads' CPUs (median, at
+ * some N >= 2) is flagged: it waits, or shares the CPUs. */
+#define TUNE_LOW_UTIL 0.5
+/* CPU seconds the allowed CPUs (NULL: all) spent busy (user, nice, system,
+ * irq, softirq, steal) per /proc/stat text \p stat (its "cpuN" lines,
+ * ticks of hz); NAN when no line of an allowed CPU is there. */
+double tune_busy_seconds(const char *stat, hwloc_const_cpuset_t allowed, double hz);
+/* The same from this machine's /proc/stat; NAN when unreadable. */
+double tune_busy_now(hwloc_const_cpuset_t allowed);
+/* CPUs the allowed ones kept busy over the next `seconds` (tune sleeps:
+ * other processes' load); NAN when /proc/stat is unreadable. */
+double tune_load_now(hwloc_const_cpuset_t allowed, double seconds);
+/* The load figures over c's runs (before: as measured, NAN unknown). */
+void tune_machine_load(const struct tune_config *c, unsigned n, double before,
+                       unsigned ncpus, struct tune_load *load);
 
 /* tune-regions.c ------------------------------------------------------- */
 
@@ -305,8 +372,7 @@ struct tune_report {
   unsigned rounds_run;     /* rounds run, the adaptive ones included (0: as rounds) */
   const char *adaptive;    /* NULL: no --budget; "separated", "budget", "nothing to
                             * separate" or "round limit": how the adaptive rounds ended */
-  double load;             /* other processes' load measured during the runs (tune-run);
-                            * NAN: not measured */
+  struct tune_load load;   /* other processes' load, the program's CPU use */
 };
 void tune_print_table(FILE *out, const struct tune_report *t);
 void tune_print_json(FILE *out, const struct tune_report *t);
