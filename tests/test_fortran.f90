@@ -112,6 +112,8 @@ contains
     call check_error(omp_ext_err_unsupported, "not supported on this system")
     call check_error(omp_ext_err_not_in_parallel, "only allowed inside a parallel region")
     call check_error(omp_ext_err_overflow, "the range's size (end - begin) overflows a long")
+    call check_error(omp_ext_err_too_large, "the topology has more than 65536 PUs (omp_ext's limit)")
+    call check_error(omp_ext_err_mismatch, "the team's threads passed different ranges")
   end subroutine check_constants
 
   subroutine check_policy(value, name)
