@@ -20,6 +20,9 @@ foreach(page ${OMP_EXT_MAN_PAGES})
   string(REGEX REPLACE "^.*\\.([1-8])$" "\\1" section "${page}")
   install(FILES ${page} DESTINATION ${CMAKE_INSTALL_MANDIR}/man${section})
 endforeach()
+# The pages generated from the header comments (omp_ext/CMakeLists.txt).
+install(DIRECTORY ${OMP_EXT_MAN3_DIR}/ DESTINATION ${CMAKE_INSTALL_MANDIR}/man3
+  FILES_MATCHING PATTERN "*.3")
 
 set(OMP_EXT_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/omp_ext)
 install(EXPORT omp_extTargets NAMESPACE omp_ext:: DESTINATION ${OMP_EXT_CMAKE_DIR})

@@ -15,13 +15,15 @@ for f in "$prefix/bin/htplaces" "$prefix/include/omp_ext.h" "$prefix/share/man/m
 done
 ls "$libdir"/libomp_ext.so* >/dev/null
 # Every man page of the tree is installed, and `man htplaces` finds and
-# renders the installed one (also a subcommand's page and a .so link).
+# renders the installed one (also a subcommand's page, a .so link and a page
+# generated from a header comment, BUILD_DIR/man/man3).
 man="$prefix/share/man"
-for p in $(cd "$src" && find omp_ext benchmarks -name '*.[1-8]' -type f); do
+for p in $(cd "$src" && find omp_ext benchmarks -name '*.[1-8]' -type f) \
+         $(cd "$build" && find man/man3 -name '*.3' -type f); do
   s=${p##*.}
   [ -f "$man/man$s/$(basename "$p")" ] || { echo "man page not installed: $p"; exit 1; }
 done
-for page in htplaces htplaces-check htbench omp_set_ht_policy omp_get_ht_pu; do
+for page in htplaces htplaces-check htbench omp_set_ht_policy omp_ext_order omp_get_ht_pu; do
   out=$(MANPATH= MANWIDTH=80 man -M "$man" "$page" 2>"$work/man.err") ||
     { echo "man -M $man $page failed: $(cat "$work/man.err")"; exit 1; }
   echo "$out" | grep -q '^NAME' || { echo "man $page rendered no NAME section"; exit 1; }
