@@ -30,7 +30,6 @@
 #include "omp_ext/rank.h"
 #include "omp_ext/model.h"
 #include "omp_ext/calibrate.h"
-#include "omp_ext/stats.h"
 #include "omp_ext/incode.h"
 #include "omp_ext/share.h"
 #include "omp_ext/steal.h"

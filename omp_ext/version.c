@@ -1,6 +1,5 @@
 /* Versions at run time: libomp_ext's and hwloc's (omp_ext/version.h). */
 #include <stdio.h>
-#include <string.h>
 
 #include "omp_ext.h"
 
@@ -37,19 +36,4 @@ int omp_ext_hwloc_version(char *buf, size_t size)
   err = copy(buf, size, v && *v ? v : api);
   hwloc_topology_destroy(topo);
   return err;
-}
-
-int omp_ext_version_line(const char *tool, char *buf, size_t size)
-{
-  char run[64];
-  int len;
-  if (!tool || !buf || size == 0)
-    return omp_ext_err_invalid;
-  omp_ext_hwloc_version(run, sizeof(run)); /* on failure: the API version */
-  if (strcmp(run, HWLOC_VERSION) == 0)
-    len = snprintf(buf, size, "%s %s (hwloc %s)", tool, omp_ext_get_version(), run);
-  else
-    len = snprintf(buf, size, "%s %s (hwloc %s, built with hwloc %s)", tool,
-                   omp_ext_get_version(), run, HWLOC_VERSION);
-  return len >= 0 && (size_t)len < size ? omp_ext_success : omp_ext_err_range;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cunit_main.h"
+#include "misc.h"
 #include "omp_ext.h"
 #include "testutil.h"
 

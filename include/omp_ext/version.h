@@ -41,20 +41,6 @@ OMP_EXT_API const char *omp_ext_get_version(void);
  */
 OMP_EXT_API int omp_ext_hwloc_version(char *buf, size_t size);
 
-/**
- * The line that `htplaces --version` and `htbench --version` print:
- * "TOOL VERSION (hwloc RUN)" with RUN from omp_ext_hwloc_version(), or
- * "TOOL VERSION (hwloc RUN, built with hwloc BUILT)" when the hwloc
- * compiled against (HWLOC_VERSION) differs; no newline.
- *
- * \param tool  the program's name and any qualifier, e.g. "htbench (omp_ext)".
- * \param buf   receives the NUL-terminated line.
- * \param size  bytes at buf.
- * \return 0; omp_ext_err_invalid (NULL argument or size 0);
- *         omp_ext_err_range (truncated).
- */
-OMP_EXT_API int omp_ext_version_line(const char *tool, char *buf, size_t size);
-
 #ifdef __cplusplus
 }
 #endif

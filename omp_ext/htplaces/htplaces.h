@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "omp_ext.h"
+#include "misc.h" /* the tools' helpers: statistics, version line, text helpers */
 
 /* Exit statuses: 2 for usage errors (bad option, policy, N...), 1 for other
  * failures (unreadable topology, OS errors). */
