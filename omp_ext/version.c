@@ -3,11 +3,16 @@
 
 #include "omp_ext.h"
 
-/* OMP_EXT_VERSION equals project()'s version: configure stops otherwise
- * (cmake/OmpExtPackage.cmake). */
+/* OMP_EXT_VERSION and OMP_EXT_VERSION_HEX of this build: omp_ext/config.h,
+ * generated from project()'s version. */
 const char *omp_ext_get_version(void)
 {
   return OMP_EXT_VERSION;
+}
+
+unsigned omp_ext_version(void)
+{
+  return OMP_EXT_VERSION_HEX;
 }
 
 static int copy(char *buf, size_t size, const char *text)

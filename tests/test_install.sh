@@ -9,7 +9,7 @@ prefix=$(mktemp -d) work=$(mktemp -d)
 trap 'rm -rf "$prefix" "$work"' EXIT
 cmake --install "$build" --prefix "$prefix" >/dev/null
 libdir=$(ls -d "$prefix"/lib*/ | head -n 1)
-for f in "$prefix/bin/htplaces" "$prefix/include/omp_ext.h" "$prefix/share/man/man1/htplaces.1" "$prefix/share/man/man7/omp_ext-install.7" \
+for f in "$prefix/bin/htplaces" "$prefix/include/omp_ext.h" "$prefix/include/omp_ext/config.h" "$prefix/share/man/man1/htplaces.1" "$prefix/share/man/man7/omp_ext-install.7" \
          "$libdir/libomp_ext.a" "$libdir/pkgconfig/omp_ext.pc" "$libdir/cmake/omp_ext/omp_extConfig.cmake"; do
   [ -e "$f" ] || { echo "missing after install: $f"; exit 1; }
 done
