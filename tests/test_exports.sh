@@ -5,7 +5,8 @@
 # the tools' helpers (omp_ext/misc.h: statistics, the version line, util.h's
 # text helpers) is among them; and the tools (the archives given after
 # libomp_ext.a and libomp_ext_misc.a) call no function of libomp_ext that
-# the shared library does not export: they could link either.
+# the shared library does not export: they could link either.  And
+# omp_ext/DESIGN.md (beside MISC_H) names every public header.
 # Usage: sh test_exports.sh LIBOMP_EXT_SO INCLUDE_DIR MISC_H
 #          [LIBOMP_EXT_A LIBOMP_EXT_MISC_A TOOL_ARCHIVE...]
 set -eu
@@ -33,6 +34,14 @@ if comm -12 "$tmp/helpers" "$tmp/exported" | grep .; then
   echo "FAIL: the tools' helpers above are exported by $lib"
   exit 1
 fi
+
+# The design notes name every public header (omp_ext/DESIGN.md's table).
+design=$(dirname "$misc")/DESIGN.md
+for h in "$inc"/omp_ext/*.h "$inc"/omp_ext/*.h.in; do
+  [ -e "$h" ] || continue
+  name=$(basename "$h" .in)
+  grep -q "\`$name\`" "$design" || { echo "FAIL: $design does not name include/omp_ext/$name"; exit 1; }
+done
 
 if [ $# -ge 3 ]; then
   static=$1 miscar=$2
