@@ -70,9 +70,9 @@ static const struct htp_command commands[] = {
    "                       /sys/bus/event_source/devices/power)\n"
    "  --seconds T          seconds measured per step (default 1)\n"
    HTP_HELP_HERE},
-  {"check", "check [--expand] [PLACES]",
-   "parse and check an OMP_PLACES value (--as gomp|kmp: GOMP_CPU_AFFINITY, KMP proclist; -f json; "
-   "--runtime libgomp|libomp|both: what each runtime builds)",
+  {"check", "check [options] [PLACES]",
+   "parse and check an OMP_PLACES, GOMP_CPU_AFFINITY or KMP proclist value; what each runtime "
+   "builds from it",
    htp_cmd_check,
    "  --as S               the syntax: omp (OMP_PLACES, default), gomp\n"
    "                       (GOMP_CPU_AFFINITY) or kmp (a KMP_AFFINITY proclist)\n"
@@ -83,7 +83,7 @@ static const struct htp_command commands[] = {
    "  Without PLACES: the variable itself (OMP_PLACES, or with --as\n"
    "  GOMP_CPU_AFFINITY / KMP_AFFINITY).\n"},
   {"doctor", "doctor [POLICY [N]]",
-   "what limits parallel execution here (--sysfs D, --cgroup D, --no-saturation, -f json)",
+   "what limits parallel execution here: SMT, CPUs, cpusets, quota, variables, saturation",
    htp_cmd_doctor,
    "  --sysfs DIR          the sysfs root (default $HTPLACES_SYSFS, else /sys)\n"
    "  --cgroup DIR         the process's cgroup folder (default $HTPLACES_CGROUP)\n"
