@@ -210,8 +210,8 @@ static int compute_allowed(omp_ext_topo_t *t, unsigned long flags)
 
 /* hwloc's own environment can replace this machine's discovery (hwloc 2
  * checks HWLOC_FSROOT, then HWLOC_SYNTHETIC, then HWLOC_XMLFILE, when no
- * source was set).  The first one set, as "NAME=value", or NULL. */
-
+ * source was set).  The first one set (util.c), as "NAME=value (...)", or
+ * NULL. */
 static char *hwloc_env_source(void)
 {
   const char *name = omp_ext_hwloc_env_var(); /* set, as hwloc said */
