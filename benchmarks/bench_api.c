@@ -22,26 +22,14 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench.h"
 #include "omp_ext.h"
 
 #define INNER 2000
 
-static double now_us(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 static void report(const char *what, double *t, int n)
 {
-  qsort(t, (size_t)n, sizeof(*t), cmp_double);
+  sort_doubles(t, n);
   printf("%-44s %10.3f %10.3f\n", what, t[n / 2], t[0]);
 }
 

@@ -44,6 +44,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
 #ifndef BENCH_PLAIN
 #include "omp_ext.h"
 #endif
@@ -52,22 +53,9 @@
 #define REPS 20
 #define MAXROUNDS 101
 
-static double now_us(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 static double median(double *t, int n)
 {
-  qsort(t, (size_t)n, sizeof(*t), cmp_double);
+  sort_doubles(t, n);
   return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
 }
 

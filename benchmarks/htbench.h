@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "omp_ext.h"
+#include "misc.h"
 
 #define HTB_EXIT_OK 0
 #define HTB_EXIT_FAIL 1
@@ -154,8 +155,8 @@ int htb_wordcount_reference(const char *buf, size_t len, char *out, size_t outle
 
 /* -------------------------------------------------------------- stats */
 
-/* The library's: omp_ext_stats_compute(), omp_ext_student_t975()
- * (include/omp_ext/stats.h). */
+/* The tools' helpers: omp_ext_stats_compute(), omp_ext_student_t975()
+ * (omp_ext/misc.h, not exported by libomp_ext). */
 
 /* -------------------------------------------------------------- power */
 

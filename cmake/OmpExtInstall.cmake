@@ -11,6 +11,9 @@ install(TARGETS omp_ext omp_ext_static htplaces
   PUBLIC_HEADER DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/omp_ext DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   FILES_MATCHING PATTERN "*.h")
+# omp_ext/config.h: generated from project()'s version (omp_ext/CMakeLists.txt).
+install(FILES ${PROJECT_BINARY_DIR}/include/omp_ext/config.h
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/omp_ext)
 # Every man page in the source, each in its section's folder: pages added
 # later are installed without touching this file.
 file(GLOB_RECURSE OMP_EXT_MAN_PAGES CONFIGURE_DEPENDS
@@ -20,6 +23,9 @@ foreach(page ${OMP_EXT_MAN_PAGES})
   string(REGEX REPLACE "^.*\\.([1-8])$" "\\1" section "${page}")
   install(FILES ${page} DESTINATION ${CMAKE_INSTALL_MANDIR}/man${section})
 endforeach()
+# The pages generated from the header comments (omp_ext/CMakeLists.txt).
+install(DIRECTORY ${OMP_EXT_MAN3_DIR}/ DESTINATION ${CMAKE_INSTALL_MANDIR}/man3
+  FILES_MATCHING PATTERN "*.3")
 
 set(OMP_EXT_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/omp_ext)
 install(EXPORT omp_extTargets NAMESPACE omp_ext:: DESTINATION ${OMP_EXT_CMAKE_DIR})

@@ -5,14 +5,7 @@
 # (libhwloc15, libgomp1 or libomp5, libc6), never typed here.
 # Included last, after every install() rule.
 
-# One version: project() is the source of truth; omp_ext.h must agree.
-file(STRINGS ${PROJECT_SOURCE_DIR}/include/omp_ext.h _omp_ext_hver
-  REGEX "^#define OMP_EXT_VERSION \"")
-string(REGEX REPLACE ".*\"(.*)\".*" "\\1" _omp_ext_hver "${_omp_ext_hver}")
-if(NOT _omp_ext_hver STREQUAL PROJECT_VERSION)
-  message(FATAL_ERROR "OMP_EXT_VERSION in include/omp_ext.h is '${_omp_ext_hver}', "
-    "project() says '${PROJECT_VERSION}': make them equal")
-endif()
+# One version: project()'s; omp_ext/config.h is generated from it.
 
 set(OMP_EXT_DEB_MAINTAINER "omp_ext maintainers <maintainers@users.noreply.a-seed-5227e5f2.example>"
   CACHE STRING "Maintainer field of the Debian package")

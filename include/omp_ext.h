@@ -19,9 +19,9 @@
 #ifndef OMP_EXT_H
 #define OMP_EXT_H
 
-/** Version of omp_ext as a string, "MAJOR.MINOR.PATCH". */
-#define OMP_EXT_VERSION "0.1.0"
-
+/* OMP_EXT_VERSION, OMP_EXT_VERSION_MAJOR/MINOR/PATCH/HEX: generated from
+ * CMake's project() version (include/omp_ext/config.h.in). */
+#include "omp_ext/config.h"
 #include "omp_ext/error.h"
 #include "omp_ext/policy.h"
 #include "omp_ext/topology.h"
@@ -30,7 +30,6 @@
 #include "omp_ext/rank.h"
 #include "omp_ext/model.h"
 #include "omp_ext/calibrate.h"
-#include "omp_ext/stats.h"
 #include "omp_ext/incode.h"
 #include "omp_ext/share.h"
 #include "omp_ext/steal.h"

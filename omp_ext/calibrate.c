@@ -167,16 +167,7 @@ void omp_ext_rapl_close(omp_ext_rapl_t *rapl)
   free(rapl);
 }
 
-static int rapl_source_read(void *arg, double *joules)
-{
-  return omp_ext_rapl_read(arg, joules);
-}
-
-omp_ext_energy_source_t omp_ext_rapl_source(omp_ext_rapl_t *rapl)
-{
-  omp_ext_energy_source_t src = {rapl_source_read, NULL, rapl};
-  return src;
-}
+OMP_EXT_ENERGY_SOURCE(omp_ext_rapl_source, omp_ext_rapl_t, omp_ext_rapl_read)
 
 /* ---- fit --------------------------------------------------------------- */
 

@@ -31,6 +31,21 @@ struct omp_ext_topo {
 /* sysfs.c: write a reason into why[len] (nothing if why is NULL). */
 void omp_ext_say(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* The energy-source adapter of a reader (omp_ext_energy_source_t): defines
+ * NAME(TYPE *reader), whose source's read() calls READ(reader, joules) and
+ * whose clock is CLOCK_MONOTONIC.  One for RAPL (calibrate.c), one for perf
+ * (perf-energy.c). */
+#define OMP_EXT_ENERGY_SOURCE(name, type, read)                                  \
+  static int name##_read(void *reader, double *joules)                           \
+  {                                                                              \
+    return read((type *)reader, joules);                                         \
+  }                                                                              \
+  omp_ext_energy_source_t name(type *reader)                                     \
+  {                                                                              \
+    omp_ext_energy_source_t src = {name##_read, NULL, reader};                   \
+    return src;                                                                  \
+  }
+
 /* sysfs.c: the first line of DIR/FILE into buf[len], newline removed; -1
  * with errno set if unreadable or empty (ENODATA). */
 int omp_ext_read_line(const char *dir, const char *file, char *buf, size_t len);

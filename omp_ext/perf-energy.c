@@ -140,13 +140,4 @@ void omp_ext_perf_energy_close(omp_ext_perf_energy_t *perf)
   free(perf);
 }
 
-static int perf_source_read(void *arg, double *joules)
-{
-  return omp_ext_perf_energy_read(arg, joules);
-}
-
-omp_ext_energy_source_t omp_ext_perf_energy_source(omp_ext_perf_energy_t *perf)
-{
-  omp_ext_energy_source_t src = {perf_source_read, NULL, perf};
-  return src;
-}
+OMP_EXT_ENERGY_SOURCE(omp_ext_perf_energy_source, omp_ext_perf_energy_t, omp_ext_perf_energy_read)

@@ -3,12 +3,13 @@
  * synchronisation and scheduling overheads in OpenMP", EWOMP 1999): median,
  * min, max, mean, standard deviation, a 95% confidence interval of the mean
  * (Student t) and the samples further than 3 standard deviations from the
- * mean.  Used by htbench and htplaces tune.
+ * mean.  Used by htbench and htplaces tune: one of the tools' helpers
+ * (misc.h), not part of libomp_ext.
  */
 #include <math.h>
 #include <stdlib.h>
 
-#include "omp_ext.h"
+#include "misc.h"
 
 /* t(0.975, df) for df = 1..30, rounded to 3 decimals (error below 0.0005:
  * 0.00047 at df 11); beyond, the Cornish-Fisher expansion around the

@@ -1,7 +1,7 @@
 /*
- * Sysfs: the small file readers (sysfs and cgroup files: a line, a cpulist)
- * and the reason buffers shared by the energy sources (powercap RAPL in
- * calibrate.c, perf in perf-energy.c) and htplaces doctor.
+ * Sysfs: the line reader of sysfs files (the text and cpulist readers that
+ * the tools share are in util.c) and the reason buffers of the energy
+ * sources (powercap RAPL in calibrate.c, perf in perf-energy.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -75,40 +75,4 @@ int omp_ext_sysfs_cache_cpu(hwloc_const_bitmap_t set)
     return omp_ext_read_line(dir, "shared_cpu_list", buf, sizeof(buf)) == 0 ? cpu : -1;
   }
   return -1;
-}
-
-char *omp_ext_read_text(const char *dir, const char *file)
-{
-  char path[4096], *line = NULL;
-  size_t cap = 0;
-  ssize_t n;
-  FILE *f;
-  if (snprintf(path, sizeof(path), "%s/%s", dir, file) >= (int)sizeof(path) ||
-      !(f = fopen(path, "r")))
-    return NULL;
-  n = getline(&line, &cap, f);
-  fclose(f);
-  if (n < 0) {
-    free(line);
-    return NULL;
-  }
-  while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == ' '))
-    line[--n] = '\0';
-  return line;
-}
-
-hwloc_bitmap_t omp_ext_read_cpulist(const char *dir, const char *file)
-{
-  char *line = omp_ext_read_text(dir, file);
-  hwloc_bitmap_t set;
-  if (!line)
-    return NULL;
-  set = hwloc_bitmap_alloc();
-  if (set && *line &&
-      (strspn(line, "0123456789,-") != strlen(line) || hwloc_bitmap_list_sscanf(set, line) < 0)) {
-    hwloc_bitmap_free(set);
-    set = NULL;
-  }
-  free(line);
-  return set;
 }

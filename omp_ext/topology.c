@@ -252,37 +252,20 @@ static int compute_allowed(omp_ext_topo_t *t, unsigned long flags)
 
 /* hwloc's own environment can replace this machine's discovery (hwloc 2
  * checks HWLOC_FSROOT, then HWLOC_SYNTHETIC, then HWLOC_XMLFILE, when no
- * source was set).  The first one set, as "NAME=value", or NULL. */
-static const char *const hwloc_env_vars[] = {"HWLOC_FSROOT", "HWLOC_SYNTHETIC", "HWLOC_XMLFILE"};
-
+ * source was set).  The first one set (util.c), as "NAME=value (...)", or
+ * NULL. */
 static char *hwloc_env_source(void)
 {
-  size_t i;
-  for (i = 0; i < sizeof(hwloc_env_vars) / sizeof(hwloc_env_vars[0]); i++) {
-    const char *v = getenv(hwloc_env_vars[i]);
-    if (v && *v) {
-      size_t len = strlen(hwloc_env_vars[i]) + strlen(v) + 64;
-      char *text = malloc(len);
-      if (text)
-        snprintf(text, len, "%s=%s (hwloc's environment: not this machine)", hwloc_env_vars[i], v);
-      return text;
-    }
-  }
-  return NULL;
-}
-
-const char *omp_ext_hwloc_env_var(void)
-{
-  const char *this = getenv("HWLOC_THISSYSTEM");
-  size_t i;
-  if (this && strcmp(this, "1") == 0)
+  const char *name = omp_ext_hwloc_env_var(); /* set, as hwloc said */
+  const char *v = name ? getenv(name) : NULL;
+  size_t len;
+  char *text;
+  if (!v)
     return NULL;
-  for (i = 0; i < sizeof(hwloc_env_vars) / sizeof(hwloc_env_vars[0]); i++) {
-    const char *v = getenv(hwloc_env_vars[i]);
-    if (v && *v)
-      return hwloc_env_vars[i];
-  }
-  return NULL;
+  len = strlen(name) + strlen(v) + 64;
+  if ((text = malloc(len)) != NULL)
+    snprintf(text, len, "%s=%s (hwloc's environment: not this machine)", name, v);
+  return text;
 }
 
 static int load_hwloc(omp_ext_topo_t *t, const char *input)

@@ -1,11 +1,16 @@
 /*
- * Small text helpers: the one whole-number parser and the one environment
- * lookup of the library and of htplaces (see util.h).  Digits only: no sign,
- * no leading space, no 0x or octal, unlike strtoul.
+ * Small text helpers of the library and of the tools (see util.h): the one
+ * whole-number parser (digits only: no sign, no leading space, no 0x or
+ * octal, unlike strtoul), the one environment lookup, the one text and
+ * cpulist file reader, hwloc's environment.  Compiled into libomp_ext
+ * (hidden) and into the tools' helper library omp_ext_misc, so the tools
+ * do not call the library's private functions.
  */
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "util.h"
 
@@ -74,4 +79,58 @@ char *omp_ext_quote(const char *text, char *buf, size_t size)
   if (i < len && used + 32 < size)
     snprintf(buf + used, size - used, "... (%zu bytes)", len);
   return buf;
+}
+
+char *omp_ext_read_text(const char *dir, const char *file)
+{
+  char path[4096], *line = NULL;
+  size_t cap = 0;
+  ssize_t n;
+  FILE *f;
+  if (snprintf(path, sizeof(path), "%s/%s", dir, file) >= (int)sizeof(path) ||
+      !(f = fopen(path, "r")))
+    return NULL;
+  n = getline(&line, &cap, f);
+  fclose(f);
+  if (n < 0) {
+    free(line);
+    return NULL;
+  }
+  while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == ' '))
+    line[--n] = '\0';
+  return line;
+}
+
+hwloc_bitmap_t omp_ext_read_cpulist(const char *dir, const char *file)
+{
+  char *line = omp_ext_read_text(dir, file);
+  hwloc_bitmap_t set;
+  if (!line)
+    return NULL;
+  set = hwloc_bitmap_alloc();
+  if (set && *line &&
+      (strspn(line, "0123456789,-") != strlen(line) || hwloc_bitmap_list_sscanf(set, line) < 0)) {
+    hwloc_bitmap_free(set);
+    set = NULL;
+  }
+  free(line);
+  return set;
+}
+
+/* hwloc_topology_init() reads these, in this order, to replace this
+ * machine's discovery. */
+static const char *const hwloc_env_vars[] = {"HWLOC_FSROOT", "HWLOC_SYNTHETIC", "HWLOC_XMLFILE"};
+
+const char *omp_ext_hwloc_env_var(void)
+{
+  const char *this = getenv("HWLOC_THISSYSTEM");
+  size_t i;
+  if (this && strcmp(this, "1") == 0)
+    return NULL;
+  for (i = 0; i < sizeof(hwloc_env_vars) / sizeof(hwloc_env_vars[0]); i++) {
+    const char *v = getenv(hwloc_env_vars[i]);
+    if (v && *v)
+      return hwloc_env_vars[i];
+  }
+  return NULL;
 }

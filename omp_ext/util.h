@@ -1,8 +1,10 @@
 /*
- * Private text helpers of libomp_ext, shared with htplaces (which links the
- * static library): the one whole-number parser, the one environment lookup
- * and the one sysfs/cgroup file reader.  Hidden (no OMP_EXT_API): not part
- * of libomp_ext.so's interface.
+ * Private text helpers of libomp_ext and of the tools: the one whole-number
+ * parser, the one environment lookup, the one sysfs/cgroup file reader and
+ * hwloc's environment.  util.c is compiled into the library (hidden: no
+ * OMP_EXT_API, not part of libomp_ext.so's interface) and into the tools'
+ * helper library omp_ext_misc (misc.h), so htplaces and htbench get them
+ * from there, not from the library's internals.
  */
 #ifndef OMP_EXT_UTIL_H
 #define OMP_EXT_UTIL_H
@@ -42,16 +44,16 @@ const char *omp_ext_env_get(char *const *envp, const char *name);
  * Returns buf. */
 char *omp_ext_quote(const char *text, char *buf, size_t size);
 
-/* sysfs.c: the first line of DIR/FILE, malloc'ed, without its newline and
+/* util.c: the first line of DIR/FILE, malloc'ed, without its newline and
  * trailing spaces ("" for an empty file); NULL if unreadable or no memory. */
 char *omp_ext_read_text(const char *dir, const char *file);
 
-/* sysfs.c: a cpulist file of DIR/FILE ("0-3,8", the kernel's list format)
+/* util.c: a cpulist file of DIR/FILE ("0-3,8", the kernel's list format)
  * as a new bitmap; an empty file is the empty set; NULL if unreadable or
  * malformed. */
 hwloc_bitmap_t omp_ext_read_cpulist(const char *dir, const char *file);
 
-/* topology.c: the variable of hwloc's environment (HWLOC_FSROOT,
+/* util.c: the variable of hwloc's environment (HWLOC_FSROOT,
  * HWLOC_SYNTHETIC, HWLOC_XMLFILE, in the order hwloc checks them) that
  * replaces this machine's discovery in the process environment, or NULL
  * when none is set or HWLOC_THISSYSTEM=1 says it is this machine.  For the

@@ -1,14 +1,18 @@
 /* Versions at run time: libomp_ext's and hwloc's (omp_ext/version.h). */
 #include <stdio.h>
-#include <string.h>
 
 #include "omp_ext.h"
 
-/* OMP_EXT_VERSION equals project()'s version: configure stops otherwise
- * (cmake/OmpExtPackage.cmake). */
+/* OMP_EXT_VERSION and OMP_EXT_VERSION_HEX of this build: omp_ext/config.h,
+ * generated from project()'s version. */
 const char *omp_ext_get_version(void)
 {
   return OMP_EXT_VERSION;
+}
+
+unsigned omp_ext_version(void)
+{
+  return OMP_EXT_VERSION_HEX;
 }
 
 static int copy(char *buf, size_t size, const char *text)
@@ -37,19 +41,4 @@ int omp_ext_hwloc_version(char *buf, size_t size)
   err = copy(buf, size, v && *v ? v : api);
   hwloc_topology_destroy(topo);
   return err;
-}
-
-int omp_ext_version_line(const char *tool, char *buf, size_t size)
-{
-  char run[64];
-  int len;
-  if (!tool || !buf || size == 0)
-    return omp_ext_err_invalid;
-  omp_ext_hwloc_version(run, sizeof(run)); /* on failure: the API version */
-  if (strcmp(run, HWLOC_VERSION) == 0)
-    len = snprintf(buf, size, "%s %s (hwloc %s)", tool, omp_ext_get_version(), run);
-  else
-    len = snprintf(buf, size, "%s %s (hwloc %s, built with hwloc %s)", tool,
-                   omp_ext_get_version(), run, HWLOC_VERSION);
-  return len >= 0 && (size_t)len < size ? omp_ext_success : omp_ext_err_range;
 }

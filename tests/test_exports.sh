@@ -1,10 +1,17 @@
 #!/bin/sh
 # The public surface: `nm -D --defined-only libomp_ext.so` lists exactly the
 # functions declared OMP_EXT_API in include/omp_ext/*.h plus the runtime
-# entry points the in-code header documents ("interposed:" lines).
-# Usage: sh test_exports.sh LIBOMP_EXT_SO INCLUDE_DIR
+# entry points the in-code header documents ("interposed:" lines); none of
+# the tools' helpers (omp_ext/misc.h: statistics, the version line, util.h's
+# text helpers) is among them; and the tools (the archives given after
+# libomp_ext.a and libomp_ext_misc.a) call no function of libomp_ext that
+# the shared library does not export: they could link either.  And
+# omp_ext/DESIGN.md (beside MISC_H) names every public header.
+# Usage: sh test_exports.sh LIBOMP_EXT_SO INCLUDE_DIR MISC_H
+#          [LIBOMP_EXT_A LIBOMP_EXT_MISC_A TOOL_ARCHIVE...]
 set -eu
-lib=$1 inc=$2
+lib=$1 inc=$2 misc=$3
+shift 3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 nm -D --defined-only "$lib" | awk '$2 ~ /^[TtWiV]$/ {print $3}' | sed 's/@.*//' | sort -u >"$tmp/exported"
@@ -18,4 +25,39 @@ if ! diff -u "$tmp/documented" "$tmp/exported"; then
   echo "FAIL: exported symbols (+) differ from the documented ones (-)"
   exit 1
 fi
-echo "test_exports: $(wc -l <"$tmp/exported") exported symbols, all documented"
+
+# The tools' helpers: declared in misc.h (and util.h beside it), not exported.
+sed -n 's/^[a-z][a-z _]*[ *]\(omp_ext_[a-z0-9_]*\)(.*/\1/p' "$misc" "$(dirname "$misc")/util.h" |
+  sort -u >"$tmp/helpers"
+[ "$(wc -l <"$tmp/helpers")" -ge 10 ] || { echo "FAIL: only $(wc -l <"$tmp/helpers") helpers in $misc"; exit 1; }
+if comm -12 "$tmp/helpers" "$tmp/exported" | grep .; then
+  echo "FAIL: the tools' helpers above are exported by $lib"
+  exit 1
+fi
+
+# The design notes name every public header (omp_ext/DESIGN.md's table).
+design=$(dirname "$misc")/DESIGN.md
+for h in "$inc"/omp_ext/*.h "$inc"/omp_ext/*.h.in; do
+  [ -e "$h" ] || continue
+  name=$(basename "$h" .in)
+  grep -q "\`$name\`" "$design" || { echo "FAIL: $design does not name include/omp_ext/$name"; exit 1; }
+done
+
+if [ $# -ge 3 ]; then
+  static=$1 miscar=$2
+  shift 2
+  defined() { nm --defined-only "$@" 2>/dev/null | awk '$2 ~ /^[TWi]$/ {print $3}' | sort -u; }
+  defined "$static" >"$tmp/library"
+  defined "$miscar" "$@" >"$tmp/own"
+  nm -u "$@" | awk 'NF == 2 {print $2}' | sort -u >"$tmp/called"
+  # Called, defined by the library, neither the tools' own nor exported.
+  comm -12 "$tmp/called" "$tmp/library" | comm -23 - "$tmp/own" | comm -23 - "$tmp/exported" >"$tmp/private"
+  if [ -s "$tmp/private" ]; then
+    cat "$tmp/private"
+    echo "FAIL: the tools call the library's hidden functions above (move them to omp_ext/misc.h or export them)"
+    exit 1
+  fi
+  [ "$(comm -12 "$tmp/called" "$tmp/exported" | wc -l)" -gt 20 ] ||
+    { echo "FAIL: the tools call almost nothing of $lib: wrong archives?"; exit 1; }
+fi
+echo "test_exports: $(wc -l <"$tmp/exported") exported symbols, all documented; $(wc -l <"$tmp/helpers") tools' helpers not exported"

@@ -9,19 +9,21 @@ prefix=$(mktemp -d) work=$(mktemp -d)
 trap 'rm -rf "$prefix" "$work"' EXIT
 cmake --install "$build" --prefix "$prefix" >/dev/null
 libdir=$(ls -d "$prefix"/lib*/ | head -n 1)
-for f in "$prefix/bin/htplaces" "$prefix/include/omp_ext.h" "$prefix/share/man/man1/htplaces.1" "$prefix/share/man/man7/omp_ext-install.7" \
+for f in "$prefix/bin/htplaces" "$prefix/include/omp_ext.h" "$prefix/include/omp_ext/config.h" "$prefix/share/man/man1/htplaces.1" "$prefix/share/man/man7/omp_ext-install.7" \
          "$libdir/libomp_ext.a" "$libdir/pkgconfig/omp_ext.pc" "$libdir/cmake/omp_ext/omp_extConfig.cmake"; do
   [ -e "$f" ] || { echo "missing after install: $f"; exit 1; }
 done
 ls "$libdir"/libomp_ext.so* >/dev/null
 # Every man page of the tree is installed, and `man htplaces` finds and
-# renders the installed one (also a subcommand's page and a .so link).
+# renders the installed one (also a subcommand's page, a .so link and a page
+# generated from a header comment, BUILD_DIR/man/man3).
 man="$prefix/share/man"
-for p in $(cd "$src" && find omp_ext benchmarks -name '*.[1-8]' -type f); do
+for p in $(cd "$src" && find omp_ext benchmarks -name '*.[1-8]' -type f) \
+         $(cd "$build" && find man/man3 -name '*.3' -type f); do
   s=${p##*.}
   [ -f "$man/man$s/$(basename "$p")" ] || { echo "man page not installed: $p"; exit 1; }
 done
-for page in htplaces htplaces-check htbench omp_set_ht_policy omp_get_ht_pu; do
+for page in htplaces htplaces-check htbench omp_set_ht_policy omp_ext_order omp_get_ht_pu; do
   out=$(MANPATH= MANWIDTH=80 man -M "$man" "$page" 2>"$work/man.err") ||
     { echo "man -M $man $page failed: $(cat "$work/man.err")"; exit 1; }
   echo "$out" | grep -q '^NAME' || { echo "man $page rendered no NAME section"; exit 1; }

@@ -2,10 +2,11 @@
 # Every man page in the tree renders with groff -ww (all warnings) without a
 # warning; every htplaces subcommand has its page; every long option of
 # htplaces and htbench, and every environment variable the library and the
-# command read, is documented in a page.
-# Usage: test_man.sh SOURCE_DIR HTPLACES_BINARY
+# command read, is documented in a page; every function libomp_ext.so
+# exports has a section-3 page (hand-written or generated from its header).
+# Usage: test_man.sh SOURCE_DIR HTPLACES_BINARY LIBOMP_EXT_SO GENERATED_MAN3_DIR
 set -eu
-src=$1 htplaces=$2
+src=$1 htplaces=$2 lib=$3 gen=$4
 fail=0 n=0
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 work=$(mktemp -d)
@@ -13,7 +14,7 @@ trap 'rm -rf "$work"' EXIT
 
 command -v groff >/dev/null 2>&1 || { echo "groff is missing (apt-get install groff-base)"; exit 1; }
 
-pages=$(find "$src/omp_ext" "$src/benchmarks" "$src/packaging" -name '*.[1-8]' -type f | sort)
+pages=$(find "$src/omp_ext" "$src/benchmarks" "$src/packaging" "$gen" -name '*.[1-8]' -type f | sort)
 [ -n "$pages" ] || { echo "FAIL: no man page found"; exit 1; }
 
 # 1. Each page renders without a warning; a .so link names an existing page.
@@ -91,6 +92,35 @@ for p in "$src"/omp_ext/*.3; do
     n=$((n + 1))
     [ -f "$src/omp_ext/$f.3" ] || bad "$f (NAME of $(basename "$p")) has no page or .so link omp_ext/$f.3"
   done
+done
+
+# 7. Every function libomp_ext.so exports (nm -D) has a section-3 page: a
+#    hand-written omp_ext/NAME.3 (or .so link), or GENERATED_MAN3_DIR/NAME.3
+#    made at build time from its header comment (cmake/gen-man3.awk), never
+#    both.  The runtime entry points it interposes (GOMP_*, ompt_start_tool:
+#    the "interposed:" lines of the headers) are the runtime's functions:
+#    a hand-written page names each instead (or a family: GOMP_parallel_loop_*).
+interposed=$(sed -n 's/^ \* interposed: //p' "$src"/include/omp_ext/*.h | tr ' ' '\n' | grep .)
+exported=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TtWiV]$/ {print $3}' | sed 's/@.*//' | sort -u)
+[ "$(echo "$exported" | wc -l)" -gt 50 ] || bad "nm -D $lib lists only $(echo "$exported" | wc -l) functions"
+for f in $exported; do
+  n=$((n + 1))
+  if echo "$interposed" | grep -qx "$f"; then
+    named=0 p=$f
+    grep -q "$f" "$src"/omp_ext/*.3 && named=1
+    while [ "$named" = 0 ] && [ "${p%_*}" != "$p" ]; do
+      p=${p%_*}
+      grep -qF "${p}_*" "$src"/omp_ext/*.3 && named=1
+    done
+    [ "$named" = 1 ] || bad "interposed $f is named in no omp_ext/*.3 page"
+  elif [ -f "$src/omp_ext/$f.3" ]; then
+    [ ! -f "$gen/$f.3" ] || bad "$f has a hand-written page and a generated one"
+  elif [ -f "$gen/$f.3" ]; then
+    grep -q "^\.SH RETURN VALUE" "$gen/$f.3" || grep -q '^void\|^\.B "void ' "$gen/$f.3" ||
+      bad "generated $f.3 has no RETURN VALUE (no \\return in its header comment)"
+  else
+    bad "exported $f has no man page (omp_ext/$f.3 or generated $gen/$f.3)"
+  fi
 done
 
 echo "man: $((n - fail)) passed, $fail failed"

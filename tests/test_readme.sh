@@ -1,5 +1,6 @@
 #!/bin/sh
-# Run the README's commands, so that a README command that breaks fails CI.
+# Run the README's commands, so that a README command that breaks fails CI;
+# and the README is at most 400 lines.
 # Marker convention of the README's fenced blocks:
 #   ```sh       each block runs as one `sh -e` script: every command must succeed;
 #   ```console  each "$ CMD" line runs (sh -c), and its standard output and
@@ -39,6 +40,13 @@ awk -v dir="$work/blocks" '
 
 pass=0 fail=0
 bad() { echo "FAIL: README line $1: $2"; fail=$((fail + 1)); }
+
+# The README stays short (the user's path; figures in benchmarks/README.md).
+if [ "$(wc -l <"$readme")" -gt 400 ]; then
+  bad "$(wc -l <"$readme")" "README.md has more than 400 lines: move details to the man pages or benchmarks/README.md"
+else
+  pass=$((pass + 1))
+fi
 
 for f in "$work"/blocks/*.sh; do
   [ -e "$f" ] || continue

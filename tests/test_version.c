@@ -1,13 +1,16 @@
 /*
- * Versions at run time (omp_ext/version.h): libomp_ext's is project()'s,
- * hwloc's is the one of the library loaded (here the Debian libhwloc whose
+ * Versions (omp_ext/config.h, omp_ext/version.h): the compile-time macros
+ * and the running library's omp_ext_version() / omp_ext_get_version() agree
+ * and are project()'s; hwloc's is the one of the library loaded (here the Debian libhwloc whose
  * -dev package CMake found), and `htplaces --version` / `htbench --version`
  * print both.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cunit_main.h"
+#include "misc.h"
 #include "omp_ext.h"
 #include "testutil.h"
 
@@ -15,6 +18,32 @@ static void test_library(void)
 {
   CU_ASSERT_STRING_EQUAL(omp_ext_get_version(), PROJECT_VERSION_STR);
   CU_ASSERT_STRING_EQUAL(omp_ext_get_version(), OMP_EXT_VERSION);
+}
+
+/* The macros are numbers the preprocessor can compare. */
+#if !defined(OMP_EXT_VERSION_HEX) || OMP_EXT_VERSION_HEX != ((OMP_EXT_VERSION_MAJOR << 16) | \
+    (OMP_EXT_VERSION_MINOR << 8) | OMP_EXT_VERSION_PATCH)
+#error "OMP_EXT_VERSION_HEX is not 0xMMmmpp of OMP_EXT_VERSION_MAJOR/MINOR/PATCH"
+#endif
+
+static void test_numbers(void)
+{
+  char text[32];
+  /* compile time: config.h's numbers are project()'s (passed by CMake) */
+  CU_ASSERT_EQUAL(OMP_EXT_VERSION_MAJOR, PROJECT_VERSION_MAJOR_NUM);
+  CU_ASSERT_EQUAL(OMP_EXT_VERSION_MINOR, PROJECT_VERSION_MINOR_NUM);
+  CU_ASSERT_EQUAL(OMP_EXT_VERSION_PATCH, PROJECT_VERSION_PATCH_NUM);
+  snprintf(text, sizeof(text), "%d.%d.%d", OMP_EXT_VERSION_MAJOR, OMP_EXT_VERSION_MINOR,
+           OMP_EXT_VERSION_PATCH);
+  CU_ASSERT_STRING_EQUAL(text, OMP_EXT_VERSION);
+  /* run time: the library's own, the same here */
+  CU_ASSERT_EQUAL(omp_ext_version(), OMP_EXT_VERSION_HEX);
+  CU_ASSERT_EQUAL(omp_ext_version(), (unsigned)((PROJECT_VERSION_MAJOR_NUM << 16) |
+                                                (PROJECT_VERSION_MINOR_NUM << 8) |
+                                                PROJECT_VERSION_PATCH_NUM));
+  snprintf(text, sizeof(text), "%u.%u.%u", omp_ext_version() >> 16, (omp_ext_version() >> 8) & 0xff,
+           omp_ext_version() & 0xff);
+  CU_ASSERT_STRING_EQUAL(text, omp_ext_get_version());
 }
 
 static void test_hwloc(void)
@@ -63,6 +92,7 @@ static void test_tools(void)
 
 static CU_TestInfo version_tests[] = {
   {"omp_ext_get_version is project()'s", test_library},
+  {"OMP_EXT_VERSION_MAJOR/MINOR/PATCH/HEX vs omp_ext_version()", test_numbers},
   {"omp_ext_hwloc_version: the loaded hwloc", test_hwloc},
   {"omp_ext_version_line", test_line},
   {"htplaces --version, htbench --version", test_tools},

@@ -386,6 +386,47 @@ static void list_policies(const struct htb_result *r, unsigned n, const char *ke
   }
 }
 
+/* The rows of a per-policy table of kernel (Table 6, EPCC overhead): one
+ * per thread count 1..maxn that some policy has a result for, "N" then
+ * cell(out, result or NULL, w) for each policy. */
+static void policy_rows(FILE *out, const struct htb_result *r, unsigned n, const char *kernel,
+                        const char *const *pol, unsigned np, unsigned maxn, int w,
+                        void (*cell)(FILE *out, const struct htb_result *x, int w))
+{
+  unsigned t, p;
+  for (t = 1; t <= maxn; t++) {
+    for (p = 0; p < np && !find(r, n, kernel, pol[p], t, 0); p++)
+      ;
+    if (p == np)
+      continue;
+    fprintf(out, "%4u", t);
+    for (p = 0; p < np; p++)
+      cell(out, find(r, n, kernel, pol[p], t, 0), w);
+    fputc('\n', out);
+  }
+}
+
+static void table6_cell(FILE *out, const struct htb_result *x, int w)
+{
+  fprintf(out, " | %-*s ", w, "");
+  time_cell(out, x ? x->median_s : NAN);
+  if (x) {
+    num_cell(out, x->power_w, 1);
+    num_cell(out, x->spn, 2);
+  } else
+    fprintf(out, " %7s %7s", "-", "-");
+}
+
+static void overhead_cell(FILE *out, const struct htb_result *x, int w)
+{
+  (void)w;
+  if (x)
+    fprintf(out, " | %7.3fus [%5.2f,%5.2f]", x->median_s * 1e6, x->ci95_lo_s * 1e6,
+            x->ci95_hi_s * 1e6);
+  else
+    fprintf(out, " | %21s", "-");
+}
+
 static void table6(FILE *out, const struct htb_result *r, unsigned n, const char *kernel)
 {
   const char *pol[16];
@@ -404,31 +445,13 @@ static void table6(FILE *out, const struct htb_result *r, unsigned n, const char
   for (p = 0; p < np; p++)
     fprintf(out, " | %-*s %10s %7s %7s", w, pol[p], "time", "P(W)", "SPN");
   fputc('\n', out);
-  for (t = 1; t <= maxn; t++) {
-    int any = 0;
-    for (p = 0; p < np; p++)
-      any |= find(r, n, kernel, pol[p], t, 0) != NULL;
-    if (!any)
-      continue;
-    fprintf(out, "%4u", t);
-    for (p = 0; p < np; p++) {
-      const struct htb_result *x = find(r, n, kernel, pol[p], t, 0);
-      fprintf(out, " | %-*s ", w, "");
-      time_cell(out, x ? x->median_s : NAN);
-      if (x) {
-        num_cell(out, x->power_w, 1);
-        num_cell(out, x->spn, 2);
-      } else
-        fprintf(out, " %7s %7s", "-", "-");
-    }
-    fputc('\n', out);
-  }
+  policy_rows(out, r, n, kernel, pol, np, maxn, w, table6_cell);
 }
 
 static void overhead_table(FILE *out, const struct htb_result *r, unsigned n, const char *kernel)
 {
   const char *pol[16];
-  unsigned np, maxn, t, p;
+  unsigned np, maxn, p;
   list_policies(r, n, kernel, pol, &np, &maxn);
   fprintf(out, "\nEPCC %s overhead (median of test - reference per repetition; 95%% CI of the "
           "mean)\n", kernel);
@@ -436,23 +459,7 @@ static void overhead_table(FILE *out, const struct htb_result *r, unsigned n, co
   for (p = 0; p < np; p++)
     fprintf(out, " | %-21s", pol[p]);
   fputc('\n', out);
-  for (t = 1; t <= maxn; t++) {
-    int any = 0;
-    for (p = 0; p < np; p++)
-      any |= find(r, n, kernel, pol[p], t, 0) != NULL;
-    if (!any)
-      continue;
-    fprintf(out, "%4u", t);
-    for (p = 0; p < np; p++) {
-      const struct htb_result *x = find(r, n, kernel, pol[p], t, 0);
-      if (x)
-        fprintf(out, " | %7.3fus [%5.2f,%5.2f]", x->median_s * 1e6, x->ci95_lo_s * 1e6,
-                x->ci95_hi_s * 1e6);
-      else
-        fprintf(out, " | %21s", "-");
-    }
-    fputc('\n', out);
-  }
+  policy_rows(out, r, n, kernel, pol, np, maxn, 0, overhead_cell);
 }
 
 static void ht_table(FILE *out, const struct htb_result *r, unsigned n, unsigned max_smt)

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "omp_ext/config.h"
 #include "omp_ext/export.h"
 
 #ifdef __cplusplus
@@ -15,12 +16,23 @@ extern "C" {
 
 /**
  * The version of the libomp_ext that is running, "MAJOR.MINOR.PATCH" (the
- * project() version of the build; OMP_EXT_VERSION in omp_ext.h is the one
- * a program was compiled against).
+ * project() version of the build; OMP_EXT_VERSION in omp_ext/config.h is
+ * the one a program was compiled against).
  *
  * \return a static string, never NULL.
  */
 OMP_EXT_API const char *omp_ext_get_version(void);
+
+/**
+ * The version of the libomp_ext that is running, as one number 0xMMmmpp
+ * (as libuv's uv_version()): OMP_EXT_VERSION_HEX of the library's build.  A
+ * program compiled against OMP_EXT_VERSION_HEX may check at start that the
+ * library it runs with is not older, as hwloc's programs compare
+ * HWLOC_API_VERSION with hwloc_get_api_version().
+ *
+ * \return (MAJOR << 16) | (MINOR << 8) | PATCH of the running library.
+ */
+OMP_EXT_API unsigned omp_ext_version(void);
 
 /**
  * The release of the hwloc library this process runs with, e.g. "2.9.0".
@@ -40,20 +52,6 @@ OMP_EXT_API const char *omp_ext_get_version(void);
  *         topology; buf holds the API version then).
  */
 OMP_EXT_API int omp_ext_hwloc_version(char *buf, size_t size);
-
-/**
- * The line that `htplaces --version` and `htbench --version` print:
- * "TOOL VERSION (hwloc RUN)" with RUN from omp_ext_hwloc_version(), or
- * "TOOL VERSION (hwloc RUN, built with hwloc BUILT)" when the hwloc
- * compiled against (HWLOC_VERSION) differs; no newline.
- *
- * \param tool  the program's name and any qualifier, e.g. "htbench (omp_ext)".
- * \param buf   receives the NUL-terminated line.
- * \param size  bytes at buf.
- * \return 0; omp_ext_err_invalid (NULL argument or size 0);
- *         omp_ext_err_range (truncated).
- */
-OMP_EXT_API int omp_ext_version_line(const char *tool, char *buf, size_t size);
 
 #ifdef __cplusplus
 }

@@ -54,7 +54,7 @@ int htp_common_option(struct htp_ctx *ctx, int c, const char *optarg_, int optop
   case 'f': ctx->format = optarg_; return 1; /* checked by the subcommand: htp_format() */
   case 'h':
     if (ctx->help)
-      ctx->help(stdout);
+      ctx->help(stdout, ctx->command);
     if (fflush(stdout) != 0 || ferror(stdout))
       exit(htp_error(HTP_EXIT_FAIL, "cannot write to standard output"));
     exit(HTP_EXIT_OK);

@@ -11,12 +11,15 @@
 #include <stdio.h>
 
 #include "omp_ext.h"
+#include "misc.h" /* the tools' helpers: statistics, version line, text helpers */
 
 /* Exit statuses: 2 for usage errors (bad option, policy, N...), 1 for other
  * failures (unreadable topology, OS errors). */
 #define HTP_EXIT_OK 0
 #define HTP_EXIT_FAIL 1
 #define HTP_EXIT_USAGE 2
+
+struct htp_command;
 
 /* What every subcommand shares: the topology options and the topology. */
 struct htp_ctx {
@@ -31,15 +34,21 @@ struct htp_ctx {
   int all_ranks;             /* show: draw every rank, do not restrict to one */
   omp_ext_rank_t rank;       /* the rank htp_topo() applied (mode none: none) */
   int hwloc_env_ours;        /* main set HWLOC_PLUGINS_BLACKLIST (htp_program_env) */
-  void (*help)(FILE *out);   /* -h prints this (main's usage); NULL: nothing */
+  /* -h prints help(out, command): main's usage, or with the subcommand
+   * being run its own; NULL: nothing. */
+  void (*help)(FILE *out, const struct htp_command *command);
+  const struct htp_command *command; /* the subcommand being run, or NULL */
 };
 
-/* A subcommand: returns the exit status. argv[0] is its name. */
+/* A subcommand (main.c's table): returns the exit status. argv[0] is its
+ * name.  synopsis and summary make its line in htplaces --help; options,
+ * one "  -x, --opt VALUE   text\n" line each, its own --help. */
 struct htp_command {
   const char *name;
   const char *synopsis;
   const char *summary;
   int (*run)(struct htp_ctx *ctx, int argc, char **argv);
+  const char *options;
 };
 
 /* Long options every subcommand accepts; end of a table is {0}. */

@@ -6,7 +6,9 @@
  *   htplaces [options] topo             a summary of the topology
  *   htplaces list                       the policies
  *
- * main.c holds the subcommand table, the usage text and main(); the
+ *   htplaces help [COMMAND]             the usage, or a command's (as COMMAND --help)
+ *
+ * main.c holds the subcommand table, the usage texts and main(); the
  * subcommands (one file each) and common.c are the static library
  * htplaces_cli, which tests and fuzzers link without this file.
  */
@@ -23,30 +25,99 @@
 /* hwloc's I/O discovery plugins (hwloc 2.x names). */
 #define HTP_IO_PLUGINS "hwloc_pci,hwloc_opencl,hwloc_gl,hwloc_cuda,hwloc_nvml,hwloc_rsmi,hwloc_levelzero"
 
+/* The common options, as each subcommand's help lists them: the topology
+ * ones (HTP_HELP_TOPO), or without -i for the commands that act on this
+ * machine (HTP_HELP_HERE). */
+#define HTP_HELP_RANKS                                                              \
+  "  -r, --restrict LIST  use only these PUs (OS indexes, e.g. 0-3,8)\n"            \
+  "  --ranks-per-node K   MPI ranks on the node, with --local-rank R: the rank's\n" \
+  "  --local-rank R       share of whole cores (default: from the MPI launcher)\n"  \
+  "  -h, --help           this help\n"
+#define HTP_HELP_TOPO                                                               \
+  "  -i, --input X        topology from an hwloc XML file or synthetic string\n"    \
+  HTP_HELP_RANKS
+#define HTP_HELP_HERE HTP_HELP_RANKS "  (no -i: the program runs on this machine)\n"
+
+/* The subcommands: name, synopsis, summary (htplaces --help) and options
+ * (htplaces COMMAND --help, htplaces help COMMAND).  A new option of a
+ * subcommand is one line of its options here. */
 static const struct htp_command commands[] = {
   {"show", "show [options] POLICY [N]", "picture of packages, cores and PUs with thread numbers",
-   htp_cmd_show},
+   htp_cmd_show, HTP_HELP_TOPO},
   {"topo", "topo [options]", "summary: packages, NUMA nodes, cores, SMT, sibling numbering",
-   htp_cmd_topo},
-  {"list", "list", "the policies, one line each", htp_cmd_list},
+   htp_cmd_topo, HTP_HELP_TOPO},
+  {"list", "list", "the policies, one line each", htp_cmd_list,
+   "  -h, --help           this help\n"},
   {"exec", "exec POLICY [N] -- PROG ...", "run PROG with OMP_PLACES, OMP_PROC_BIND=close, "
-   "OMP_NUM_THREADS set (per MPI rank)", htp_cmd_exec},
+   "OMP_NUM_THREADS set (per MPI rank)", htp_cmd_exec,
+   HTP_HELP_HERE "  Options stop at the first non-option argument.\n"},
   {"model", "model [options] [POLICY...]",
-   "modelled power, speed-up, SPN, energy per N (paper §2)", htp_cmd_model},
+   "modelled power, speed-up, SPN, energy per N (paper §2)", htp_cmd_model,
+   "  --serial-fraction s  the program's serial fraction in [0, 1) (default\n"
+   "                       $OMP_EXT_SERIAL_FRACTION, else 0)\n"
+   "  --speedup N:S        a measured speed-up S on N cores: the serial fraction\n"
+   "                       by Karp-Flatt (not with --serial-fraction)\n"
+   "  --sigma x            an SMT sibling's worth in (0, 1] (default $OMP_EXT_SIGMA,\n"
+   "                       else 0.3)\n"
+   "  --power-model M      c6100, dl380p or Pn,Ps,Pc,Pt in watts (default\n"
+   "                       $OMP_EXT_POWER_MODEL, else c6100)\n"
+   "  -f, --format F       table (default), csv or json\n"
+   HTP_HELP_TOPO},
   {"calibrate", "calibrate [opts] [POLICY...]", "fit the power model from RAPL energy counters",
-   htp_cmd_calibrate},
-  {"check", "check [--expand] [PLACES]",
-   "parse and check an OMP_PLACES value (--as gomp|kmp: GOMP_CPU_AFFINITY, KMP proclist; -f json; "
-   "--runtime libgomp|libomp|both: what each runtime builds)",
-   htp_cmd_check},
+   htp_cmd_calibrate,
+   "  --powercap DIR       the powercap folder (default /sys/class/powercap)\n"
+   "  --perf-pmu DIR       the perf power PMU (default\n"
+   "                       /sys/bus/event_source/devices/power)\n"
+   "  --seconds T          seconds measured per step (default 1)\n"
+   HTP_HELP_HERE},
+  {"check", "check [options] [PLACES]",
+   "parse and check an OMP_PLACES, GOMP_CPU_AFFINITY or KMP proclist value; what each runtime "
+   "builds from it",
+   htp_cmd_check,
+   "  --as S               the syntax: omp (OMP_PLACES, default), gomp\n"
+   "                       (GOMP_CPU_AFFINITY) or kmp (a KMP_AFFINITY proclist)\n"
+   "  --expand             print only the canonical expansion\n"
+   "  --runtime R          what libgomp, libomp or both build from the value\n"
+   "  -f, --format F       text (default) or json\n"
+   HTP_HELP_TOPO
+   "  Without PLACES: the variable itself (OMP_PLACES, or with --as\n"
+   "  GOMP_CPU_AFFINITY / KMP_AFFINITY).\n"},
   {"doctor", "doctor [POLICY [N]]",
-   "what limits parallel execution here (--sysfs D, --cgroup D, --no-saturation, -f json)",
-   htp_cmd_doctor},
+   "what limits parallel execution here: SMT, CPUs, cpusets, quota, variables, saturation",
+   htp_cmd_doctor,
+   "  --sysfs DIR          the sysfs root (default $HTPLACES_SYSFS, else /sys)\n"
+   "  --cgroup DIR         the process's cgroup folder (default $HTPLACES_CGROUP)\n"
+   "  --no-saturation      skip the saturation test\n"
+   "  --duration S         seconds of the saturation test, in (0, 60] (default 0.5)\n"
+   "  -f, --format F       text (default) or json\n"
+   HTP_HELP_TOPO},
   {"tune", "tune [options] -- PROG ...",
    "time PROG under every policy and thread count, measure sigma and the serial fraction, "
-   "recommend", htp_cmd_tune},
+   "recommend", htp_cmd_tune,
+   "  --policies LIST      none, os, speedup, spn, spread (default\n"
+   "                       speedup,spn,spread,none)\n"
+   "  --threads LIST|auto  thread counts and ranges (1-4,8), each 1 .. the allowed PUs\n"
+   "                       (default auto)\n"
+   "  --wait-policy LIST   also vary OMP_WAIT_POLICY: passive, active\n"
+   "  --reps K             rounds at least, 3 .. 1000 (default 5)\n"
+   "  --seed S             seed of the shuffle (default 1)\n"
+   "  --budget SECONDS     start no run after this long; add rounds until the best\n"
+   "                       is significantly ahead or the budget ends\n"
+   "  --timeout SECONDS    kill a run after this long, (0, 1e6] (it counts as failed)\n"
+   "  --stdin FILE         each run's standard input, re-opened per run (default\n"
+   "                       /dev/null)\n"
+   "  --dry-run            print the plan and the estimated time; run nothing\n"
+   "  --objective O        time (default), energy, spn or edp\n"
+   "  --out DIR            also write results.csv, results.json, plots... into DIR\n"
+   "  --power-model M      for modelled energy: c6100, dl380p or Pn,Ps,Pc,Pt\n"
+   "  --timing-lib PATH    the libomp_ext.so to preload for per-region times\n"
+   "  --no-regions         preload nothing: whole-program times only\n"
+   "  -f json              print the JSON document instead of the table\n"
+   "  In PROG's arguments {N} is the thread count, {PLACES} the place list.\n"
+   HTP_HELP_HERE},
   {"verify", "verify [POLICY [N]] -- PROG",
-   "run an OpenMP program, compare each thread's affinity with its place", htp_cmd_verify},
+   "run an OpenMP program, compare each thread's affinity with its place", htp_cmd_verify,
+   HTP_HELP_HERE "  Without POLICY, the program runs with OMP_PLACES as set.\n"},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -57,6 +128,7 @@ static void usage(FILE *out)
   fprintf(out,
           "Usage: htplaces [options] POLICY [N]\n"
           "       htplaces COMMAND [options] ...\n"
+          "       htplaces help [COMMAND]\n"
           "Print the first N PUs of a placement policy as an OpenMP place list:\n"
           "  OMP_PLACES=$(htplaces spn 8) OMP_PROC_BIND=close OMP_NUM_THREADS=8 ./app\n"
           "\nPolicies:\n");
@@ -97,16 +169,37 @@ static void usage(FILE *out)
           "\nCommands:\n");
   for (i = 0; i < NCOMMANDS; i++)
     fprintf(out, "  %-28s %s\n", commands[i].synopsis, commands[i].summary);
-  fprintf(out,
-          "\nmodel options: --serial-fraction s (default 0) | --speedup N:S (Karp-Flatt),\n"
-          "  --sigma x (SMT sibling's worth, default 0.3), --power-model c6100|dl380p|Pn,Ps,Pc,Pt\n"
-          "  (watts; default $OMP_EXT_POWER_MODEL or c6100), -f table|csv|json\n"
-          "calibrate options: --powercap DIR (default /sys/class/powercap),\n"
-          "  --perf-pmu DIR (default /sys/bus/event_source/devices/power), --seconds T (1)\n");
+  fprintf(out, "\nA command's options: htplaces COMMAND --help, or htplaces help COMMAND.\n");
   fprintf(out, "\nExit status: 0 success, 1 failure (e.g. unreadable topology), 2 usage error.\n");
   fprintf(out, "check, doctor, verify: 1 when they find a problem; check: 2 when unparsable.\n");
 }
 
+
+/* htplaces COMMAND --help, htplaces help COMMAND: from the command's row. */
+static void command_usage(FILE *out, const struct htp_command *cmd)
+{
+  fprintf(out, "Usage: htplaces %s\n%c%s.\n\nOptions:\n%s", cmd->synopsis,
+          cmd->summary[0] >= 'a' && cmd->summary[0] <= 'z' ? cmd->summary[0] - 'a' + 'A'
+                                                            : cmd->summary[0],
+          cmd->summary + 1, cmd->options);
+  fprintf(out, "\nThe manual: man htplaces-%s.  All commands: htplaces --help.\n", cmd->name);
+}
+
+static void help(FILE *out, const struct htp_command *cmd)
+{
+  if (cmd)
+    command_usage(out, cmd);
+  else
+    usage(out);
+}
+
+static int print_help(const struct htp_command *cmd)
+{
+  help(stdout, cmd);
+  return fflush(stdout) != 0 || ferror(stdout)
+             ? htp_error(HTP_EXIT_FAIL, "cannot write to standard output")
+             : HTP_EXIT_OK;
+}
 
 static const char *command_names(void)
 {
@@ -132,7 +225,7 @@ int main(int argc, char **argv)
 {
   static const struct option longopts[] = {
     HTP_COMMON_LONGOPTS, {"version", no_argument, NULL, 'V'}, {0}};
-  struct htp_ctx ctx = {.help = usage};
+  struct htp_ctx ctx = {.help = help};
   const struct htp_command *cmd;
   omp_ht_policy_t policy;
   int c, status;
@@ -162,8 +255,23 @@ int main(int argc, char **argv)
   argv += optind - 1;
   argc -= optind - 1;
   argv[0] = "htplaces";
-  if ((cmd = find_command(argv[1])) != NULL)
+  if (strcmp(argv[1], "help") == 0) {
+    /* htplaces help [COMMAND] */
+    if (argc > 3)
+      return htp_error(HTP_EXIT_USAGE, "help takes one command, got %d words; commands: %s",
+                       argc - 2, command_names());
+    if (argc == 3 && !(cmd = find_command(argv[2])))
+      return htp_error(HTP_EXIT_USAGE, "help: unknown command '%s'; commands: %s", argv[2],
+                       command_names());
+    return print_help(argc == 3 ? cmd : NULL);
+  }
+  if ((cmd = find_command(argv[1])) != NULL) {
+    /* COMMAND -h: its own help, also for a command without options (list) */
+    if (argc > 2 && (strcmp(argv[2], "-h") == 0 || strcmp(argv[2], "--help") == 0))
+      return print_help(cmd);
+    ctx.command = cmd; /* -h later among its options: the same */
     status = cmd->run(&ctx, argc - 1, argv + 1);
+  }
   else if (omp_ext_policy_from_name(argv[1], &policy) == omp_ext_success)
     status = htp_cmd_places(&ctx, argc, argv);
   else

@@ -1,20 +1,24 @@
 /*
- * omp_ext/stats.h -- statistics of repeated timings.
- *
- * Part of the public API; users include <omp_ext.h>, the umbrella header.
+ * omp_ext/misc.h -- the tools' helpers: what htplaces and htbench share
+ * that is no part of libomp_ext's interface (as hwloc keeps its tools'
+ * helpers in utils/hwloc/misc.h).  Built as the static library omp_ext_misc
+ * (omp_ext/CMakeLists.txt: stats.c, misc.c and util.c, whose text helpers
+ * util.h declares and the library compiles in too), linked into the tools
+ * only: nothing here is exported from libomp_ext.so.
  */
-#ifndef OMP_EXT_STATS_H
-#define OMP_EXT_STATS_H
+#ifndef OMP_EXT_MISC_H
+#define OMP_EXT_MISC_H
 
-#include "omp_ext/export.h"
+#include <stddef.h>
+
+#include "omp_ext.h"
+#include "util.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* ------------------------------------------------------------------------ */
-/** \defgroup stats Statistics of repeated measurements                      */
-/* ------------------------------------------------------------------------ */
+/* ---------------------------------------------------------------- stats.c */
 
 /** Statistics of n samples (units: those of the samples, e.g. seconds). */
 typedef struct omp_ext_stats {
@@ -37,7 +41,7 @@ typedef struct omp_ext_stats {
  * \param st  receives the statistics.
  * \return 0; omp_ext_err_invalid (x or st NULL, n 0, or a sample not finite).
  */
-OMP_EXT_API int omp_ext_stats_compute(double *x, unsigned n, omp_ext_stats_t *st);
+int omp_ext_stats_compute(double *x, unsigned n, omp_ext_stats_t *st);
 
 /**
  * Student's t quantile t(0.975, df): the two-sided 95% factor.  Exact to
@@ -45,7 +49,7 @@ OMP_EXT_API int omp_ext_stats_compute(double *x, unsigned n, omp_ext_stats_t *st
  * Cornish-Fisher expansion to the 1/df^3 term (error below 2e-6).
  * \return the quantile; NaN for df 0.
  */
-OMP_EXT_API double omp_ext_student_t975(unsigned df);
+double omp_ext_student_t975(unsigned df);
 
 /**
  * Do two 95% confidence intervals [a_lo, a_hi] and [b_lo, b_hi] overlap?
@@ -54,10 +58,26 @@ OMP_EXT_API double omp_ext_student_t975(unsigned df);
  * not significantly different).
  * \return 1 (they overlap), 0 (disjoint).
  */
-OMP_EXT_API int omp_ext_ci_overlap(double a_lo, double a_hi, double b_lo, double b_hi);
+int omp_ext_ci_overlap(double a_lo, double a_hi, double b_lo, double b_hi);
+
+/* ----------------------------------------------------------------- misc.c */
+
+/**
+ * The line that `htplaces --version` and `htbench --version` print:
+ * "TOOL VERSION (hwloc RUN)" with RUN from omp_ext_hwloc_version(), or
+ * "TOOL VERSION (hwloc RUN, built with hwloc BUILT)" when the hwloc
+ * compiled against (HWLOC_VERSION) differs; no newline.
+ *
+ * \param tool  the program's name and any qualifier, e.g. "htbench (omp_ext)".
+ * \param buf   receives the NUL-terminated line.
+ * \param size  bytes at buf.
+ * \return 0; omp_ext_err_invalid (NULL argument or size 0);
+ *         omp_ext_err_range (truncated).
+ */
+int omp_ext_version_line(const char *tool, char *buf, size_t size);
 
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* OMP_EXT_STATS_H */
+#endif /* OMP_EXT_MISC_H */
