@@ -22,9 +22,10 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "omp_ext.h"
+#include "region.h"
 #include "runtime.h"
 #include "util.h"
-#include "omp_ext.h"
 
 static pthread_mutex_t bind_lock = PTHREAD_MUTEX_INITIALIZER;
 static omp_ext_topo_t *topo;                    /* this machine; set once */
@@ -226,11 +227,34 @@ static int bind_self(unsigned index)
   if ((err = bind_thread(set)) == 0) {
     tl_gen = gen;
     tl_index = index;
+    omp_ext_region_forget();
   } else {
     warn_once(&warned_bind, "the OS refused to bind thread %u (allowed PUs: %u)", index, npus);
   }
   hwloc_bitmap_free(set);
   return err;
+}
+
+/* Per-region control (region.c): the topology binding uses, loaded once
+ * (as for a policy), and binding the calling thread to a set of it. */
+int omp_ext_bind_topology(const omp_ext_topo_t **out)
+{
+  int err;
+  pthread_mutex_lock(&bind_lock);
+  err = prepare_locked(omp_ht_policy_os);
+  pthread_mutex_unlock(&bind_lock);
+  *out = err ? NULL : topo;
+  return err;
+}
+
+int omp_ext_bind_set(hwloc_const_bitmap_t set)
+{
+  return bind_thread(set);
+}
+
+void omp_ext_bind_forget(void)
+{
+  tl_gen = 0;
 }
 
 /* The hooks' binder (omp_ext_hooks_set_binder): bind the calling thread,
@@ -415,6 +439,8 @@ __attribute__((constructor)) static void omp_ext_env_init(void)
   load_model_err = omp_ext_model_from_env(environ, &load_model, NULL);
   if (!text || !*text)
     return;
+  if (strncmp(text, "auto", 4) == 0 && (text[4] == '\0' || text[4] == ':'))
+    return; /* per-region control (region.c) */
   if (parse_env(text, &policy, &n) != 0) {
     unsigned i;
     fprintf(stderr, "omp_ext: ignoring OMP_EXT_HT_POLICY='%s': expected POLICY[:N], POLICY one "
