@@ -12,7 +12,7 @@
 #              third-party OpenMP program for the timing layer).
 #   --list     print the packages of the set, one a line; install nothing.
 set -eu
-RUNTIME="cmake make gcc libc6-dev libgomp1 pkg-config libhwloc-dev hwloc binutils"
+RUNTIME="cmake make gcc libc6-dev libgomp1 pkg-config libhwloc-dev hwloc binutils libjansson-dev"
 DEV="clang libomp-dev libcunit1-dev util-linux openmpi-bin libopenmpi-dev gfortran valgrind
   libclang-rt-14-dev gnuplot-nox lmod bash-completion dpkg-dev man-db groff-base
   python3-numpy libopenblas0-openmp"

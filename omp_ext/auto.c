@@ -10,10 +10,13 @@
  * Per region (code address), in the root thread that first ran it:
  *  - warm-up: its first AUTO_WARM instances run the default, unmeasured
  *    (a region seen that few times keeps the default);
- *  - explore: the next AUTO_ROUNDS x candidates instances run the
- *    candidates interleaved (c0 c1 c2 c0 c1 c2 ...), each timed from just
- *    before the fork to just after the join -- the cost of switching team
- *    size and binding included, as the program will pay it;
+ *  - explore: the next AUTO_NSAMP x candidates instances run the
+ *    candidates interleaved in blocks of AUTO_BLOCK (c0 c0 c0 c1 c1 c1 c2
+ *    c2 c2 c0 ...: AUTO_ROUNDS blocks each), each instance timed from just
+ *    before the fork to just after the join -- the first of a block pays
+ *    the switch of team size and binding, as the program will wherever a
+ *    neighbouring region chose otherwise; the median weighs it as one
+ *    instance of a block;
  *  - settled: the candidate with the least median (time, or time x the
  *    modelled power of its PUs for :energy) runs from then on; one instance
  *    in AUTO_SAMPLE is timed, and when the median of AUTO_WINDOW such
@@ -37,7 +40,9 @@
 #include "timing_hot.h"
 
 #define AUTO_WARM 3
-#define AUTO_ROUNDS 3
+#define AUTO_BLOCK 3  /* consecutive instances of a candidate */
+#define AUTO_ROUNDS 2 /* blocks of each candidate */
+#define AUTO_NSAMP (AUTO_BLOCK * AUTO_ROUNDS)
 #define AUTO_SAMPLE 8
 #define AUTO_WINDOW 8
 #define AUTO_DRIFT 1.5
@@ -53,7 +58,7 @@ struct omp_ext_auto {
   unsigned step;     /* explore: instances run so far in this exploration */
   int best;          /* the settled candidate (SETTLED, atomic for others) */
   double ref;        /* drift reference (0: not yet) */
-  double s[AUTO_MAXC][AUTO_ROUNDS]; /* explore samples (objective) */
+  double s[AUTO_MAXC][AUTO_NSAMP]; /* explore samples (objective) */
   double med[AUTO_MAXC];            /* the last exploration's medians (NAN: not run) */
   double window[AUTO_WINDOW];
   unsigned nwindow;
@@ -191,6 +196,17 @@ static void run(struct omp_ext_rpick *p, unsigned c, unsigned clause, int measur
   p->t0 = measure ? omp_ext_timing_ns() : 0;
 }
 
+/* Exploration step \p step: its candidate, and its sample's slot. */
+static unsigned cand_of(unsigned step)
+{
+  return (step / AUTO_BLOCK) % ncands;
+}
+
+static unsigned sample_of(unsigned step)
+{
+  return step / (AUTO_BLOCK * ncands) * AUTO_BLOCK + step % AUTO_BLOCK;
+}
+
 void omp_ext_auto_pick(struct omp_ext_auto *a, unsigned clause, struct omp_ext_rpick *p)
 {
   const void *me = &tl_me;
@@ -215,11 +231,11 @@ void omp_ext_auto_pick(struct omp_ext_auto *a, unsigned clause, struct omp_ext_r
     a->phase = EXPLORE, a->step = 0;
     /* fall through */
   case EXPLORE:
-    while ((c = a->step % ncands), !eligible(c, clause) && a->step < ncands * AUTO_ROUNDS) {
-      a->s[c][a->step / ncands] = INFINITY;
+    while ((c = cand_of(a->step)), !eligible(c, clause) && a->step < ncands * AUTO_NSAMP) {
+      a->s[c][sample_of(a->step)] = INFINITY;
       a->step++;
     }
-    if (a->step < ncands * AUTO_ROUNDS) {
+    if (a->step < ncands * AUTO_NSAMP) {
       run(p, c, clause, 1);
       return;
     }
@@ -240,7 +256,7 @@ static int cmp_double(const void *x, const void *y)
 
 static double median_of(const double *v, unsigned n)
 {
-  double t[AUTO_WINDOW > AUTO_ROUNDS ? AUTO_WINDOW : AUTO_ROUNDS];
+  double t[AUTO_WINDOW > AUTO_NSAMP ? AUTO_WINDOW : AUTO_NSAMP];
   memcpy(t, v, n * sizeof(*t));
   qsort(t, n, sizeof(*t), cmp_double);
   return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
@@ -251,7 +267,7 @@ static void settle(struct omp_ext_auto *a)
   unsigned c;
   int best = 0;
   for (c = 0; c < ncands; c++) {
-    a->med[c] = median_of(a->s[c], AUTO_ROUNDS);
+    a->med[c] = median_of(a->s[c], AUTO_NSAMP);
     if (a->med[c] < a->med[best])
       best = (int)c;
   }
@@ -269,12 +285,12 @@ void omp_ext_auto_done(struct omp_ext_auto *a, struct omp_ext_rpick *p)
   if (auto_energy)
     dt *= cand_power[c];
   if (a->phase == EXPLORE) {
-    if (a->step < ncands * AUTO_ROUNDS) {
-      a->s[c][a->step / ncands] = dt;
+    if (a->step < ncands * AUTO_NSAMP) {
+      a->s[c][sample_of(a->step)] = dt;
       a->step++;
       a->explored++;
     }
-    if (a->step >= ncands * AUTO_ROUNDS)
+    if (a->step >= ncands * AUTO_NSAMP)
       settle(a);
     return;
   }
