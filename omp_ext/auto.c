@@ -8,8 +8,9 @@
  * SMT, spn and speedup give the same cores).
  *
  * Per region (code address), in the root thread that first ran it:
- *  - warm-up: its first AUTO_WARM instances run the default, unmeasured
- *    (a region seen that few times keeps the default);
+ *  - warm-up: its first AUTO_WARM instances run the default, timed (a
+ *    region seen that few times keeps the default; a tiny one, median
+ *    below AUTO_TINY_S, then explores with more samples);
  *  - explore: the next AUTO_NSAMP x candidates instances run the
  *    candidates interleaved in blocks of AUTO_BLOCK (c0 c0 c0 c1 c1 c1 c2
  *    c2 c2 c0 ...: AUTO_ROUNDS blocks each), each instance timed from just
@@ -43,6 +44,13 @@
 #define AUTO_BLOCK 3  /* consecutive instances of a candidate */
 #define AUTO_ROUNDS 2 /* blocks of each candidate */
 #define AUTO_NSAMP (AUTO_BLOCK * AUTO_ROUNDS)
+/* A tiny region (warm-up median below AUTO_TINY_S) explores with more
+ * samples (its exploration costs next to nothing): blocks of
+ * AUTO_TINY_BLOCK, AUTO_TINY_ROUNDS of them. */
+#define AUTO_TINY_S 100e-6
+#define AUTO_TINY_BLOCK 16
+#define AUTO_TINY_ROUNDS 3
+#define AUTO_MAXSAMP (AUTO_TINY_BLOCK * AUTO_TINY_ROUNDS)
 #define AUTO_SAMPLE 8
 #define AUTO_WINDOW 8
 #define AUTO_DRIFT 1.5
@@ -58,7 +66,9 @@ struct omp_ext_auto {
   unsigned step;     /* explore: instances run so far in this exploration */
   int best;          /* the settled candidate (SETTLED, atomic for others) */
   double ref;        /* drift reference (0: not yet) */
-  double s[AUTO_MAXC][AUTO_NSAMP]; /* explore samples (objective) */
+  double s[AUTO_MAXC][AUTO_MAXSAMP]; /* explore samples (objective) */
+  unsigned block, nsamp;             /* this region's exploration shape */
+  double warm[AUTO_WARM];            /* warm-up times (s) */
   double med[AUTO_MAXC];            /* the last exploration's medians (NAN: not run) */
   double window[AUTO_WINDOW];
   unsigned nwindow;
@@ -196,15 +206,29 @@ static void run(struct omp_ext_rpick *p, unsigned c, unsigned clause, int measur
   p->t0 = measure ? omp_ext_timing_ns() : 0;
 }
 
-/* Exploration step \p step: its candidate, and its sample's slot. */
-static unsigned cand_of(unsigned step)
+static int cmp_double(const void *x, const void *y)
 {
-  return (step / AUTO_BLOCK) % ncands;
+  double a = *(const double *)x, b = *(const double *)y;
+  return (a > b) - (a < b);
 }
 
-static unsigned sample_of(unsigned step)
+static double median_of(const double *v, unsigned n)
 {
-  return step / (AUTO_BLOCK * ncands) * AUTO_BLOCK + step % AUTO_BLOCK;
+  double t[AUTO_WINDOW > AUTO_MAXSAMP ? AUTO_WINDOW : AUTO_MAXSAMP];
+  memcpy(t, v, n * sizeof(*t));
+  qsort(t, n, sizeof(*t), cmp_double);
+  return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+}
+
+/* Exploration step \p step: its candidate, and its sample's slot. */
+static unsigned cand_of(const struct omp_ext_auto *a, unsigned step)
+{
+  return (step / a->block) % ncands;
+}
+
+static unsigned sample_of(const struct omp_ext_auto *a, unsigned step)
+{
+  return step / (a->block * ncands) * a->block + step % a->block;
 }
 
 void omp_ext_auto_pick(struct omp_ext_auto *a, unsigned clause, struct omp_ext_rpick *p)
@@ -225,17 +249,19 @@ void omp_ext_auto_pick(struct omp_ext_auto *a, unsigned clause, struct omp_ext_r
   switch (a->phase) {
   case WARM:
     if (a->n <= AUTO_WARM) {
-      run(p, 0, clause, 0);
+      run(p, 0, clause, 1);
       return;
     }
     a->phase = EXPLORE, a->step = 0;
+    a->block = median_of(a->warm, AUTO_WARM) < AUTO_TINY_S ? AUTO_TINY_BLOCK : AUTO_BLOCK;
+    a->nsamp = a->block * (a->block == AUTO_TINY_BLOCK ? AUTO_TINY_ROUNDS : AUTO_ROUNDS);
     /* fall through */
   case EXPLORE:
-    while ((c = cand_of(a->step)), !eligible(c, clause) && a->step < ncands * AUTO_NSAMP) {
-      a->s[c][sample_of(a->step)] = INFINITY;
+    while ((c = cand_of(a, a->step)), !eligible(c, clause) && a->step < ncands * a->nsamp) {
+      a->s[c][sample_of(a, a->step)] = INFINITY;
       a->step++;
     }
-    if (a->step < ncands * AUTO_NSAMP) {
+    if (a->step < ncands * a->nsamp) {
       run(p, c, clause, 1);
       return;
     }
@@ -248,26 +274,12 @@ void omp_ext_auto_pick(struct omp_ext_auto *a, unsigned clause, struct omp_ext_r
   }
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-  double a = *(const double *)x, b = *(const double *)y;
-  return (a > b) - (a < b);
-}
-
-static double median_of(const double *v, unsigned n)
-{
-  double t[AUTO_WINDOW > AUTO_NSAMP ? AUTO_WINDOW : AUTO_NSAMP];
-  memcpy(t, v, n * sizeof(*t));
-  qsort(t, n, sizeof(*t), cmp_double);
-  return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-}
-
 static void settle(struct omp_ext_auto *a)
 {
   unsigned c;
   int best = 0;
   for (c = 0; c < ncands; c++) {
-    a->med[c] = median_of(a->s[c], AUTO_NSAMP);
+    a->med[c] = median_of(a->s[c], a->nsamp);
     if (a->med[c] < a->med[best])
       best = (int)c;
   }
@@ -282,15 +294,19 @@ void omp_ext_auto_done(struct omp_ext_auto *a, struct omp_ext_rpick *p)
   unsigned c = (unsigned)p->cand;
   if (__atomic_load_n(&a->owner, __ATOMIC_RELAXED) != &tl_me)
     return;
+  if (a->phase == WARM) {
+    a->warm[(a->n - 1) % AUTO_WARM] = dt;
+    return;
+  }
   if (auto_energy)
     dt *= cand_power[c];
   if (a->phase == EXPLORE) {
-    if (a->step < ncands * AUTO_NSAMP) {
-      a->s[c][sample_of(a->step)] = dt;
+    if (a->step < ncands * a->nsamp) {
+      a->s[c][sample_of(a, a->step)] = dt;
       a->step++;
       a->explored++;
     }
-    if (a->step >= ncands * AUTO_NSAMP)
+    if (a->step >= ncands * a->nsamp)
       settle(a);
     return;
   }

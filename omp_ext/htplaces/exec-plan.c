@@ -41,13 +41,17 @@ static const char *find_lib(char *buf, size_t len)
   return NULL;
 }
 
-static int machine_matches(const struct htp_ctx *ctx, json_t *m, const char *path)
+static int machine_matches(struct htp_ctx *ctx, json_t *m, const char *path)
 {
   static const char *const keys[] = {"pus", "cores", "packages", "max_smt"};
   unsigned here[4], i;
   json_int_t v[4];
-  here[0] = omp_ext_topo_npus(ctx->topo), here[1] = omp_ext_topo_ncores(ctx->topo);
-  here[2] = omp_ext_topo_npackages(ctx->topo), here[3] = omp_ext_topo_max_smt(ctx->topo);
+  int status;
+  omp_ext_topo_t *topo = htp_topo(ctx, &status);
+  if (!topo)
+    return status;
+  here[0] = omp_ext_topo_npus(topo), here[1] = omp_ext_topo_ncores(topo);
+  here[2] = omp_ext_topo_npackages(topo), here[3] = omp_ext_topo_max_smt(topo);
   for (i = 0; i < 4; i++) {
     json_t *k = json_object_get(m, keys[i]);
     if (!json_is_integer(k))
