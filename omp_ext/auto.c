@@ -91,6 +91,11 @@ int omp_ext_auto_on(void)
   return auto_loaded;
 }
 
+void omp_ext_auto_enable(void)
+{
+  __atomic_store_n(&auto_loaded, 1, __ATOMIC_RELEASE);
+}
+
 int omp_ext_auto_init(const char *value)
 {
   const char *obj = value[4] == ':' ? value + 5 : "time";

@@ -232,6 +232,23 @@ void omp_ext_region_write_json(FILE *f, const void *at)
   }
 }
 
+int omp_ext_region_auto_start(void)
+{
+  const omp_ext_topo_t *topo;
+  int err = omp_ext_bind_topology(&topo);
+  if (err)
+    return err;
+  omp_ext_auto_enable();
+  /* Regions seen so far (a plan's, or none) keep what they have. */
+  __atomic_store_n(&omp_ext_region_mode, 1, __ATOMIC_RELEASE);
+  return omp_ext_success;
+}
+
+void omp_ext_region_stop(void)
+{
+  __atomic_store_n(&omp_ext_region_mode, 0, __ATOMIC_RELEASE);
+}
+
 /* OMP_EXT_PLAN=FILE or OMP_EXT_HT_POLICY=auto[:time|energy]: read when the
  * library is loaded (the environment only at the edges). */
 __attribute__((constructor)) static void region_env_init(void)

@@ -59,6 +59,12 @@ OMP_EXT_HIDDEN struct omp_ext_rcfg *omp_ext_rcfg_new(unsigned threads, hwloc_con
  * ", \"control\": {...}", or nothing. */
 OMP_EXT_HIDDEN void omp_ext_region_write_json(FILE *f, const void *at);
 
+/* omp_set_ht_policy(omp_ht_policy_auto): auto from the next region on
+ * (0; an omp_ext_err_* code: the topology); any other policy: per-region
+ * control off. */
+OMP_EXT_HIDDEN int omp_ext_region_auto_start(void);
+OMP_EXT_HIDDEN void omp_ext_region_stop(void);
+
 /* bind.c: this machine's topology for binding (loaded once), and binding
  * the calling thread to \p set (kmp_set_affinity or hwloc). */
 OMP_EXT_HIDDEN int omp_ext_bind_topology(const omp_ext_topo_t **topo);

@@ -32,6 +32,8 @@ OMP_EXT_HIDDEN const struct omp_ext_rcfg *omp_ext_plan_config(const char *module
 /* auto.c: OMP_EXT_HT_POLICY=auto[:time|energy] (0; else a line, -1). */
 OMP_EXT_HIDDEN int omp_ext_auto_init(const char *value);
 OMP_EXT_HIDDEN int omp_ext_auto_on(void);
+/* omp_set_ht_policy(omp_ht_policy_auto): auto:time for regions seen from now. */
+OMP_EXT_HIDDEN void omp_ext_auto_enable(void);
 OMP_EXT_HIDDEN struct omp_ext_auto *omp_ext_auto_new(void);
 OMP_EXT_HIDDEN void omp_ext_auto_pick(struct omp_ext_auto *a, unsigned clause,
                                       struct omp_ext_rpick *p);

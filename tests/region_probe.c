@@ -5,12 +5,15 @@
  *
  *   A T NTHREADS CPULIST      (B likewise)
  *
- * CPULIST: the thread's affinity mask ("0-3,8").  An OpenMP program of this
+ * CPULIST: the thread's affinity mask ("0-3,8").  REGION_PROBE_AUTO=1: first
+ * omp_set_ht_policy(omp_ht_policy_auto) of the preloaded libomp_ext (found
+ * with dlsym), printing "set RESULT".  An OpenMP program of this
  * build's compiler without omp_ext: test_region.sh drives per-region
  * control (htplaces exec --plan, OMP_EXT_HT_POLICY=auto) into it through
  * the preloaded library.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +32,12 @@ int main(int argc, char **argv)
 {
   int count = argc > 1 ? atoi(argv[1]) : 300, i;
   volatile double sink = 0;
+  const char *api = getenv("REGION_PROBE_AUTO");
+  if (api && *api == '1') {
+    int (*set)(int);
+    *(void **)&set = dlsym(RTLD_DEFAULT, "omp_set_ht_policy");
+    printf("set %d\n", set ? set(0x100) : -999); /* omp_ht_policy_auto */
+  }
   for (i = 0; i < count; i++) {
 #pragma omp parallel
     {

@@ -145,4 +145,10 @@ for name, r in zip("AB", regions):
 json.dump(want, open(tmp + "/want4.json", "w"))
 PY
 python3 "$tmp/check.py" "$tmp/r4" "$tmp/want4.json" || fail "auto: threads off their places"
-echo "test_region: plan, refusals, auto (few and many instances) hold"
+# 5. omp_set_ht_policy(omp_ht_policy_auto) in the program: the same tuner
+OMP_EXT_TIMING=$tmp/t5.json REGION_PROBE_AUTO=1 LD_PRELOAD=$lib "$probe" 400 >"$tmp/r5" ||
+  fail "auto by the API: run failed"
+grep -qx 'set 0' "$tmp/r5" || fail "omp_set_ht_policy(omp_ht_policy_auto): $(head -1 "$tmp/r5")"
+[ "$(grep -c '"source": "auto", "objective": "time", "settled": true' "$tmp/t5.json")" -eq 2 ] ||
+  fail "auto by the API: both regions should have settled"
+echo "test_region: plan, refusals, auto (few and many instances, and by the API) hold"
