@@ -21,6 +21,13 @@
 
 #include "htplaces.h"
 
+#ifndef OMP_EXT_LIBDIR_REL /* (set by CMake for htplaces_cli; other users of */
+#define OMP_EXT_LIBDIR_REL "lib" /* this file, the fuzzers, never run exec) */
+#endif
+#ifndef OMP_EXT_SOVERSION
+#define OMP_EXT_SOVERSION "0"
+#endif
+
 /* libomp_ext.so beside this htplaces (as tune finds it). */
 static const char *find_lib(char *buf, size_t len)
 {
