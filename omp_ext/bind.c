@@ -242,9 +242,16 @@ int omp_ext_bind_topology(const omp_ext_topo_t **out)
   int err;
   pthread_mutex_lock(&bind_lock);
   err = prepare_locked(omp_ht_policy_os);
+  if (!err && omp_ext_hooks_generation() == 0) /* (no policy published it yet) */
+    __atomic_store_n(&always_rebind, user_binding_env(), __ATOMIC_RELAXED);
   pthread_mutex_unlock(&bind_lock);
   *out = err ? NULL : topo;
   return err;
+}
+
+int omp_ext_bind_always(void)
+{
+  return __atomic_load_n(&always_rebind, __ATOMIC_RELAXED);
 }
 
 int omp_ext_bind_set(hwloc_const_bitmap_t set)

@@ -1134,7 +1134,7 @@ void __kmpc_fork_call(struct ident *loc, int argc, kmpc_micro microtask, ...)
   struct kcall k;
   gomp_fn fn = kmpc_marker;
   void *data = &k;
-  const void *ra = __builtin_return_address(0);
+  const void *ra = __builtin_return_address(0), *prev_ra;
   unsigned clause = (unsigned)tl_kmpc_clause, nt = clause;
   va_list ap;
   int i, bits;
@@ -1157,6 +1157,7 @@ void __kmpc_fork_call(struct ident *loc, int argc, kmpc_micro microtask, ...)
     *(void **)&gtid = real_entry("__kmpc_global_thread_num", NULL, &gtid_cache);
     push(loc, gtid(loc), (int)nt);
   }
+  prev_ra = tl_kmpc_ra; /* (a nested region of the primary thread) */
   tl_kmpc_ra = ra;
   if (fn == trampoline) {
     k.fn = microtask, k.argc = argc, k.args = a;
@@ -1166,6 +1167,6 @@ void __kmpc_fork_call(struct ident *loc, int argc, kmpc_micro microtask, ...)
     switch (argc) { OMP_EXT_KMPC_CASES(KMPC_FORK) }
 #undef KMPC_FORK
   }
-  tl_kmpc_ra = NULL;
+  tl_kmpc_ra = prev_ra;
   POST(bits, &k.t);
 }

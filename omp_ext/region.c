@@ -61,14 +61,14 @@ void omp_ext_region_forget(void)
 int omp_ext_region_bind(const struct omp_ext_rcfg *cfg, unsigned index)
 {
   unsigned want = cfg->place_id[cfg->nplaces ? index % cfg->nplaces : 0];
-  int err;
-  if (tl_place == want)
+  int err, always = omp_ext_bind_always();
+  if (tl_place == want && !always)
     return omp_ext_success;
   if ((err = omp_ext_bind_set(places[want - 1])) != 0)
     return err;
   tl_place = want;
   omp_ext_bind_forget();
-  return omp_ext_success;
+  return always; /* 1: bound, but the runtime may re-pin it at the next fork */
 }
 
 struct omp_ext_rcfg *omp_ext_rcfg_new(unsigned threads, hwloc_const_bitmap_t *sets, unsigned n,

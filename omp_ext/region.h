@@ -45,7 +45,8 @@ OMP_EXT_HIDDEN void omp_ext_region_pick(const void *ra, unsigned clause, struct 
 /* After its join (in the same thread). */
 OMP_EXT_HIDDEN void omp_ext_region_done(struct omp_ext_rpick *p);
 /* In thread \p index of the team: bind it to its place of \p cfg (unless it
- * is there).  0: bound; an omp_ext_err_* code. */
+ * is there).  0: bound; 1: bound, but the runtime may re-pin it (bind
+ * again next time); an omp_ext_err_* code. */
 OMP_EXT_HIDDEN int omp_ext_region_bind(const struct omp_ext_rcfg *cfg, unsigned index);
 /* The calling thread was bound by the global policy (bind.c): its place is
  * no longer one of region.c's. */
@@ -69,6 +70,10 @@ OMP_EXT_HIDDEN void omp_ext_region_stop(void);
  * the calling thread to \p set (kmp_set_affinity or hwloc). */
 OMP_EXT_HIDDEN int omp_ext_bind_topology(const omp_ext_topo_t **topo);
 OMP_EXT_HIDDEN int omp_ext_bind_set(hwloc_const_bitmap_t set);
+/* Does the runtime re-pin threads at each fork (OMP_PROC_BIND, OMP_PLACES,
+ * KMP_AFFINITY, GOMP_CPU_AFFINITY in the environment)?  Then every region
+ * binds again. */
+OMP_EXT_HIDDEN int omp_ext_bind_always(void);
 /* The calling thread was bound by region.c: bind.c's record is stale. */
 OMP_EXT_HIDDEN void omp_ext_bind_forget(void);
 

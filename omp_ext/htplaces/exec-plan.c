@@ -168,6 +168,10 @@ int htp_exec_plan(struct htp_ctx *ctx, const char *plan, char **argv)
   snprintf(env, sizeof(env), "/proc/self/fd/%d", fd);
   if (old && *old ? asprintf(&preload, "%s:%s", lib, old) < 0 : !(preload = strdup(lib)))
     return htp_error(HTP_EXIT_FAIL, "out of memory");
+  /* The plan places every region: the runtime's own binding would re-pin
+   * the threads at each fork (as exec POLICY, these are replaced). */
+  unsetenv("OMP_PLACES");
+  unsetenv("OMP_PROC_BIND");
   if (setenv("OMP_EXT_PLAN", env, 1) != 0 || setenv("LD_PRELOAD", preload, 1) != 0)
     return htp_error(HTP_EXIT_FAIL, "cannot set the environment");
   free(preload);
