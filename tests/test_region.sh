@@ -151,4 +151,17 @@ OMP_EXT_TIMING=$tmp/t5.json REGION_PROBE_AUTO=1 LD_PRELOAD=$lib "$probe" 400 >"$
 grep -qx 'set 0' "$tmp/r5" || fail "omp_set_ht_policy(omp_ht_policy_auto): $(head -1 "$tmp/r5")"
 [ "$(grep -c '"source": "auto", "objective": "time", "settled": true' "$tmp/t5.json")" -eq 2 ] ||
   fail "auto by the API: both regions should have settled"
-echo "test_region: plan, refusals, auto (few and many instances, and by the API) hold"
+# 6. A num_threads clause keeps the user's count (a plan of 1 thread for
+#    every region, auto), and a region's 12 shared variables arrive intact
+#    through the wrappers (their trampoline binds: a policy, the plan).
+clause=${probe%/*}/clause_probe
+cat >"$tmp/one" <<EOP
+omp_ext_plan 1
+default 1 $("$htp" spn 1)
+EOP
+for how in "OMP_EXT_HT_POLICY=spn" "OMP_EXT_HT_POLICY=auto" "OMP_EXT_PLAN=$tmp/one"; do
+  env "$how" LD_PRELOAD="$lib" "$clause" 300 >"$tmp/r6" || fail "$how: clause_probe failed"
+  [ "$(cat "$tmp/r6")" = "$(printf 'team 2\nsum %d' $((506 * 300)))" ] ||
+    fail "$how: clause_probe printed $(tr '\n' ' ' <"$tmp/r6")"
+done
+echo "test_region: plan, refusals, auto (few and many instances, and by the API), clauses hold"
