@@ -33,8 +33,10 @@ extern "C" {
  *   from inside a region it runs (GOMP_parallel, which libgomp, libomp and
  *   libiomp5 all export);
  * - then a hook re-binds, at the start of each region, every thread whose
- *   number changed or that is new (a team that grows): an OMPT tool under
- *   libomp/libiomp5 (ompt_callback_implicit_task until the team is found
+ *   number changed or that is new (a team that grows): wrappers of
+ *   __kmpc_fork_call under libomp/libiomp5 for clang-built code (libomp_ext
+ *   before the runtime in the link order, or preloaded; no OMPT tool is
+ *   then started), else an OMPT tool under libomp/libiomp5 (ompt_callback_implicit_task until the team is found
  *   bound, then only ompt_callback_parallel_begin watching the team size;
  *   no per-region callback at all while no policy was set; a tool named in
  *   OMP_TOOL_LIBRARIES is chained, not displaced), wrappers of GOMP_parallel
