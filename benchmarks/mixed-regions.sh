@@ -10,9 +10,9 @@
 #   hand    MIXED_HAND=1 htplaces exec spn P: the hand-chosen per-region
 #           optimum (num_threads(1) on the sync regions, all P on the work)
 #   auto    OMP_EXT_HT_POLICY=auto, libomp_ext preloaded
-#   plan    htplaces exec --plan DIR, DIR/results.json made first from one
-#           timed run (OMP_EXT_TIMING) per global setting: each region's
-#           least median, as htplaces tune ranks them
+#   plan    htplaces exec --plan DIR, DIR/results.json made first from
+#           three timed runs (OMP_EXT_TIMING) per global setting: each
+#           region's least median total, as htplaces tune ranks them
 #
 # Prints every run, then per variant the median wall time (the program's
 # own time_s) and the ratios the issue asks for; fails when a checksum
@@ -31,8 +31,10 @@ while [ "$k" -le "$npus" ]; do variants="$variants spn$k"; k=$((k + 1)); done
 variants="$variants hand auto plan"
 
 # The plan: one timed run per global setting, each region's best.
-for v in $variants; do
-  case $v in spn*) OMP_EXT_TIMING=$tmp/t-$v.json LD_PRELOAD=$lib "$htp" exec spn "${v#spn}" -- "$prog" $args >/dev/null ;; esac
+for rep in 1 2 3; do
+  for v in $variants; do
+    case $v in spn*) OMP_EXT_TIMING=$tmp/t-$v-$rep.json LD_PRELOAD=$lib "$htp" exec spn "${v#spn}" -- "$prog" $args >/dev/null ;; esac
+  done
 done
 mkdir -p "$tmp/plan"
 python3 - "$tmp" "$npus" "$htp" <<'PY'
@@ -51,10 +53,14 @@ configs, regions = [], {}
 for k in range(1, npus + 1):
     places = subprocess.run([htp, "spn", str(k)], capture_output=True, text=True).stdout.strip()
     configs.append({"index": k - 1, "policy": "spn", "threads": k, "omp_places": places})
-    t = json.load(open(f"{tmp}/t-spn{k}.json"))
-    for r in t["regions"]:
-        if r.get("kind") == "parallel":
-            regions.setdefault(r["offset"], {"name": r["name"], "module": r["module"], "offset": r["offset"], "t": []})["t"].append(r["total_s"])
+    per = {}
+    for rep in (1, 2, 3):  # each region's median total over 3 runs
+        for r in json.load(open(f"{tmp}/t-spn{k}-{rep}.json"))["regions"]:
+            if r.get("kind") == "parallel":
+                regions.setdefault(r["offset"], {"name": r["name"], "module": r["module"], "offset": r["offset"], "t": []})
+                per.setdefault(r["offset"], []).append(r["total_s"])
+    for off, ts in per.items():
+        regions[off]["t"].append(sorted(ts)[len(ts) // 2])
 total = [0.0] * npus
 for r in regions.values():
     for k in range(npus):

@@ -5,7 +5,7 @@
  * large "work" region (a compute loop over N elements: every core wins).
  * Prints the checksum and the wall time:
  *
- *   mixed_regions [ITER [SYNC [N]]]     defaults 100 200 400000
+ *   mixed_regions [ITER [SYNC [N]]]     defaults 100 1000 400000
  *   checksum C
  *   time_s T
  *
@@ -62,7 +62,7 @@ static double work_region(double *a, long n)
 
 int main(int argc, char **argv)
 {
-  int iter = argc > 1 ? atoi(argv[1]) : 100, nsync = argc > 2 ? atoi(argv[2]) : 200;
+  int iter = argc > 1 ? atoi(argv[1]) : 100, nsync = argc > 2 ? atoi(argv[2]) : 1000;
   long n = argc > 3 ? atol(argv[3]) : 400000, i;
   const char *h = getenv("MIXED_HAND");
   int hand = h && *h == '1', it, k;
