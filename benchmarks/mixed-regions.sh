@@ -23,7 +23,7 @@ shift $(( $# >= 2 ? 2 : 1 ))
 args="$*"
 prog=$build/benchmarks/mixed_regions htp=$build/bin/htplaces lib=$build/omp_ext/libomp_ext.so
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ -n "${KEEP_TMP-}" ] && echo "kept $tmp" || rm -rf "$tmp"' EXIT
 npus=$("$htp" speedup | tr ',' '\n' | grep -c .)
 variants=""
 k=1
