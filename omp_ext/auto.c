@@ -9,8 +9,9 @@
  *
  * Per region (code address), in the root thread that first ran it:
  *  - warm-up: its first AUTO_WARM instances run the default, timed (a
- *    region seen that few times keeps the default; a tiny one, median
- *    below AUTO_TINY_S, then explores with more samples);
+ *    region seen that few times keeps the default; a tiny one, least
+ *    warm-up time below AUTO_TINY_S, then explores with more samples, as
+ *    does one whose best median after the short exploration is);
  *  - explore: the next AUTO_NSAMP x candidates instances run the
  *    candidates interleaved in blocks of AUTO_BLOCK (c0 c0 c0 c1 c1 c1 c2
  *    c2 c2 c0 ...: AUTO_ROUNDS blocks each), each instance timed from just
@@ -44,7 +45,7 @@
 #define AUTO_BLOCK 3  /* consecutive instances of a candidate */
 #define AUTO_ROUNDS 2 /* blocks of each candidate */
 #define AUTO_NSAMP (AUTO_BLOCK * AUTO_ROUNDS)
-/* A tiny region (warm-up median below AUTO_TINY_S) explores with more
+/* A tiny region (least warm-up time below AUTO_TINY_S) explores with more
  * samples (its exploration costs next to nothing): blocks of
  * AUTO_TINY_BLOCK, AUTO_TINY_ROUNDS of them. */
 #define AUTO_TINY_S 100e-6
@@ -225,6 +226,15 @@ static double median_of(const double *v, unsigned n)
   return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
 }
 
+static double min_of(const double *v, unsigned n)
+{
+  double m = v[0];
+  unsigned i;
+  for (i = 1; i < n; i++)
+    m = v[i] < m ? v[i] : m;
+  return m;
+}
+
 /* Exploration step \p step: its candidate, and its sample's slot. */
 static unsigned cand_of(const struct omp_ext_auto *a, unsigned step)
 {
@@ -258,7 +268,9 @@ void omp_ext_auto_pick(struct omp_ext_auto *a, unsigned clause, struct omp_ext_r
       return;
     }
     a->phase = EXPLORE, a->step = 0;
-    a->block = median_of(a->warm, AUTO_WARM) < AUTO_TINY_S ? AUTO_TINY_BLOCK : AUTO_BLOCK;
+    /* (The least warm-up time: the first instance may start the team's
+     * threads.) */
+    a->block = min_of(a->warm, AUTO_WARM) < AUTO_TINY_S ? AUTO_TINY_BLOCK : AUTO_BLOCK;
     a->nsamp = a->block * (a->block == AUTO_TINY_BLOCK ? AUTO_TINY_ROUNDS : AUTO_ROUNDS);
     /* fall through */
   case EXPLORE:
@@ -287,6 +299,12 @@ static void settle(struct omp_ext_auto *a)
     a->med[c] = median_of(a->s[c], a->nsamp);
     if (a->med[c] < a->med[best])
       best = (int)c;
+  }
+  if (a->block != AUTO_TINY_BLOCK && a->med[best] < AUTO_TINY_S && !auto_energy) {
+    /* Tiny after all (its warm-up paid for starting threads): explore
+     * again with the many samples a tiny region can afford. */
+    a->block = AUTO_TINY_BLOCK, a->nsamp = AUTO_TINY_BLOCK * AUTO_TINY_ROUNDS, a->step = 0;
+    return;
   }
   __atomic_store_n(&a->best, best, __ATOMIC_RELAXED);
   a->ref = 0, a->nwindow = 0, a->have_med = 1;
