@@ -22,9 +22,10 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "omp_ext.h"
+#include "region.h"
 #include "runtime.h"
 #include "util.h"
-#include "omp_ext.h"
 
 static pthread_mutex_t bind_lock = PTHREAD_MUTEX_INITIALIZER;
 static omp_ext_topo_t *topo;                    /* this machine; set once */
@@ -137,8 +138,8 @@ static int prepare_locked(omp_ht_policy_t policy)
     npus = omp_ext_topo_npus(topo);
     warn_gomp_pinned();
   }
-  if (policy == omp_ht_policy_os || orders[policy])
-    return omp_ext_success;
+  if (policy == omp_ht_policy_os || policy == omp_ht_policy_auto || orders[policy])
+    return omp_ext_success; /* (auto: per region, region.c) */
   if (!(order = malloc(npus * sizeof(*order))) ||
       !(orders[policy] = malloc(npus * sizeof(**orders)))) {
     free(order);
@@ -162,7 +163,7 @@ static int prepare_locked(omp_ht_policy_t policy)
 /* The PUs of thread \p index under \p policy; call with bind_lock held. */
 static void cpuset_locked(omp_ht_policy_t policy, unsigned index, hwloc_bitmap_t set)
 {
-  if (policy == omp_ht_policy_os)
+  if (policy == omp_ht_policy_os || policy == omp_ht_policy_auto)
     hwloc_bitmap_copy(set, omp_ext_topo_allowed(topo));
   else
     hwloc_bitmap_only(set, orders[policy][index % npus]);
@@ -226,11 +227,41 @@ static int bind_self(unsigned index)
   if ((err = bind_thread(set)) == 0) {
     tl_gen = gen;
     tl_index = index;
+    omp_ext_region_forget();
   } else {
     warn_once(&warned_bind, "the OS refused to bind thread %u (allowed PUs: %u)", index, npus);
   }
   hwloc_bitmap_free(set);
   return err;
+}
+
+/* Per-region control (region.c): the topology binding uses, loaded once
+ * (as for a policy), and binding the calling thread to a set of it. */
+int omp_ext_bind_topology(const omp_ext_topo_t **out)
+{
+  int err;
+  pthread_mutex_lock(&bind_lock);
+  err = prepare_locked(omp_ht_policy_os);
+  if (!err && omp_ext_hooks_generation() == 0) /* (no policy published it yet) */
+    __atomic_store_n(&always_rebind, user_binding_env(), __ATOMIC_RELAXED);
+  pthread_mutex_unlock(&bind_lock);
+  *out = err ? NULL : topo;
+  return err;
+}
+
+int omp_ext_bind_always(void)
+{
+  return __atomic_load_n(&always_rebind, __ATOMIC_RELAXED);
+}
+
+int omp_ext_bind_set(hwloc_const_bitmap_t set)
+{
+  return bind_thread(set);
+}
+
+void omp_ext_bind_forget(void)
+{
+  tl_gen = 0;
 }
 
 /* The hooks' binder (omp_ext_hooks_set_binder): bind the calling thread,
@@ -277,18 +308,35 @@ static void apply_thread(void *arg)
     __atomic_store_n(&a->err, err, __ATOMIC_RELAXED);
 }
 
+/* omp_ht_policy_auto: per-region placement from the next region on
+ * (region.c); the global policy is left as it is for what auto leaves. */
+static int set_auto(const struct omp_ext_runtime *rt, int nthreads)
+{
+  int err = omp_ext_region_auto_start();
+  if (err)
+    return err;
+  if (nthreads > 0)
+    rt->set_num_threads(nthreads);
+  __atomic_store_n(&cur_policy, (int)omp_ht_policy_auto, __ATOMIC_RELAXED);
+  omp_ext_hooks_check(rt);
+  return omp_ext_success;
+}
+
 /* Set the policy and bind a team of \p nthreads now (0: the default size). */
 static int set_policy(omp_ht_policy_t policy, int nthreads)
 {
   const struct omp_ext_runtime *rt;
   struct apply a;
   int err;
-  if ((int)policy < 0 || (int)policy >= OMP_EXT_NPOLICIES)
+  if (((int)policy < 0 || (int)policy >= OMP_EXT_NPOLICIES) && policy != omp_ht_policy_auto)
     return omp_ext_err_policy;
   if (!(rt = omp_ext_runtime()))
     return omp_ext_err_runtime;
   if (rt->get_level() > 0)
     return omp_ext_err_in_parallel;
+  if (policy == omp_ht_policy_auto)
+    return set_auto(rt, nthreads);
+  omp_ext_region_stop(); /* (a policy of one order ends auto or a plan) */
   pthread_mutex_lock(&bind_lock);
   if ((err = prepare_locked(policy)) == 0)
     publish_locked(policy);
@@ -344,7 +392,7 @@ int omp_get_ht_pu(int thread_num)
   hwloc_bitmap_t set;
   if (thread_num < 0)
     return omp_ext_err_invalid;
-  if (omp_get_ht_policy() == omp_ht_policy_os)
+  if (omp_get_ht_policy() == omp_ht_policy_os || omp_get_ht_policy() == omp_ht_policy_auto)
     return omp_ext_err_unsupported;
   if (!(set = hwloc_bitmap_alloc()))
     return omp_ext_err_nomem;
@@ -439,6 +487,11 @@ __attribute__((constructor)) static void omp_ext_env_init(void)
   load_model_err = omp_ext_model_from_env(environ, &load_model, NULL);
   if (!text || !*text)
     return;
+  if (strncmp(text, "auto", 4) == 0 && (text[4] == '\0' || text[4] == ':')) {
+    if (!getenv("OMP_EXT_PLAN")) /* (a plan wins: region.c) */
+      __atomic_store_n(&cur_policy, (int)omp_ht_policy_auto, __ATOMIC_RELAXED);
+    return; /* per-region control (region.c) */
+  }
   if (parse_env(text, &policy, &n) != 0) {
     env_warning(text, NULL);
     return;

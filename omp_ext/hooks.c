@@ -22,13 +22,16 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "kmpc_args.h"
 #include "omp_ext.h"
+#include "region.h"
 #include "runtime.h"
 #include "timing_hot.h"
 
@@ -37,6 +40,14 @@
 #endif
 
 static int hooks_seen; /* OMP_EXT_HOOK_* bits */
+
+/* Does the program's __kmpc_fork_call reach this library's wrapper (libomp,
+ * libiomp5: see "KMPC" below)?  Then the wrapper binds, sizes and times
+ * every outermost region, and the OMPT tool is needed only for a chained
+ * tool of the user's.  Set by the wrapper's first call, or found from the
+ * global symbol scope (kmpc_is_live). */
+static int kmpc_live; /* atomic */
+static int kmpc_is_live(void);
 
 void omp_ext_hooks_mark(int bit)
 {
@@ -190,12 +201,12 @@ static int own_need(int event)
   switch (event) {
   case OMPT_CALLBACK_THREAD_BEGIN: return 1;
   case OMPT_CALLBACK_PARALLEL_BEGIN:
-    return __atomic_load_n(&armed, __ATOMIC_RELAXED) || omp_ext_timing_on();
-  case OMPT_CALLBACK_PARALLEL_END: return omp_ext_timing_on();
+    return __atomic_load_n(&armed, __ATOMIC_RELAXED) || (omp_ext_timing_on() && !kmpc_is_live());
+  case OMPT_CALLBACK_PARALLEL_END: return omp_ext_timing_on() && !kmpc_is_live();
   case OMPT_CALLBACK_IMPLICIT_TASK: /* binding a team, or recording where it is */
     return (__atomic_load_n(&armed, __ATOMIC_RELAXED) &&
             !__atomic_load_n(&settled, __ATOMIC_RELAXED)) ||
-           omp_ext_timing_recording();
+           (omp_ext_timing_recording() && !kmpc_is_live());
   default: return 0;
   }
 }
@@ -271,7 +282,8 @@ int omp_ext_hooks_take_pending_threads(void)
 void omp_ext_hooks_arm(void)
 {
   pthread_mutex_lock(&ompt_lock);
-  __atomic_store_n(&armed, 1, __ATOMIC_RELAXED);
+  /* (With the KMPC wrapper live, it binds: no OMPT callback.) */
+  __atomic_store_n(&armed, !kmpc_is_live(), __ATOMIC_RELAXED);
   __atomic_store_n(&settled, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&settled_size, 0, __ATOMIC_RELAXED);
   sync_all_locked();
@@ -306,6 +318,16 @@ static void d_thread_begin(int thread_type, ompt_data_t *thread_data)
  * the timing of its next regions needs no call into the runtime. */
 static __thread int tl_initial __attribute__((tls_model("initial-exec")));
 
+/* The KMPC wrapper's caller (the region's code address) while it runs the
+ * runtime's __kmpc_fork_call: the runtime then reports the wrapper's own
+ * return address as codeptr_ra, and a chained tool gets this one. */
+static __thread const void *tl_kmpc_ra __attribute__((tls_model("initial-exec")));
+
+static inline const void *kmpc_user_ra(const void *ra)
+{
+  return tl_kmpc_ra ? tl_kmpc_ra : ra;
+}
+
 /* Region timing alone (no policy): the encountering thread of \p ra, a team
  * of \p req asked for. */
 static inline void timing_parallel_begin(const void *ra, unsigned req)
@@ -331,9 +353,9 @@ static void d_parallel_begin(ompt_data_t *etd, const void *etf, ompt_data_t *pd,
   cb_parallel_begin_t user =
     (cb_parallel_begin_t)__atomic_load_n(&user_cb[OMPT_CALLBACK_PARALLEL_BEGIN], __ATOMIC_ACQUIRE);
   const struct omp_ext_runtime *rt;
-  int timing = omp_ext_timing_on();
+  int timing = omp_ext_timing_on() && !kmpc_is_live(); /* (else the KMPC wrapper times) */
   if (user)
-    user(etd, etf, pd, req, flags, ra);
+    user(etd, etf, pd, req, flags, kmpc_user_ra(ra));
   if (!__atomic_load_n(&armed, __ATOMIC_RELAXED)) {
     if (timing)
       timing_parallel_begin(ra, req);
@@ -391,13 +413,14 @@ static void d_parallel_end(ompt_data_t *pd, ompt_data_t *etd, int flags, const v
 {
   cb_parallel_end_t user =
     (cb_parallel_end_t)__atomic_load_n(&user_cb[OMPT_CALLBACK_PARALLEL_END], __ATOMIC_ACQUIRE);
-  if (omp_ext_timing_on() && omp_ext_timing_end()) { /* the encountering thread, after the join */
+  if (omp_ext_timing_on() && !kmpc_is_live() &&
+      omp_ext_timing_end()) { /* the encountering thread, after the join */
     pthread_mutex_lock(&ompt_lock); /* the team's binding is recorded */
     sync_event_locked(OMPT_CALLBACK_IMPLICIT_TASK);
     pthread_mutex_unlock(&ompt_lock);
   }
   if (user)
-    user(pd, etd, flags, ra);
+    user(pd, etd, flags, kmpc_user_ra(ra));
 }
 
 static void d_implicit_task(int endpoint, ompt_data_t *parallel_data, ompt_data_t *task_data,
@@ -425,7 +448,8 @@ static void d_implicit_task(int endpoint, ompt_data_t *parallel_data, ompt_data_
     }
   }
   if (endpoint == OMPT_SCOPE_BEGIN && (flags & OMPT_TASK_IMPLICIT) &&
-      omp_ext_timing_recording() && (rt = omp_ext_runtime()) && rt->get_level() == 1)
+      omp_ext_timing_recording() && !kmpc_is_live() && (rt = omp_ext_runtime()) &&
+      rt->get_level() == 1)
     omp_ext_timing_thread(index); /* after binding: where it runs its part */
   if (user)
     user(endpoint, parallel_data, task_data, actual_parallelism, index, flags);
@@ -600,6 +624,8 @@ ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *
    * environment, a tool to chain, or an object naming the policy API.
    * (Linked statically, the program's calls leave no trace in a dynamic
    * string table: always started.) */
+  if (!user_tool && kmpc_is_live())
+    return NULL; /* the KMPC wrapper binds, sizes and times every region */
   if (!OMP_EXT_STATIC_LIB && !user_tool && omp_ext_hooks_generation() == 0 &&
       !omp_ext_timing_enabled() && !policy_api_named())
     return NULL;
@@ -618,6 +644,7 @@ struct tramp {
   unsigned bound; /* of them, bound to stay (the binder returned 0); atomic */
   int bind;        /* a policy is set: bind the thread */
   int record;      /* OMP_EXT_TIMING: record where the thread runs */
+  struct omp_ext_rpick pick; /* per-region control (pick.cfg: bind there) */
 };
 
 /* libgomp keeps a level-1 team's threads in the root thread's pool, in
@@ -633,36 +660,53 @@ struct tramp {
  * and the team size known bound.  (Regions entered through entry points
  * this library does not wrap -- GOMP_parallel_start, GOMP_teams,
  * GOMP_parallel_reductions -- are not seen: a team resized there is
- * re-bound only at the next size change, or by omp_ht_rebind().) */
+ * re-bound only at the next size change, or by omp_ht_rebind().)
+ * libomp's hot team (__kmp_allocate_team reuses the root's level-1 team)
+ * keeps threads and numbers the same way for the KMPC wrapper.
+ * Per-region control settles the same way, on a configuration instead of
+ * a generation (tl_settled_cfg). */
 static __thread unsigned tl_settled_gen __attribute__((tls_model("initial-exec")));
 static __thread unsigned tl_settled_n __attribute__((tls_model("initial-exec")));
+static __thread const struct omp_ext_rcfg *tl_settled_cfg __attribute__((tls_model("initial-exec")));
 
-/* Runs in every thread of a level-1 region (the wrapper checked the level
- * once, in the encountering thread). */
-static void trampoline(void *arg)
+static void kmpc_marker(void *arg);
+
+/* The trampoline's work in each thread of a level-1 region (the wrapper
+ * checked the level once, in the encountering thread), before the
+ * region's own function. */
+static void tramp_enter(struct tramp *t)
 {
-  struct tramp *t = arg;
   unsigned index = (unsigned)t->rt->get_thread_num();
   if (t->bind) {
-    omp_ext_hooks_mark(omp_ext_hook_gomp);
-    if (binder(index) == 0)
+    int r;
+    omp_ext_hooks_mark(t->fn == kmpc_marker ? omp_ext_hook_kmpc : omp_ext_hook_gomp);
+    r = t->pick.cfg ? omp_ext_region_bind(t->pick.cfg, index) : binder(index);
+    if (r == 0)
       __atomic_fetch_add(&t->bound, 1, __ATOMIC_RELAXED);
     __atomic_fetch_add(&t->ran, 1, __ATOMIC_RELAXED);
   }
   if (t->record)
     omp_ext_timing_thread(index);
+}
+
+static void trampoline(void *arg)
+{
+  struct tramp *t = arg;
+  tramp_enter(t);
   t->fn(t->data);
 }
 
 /* After the region of \p t (the join is done): the team got the size it
- * asked for, and every thread bound to stay, for a policy still current?
- * Then the root thread's next teams of that size need no trampoline. */
+ * asked for, and every thread bound to stay, for a policy (or region
+ * configuration) still current?  Then the root thread's next teams of that
+ * size need no trampoline. */
 static void settle(const struct tramp *t)
 {
   unsigned ran = __atomic_load_n(&t->ran, __ATOMIC_RELAXED);
   int ok = ran == t->want && __atomic_load_n(&t->bound, __ATOMIC_RELAXED) == ran &&
-           t->gen == omp_ext_hooks_generation() && !t->rt->get_dynamic();
-  tl_settled_gen = ok ? t->gen : 0;
+           (t->pick.cfg || t->gen == omp_ext_hooks_generation()) && !t->rt->get_dynamic();
+  tl_settled_gen = ok && !t->pick.cfg ? t->gen : 0;
+  tl_settled_cfg = ok ? t->pick.cfg : NULL;
   tl_settled_n = ok ? ran : 0;
 }
 
@@ -721,7 +765,8 @@ __attribute__((noinline, cold)) static void *real_entry_lookup(const char *name,
   if (!p || p == self)
     p = fallback_entry(name, self);
   if (!p || p == self) {
-    static const char msg[] = "omp_ext: no OpenMP runtime provides GOMP entry point\n";
+    static const char msg[] = "omp_ext: no OpenMP runtime provides an entry point the program "
+                              "calls (GOMP_parallel*, __kmpc_fork_call)\n";
     if (write(2, msg, sizeof(msg) - 1) < 0) { /* nothing more to do */ }
     abort();
   }
@@ -759,15 +804,16 @@ static int wrap(struct tramp *t, void (**fn)(void *), void **data, unsigned num_
 
 typedef void (*gomp_fn)(void *);
 
-enum { PRE_TIMED = 1, PRE_TRAMPOLINE = 2 };
+enum { PRE_TIMED = 1, PRE_TRAMPOLINE = 2, PRE_REGION = 4 };
 
-/* The timer of an outermost region (level 0): the construct \p key is its
- * outlined function (before any trampoline), named after \p ra, the
- * wrapper's return address (in the function holding the construct, as
- * OMPT's codeptr_ra under libomp, unless the compiler made the call a tail
- * call); and the recording trampoline for the first instance of its team
- * size unless the binding one (\p bits PRE_TRAMPOLINE) is in place.
- * Returns \p bits | PRE_TIMED when timed. */
+/* The timer of an outermost region (level 0): the construct \p key (the
+ * outlined function under libgomp, before any trampoline; the code address
+ * under libomp, as OMPT's codeptr_ra), named after \p ra, the wrapper's
+ * return address (in the function holding the construct, as OMPT's
+ * codeptr_ra under libomp, unless the compiler made the call a tail call);
+ * and the recording trampoline for the first instance of its team size
+ * unless the binding one (\p bits PRE_TRAMPOLINE) is in place.  Returns
+ * \p bits | PRE_TIMED when timed. */
 static int pre_timed(struct tramp *t, gomp_fn *fn, void **data, unsigned num_threads,
                      const void *key, const void *ra, int bits)
 {
@@ -786,34 +832,74 @@ static int pre_timed(struct tramp *t, gomp_fn *fn, void **data, unsigned num_thr
   return bits | PRE_TIMED;
 }
 
-/* The slow path of a wrapper (a policy was set, or OMP_EXT_TIMING): the
- * binding trampoline unless the team is known bound, then the timer of an
- * outermost region (pre_timed).  Returns PRE_* bits. */
-static int pre(struct tramp *t, gomp_fn *fn, void **data, unsigned num_threads, const void *ra)
+/* Per-region control (a plan, auto: region.c) of an outermost region: its
+ * team size (*\p num_threads, unless the program gave a clause) and the
+ * binding trampoline for its configuration unless the team is known there.
+ * Returns PRE_* bits; 0 when the region is left to the global policy. */
+static int pre_region(struct tramp *t, gomp_fn *fn, void **data, unsigned *num_threads,
+                      const void *ra)
 {
-  const void *key = (const void *)(uintptr_t)*fn;
-  int bits = wrap(t, fn, data, num_threads) ? PRE_TRAMPOLINE : 0;
-  if (!omp_ext_timing_on())
-    return bits;
-  return pre_timed(t, fn, data, num_threads, key, ra, bits);
+  const struct omp_ext_runtime *rt = omp_ext_runtime();
+  unsigned want;
+  if (!rt || omp_ext_timing_open() || rt->get_level() != 0)
+    return 0; /* nested: left to the runtime */
+  t->pick.cfg = NULL;
+  omp_ext_region_pick(ra, *num_threads, &t->pick);
+  if (!t->pick.region)
+    return 0;
+  if (t->pick.threads && !*num_threads)
+    *num_threads = t->pick.threads;
+  if (!t->pick.cfg)
+    return PRE_REGION;
+  tl_settled_gen = 0; /* (the global policy's team is no longer known bound) */
+  want = team_request(rt, *num_threads);
+  if (tl_settled_cfg == t->pick.cfg && tl_settled_n == want && !rt->get_dynamic())
+    return PRE_REGION;
+  __atomic_fetch_add(&hook_calls, 1, __ATOMIC_RELAXED);
+  t->fn = *fn, t->data = *data, t->rt = rt;
+  t->gen = 0, t->want = want, t->ran = 0, t->bound = 0;
+  t->bind = 1, t->record = 0;
+  *fn = trampoline, *data = t;
+  return PRE_REGION | PRE_TRAMPOLINE;
 }
 
-/* The wrapper's first step, inline: one branch while no policy is set and
- * timing is off, and no call either while the team is known bound. */
-static inline int pre_fast(struct tramp *t, gomp_fn *fn, void **data, unsigned num_threads,
-                           const void *ra)
+/* The slow path of a wrapper (a policy was set, per-region control, or
+ * OMP_EXT_TIMING): per-region control, else the binding trampoline unless
+ * the team is known bound; then the timer of an outermost region
+ * (pre_timed).  Returns PRE_* bits. */
+static int pre(struct tramp *t, gomp_fn *fn, void **data, unsigned *num_threads, const void *key,
+               const void *ra)
+{
+  int bits = 0;
+  t->pick.region = NULL, t->pick.cfg = NULL;
+  if (__atomic_load_n(&omp_ext_region_mode, __ATOMIC_RELAXED))
+    bits = pre_region(t, fn, data, num_threads, ra);
+  if (!(bits & PRE_TRAMPOLINE) && !t->pick.cfg && wrap(t, fn, data, *num_threads))
+    bits |= PRE_TRAMPOLINE;
+  if (!omp_ext_timing_on())
+    return bits;
+  return pre_timed(t, fn, data, *num_threads, key, ra, bits);
+}
+
+/* The wrapper's first step, inline: one branch while no policy is set,
+ * per-region control is off and timing is off, and no call either while
+ * the team is known bound. */
+static inline int pre_fast(struct tramp *t, gomp_fn *fn, void **data, unsigned *num_threads,
+                           const void *key, const void *ra)
 {
   unsigned gen = __atomic_load_n(&generation, __ATOMIC_ACQUIRE);
-  int timing = omp_ext_timing_on();
-  if (__builtin_expect((gen | (unsigned)timing) == 0, 1))
+  int timing = omp_ext_timing_on(), region = __atomic_load_n(&omp_ext_region_mode, __ATOMIC_RELAXED);
+  if (__builtin_expect((gen | (unsigned)timing | (unsigned)region) == 0, 1))
     return 0;
-  if (gen == 0) /* timing alone */
-    return pre_timed(t, fn, data, num_threads, (const void *)(uintptr_t)*fn, ra, 0);
-  if (!timing && settled_team(gen, num_threads))
+  if (gen == 0 && !region) { /* timing alone */
+    return pre_timed(t, fn, data, *num_threads, key, ra, 0);
+  }
+  if (!timing && !region && settled_team(gen, *num_threads))
     return 0;
-  return pre(t, fn, data, num_threads, ra);
+  return pre(t, fn, data, num_threads, key, ra);
 }
-#define PRE(t, fn, data, num_threads) pre_fast(t, fn, data, num_threads, __builtin_return_address(0))
+#define PRE(t, fn, data, num_threads)                                                       \
+  pre_fast(t, fn, data, num_threads, (const void *)(uintptr_t)*(fn), __builtin_return_address(0))
 #define POST(bits, t)                                                                       \
   do {                                                                                      \
     if (__builtin_expect((bits) != 0, 0)) {                                                 \
@@ -821,6 +907,8 @@ static inline int pre_fast(struct tramp *t, gomp_fn *fn, void **data, unsigned n
         omp_ext_timing_end();                                                               \
       if ((bits)&PRE_TRAMPOLINE)                                                            \
         settle(t);                                                                          \
+      if ((bits)&PRE_REGION)                                                                \
+        omp_ext_region_done(&(t)->pick);                                                    \
     }                                                                                       \
   } while (0)
 
@@ -840,7 +928,9 @@ void omp_ext_hooks_check(const struct omp_ext_runtime *rt)
   const char *why = NULL;
   if (__atomic_exchange_n(&checked, 1, __ATOMIC_RELAXED))
     return;
-  if (rt->kmp_set_affinity) {
+  if (rt->kmp_set_affinity && kmpc_is_live()) {
+    omp_ext_hooks_mark(omp_ext_hook_kmpc_ready);
+  } else if (rt->kmp_set_affinity) {
     if (!(omp_ext_ht_hooks() & omp_ext_hook_ompt_ready))
       why = "the runtime did not start omp_ext's OMPT tool (OMP_TOOL=disabled, or another "
             "tool's ompt_start_tool came first)";
@@ -867,7 +957,7 @@ void GOMP_parallel(gomp_fn fn, void *data, unsigned num_threads, unsigned flags)
   struct tramp t;
   int bits;
   *(void **)&real = real_entry("GOMP_parallel", (void *)(uintptr_t)GOMP_parallel, &cache);
-  bits = PRE(&t, &fn, &data, num_threads);
+  bits = PRE(&t, &fn, &data, &num_threads);
   real(fn, data, num_threads, flags);
   POST(bits, &t);
 }
@@ -883,7 +973,7 @@ void GOMP_parallel_sections(gomp_fn fn, void *data, unsigned num_threads, unsign
   int bits;
   *(void **)&real =
     real_entry("GOMP_parallel_sections", (void *)(uintptr_t)GOMP_parallel_sections, &cache);
-  bits = PRE(&t, &fn, &data, num_threads);
+  bits = PRE(&t, &fn, &data, &num_threads);
   real(fn, data, num_threads, count, flags);
   POST(bits, &t);
 }
@@ -901,7 +991,7 @@ void GOMP_parallel_sections(gomp_fn fn, void *data, unsigned num_threads, unsign
     struct tramp t;                                                                          \
     int bits;                                                                                \
     *(void **)&real = real_entry(#name, (void *)(uintptr_t)name, &cache);                    \
-    bits = PRE(&t, &fn, &data, num_threads);                                                \
+    bits = PRE(&t, &fn, &data, &num_threads);                                                \
     real(fn, data, num_threads, start, end, incr, chunk, flags);                             \
     POST(bits, &t);                                                                             \
   }
@@ -917,7 +1007,7 @@ void GOMP_parallel_sections(gomp_fn fn, void *data, unsigned num_threads, unsign
     struct tramp t;                                                                          \
     int bits;                                                                                \
     *(void **)&real = real_entry(#name, (void *)(uintptr_t)name, &cache);                    \
-    bits = PRE(&t, &fn, &data, num_threads);                                                \
+    bits = PRE(&t, &fn, &data, &num_threads);                                                \
     real(fn, data, num_threads, start, end, incr, flags);                                    \
     POST(bits, &t);                                                                             \
   }
@@ -930,3 +1020,153 @@ WRAP_LOOP(GOMP_parallel_loop_nonmonotonic_guided)
 WRAP_LOOP_RUNTIME(GOMP_parallel_loop_runtime)
 WRAP_LOOP_RUNTIME(GOMP_parallel_loop_nonmonotonic_runtime)
 WRAP_LOOP_RUNTIME(GOMP_parallel_loop_maybe_nonmonotonic_runtime)
+
+/* ---------------------------------------------------------------- KMPC --- */
+
+/*
+ * libomp / libiomp5: clang (and icx) emit, for a parallel construct,
+ *
+ *   __kmpc_push_num_threads(&loc, gtid, n);   (only with a num_threads clause)
+ *   __kmpc_fork_call(&loc, argc, microtask, arg1, ..., argc args);
+ *
+ * and the runtime runs microtask(&gtid, &btid, arg1, ...) in every thread
+ * of the team (libomp 14: kmp_csupport.cpp __kmpc_fork_call; the shared
+ * variables are pointer-sized, read with va_arg(ap, void *) and passed on
+ * by __kmp_invoke_microtask).  This library exports both; when it comes
+ * before the runtime in the program's link order (as for the GOMP
+ * wrappers), the program's calls reach these, which
+ *  - note a num_threads clause (it keeps the user's count),
+ *  - give an outermost region the team size per-region control chose
+ *    (__kmpc_push_num_threads with the caller's gtid),
+ *  - bind the team when needed: the runtime then runs a trampoline
+ *    microtask with one argument, which binds its thread and calls the
+ *    region's microtask with the original arguments,
+ *  - time the region for OMP_EXT_TIMING (the region's code address is this
+ *    wrapper's return address, OMPT's codeptr_ra otherwise),
+ * and forward by argument count otherwise (OMP_EXT_KMPC_MAXARGS at most).
+ * No OMPT tool is needed for any of it: the runtime starts omp_ext's tool
+ * only to chain a tool of the user's (whose parallel_begin/end callbacks
+ * get the region's code address, not this wrapper's).
+ */
+struct ident; /* libomp's ident_t: passed through */
+typedef void (*kmpc_micro)(int *gtid, int *btid, ...);
+
+OMP_EXT_API void __kmpc_fork_call(struct ident *loc, int argc, kmpc_micro microtask, ...);
+OMP_EXT_API void __kmpc_push_num_threads(struct ident *loc, int gtid, int num_threads);
+extern __typeof__(__kmpc_fork_call) kmpc_fork_call_self
+  __attribute__((alias("__kmpc_fork_call"), visibility("hidden")));
+
+/* The num_threads clause of the calling thread's next fork (0: none). */
+static __thread int tl_kmpc_clause __attribute__((tls_model("initial-exec")));
+
+static int kmpc_is_live(void)
+{
+  static int checked;
+  if (__atomic_load_n(&kmpc_live, __ATOMIC_RELAXED))
+    return 1;
+  if (!__atomic_load_n(&checked, __ATOMIC_ACQUIRE)) {
+    /* The global scope's definition is what the program's calls reach.
+     * (Linked statically, the executable's own one wins: set by its first
+     * call.) */
+    if (dlsym(RTLD_DEFAULT, "__kmpc_fork_call") == (void *)(uintptr_t)kmpc_fork_call_self)
+      __atomic_store_n(&kmpc_live, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&checked, 1, __ATOMIC_RELEASE);
+  }
+  return __atomic_load_n(&kmpc_live, __ATOMIC_RELAXED);
+}
+
+/* A region run through the trampoline microtask. */
+struct kcall {
+  struct tramp t; /* first: the trampoline's argument */
+  kmpc_micro fn;
+  int argc;
+  void **args;
+};
+
+static void kmpc_invoke(kmpc_micro fn, int *gtid, int *btid, int argc, void **a)
+{
+#define KMPC_INVOKE(ARGS) fn(gtid, btid ARGS)
+  switch (argc) { OMP_EXT_KMPC_CASES(KMPC_INVOKE) }
+#undef KMPC_INVOKE
+}
+
+static void kmpc_trampoline(int *gtid, int *btid, ...)
+{
+  struct kcall *k;
+  va_list ap;
+  va_start(ap, btid);
+  k = va_arg(ap, struct kcall *);
+  va_end(ap);
+  tramp_enter(&k->t);
+  kmpc_invoke(k->fn, gtid, btid, k->argc, k->args);
+}
+
+/* (Never called: the fn that pre_fast sees for a KMPC region, replaced
+ * by the trampoline when one is needed.) */
+static void kmpc_marker(void *arg)
+{
+  (void)arg;
+}
+
+void __kmpc_push_num_threads(struct ident *loc, int gtid, int num_threads)
+{
+  static void *cache;
+  void (*real)(struct ident *, int, int);
+  *(void **)&real = real_entry("__kmpc_push_num_threads",
+                               (void *)(uintptr_t)__kmpc_push_num_threads, &cache);
+  tl_kmpc_clause = num_threads > 0 ? num_threads : 0;
+  real(loc, gtid, num_threads);
+}
+
+__attribute__((noinline, cold)) static void kmpc_too_many(int argc)
+{
+  fprintf(stderr, "omp_ext: a parallel region passes %d shared variables to the runtime; the "
+          "hooks forward at most %d (link -lomp_ext after the OpenMP runtime to bypass them)\n",
+          argc, OMP_EXT_KMPC_MAXARGS);
+  abort();
+}
+
+void __kmpc_fork_call(struct ident *loc, int argc, kmpc_micro microtask, ...)
+{
+  static void *cache, *push_cache, *gtid_cache;
+  void (*real)(struct ident *, int, kmpc_micro, ...);
+  void *a[OMP_EXT_KMPC_MAXARGS];
+  struct kcall k;
+  gomp_fn fn = kmpc_marker;
+  void *data = &k;
+  const void *ra = __builtin_return_address(0), *prev_ra;
+  unsigned clause = (unsigned)tl_kmpc_clause, nt = clause;
+  va_list ap;
+  int i, bits;
+  *(void **)&real = real_entry("__kmpc_fork_call", (void *)(uintptr_t)kmpc_fork_call_self, &cache);
+  if (__builtin_expect(argc < 0 || argc > OMP_EXT_KMPC_MAXARGS, 0))
+    kmpc_too_many(argc);
+  va_start(ap, microtask);
+  for (i = 0; i < argc; i++)
+    a[i] = va_arg(ap, void *);
+  va_end(ap);
+  if (__builtin_expect(!__atomic_load_n(&kmpc_live, __ATOMIC_RELAXED), 0))
+    __atomic_store_n(&kmpc_live, 1, __ATOMIC_RELAXED);
+  tl_kmpc_clause = 0;
+  bits = pre_fast(&k.t, &fn, &data, &nt, ra, ra);
+  if (__builtin_expect(nt != clause, 0)) { /* per-region control's team size */
+    void (*push)(struct ident *, int, int);
+    int (*gtid)(struct ident *);
+    *(void **)&push = real_entry("__kmpc_push_num_threads",
+                                 (void *)(uintptr_t)__kmpc_push_num_threads, &push_cache);
+    *(void **)&gtid = real_entry("__kmpc_global_thread_num", NULL, &gtid_cache);
+    push(loc, gtid(loc), (int)nt);
+  }
+  prev_ra = tl_kmpc_ra; /* (a nested region of the primary thread) */
+  tl_kmpc_ra = ra;
+  if (fn == trampoline) {
+    k.fn = microtask, k.argc = argc, k.args = a;
+    real(loc, 1, (kmpc_micro)kmpc_trampoline, &k);
+  } else {
+#define KMPC_FORK(ARGS) real(loc, argc, microtask ARGS)
+    switch (argc) { OMP_EXT_KMPC_CASES(KMPC_FORK) }
+#undef KMPC_FORK
+  }
+  tl_kmpc_ra = prev_ra;
+  POST(bits, &k.t);
+}

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "omp_ext.h"
+#include "region.h"
 #include "runtime.h"
 #include "timing_hot.h"
 
@@ -774,8 +775,10 @@ static void write_json(FILE *f, double tick_s)
     fprintf(f, "], \"total_s\": %.9f, \"mean_s\": %.9f, \"median_s\": %.9f, \"min_s\": %.9f, "
             "\"max_s\": %.9f, \"median_samples\": %lu", s.total_s, s.mean_s, s.median_s, s.min_s,
             s.max_s, (unsigned long)nsamples);
-    if (!r->name)
+    if (!r->name) {
       write_module(f, r->at);
+      omp_ext_region_write_json(f, r->at); /* what per-region control chose */
+    }
     write_bindings(f, r);
     fputc('}', f);
   }

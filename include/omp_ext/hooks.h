@@ -16,8 +16,10 @@ extern "C" {
  * How many times one of omp_ext's per-region hooks did work in this
  * process: OMPT callbacks (ompt_callback_parallel_begin, in the thread that
  * starts a region; ompt_callback_implicit_task, in every thread of a team
- * still to be checked) under libomp/libiomp5, and GOMP_parallel* wrappers
- * that installed the binding trampoline under libgomp.  Diagnostics: it
+ * still to be checked) under libomp/libiomp5 when the program's regions do
+ * not reach omp_ext's __kmpc_fork_call wrapper, and the wrappers
+ * (GOMP_parallel* under libgomp, __kmpc_fork_call under libomp/libiomp5
+ * for clang-built code) once per region they checked or bound.  Diagnostics: it
  * stays 0 while no policy was ever set (no per-region callback is then
  * registered with the runtime, and the wrappers return after one branch);
  * with a policy and a team that keeps its size, it grows by one per region

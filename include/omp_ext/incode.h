@@ -33,8 +33,10 @@ extern "C" {
  *   from inside a region it runs (GOMP_parallel, which libgomp, libomp and
  *   libiomp5 all export);
  * - then a hook re-binds, at the start of each region, every thread whose
- *   number changed or that is new (a team that grows): an OMPT tool under
- *   libomp/libiomp5 (ompt_callback_implicit_task until the team is found
+ *   number changed or that is new (a team that grows): wrappers of
+ *   __kmpc_fork_call under libomp/libiomp5 for clang-built code (libomp_ext
+ *   before the runtime in the link order, or preloaded; no OMPT tool is
+ *   then started), else an OMPT tool under libomp/libiomp5 (ompt_callback_implicit_task until the team is found
  *   bound, then only ompt_callback_parallel_begin watching the team size;
  *   no per-region callback at all while no policy was set; a tool named in
  *   OMP_TOOL_LIBRARIES is chained, not displaced), wrappers of GOMP_parallel
@@ -76,9 +78,12 @@ extern "C" {
  * interposed: GOMP_parallel_loop_nonmonotonic_guided
  * interposed: GOMP_parallel_loop_nonmonotonic_runtime
  * interposed: GOMP_parallel_loop_maybe_nonmonotonic_runtime
+ * interposed: __kmpc_fork_call __kmpc_push_num_threads
  * ompt_start_tool is the OMPT tool's entry (OpenMP 5.2 §19.2.1); the GOMP_*
  * wrappers re-bind a team under libgomp and call libgomp's own function
- * (dlsym(RTLD_NEXT)).
+ * (dlsym(RTLD_NEXT)); the __kmpc_* ones do the same under libomp and
+ * libiomp5 (clang's entry points), and then no OMPT tool is started unless
+ * OMP_TOOL_LIBRARIES names one to chain.
  */
 
 /** Bits of omp_ext_ht_hooks(). */
@@ -86,9 +91,13 @@ enum omp_ext_hook_e {
   omp_ext_hook_ompt_ready = 1 << 0, /**< the runtime started omp_ext's OMPT tool */
   omp_ext_hook_ompt = 1 << 1,       /**< the OMPT hook ran in a region with a policy */
   omp_ext_hook_gomp = 1 << 2,       /**< a GOMP_parallel* wrapper ran with a policy */
-  omp_ext_hook_gomp_ready = 1 << 3  /**< libgomp: the program's GOMP_parallel* calls reach
+  omp_ext_hook_gomp_ready = 1 << 3, /**< libgomp: the program's GOMP_parallel* calls reach
                                          omp_ext's wrappers (link order right; known from
                                          the first omp_set_ht_policy(), before any region) */
+  omp_ext_hook_kmpc = 1 << 4,       /**< the __kmpc_fork_call wrapper bound a team */
+  omp_ext_hook_kmpc_ready = 1 << 5  /**< libomp/libiomp5: the program's __kmpc_fork_call
+                                         calls reach omp_ext's wrapper (link order right;
+                                         known from the first omp_set_ht_policy()) */
 };
 
 /**

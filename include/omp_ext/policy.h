@@ -83,6 +83,10 @@ typedef enum omp_ht_policy_t {
   omp_ht_policy_##name = (value),
   OMP_EXT_POLICIES(OMP_EXT_POLICY_ENUM_)
 #undef OMP_EXT_POLICY_ENUM_
+  /** Not an order of PUs, hence outside OMP_EXT_POLICIES (no place list,
+   *  no htplaces policy): for omp_set_ht_policy() only, per-region placement
+   *  learnt at run time (OMP_EXT_HT_POLICY=auto; omp_set_ht_policy(3)). */
+  omp_ht_policy_auto = 0x100
 } omp_ht_policy_t;
 
 /** Number of policies: valid values are 0 .. OMP_EXT_NPOLICIES - 1. */

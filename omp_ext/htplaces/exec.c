@@ -52,17 +52,25 @@ static int bind_domain(const struct htp_ctx *ctx)
   return HTP_EXIT_OK;
 }
 
+#define OPT_PLAN 256
+
 int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv)
 {
-  static const struct option longopts[] = {HTP_COMMON_LONGOPTS, {0}};
+  static const struct option longopts[] = {HTP_COMMON_LONGOPTS,
+                                           {"plan", required_argument, NULL, OPT_PLAN}, {0}};
   omp_ht_policy_t policy;
   omp_ext_pu_t *order;
+  const char *plan = NULL;
   unsigned n;
   int c, status, sep;
 
   optind = 0;
-  while ((c = getopt_long(argc, argv, "+:" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1)
-    htp_common_option(ctx, c, optarg, optopt, argv);
+  while ((c = getopt_long(argc, argv, "+:" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+    if (c == OPT_PLAN)
+      plan = optarg;
+    else
+      htp_common_option(ctx, c, optarg, optopt, argv);
+  }
   if ((status = htp_no_format(ctx, "exec")) != 0 || (status = check_env()) != 0)
     return status;
   if ((status = htp_this_machine("exec")) != 0)
@@ -77,7 +85,12 @@ int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv)
       ;
   if (sep + 1 >= argc)
     return htp_error(HTP_EXIT_USAGE, "missing '-- PROGRAM'; usage: htplaces exec POLICY [N] -- "
-                     "PROGRAM [ARGS]");
+                     "PROGRAM [ARGS], or htplaces exec --plan DIR|FILE -- PROGRAM [ARGS]");
+  if (plan && sep > optind)
+    return htp_error(HTP_EXIT_USAGE, "--plan takes no POLICY or N ('%s'); usage: htplaces exec "
+                     "--plan DIR|FILE -- PROGRAM [ARGS]", argv[optind]);
+  if (plan)
+    return htp_exec_plan(ctx, plan, argv + sep + 1);
   if ((status = htp_policy_order(ctx, sep - optind, argv + optind, &policy, &order, &n)) != 0)
     return status;
   htp_rank_warn(ctx);

@@ -1,0 +1,370 @@
+/*
+ * The online per-region tuner: OMP_EXT_HT_POLICY=auto[:time|energy].
+ *
+ * Candidates, from the topology (once): the default (the program's team
+ * size, unbound) and, for team sizes 1, half the cores, the cores and all
+ * PUs, the first N PUs of the speedup, spn and spread orders -- each set of
+ * PUs once (policies only where their places differ: on a machine without
+ * SMT, spn and speedup give the same cores).
+ *
+ * Per region (code address), in the root thread that first ran it:
+ *  - warm-up: its first AUTO_WARM instances run the default, timed (a
+ *    region seen that few times keeps the default; a tiny one, least
+ *    warm-up time below AUTO_TINY_S, then explores with more samples, as
+ *    does one whose best median after the short exploration is);
+ *  - explore: the next AUTO_NSAMP x candidates instances run the
+ *    candidates interleaved in blocks of AUTO_BLOCK (c0 c0 c0 c1 c1 c1 c2
+ *    c2 c2 c0 ...: AUTO_ROUNDS blocks each), each instance timed from just
+ *    before the fork to just after the join -- the first of a block pays
+ *    the switch of team size and binding, as the program will wherever a
+ *    neighbouring region chose otherwise; the median weighs it as one
+ *    instance of a block;
+ *  - settled: the candidate with the least median (time, or time x the
+ *    modelled power of its PUs for :energy) runs from then on; one instance
+ *    in AUTO_SAMPLE is timed, and when the median of AUTO_WINDOW such
+ *    samples leaves [ref / AUTO_DRIFT, ref x AUTO_DRIFT] (ref: the first
+ *    window's median after settling) the region explores again (at most
+ *    AUTO_MAX_REEXPLORE times).
+ * Other root threads running the same region use the settled choice, or
+ * the default, and measure nothing (no lock on the per-region path).
+ * A num_threads clause keeps the user's count: only candidates with at
+ * least that many places run, on their first places.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "omp_ext.h"
+#include "region_int.h"
+#include "timing_hot.h"
+
+#define AUTO_WARM 3
+#define AUTO_BLOCK 3  /* consecutive instances of a candidate */
+#define AUTO_ROUNDS 2 /* blocks of each candidate */
+#define AUTO_NSAMP (AUTO_BLOCK * AUTO_ROUNDS)
+/* A tiny region (least warm-up time below AUTO_TINY_S) explores with more
+ * samples (its exploration costs next to nothing): blocks of
+ * AUTO_TINY_BLOCK, AUTO_TINY_ROUNDS of them. */
+#define AUTO_TINY_S 100e-6
+#define AUTO_TINY_BLOCK 16
+#define AUTO_TINY_ROUNDS 3
+#define AUTO_MAXSAMP (AUTO_TINY_BLOCK * AUTO_TINY_ROUNDS)
+#define AUTO_SAMPLE 8
+#define AUTO_WINDOW 8
+#define AUTO_DRIFT 1.5
+#define AUTO_MAX_REEXPLORE 8
+#define AUTO_MAXC 24
+
+enum phase { WARM, EXPLORE, SETTLED };
+
+struct omp_ext_auto {
+  const void *owner; /* the tuning root thread (its TLS address) */
+  unsigned long n;   /* its instances */
+  enum phase phase;
+  unsigned step;     /* explore: instances run so far in this exploration */
+  int best;          /* the settled candidate (SETTLED, atomic for others) */
+  double ref;        /* drift reference (0: not yet) */
+  double s[AUTO_MAXC][AUTO_MAXSAMP]; /* explore samples (objective) */
+  unsigned block, nsamp;             /* this region's exploration shape */
+  double warm[AUTO_WARM];            /* warm-up times (s) */
+  double med[AUTO_MAXC];            /* the last exploration's medians (NAN: not run) */
+  double window[AUTO_WINDOW];
+  unsigned nwindow;
+  unsigned long explored;  /* instances spent exploring, in all */
+  unsigned reexplores;
+  int have_med; /* med[] holds an exploration's result */
+};
+
+static struct omp_ext_rcfg *cands[AUTO_MAXC];
+static double cand_power[AUTO_MAXC]; /* modelled watts */
+static unsigned ncands;
+static int auto_loaded, auto_energy;
+static pthread_once_t cands_once = PTHREAD_ONCE_INIT;
+
+/* The tuning thread's identity. */
+static __thread char tl_me __attribute__((tls_model("initial-exec")));
+
+int omp_ext_auto_on(void)
+{
+  return auto_loaded;
+}
+
+void omp_ext_auto_enable(void)
+{
+  __atomic_store_n(&auto_loaded, 1, __ATOMIC_RELEASE);
+}
+
+int omp_ext_auto_init(const char *value)
+{
+  const char *obj = value[4] == ':' ? value + 5 : "time";
+  if (strcmp(obj, "time") == 0) {
+    auto_energy = 0;
+  } else if (strcmp(obj, "energy") == 0) {
+    auto_energy = 1;
+  } else {
+    fprintf(stderr, "omp_ext: ignoring OMP_EXT_HT_POLICY='%s': expected auto, auto:time or "
+            "auto:energy\n", value);
+    return -1;
+  }
+  auto_loaded = 1;
+  return 0;
+}
+
+static void build_candidates(void)
+{
+  const omp_ext_topo_t *topo;
+  static const omp_ht_policy_t policies[] = {omp_ht_policy_speedup, omp_ht_policy_spn,
+                                             omp_ht_policy_spread};
+  unsigned sizes[4], npus, ncores, s, p, i;
+  omp_ext_pu_t *order;
+  hwloc_bitmap_t *sets, all, *seen = NULL;
+  omp_ext_model_t model;
+  omp_ext_usage_t u;
+  unsigned nseen = 0;
+  if (omp_ext_bind_topology(&topo) != 0)
+    return;
+  npus = omp_ext_topo_npus(topo);
+  ncores = omp_ext_topo_ncores(topo);
+  omp_ext_model_default(&model);
+  omp_ext_model_from_env(environ, &model, NULL);
+  if (!(order = malloc(npus * sizeof(*order))) || !(sets = calloc(npus, sizeof(*sets))) ||
+      !(all = hwloc_bitmap_alloc())) {
+    free(order);
+    return;
+  }
+  for (i = 0; i < npus; i++)
+    sets[i] = hwloc_bitmap_alloc();
+  cands[0] = omp_ext_rcfg_new(0, NULL, 0, "default");
+  if (!cands[0])
+    goto out;
+  cand_power[0] = 0;
+  ncands = 1;
+  sizes[0] = 1, sizes[1] = ncores / 2 ? ncores / 2 : 1, sizes[2] = ncores, sizes[3] = npus;
+  seen = calloc(AUTO_MAXC, sizeof(*seen));
+  for (s = 0; s < 4 && seen; s++) {
+    if (s && sizes[s] == sizes[s - 1])
+      continue;
+    for (p = 0; p < sizeof(policies) / sizeof(*policies) && ncands < AUTO_MAXC; p++) {
+      char label[48];
+      unsigned k;
+      if (omp_ext_order(topo, NULL, policies[p], npus, order) != 0)
+        continue;
+      hwloc_bitmap_zero(all);
+      for (i = 0; i < sizes[s]; i++) {
+        hwloc_bitmap_only(sets[i], order[i].os_index);
+        hwloc_bitmap_set(all, order[i].os_index);
+      }
+      for (k = 0; k < nseen && !hwloc_bitmap_isequal(seen[k], all); k++)
+        ;
+      if (k < nseen) /* the same PUs as an earlier policy's */
+        continue;
+      snprintf(label, sizeof(label), "%s:%u", omp_ext_policy_name(policies[p]), sizes[s]);
+      if (!(cands[ncands] = omp_ext_rcfg_new(sizes[s], (hwloc_const_bitmap_t *)sets, sizes[s],
+                                             label)))
+        continue;
+      seen[nseen++] = hwloc_bitmap_dup(all);
+      cand_power[ncands] = omp_ext_usage_of(order, sizes[s], &u) == 0
+                             ? omp_ext_model_power(&model.power, &u) : 1;
+      ncands++;
+    }
+  }
+  /* The default: the program's team on every allowed PU, as modelled. */
+  if (omp_ext_order(topo, NULL, omp_ext_topo_max_smt(topo) > 1 ? omp_ht_policy_spn
+                                                               : omp_ht_policy_speedup,
+                    npus, order) == 0 && omp_ext_usage_of(order, npus, &u) == 0)
+    cand_power[0] = omp_ext_model_power(&model.power, &u);
+  if (seen)
+    for (i = 0; i < nseen; i++)
+      hwloc_bitmap_free(seen[i]);
+  free(seen);
+out:
+  for (i = 0; i < npus; i++)
+    hwloc_bitmap_free(sets[i]);
+  free(sets);
+  hwloc_bitmap_free(all);
+  free(order);
+}
+
+struct omp_ext_auto *omp_ext_auto_new(void)
+{
+  struct omp_ext_auto *a;
+  pthread_once(&cands_once, build_candidates);
+  if (ncands < 2 || !(a = calloc(1, sizeof(*a))))
+    return NULL; /* nothing to choose from: the region is left alone */
+  a->best = 0;
+  return a;
+}
+
+/* Can candidate \p c run a region with num_threads clause \p clause? */
+static int eligible(unsigned c, unsigned clause)
+{
+  return c == 0 || !clause || cands[c]->nplaces >= clause;
+}
+
+static void run(struct omp_ext_rpick *p, unsigned c, unsigned clause, int measure)
+{
+  p->cfg = cands[c];
+  p->threads = clause ? 0 : cands[c]->threads;
+  p->cand = (int)c;
+  p->t0 = measure ? omp_ext_timing_ns() : 0;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+  double a = *(const double *)x, b = *(const double *)y;
+  return (a > b) - (a < b);
+}
+
+static double median_of(const double *v, unsigned n)
+{
+  double t[AUTO_WINDOW > AUTO_MAXSAMP ? AUTO_WINDOW : AUTO_MAXSAMP];
+  memcpy(t, v, n * sizeof(*t));
+  qsort(t, n, sizeof(*t), cmp_double);
+  return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+}
+
+static double min_of(const double *v, unsigned n)
+{
+  double m = v[0];
+  unsigned i;
+  for (i = 1; i < n; i++)
+    m = v[i] < m ? v[i] : m;
+  return m;
+}
+
+/* Exploration step \p step: its candidate, and its sample's slot. */
+static unsigned cand_of(const struct omp_ext_auto *a, unsigned step)
+{
+  return (step / a->block) % ncands;
+}
+
+static unsigned sample_of(const struct omp_ext_auto *a, unsigned step)
+{
+  return step / (a->block * ncands) * a->block + step % a->block;
+}
+
+void omp_ext_auto_pick(struct omp_ext_auto *a, unsigned clause, struct omp_ext_rpick *p)
+{
+  const void *me = &tl_me;
+  const void *owner = __atomic_load_n(&a->owner, __ATOMIC_ACQUIRE);
+  unsigned c;
+  if (!owner && __atomic_compare_exchange_n(&a->owner, &owner, me, 0, __ATOMIC_ACQ_REL,
+                                            __ATOMIC_ACQUIRE))
+    owner = me;
+  if (owner != me) { /* another root thread: the settled choice, unmeasured */
+    c = __atomic_load_n(&a->phase, __ATOMIC_ACQUIRE) == SETTLED
+          ? (unsigned)__atomic_load_n(&a->best, __ATOMIC_RELAXED) : 0;
+    run(p, eligible(c, clause) ? c : 0, clause, 0);
+    return;
+  }
+  a->n++;
+  switch (a->phase) {
+  case WARM:
+    if (a->n <= AUTO_WARM) {
+      run(p, 0, clause, 1);
+      return;
+    }
+    a->phase = EXPLORE, a->step = 0;
+    /* (The least warm-up time: the first instance may start the team's
+     * threads.) */
+    a->block = min_of(a->warm, AUTO_WARM) < AUTO_TINY_S ? AUTO_TINY_BLOCK : AUTO_BLOCK;
+    a->nsamp = a->block * (a->block == AUTO_TINY_BLOCK ? AUTO_TINY_ROUNDS : AUTO_ROUNDS);
+    /* fall through */
+  case EXPLORE:
+    while ((c = cand_of(a, a->step)), !eligible(c, clause) && a->step < ncands * a->nsamp) {
+      a->s[c][sample_of(a, a->step)] = INFINITY;
+      a->step++;
+    }
+    if (a->step < ncands * a->nsamp) {
+      run(p, c, clause, 1);
+      return;
+    }
+    run(p, (unsigned)a->best, clause, 0); /* (all skipped: settles at its done) */
+    p->t0 = omp_ext_timing_ns();
+    return;
+  case SETTLED:
+    run(p, (unsigned)a->best, clause, a->n % AUTO_SAMPLE == 0);
+    return;
+  }
+}
+
+static void settle(struct omp_ext_auto *a)
+{
+  unsigned c;
+  int best = 0;
+  for (c = 0; c < ncands; c++) {
+    a->med[c] = median_of(a->s[c], a->nsamp);
+    if (a->med[c] < a->med[best])
+      best = (int)c;
+  }
+  if (a->block != AUTO_TINY_BLOCK && a->med[best] < AUTO_TINY_S && !auto_energy) {
+    /* Tiny after all (its warm-up paid for starting threads): explore
+     * again with the many samples a tiny region can afford. */
+    a->block = AUTO_TINY_BLOCK, a->nsamp = AUTO_TINY_BLOCK * AUTO_TINY_ROUNDS, a->step = 0;
+    return;
+  }
+  __atomic_store_n(&a->best, best, __ATOMIC_RELAXED);
+  a->ref = 0, a->nwindow = 0, a->have_med = 1;
+  __atomic_store_n(&a->phase, SETTLED, __ATOMIC_RELEASE);
+}
+
+void omp_ext_auto_done(struct omp_ext_auto *a, struct omp_ext_rpick *p)
+{
+  double dt = (double)(omp_ext_timing_ns() - p->t0) * 1e-9;
+  unsigned c = (unsigned)p->cand;
+  if (__atomic_load_n(&a->owner, __ATOMIC_RELAXED) != &tl_me)
+    return;
+  if (a->phase == WARM) {
+    a->warm[(a->n - 1) % AUTO_WARM] = dt;
+    return;
+  }
+  if (auto_energy)
+    dt *= cand_power[c];
+  if (a->phase == EXPLORE) {
+    if (a->step < ncands * a->nsamp) {
+      a->s[c][sample_of(a, a->step)] = dt;
+      a->step++;
+      a->explored++;
+    }
+    if (a->step >= ncands * a->nsamp)
+      settle(a);
+    return;
+  }
+  a->window[a->nwindow++] = dt;
+  if (a->nwindow < AUTO_WINDOW)
+    return;
+  dt = median_of(a->window, AUTO_WINDOW);
+  a->nwindow = 0;
+  if (a->ref == 0) {
+    a->ref = dt;
+  } else if ((dt > a->ref * AUTO_DRIFT || dt < a->ref / AUTO_DRIFT) &&
+             a->reexplores < AUTO_MAX_REEXPLORE) {
+    a->reexplores++; /* drifted beyond its band: explore again */
+    a->step = 0;
+    __atomic_store_n(&a->phase, EXPLORE, __ATOMIC_RELEASE);
+  }
+}
+
+/* , "control": {"source": "auto", "objective": "time", "settled": true,
+ *  "config": "spn:2", "explored": 9, "reexplores": 0,
+ *  "candidates": [{"config": "default", "median": 1.2e-06}, ...]} */
+void omp_ext_auto_write_json(FILE *f, const struct omp_ext_auto *a)
+{
+  unsigned c;
+  int settled = a->phase == SETTLED;
+  fprintf(f, ", \"control\": {\"source\": \"auto\", \"objective\": \"%s\", \"settled\": %s, "
+          "\"config\": \"%s\", \"explored\": %lu, \"reexplores\": %u, \"candidates\": [",
+          auto_energy ? "energy" : "time", settled ? "true" : "false",
+          cands[settled ? a->best : 0]->label, a->explored, a->reexplores);
+  for (c = 0; c < ncands; c++) {
+    fprintf(f, "%s{\"config\": \"%s\", \"median\": ", c ? ", " : "", cands[c]->label);
+    if (a->have_med && isfinite(a->med[c]))
+      fprintf(f, "%.9g}", a->med[c]);
+    else
+      fputs("null}", f);
+  }
+  fputs("]}", f);
+}

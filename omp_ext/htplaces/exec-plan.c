@@ -1,0 +1,181 @@
+/*
+ * htplaces exec --plan DIR|FILE -- PROG [ARGS]: run PROG with the per-region
+ * configurations of `htplaces tune --out DIR` (DIR/results.json, read with
+ * jansson).  Each region tune names by module and offset gets the
+ * configuration where it was fastest ("summary"."regions"[]."best"), every
+ * other region the recommended global one ("recommendation"."best").  The
+ * plan goes to libomp_ext (preloaded: the program needs no change) in the
+ * line format of omp_ext/plan.c, through an anonymous file (memfd) that PROG
+ * inherits: OMP_EXT_PLAN=/proc/self/fd/N.  A plan measured on a machine of
+ * another shape (PUs, cores, packages, SMT) is refused.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "htplaces.h"
+
+#ifndef OMP_EXT_LIBDIR_REL /* (set by CMake for htplaces_cli; other users of */
+#define OMP_EXT_LIBDIR_REL "lib" /* this file, the fuzzers, never run exec) */
+#endif
+#ifndef OMP_EXT_SOVERSION
+#define OMP_EXT_SOVERSION "0"
+#endif
+
+/* libomp_ext.so beside this htplaces (as tune finds it). */
+static const char *find_lib(char *buf, size_t len)
+{
+  static const char *const rel[] = {"../" OMP_EXT_LIBDIR_REL "/libomp_ext.so." OMP_EXT_SOVERSION,
+                                    "../omp_ext/libomp_ext.so." OMP_EXT_SOVERSION};
+  char exe[4096], *slash;
+  ssize_t got = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  unsigned i;
+  if (got <= 0)
+    return NULL;
+  exe[got] = '\0';
+  if (!(slash = strrchr(exe, '/')))
+    return NULL;
+  *slash = '\0';
+  for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++)
+    if (snprintf(buf, len, "%s/%s", exe, rel[i]) < (int)len && access(buf, R_OK) == 0)
+      return buf;
+  return NULL;
+}
+
+static int machine_matches(struct htp_ctx *ctx, json_t *m, const char *path)
+{
+  static const char *const keys[] = {"pus", "cores", "packages", "max_smt"};
+  unsigned here[4], i;
+  json_int_t v[4];
+  int status;
+  omp_ext_topo_t *topo = htp_topo(ctx, &status);
+  if (!topo)
+    return status;
+  here[0] = omp_ext_topo_npus(topo), here[1] = omp_ext_topo_ncores(topo);
+  here[2] = omp_ext_topo_npackages(topo), here[3] = omp_ext_topo_max_smt(topo);
+  for (i = 0; i < 4; i++) {
+    json_t *k = json_object_get(m, keys[i]);
+    if (!json_is_integer(k))
+      return htp_error(HTP_EXIT_USAGE, "plan %s: \"machine\".\"%s\" missing; expected htplaces "
+                       "tune's results.json", path, keys[i]);
+    v[i] = json_integer_value(k);
+  }
+  for (i = 0; i < 4; i++)
+    if (v[i] != (json_int_t)here[i])
+      return htp_error(HTP_EXIT_USAGE, "plan %s was made on another machine (%lld PUs, %lld "
+                       "cores, %lld packages, SMT %lld; here %u, %u, %u, %u): run htplaces "
+                       "tune here", path, (long long)v[0], (long long)v[1], (long long)v[2],
+                       (long long)v[3], here[0], here[1], here[2], here[3]);
+  return HTP_EXIT_OK;
+}
+
+/* "THREADS PLACES" of configuration \p i. */
+static int config_text(json_t *configs, json_int_t i, const char *path, char **out)
+{
+  json_t *c = json_array_get(configs, (size_t)i), *pl;
+  json_int_t threads;
+  const char *policy;
+  if (!json_is_object(c) || !json_is_integer(json_object_get(c, "threads")) ||
+      !(policy = json_string_value(json_object_get(c, "policy"))))
+    return htp_error(HTP_EXIT_USAGE, "plan %s: configuration %lld missing or without "
+                     "\"policy\"/\"threads\"", path, (long long)i);
+  threads = json_integer_value(json_object_get(c, "threads"));
+  pl = json_object_get(c, "omp_places");
+  if (threads < 0 || (!json_is_string(pl) && !json_is_null(pl) && pl))
+    return htp_error(HTP_EXIT_USAGE, "plan %s: configuration %lld has invalid \"threads\" or "
+                     "\"omp_places\"", path, (long long)i);
+  if (asprintf(out, "%lld %s", (long long)threads, json_is_string(pl) ? json_string_value(pl) : "-") < 0)
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  return HTP_EXIT_OK;
+}
+
+/* The plan's lines into \p f. */
+static int write_plan(FILE *f, json_t *root, const char *path, unsigned *nregions)
+{
+  json_t *configs = json_object_get(root, "configurations"), *regions, *r, *best;
+  size_t i;
+  char *text;
+  int status;
+  *nregions = 0;
+  best = json_object_get(json_object_get(root, "recommendation"), "best");
+  regions = json_object_get(json_object_get(root, "summary"), "regions");
+  if (!json_is_array(configs) || !json_is_integer(best))
+    return htp_error(HTP_EXIT_USAGE, "plan %s: no \"configurations\" or no recommended "
+                     "\"best\"; expected htplaces tune's results.json", path);
+  fputs("omp_ext_plan 1\n", f);
+  if ((status = config_text(configs, json_integer_value(best), path, &text)) != 0)
+    return status;
+  fprintf(f, "default %s\n", text);
+  free(text);
+  json_array_foreach(regions, i, r) {
+    const char *module = json_string_value(json_object_get(r, "module"));
+    const char *offset = json_string_value(json_object_get(r, "offset"));
+    const char *base;
+    json_t *b = json_object_get(r, "best");
+    if (!module || !offset || !json_is_integer(b))
+      continue; /* (a region tune could not name or rank) */
+    base = strrchr(module, '/');
+    if ((status = config_text(configs, json_integer_value(b), path, &text)) != 0)
+      return status;
+    fprintf(f, "region %s %s %s\n", base ? base + 1 : module, offset, text);
+    free(text);
+    (*nregions)++;
+  }
+  return HTP_EXIT_OK;
+}
+
+int htp_exec_plan(struct htp_ctx *ctx, const char *plan, char **argv)
+{
+  struct stat st;
+  char *file = NULL, lib[4096], env[64], *preload;
+  const char *old = getenv("LD_PRELOAD");
+  json_error_t jerr;
+  json_t *root;
+  unsigned nregions;
+  FILE *f;
+  int fd, status;
+  if (stat(plan, &st) != 0)
+    return htp_error(HTP_EXIT_USAGE, "--plan %s: %s; give htplaces tune's --out folder or its "
+                     "results.json", plan, strerror(errno));
+  if (asprintf(&file, S_ISDIR(st.st_mode) ? "%s/results.json" : "%s", plan) < 0)
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  root = json_load_file(file, 0, &jerr);
+  if (!root) {
+    status = htp_error(HTP_EXIT_USAGE, "--plan %s: line %d: %s", file, jerr.line, jerr.text);
+    free(file);
+    return status;
+  }
+  status = machine_matches(ctx, json_object_get(root, "machine"), file);
+  if (!status && !find_lib(lib, sizeof(lib)))
+    status = htp_error(HTP_EXIT_FAIL, "libomp_ext.so not found beside htplaces");
+  if (!status && ((fd = memfd_create("omp_ext_plan", 0)) < 0 || !(f = fdopen(fd, "w"))))
+    status = htp_error(HTP_EXIT_FAIL, "cannot make the plan file: %s", strerror(errno));
+  if (!status) {
+    status = write_plan(f, root, file, &nregions);
+    if (fflush(f) != 0 && !status)
+      status = htp_error(HTP_EXIT_FAIL, "cannot write the plan: %s", strerror(errno));
+  }
+  json_decref(root);
+  free(file);
+  if (status)
+    return status;
+  snprintf(env, sizeof(env), "/proc/self/fd/%d", fd);
+  if (old && *old ? asprintf(&preload, "%s:%s", lib, old) < 0 : !(preload = strdup(lib)))
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  /* The plan places every region: the runtime's own binding would re-pin
+   * the threads at each fork (as exec POLICY, these are replaced). */
+  unsetenv("OMP_PLACES");
+  unsetenv("OMP_PROC_BIND");
+  if (setenv("OMP_EXT_PLAN", env, 1) != 0 || setenv("LD_PRELOAD", preload, 1) != 0)
+    return htp_error(HTP_EXIT_FAIL, "cannot set the environment");
+  free(preload);
+  fflush(stdout);
+  execvp(argv[0], argv);
+  return htp_error(errno == ENOENT ? 127 : 126, "cannot run '%s': %s", argv[0], strerror(errno));
+}

@@ -1,0 +1,265 @@
+/*
+ * Per-region control: each outermost parallel region (its code address)
+ * gets a configuration -- a team size and a place per thread -- from a plan
+ * (OMP_EXT_PLAN: plan.c) or from the online tuner (OMP_EXT_HT_POLICY=auto:
+ * auto.c).  See region.h.  The hooks (hooks.c) call omp_ext_region_pick()
+ * before each outermost region while omp_ext_region_mode is set, bind each
+ * thread of its team with omp_ext_region_bind(), and report the join with
+ * omp_ext_region_done().
+ *
+ * Places are interned: each distinct CPU set gets a small number, and a
+ * thread remembers the number it is bound to, so that a team that moves
+ * between configurations re-binds only the threads whose place changed.
+ * Regions live in an open-addressing table keyed by code address: inserted
+ * under a lock (once per region), looked up without one.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "omp_ext.h"
+#include "region.h"
+#include "region_int.h"
+
+int omp_ext_region_mode; /* atomic */
+
+static pthread_mutex_t region_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* ------------------------------------------------------------ places --- */
+
+#define MAXPLACES 4096
+static hwloc_bitmap_t places[MAXPLACES]; /* places[id - 1]; region_lock for writes */
+static unsigned nplaces_interned;         /* atomic */
+
+/* The number of \p set (interned now if new); 0 when the table is full or
+ * out of memory.  region_lock held. */
+static unsigned intern_locked(hwloc_const_bitmap_t set)
+{
+  unsigned i, n = __atomic_load_n(&nplaces_interned, __ATOMIC_RELAXED);
+  for (i = 0; i < n; i++)
+    if (hwloc_bitmap_isequal(places[i], set))
+      return i + 1;
+  if (n == MAXPLACES || !(places[n] = hwloc_bitmap_dup(set)))
+    return 0;
+  __atomic_store_n(&nplaces_interned, n + 1, __ATOMIC_RELEASE);
+  return n + 1;
+}
+
+/* The place the calling thread is bound to by region.c (0: unknown). */
+static __thread unsigned tl_place __attribute__((tls_model("initial-exec")));
+
+void omp_ext_region_forget(void)
+{
+  tl_place = 0;
+}
+
+int omp_ext_region_bind(const struct omp_ext_rcfg *cfg, unsigned index)
+{
+  unsigned want = cfg->place_id[cfg->nplaces ? index % cfg->nplaces : 0];
+  int err, always = omp_ext_bind_always();
+  if (tl_place == want && !always)
+    return omp_ext_success;
+  if ((err = omp_ext_bind_set(places[want - 1])) != 0)
+    return err;
+  tl_place = want;
+  omp_ext_bind_forget();
+  return always; /* 1: bound, but the runtime may re-pin it at the next fork */
+}
+
+struct omp_ext_rcfg *omp_ext_rcfg_new(unsigned threads, hwloc_const_bitmap_t *sets, unsigned n,
+                                      const char *label)
+{
+  const omp_ext_topo_t *topo;
+  struct omp_ext_rcfg *c;
+  hwloc_bitmap_t cut;
+  unsigned i, slots = n ? n : 1;
+  if (omp_ext_bind_topology(&topo) != 0 || !(c = calloc(1, sizeof(*c))))
+    return NULL;
+  if (!(c->place_id = calloc(slots, sizeof(*c->place_id))) || !(cut = hwloc_bitmap_alloc())) {
+    free(c->place_id);
+    free(c);
+    return NULL;
+  }
+  pthread_mutex_lock(&region_lock);
+  for (i = 0; i < slots; i++) {
+    hwloc_bitmap_and(cut, n ? sets[i] : omp_ext_topo_allowed(topo), omp_ext_topo_allowed(topo));
+    if (hwloc_bitmap_iszero(cut) || !(c->place_id[i] = intern_locked(cut)))
+      break;
+  }
+  pthread_mutex_unlock(&region_lock);
+  hwloc_bitmap_free(cut);
+  if (i < slots) {
+    free(c->place_id);
+    free(c);
+    return NULL;
+  }
+  c->threads = threads;
+  c->nplaces = n;
+  snprintf(c->label, sizeof(c->label), "%s", label);
+  return c;
+}
+
+/* ----------------------------------------------------------- regions --- */
+
+#define NSLOTS 4096 /* a power of two */
+struct slot {
+  const void *ra;            /* atomic: published after r */
+  struct omp_ext_region *r;
+};
+static struct slot table[NSLOTS];
+static unsigned nregions; /* region_lock */
+
+static unsigned slot_of(const void *ra)
+{
+  uintptr_t h = (uintptr_t)ra;
+  h ^= h >> 17;
+  h *= 0x9E3779B97F4A7C15ull;
+  return (unsigned)(h >> 40) & (NSLOTS - 1);
+}
+
+static struct omp_ext_region *lookup(const void *ra)
+{
+  unsigned i, s = slot_of(ra);
+  for (i = 0; i < NSLOTS; i++, s = (s + 1) & (NSLOTS - 1)) {
+    const void *k = __atomic_load_n(&table[s].ra, __ATOMIC_ACQUIRE);
+    if (k == ra)
+      return table[s].r;
+    if (!k)
+      return NULL;
+  }
+  return NULL;
+}
+
+/* The module (file name without folder) and offset of code address \p ra,
+ * as the timing file writes them ("module", "offset"). */
+static void module_of(const void *ra, char *name, size_t len, unsigned long *offset)
+{
+  Dl_info info;
+  struct link_map *lm = NULL;
+  char exe[4096];
+  const char *path = NULL, *base;
+  ssize_t n;
+  *offset = 0;
+  name[0] = '\0';
+  if (!dladdr1(ra, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm)
+    return;
+  path = lm->l_name;
+  if (!path || !*path) {
+    if ((n = readlink("/proc/self/exe", exe, sizeof(exe) - 1)) <= 0)
+      return;
+    exe[n] = '\0';
+    path = exe;
+  }
+  base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  if (strlen(base) < len)
+    memcpy(name, base, strlen(base) + 1);
+  *offset = (unsigned long)((uintptr_t)ra - lm->l_addr);
+}
+
+/* A new region at \p ra, its configuration from the plan or auto's state
+ * (made before the lock: both may intern places); NULL when the table is
+ * full (the region is then left alone). */
+__attribute__((noinline, cold)) static struct omp_ext_region *create(const void *ra)
+{
+  struct omp_ext_region *r, *old;
+  unsigned i, s;
+  if (!(r = calloc(1, sizeof(*r))))
+    return NULL;
+  r->ra = ra;
+  module_of(ra, r->module, sizeof(r->module), &r->offset);
+  if (omp_ext_plan_on())
+    r->fixed = omp_ext_plan_config(r->module, r->offset);
+  else if (omp_ext_auto_on())
+    r->au = omp_ext_auto_new();
+  pthread_mutex_lock(&region_lock);
+  if ((old = lookup(ra)) != NULL || nregions >= NSLOTS / 2) {
+    pthread_mutex_unlock(&region_lock);
+    free(r->au);
+    free(r);
+    return old;
+  }
+  for (i = 0, s = slot_of(ra); i < NSLOTS && table[s].ra; i++)
+    s = (s + 1) & (NSLOTS - 1);
+  table[s].r = r;
+  __atomic_store_n(&table[s].ra, ra, __ATOMIC_RELEASE);
+  nregions++;
+  pthread_mutex_unlock(&region_lock);
+  return r;
+}
+
+void omp_ext_region_pick(const void *ra, unsigned clause, struct omp_ext_rpick *p)
+{
+  struct omp_ext_region *r = lookup(ra);
+  p->cfg = NULL, p->threads = 0, p->t0 = 0, p->cand = -1;
+  if (!r && !(r = create(ra))) {
+    p->region = NULL;
+    return;
+  }
+  p->region = r;
+  __atomic_fetch_add(&r->instances, 1, __ATOMIC_RELAXED);
+  if (r->fixed) {
+    p->cfg = r->fixed;
+    p->threads = clause ? 0 : r->fixed->threads;
+  } else if (r->au) {
+    omp_ext_auto_pick(r->au, clause, p);
+  }
+}
+
+void omp_ext_region_done(struct omp_ext_rpick *p)
+{
+  struct omp_ext_region *r = p->region;
+  if (r && r->au && p->t0)
+    omp_ext_auto_done(r->au, p);
+}
+
+void omp_ext_region_write_json(FILE *f, const void *at)
+{
+  struct omp_ext_region *r = at ? lookup(at) : NULL;
+  if (!r)
+    return;
+  if (r->fixed) {
+    fputs(", \"control\": {\"source\": \"plan\", \"config\": \"", f);
+    fputs(r->fixed->label, f);
+    fputs("\"}", f);
+  } else if (r->au) {
+    omp_ext_auto_write_json(f, r->au);
+  }
+}
+
+int omp_ext_region_auto_start(void)
+{
+  const omp_ext_topo_t *topo;
+  int err = omp_ext_bind_topology(&topo);
+  if (err)
+    return err;
+  omp_ext_auto_enable();
+  /* Regions seen so far (a plan's, or none) keep what they have. */
+  __atomic_store_n(&omp_ext_region_mode, 1, __ATOMIC_RELEASE);
+  return omp_ext_success;
+}
+
+void omp_ext_region_stop(void)
+{
+  __atomic_store_n(&omp_ext_region_mode, 0, __ATOMIC_RELEASE);
+}
+
+/* OMP_EXT_PLAN=FILE or OMP_EXT_HT_POLICY=auto[:time|energy]: read when the
+ * library is loaded (the environment only at the edges). */
+__attribute__((constructor)) static void region_env_init(void)
+{
+  const char *plan = getenv("OMP_EXT_PLAN"), *policy = getenv("OMP_EXT_HT_POLICY");
+  if (plan && *plan) {
+    if (omp_ext_plan_init(plan) == 0)
+      __atomic_store_n(&omp_ext_region_mode, 1, __ATOMIC_RELEASE);
+  } else if (policy && strncmp(policy, "auto", 4) == 0 &&
+             (policy[4] == '\0' || policy[4] == ':')) {
+    if (omp_ext_auto_init(policy) == 0)
+      __atomic_store_n(&omp_ext_region_mode, 1, __ATOMIC_RELEASE);
+  }
+}

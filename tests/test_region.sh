@@ -1,0 +1,167 @@
+#!/bin/sh
+# Per-region control (issue 23), under this build's runtime:
+#  1. htplaces exec --plan: every thread of every region on a place of the
+#     configuration the plan chose for it (seen by the threads themselves
+#     and by the timing layer's binding records), the team sizes as planned;
+#  2. --plan refused for another machine's plan (exit 2, one line, nothing
+#     on stdout, the program not run); a broken OMP_EXT_PLAN file reported;
+#  3. OMP_EXT_HT_POLICY=auto on a program that runs each region only a few
+#     times: the default placement (whole allowed set, the default team);
+#  4. auto on many instances: the last instance of each region on the
+#     places of the configuration auto says (timing file) it settled on.
+# Usage: sh test_region.sh REGION_PROBE HTPLACES LIBOMP_EXT_SO
+set -eu
+probe=$1 htp=$2 lib=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+unset OMP_NUM_THREADS OMP_PLACES OMP_PROC_BIND OMP_EXT_HT_POLICY OMP_EXT_PLAN OMP_EXT_TIMING \
+  KMP_AFFINITY GOMP_CPU_AFFINITY 2>/dev/null || true
+fail() { echo "FAIL: $*"; exit 1; }
+
+# The probe's two regions (A's code address comes before B's).
+OMP_EXT_TIMING=$tmp/t0.json LD_PRELOAD=$lib "$probe" 3 >/dev/null
+python3 - "$tmp" "$htp" <<'PY' || fail "cannot build the plan"
+import json, re, subprocess, sys
+tmp, htp = sys.argv[1], sys.argv[2]
+out = subprocess.run([htp, "topo"], capture_output=True, text=True, check=True).stdout
+get = lambda k: int(re.search(r"^%s:\s+(\d+)" % k, out, re.M).group(1))
+smt = re.search(r"^SMT:\s+up to (\d+)", out, re.M)
+machine = {"pus": get("PUs"), "cores": get("cores"), "packages": get("packages"),
+           "max_smt": int(smt.group(1)) if smt else 1}
+places = lambda *a: subprocess.run([htp, *a], capture_output=True, text=True, check=True).stdout.strip()
+regions = sorted((r for r in json.load(open(tmp + "/t0.json"))["regions"] if r["kind"] == "parallel"),
+                 key=lambda r: int(r["offset"], 16))
+assert len(regions) == 2, regions
+n = machine["pus"]
+configs = [{"index": 0, "policy": "spn", "threads": 1, "omp_places": places("spn", "1")},
+           {"index": 1, "policy": "speedup", "threads": n, "omp_places": places("speedup", str(n))}]
+plan = {"machine": machine, "configurations": configs,
+        "summary": {"regions": [dict(name=r["name"], module=r["module"], offset=r["offset"], best=b)
+                                for r, b in zip(regions, (0, 1))]},
+        "recommendation": {"objective": "time", "best": 1}}
+json.dump(plan, open(tmp + "/results.json", "w"))
+json.dump({"A": configs[0], "B": configs[1]}, open(tmp + "/want.json", "w"))
+bad = dict(plan, machine=dict(machine, pus=machine["pus"] + 1))
+json.dump(bad, open(tmp + "/other.json", "w"))
+PY
+
+# check.py REPORT WANT [TIMING]: every reported thread on its place of WANT
+# (a region -> {"threads": N, "omp_places": "{..},.."}).
+cat >"$tmp/check.py" <<'PY'
+import json, re, sys
+def cpus(text):
+    out = set()
+    for part in filter(None, text.split(",")):
+        a, _, b = part.partition("-")
+        out.update(range(int(a), int(b or a) + 1))
+    return out
+def place_list(text):
+    return [cpus(p) for p in re.findall(r"\{([^}]*)\}", text)]
+report, want = sys.argv[1], json.load(open(sys.argv[2]))
+seen = {}
+for line in open(report):
+    name, t, nt, lst = line.split()
+    seen.setdefault(name, []).append((int(t), int(nt), cpus(lst)))
+bad = 0
+for name, w in want.items():
+    rows = seen.get(name, [])
+    if not rows:
+        print("no report from region", name); bad += 1; continue
+    for t, nt, got in rows:
+        pl = place_list(w["omp_places"])
+        ok = nt == w["threads"] and got == pl[t % len(pl)]
+        if not ok:
+            print("region %s thread %d of %d on %s, wanted %s" % (name, t, nt, sorted(got), w)); bad += 1
+if len(sys.argv) > 3:  # the timing layer's records of the same run
+    regions = sorted((r for r in json.load(open(sys.argv[3]))["regions"] if r["kind"] == "parallel"),
+                     key=lambda r: int(r["offset"], 16))
+    for name, r in zip("AB", regions):
+        w = want[name]
+        pl = place_list(w["omp_places"])
+        for b in r["bindings"]:
+            if b["team"] != w["threads"]:
+                print("timing: region %s team %d, wanted %d" % (name, b["team"], w["threads"])); bad += 1
+            for t, th in enumerate(b["threads"]):
+                if th is None or cpus(th["cpus"]) != pl[t % len(pl)]:
+                    print("timing: region %s thread %d on %s" % (name, t, th)); bad += 1
+sys.exit(1 if bad else 0)
+PY
+
+# 1. exec --plan
+OMP_EXT_TIMING=$tmp/t1.json "$htp" exec --plan "$tmp" -- "$probe" 50 >"$tmp/r1" ||
+  fail "exec --plan failed"
+python3 "$tmp/check.py" "$tmp/r1" "$tmp/want.json" "$tmp/t1.json" || fail "exec --plan: threads off their places"
+grep -q '"source": "plan"' "$tmp/t1.json" || fail "timing file lacks the plan's control record"
+
+# 2. refusals
+set +e
+"$htp" exec --plan "$tmp/other.json" -- "$probe" 3 >"$tmp/o2" 2>"$tmp/e2"
+rc=$?
+set -e
+[ "$rc" -eq 2 ] || fail "another machine's plan: exit $rc, wanted 2"
+[ ! -s "$tmp/o2" ] || fail "another machine's plan: the program ran or stdout written"
+[ "$(wc -l <"$tmp/e2")" -eq 1 ] && grep -q 'another machine' "$tmp/e2" ||
+  fail "another machine's plan: stderr: $(cat "$tmp/e2")"
+printf 'omp_ext_plan 1\nregion x 12 1 {0}\n' >"$tmp/broken"
+OMP_EXT_PLAN=$tmp/broken LD_PRELOAD=$lib "$probe" 3 >/dev/null 2>"$tmp/e3"
+grep -q "OMP_EXT_PLAN '$tmp/broken' line 2: OFFSET must be hexadecimal" "$tmp/e3" ||
+  fail "broken plan not reported: $(cat "$tmp/e3")"
+
+# 3. auto, each region run 3 times: the default placement
+npus=$("$htp" speedup | tr ',' '\n' | grep -c .)
+OMP_EXT_HT_POLICY=auto LD_PRELOAD=$lib "$probe" 3 >"$tmp/r3" || fail "auto run failed"
+full=$("$htp" os "$npus" | tr -d '{}') # every allowed PU: "0,1,..."
+python3 - "$tmp/r3" "$npus" "$full" <<'PY' || fail "auto on a few instances is not the default placement"
+import sys
+rows = [l.split() for l in open(sys.argv[1])]
+npus, full = int(sys.argv[2]), sorted(int(x) for x in sys.argv[3].split(","))
+def cpus(t):
+    out = []
+    for p in t.split(","):
+        a, _, b = p.partition("-"); out += range(int(a), int(b or a) + 1)
+    return sorted(out)
+bad = [r for r in rows if int(r[2]) != npus or cpus(r[3]) != full]
+assert rows and not bad, bad
+PY
+
+# 4. auto on many instances: on its settled configuration's places
+OMP_EXT_TIMING=$tmp/t4.json OMP_EXT_HT_POLICY=auto LD_PRELOAD=$lib "$probe" 400 >"$tmp/r4" ||
+  fail "auto run failed"
+python3 - "$tmp" "$htp" "$npus" "$full" <<'PY' || fail "auto: threads off their settled configuration"
+import json, subprocess, sys
+tmp, htp, npus, full = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+regions = sorted((r for r in json.load(open(tmp + "/t4.json"))["regions"] if r["kind"] == "parallel"),
+                 key=lambda r: int(r["offset"], 16))
+want = {}
+for name, r in zip("AB", regions):
+    c = r["control"]
+    assert c["source"] == "auto" and c["settled"], c
+    if c["config"] == "default":
+        want[name] = {"threads": npus, "omp_places": "{" + full + "}"}
+    else:
+        pol, n = c["config"].split(":")
+        want[name] = {"threads": int(n), "omp_places": subprocess.run(
+            [htp, pol, n], capture_output=True, text=True, check=True).stdout.strip()}
+json.dump(want, open(tmp + "/want4.json", "w"))
+PY
+python3 "$tmp/check.py" "$tmp/r4" "$tmp/want4.json" || fail "auto: threads off their places"
+# 5. omp_set_ht_policy(omp_ht_policy_auto) in the program: the same tuner
+OMP_EXT_TIMING=$tmp/t5.json REGION_PROBE_AUTO=1 LD_PRELOAD=$lib "$probe" 400 >"$tmp/r5" ||
+  fail "auto by the API: run failed"
+grep -qx 'set 0' "$tmp/r5" || fail "omp_set_ht_policy(omp_ht_policy_auto): $(head -1 "$tmp/r5")"
+[ "$(grep -c '"source": "auto", "objective": "time", "settled": true' "$tmp/t5.json")" -eq 2 ] ||
+  fail "auto by the API: both regions should have settled"
+# 6. A num_threads clause keeps the user's count (a plan of 1 thread for
+#    every region, auto), and a region's 12 shared variables arrive intact
+#    through the wrappers (their trampoline binds: a policy, the plan).
+clause=${probe%/*}/clause_probe
+cat >"$tmp/one" <<EOP
+omp_ext_plan 1
+default 1 $("$htp" spn 1)
+EOP
+for how in "OMP_EXT_HT_POLICY=spn" "OMP_EXT_HT_POLICY=auto" "OMP_EXT_PLAN=$tmp/one"; do
+  env "$how" LD_PRELOAD="$lib" "$clause" 300 >"$tmp/r6" || fail "$how: clause_probe failed"
+  [ "$(cat "$tmp/r6")" = "$(printf 'team 2\nsum %d' $((506 * 300)))" ] ||
+    fail "$how: clause_probe printed $(tr '\n' ' ' <"$tmp/r6")"
+done
+echo "test_region: plan, refusals, auto (few and many instances, and by the API), clauses hold"
