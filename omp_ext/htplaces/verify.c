@@ -338,7 +338,8 @@ static int by_tid(const void *a, const void *b)
 }
 
 /* Each level-1 thread's real affinity: thread 0 is the initial thread (its
- * id is the process's); a thread whose line gave its kernel id (libomp's
+ * id is the process's; its affinity when the program ended, where known:
+ * under load every sample may predate the runtime's binding); a thread whose line gave its kernel id (libomp's
  * %i) is that task; otherwise (libgomp), when the program had exactly the
  * team's threads, the workers by ascending id (the runtime starts them in
  * thread-number order).  A nested team or other threads: unknown; fewer
@@ -365,7 +366,9 @@ static void assign_real(struct verify *v, pid_t pid)
     }
     if (!want)
       w = 0;
-    if (i < v->ntasks && v->tasks[i].seen >= 2) /* settled, 5 ms apart at least */
+    if (t == 0 && v->at_exit) /* (its samples may all predate the runtime's binding) */
+      v->rep[t].real = v->at_exit;
+    else if (i < v->ntasks && v->tasks[i].seen >= 2) /* settled, 5 ms apart at least */
       v->rep[t].real = v->tasks[i].last;
   }
 }
