@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "htplaces.h"
 #include "util.h"
@@ -250,4 +251,33 @@ void htp_shell_word(FILE *f, const char *s)
     else
       fputc(*p, f);
   fputc('\'', f);
+}
+
+#ifndef OMP_EXT_LIBDIR_REL /* (set by CMake for htplaces_cli; the fuzzers, */
+#define OMP_EXT_LIBDIR_REL "lib" /* which build this file too, run no program) */
+#endif
+#ifndef OMP_EXT_SOVERSION
+#define OMP_EXT_SOVERSION "0"
+#endif
+
+/* libomp_ext.so beside this htplaces: PREFIX/LIBDIR when installed
+ * (bin/../LIBDIR), omp_ext/ in a build tree (bin/../omp_ext); NULL if
+ * neither is there. */
+const char *htp_find_libomp_ext(char *buf, size_t len)
+{
+  static const char *const rel[] = {"../" OMP_EXT_LIBDIR_REL "/libomp_ext.so." OMP_EXT_SOVERSION,
+                                    "../omp_ext/libomp_ext.so." OMP_EXT_SOVERSION};
+  char exe[4096], *slash;
+  ssize_t got = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  unsigned i;
+  if (got <= 0)
+    return NULL;
+  exe[got] = '\0';
+  if (!(slash = strrchr(exe, '/')))
+    return NULL;
+  *slash = '\0';
+  for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++)
+    if (snprintf(buf, len, "%s/%s", exe, rel[i]) < (int)len && access(buf, R_OK) == 0)
+      return buf;
+  return NULL;
 }

@@ -21,32 +21,6 @@
 
 #include "htplaces.h"
 
-#ifndef OMP_EXT_LIBDIR_REL /* (set by CMake for htplaces_cli; other users of */
-#define OMP_EXT_LIBDIR_REL "lib" /* this file, the fuzzers, never run exec) */
-#endif
-#ifndef OMP_EXT_SOVERSION
-#define OMP_EXT_SOVERSION "0"
-#endif
-
-/* libomp_ext.so beside this htplaces (as tune finds it). */
-static const char *find_lib(char *buf, size_t len)
-{
-  static const char *const rel[] = {"../" OMP_EXT_LIBDIR_REL "/libomp_ext.so." OMP_EXT_SOVERSION,
-                                    "../omp_ext/libomp_ext.so." OMP_EXT_SOVERSION};
-  char exe[4096], *slash;
-  ssize_t got = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-  unsigned i;
-  if (got <= 0)
-    return NULL;
-  exe[got] = '\0';
-  if (!(slash = strrchr(exe, '/')))
-    return NULL;
-  *slash = '\0';
-  for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++)
-    if (snprintf(buf, len, "%s/%s", exe, rel[i]) < (int)len && access(buf, R_OK) == 0)
-      return buf;
-  return NULL;
-}
 
 static int machine_matches(struct htp_ctx *ctx, json_t *m, const char *path)
 {
@@ -152,7 +126,7 @@ int htp_exec_plan(struct htp_ctx *ctx, const char *plan, char **argv)
     return status;
   }
   status = machine_matches(ctx, json_object_get(root, "machine"), file);
-  if (!status && !find_lib(lib, sizeof(lib)))
+  if (!status && !htp_find_libomp_ext(lib, sizeof(lib)))
     status = htp_error(HTP_EXIT_FAIL, "libomp_ext.so not found beside htplaces");
   if (!status && ((fd = memfd_create("omp_ext_plan", 0)) < 0 || !(f = fdopen(fd, "w"))))
     status = htp_error(HTP_EXIT_FAIL, "cannot make the plan file: %s", strerror(errno));

@@ -207,4 +207,8 @@ int htp_cmd_tune(struct htp_ctx *ctx, int argc, char **argv);
  * their conflicts (libgomp and libomp rules); returns the conflict count. */
 unsigned htp_env_check(FILE *out, char *const envp[], const omp_ext_topo_t *topo);
 
+/* libomp_ext.so beside this htplaces (tune preloads it, exec --plan too):
+ * PREFIX/LIBDIR when installed, omp_ext/ in a build tree; in buf, or NULL. */
+const char *htp_find_libomp_ext(char *buf, size_t len);
+
 #endif /* HTPLACES_H */

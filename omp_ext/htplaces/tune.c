@@ -25,12 +25,6 @@
 #include "util.h"
 
 #define MAX_LIST 64
-#ifndef OMP_EXT_LIBDIR_REL /* (set by CMake for htplaces_cli; other users of */
-#define OMP_EXT_LIBDIR_REL "lib" /* this file, the fuzzers, never run tune) */
-#endif
-#ifndef OMP_EXT_SOVERSION
-#define OMP_EXT_SOVERSION "0"
-#endif
 enum {
   OPT_POLICIES = 256, OPT_THREADS, OPT_WAIT, OPT_REPS, OPT_SEED, OPT_BUDGET, OPT_TIMEOUT,
   OPT_DRY_RUN, OPT_OBJECTIVE, OPT_OUT, OPT_POWER, OPT_TIMING_LIB, OPT_NO_REGIONS, OPT_STDIN
@@ -563,28 +557,6 @@ static int report(struct htp_ctx *ctx, const struct plan *p, const struct tune_o
   return status;
 }
 
-/* libomp_ext.so beside this htplaces: PREFIX/LIBDIR when installed
- * (bin/../LIBDIR), omp_ext/ in a build tree (bin/../omp_ext); NULL if
- * neither is there. */
-static const char *find_timing_lib(char *buf, size_t len)
-{
-  static const char *const rel[] = {"../" OMP_EXT_LIBDIR_REL "/libomp_ext.so." OMP_EXT_SOVERSION,
-                                    "../omp_ext/libomp_ext.so." OMP_EXT_SOVERSION};
-  char exe[4096], *slash;
-  ssize_t got = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-  unsigned i;
-  if (got <= 0)
-    return NULL;
-  exe[got] = '\0';
-  if (!(slash = strrchr(exe, '/')))
-    return NULL;
-  *slash = '\0';
-  for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++)
-    if (snprintf(buf, len, "%s/%s", exe, rel[i]) < (int)len && access(buf, R_OK) == 0)
-      return buf;
-  return NULL;
-}
-
 /* "0.25", or "unknown" for NAN. */
 static const char *cpus_text(double v, char *buf, size_t len)
 {
@@ -655,7 +627,7 @@ static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *
   else
     fprintf(stderr, "htplaces tune: energy is modelled (%s): %s\n", o->power_text, why);
   if (!o->no_regions) {
-    x.timing_lib = o->timing_lib ? o->timing_lib : find_timing_lib(libbuf, sizeof(libbuf));
+    x.timing_lib = o->timing_lib ? o->timing_lib : htp_find_libomp_ext(libbuf, sizeof(libbuf));
     if (x.timing_lib) {
       snprintf(tmp.timing_file, sizeof(tmp.timing_file), "%s/timing.%%p.json", tmp.dir);
       x.timing_file = tmp.timing_file;
