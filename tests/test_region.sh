@@ -102,6 +102,16 @@ set -e
 [ ! -s "$tmp/o2" ] || fail "another machine's plan: the program ran or stdout written"
 [ "$(wc -l <"$tmp/e2")" -eq 1 ] && grep -q 'another machine' "$tmp/e2" ||
   fail "another machine's plan: stderr: $(cat "$tmp/e2")"
+# a folder without results.json: the reason and what to give, no jansson
+# "line -1" (on main: "--plan DIR/results.json: line -1: unable to open ...")
+mkdir "$tmp/empty"
+set +e
+"$htp" exec --plan "$tmp/empty" -- "$probe" 3 >"$tmp/o4" 2>"$tmp/e4"
+rc=$?
+set -e
+[ "$rc" -eq 2 ] && [ ! -s "$tmp/o4" ] || fail "--plan empty folder: exit $rc or stdout written"
+[ "$(cat "$tmp/e4")" = "htplaces: --plan $tmp/empty/results.json: No such file or directory; give htplaces tune's --out folder or its results.json" ] ||
+  fail "--plan empty folder: stderr: $(cat "$tmp/e4")"
 printf 'omp_ext_plan 1\nregion x 12 1 {0}\n' >"$tmp/broken"
 OMP_EXT_PLAN=$tmp/broken LD_PRELOAD=$lib "$probe" 3 >/dev/null 2>"$tmp/e3"
 grep -q "OMP_EXT_PLAN '$tmp/broken' line 2: OFFSET must be hexadecimal" "$tmp/e3" ||

@@ -876,6 +876,44 @@ static void test_report_fields(void)
   omp_ext_topo_destroy(topo);
 }
 
+/* All tied after the minimum rounds, the cheapest recommended while another
+ * had the better median (gm, iqtree under load: 1 thread recommended, 2
+ * threads 1.4x faster by median): the table says --budget may separate them
+ * (on main: nothing). */
+static void test_tied_hint(void)
+{
+  static const double t1[] = {10, 10, 10}, t2[] = {5, 12, 6};
+  char *argv[] = {"./app", NULL}, *buf = NULL, *skipped[1];
+  struct tune_config c[2];
+  struct tune_result r[2];
+  struct tune_summary s;
+  struct tune_report rep;
+  omp_ext_topo_t *topo;
+  size_t len = 0;
+  FILE *f;
+  CU_ASSERT_EQUAL_FATAL(omp_ext_topo_load(&topo, "pack:1 core:2 pu:1", 0), 0);
+  craft(&c[0], TUNE_NONE, 1, 1, 0, t1, 3, 100);
+  craft(&c[1], TUNE_NONE, 2, 2, 0, t2, 3, 100);
+  CU_ASSERT_EQUAL_FATAL(tune_analyse(c, 2, NULL, NULL, r, &s), 0);
+  CU_ASSERT_EQUAL(s.best[TUNE_TIME], 0);
+  CU_ASSERT_EQUAL(s.fastest[TUNE_TIME], 1);
+  memset(&rep, 0, sizeof(rep));
+  rep.c = c, rep.r = r, rep.n = 2, rep.s = &s, rep.argv = argv, rep.topo = topo;
+  rep.rounds = 3, rep.power_name = "c6100", rep.skipped = skipped;
+  rep.load.before = rep.load.during = rep.load.util = NAN, rep.load.low_util = -1;
+  f = open_memstream(&buf, &len);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  tune_print_table(f, &rep);
+  fclose(f);
+  CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\n  (tied after 3 rounds, though another configuration had "
+                                     "the better median: --budget SECONDS adds rounds until one "
+                                     "is significantly ahead)\n"));
+  free(buf);
+  tune_free_summary(&s);
+  free_configs(c, 2);
+  omp_ext_topo_destroy(topo);
+}
+
 /* --threads takes htbench's list syntax: counts and ranges. */
 static void test_parse_thread_ranges(void)
 {
@@ -1450,6 +1488,7 @@ static CU_TestInfo analysis_tests[] = {
   {"sigma pairs on the same cores only", test_sigma_pairs_same_cores},
   {"regions by key, buffers from the data", test_regions_by_key},
   {"JSON and table fields", test_report_fields},
+  {"tied: --budget hint", test_tied_hint},
   {"20,000 regions", test_many_regions},
   CU_TEST_INFO_NULL};
 static CU_TestInfo plan_tests[] = {

@@ -119,9 +119,17 @@ int htp_exec_plan(struct htp_ctx *ctx, const char *plan, char **argv)
                      "results.json", plan, strerror(errno));
   if (asprintf(&file, S_ISDIR(st.st_mode) ? "%s/results.json" : "%s", plan) < 0)
     return htp_error(HTP_EXIT_FAIL, "out of memory");
+  if (stat(file, &st) != 0) { /* (a folder without tune's results.json) */
+    status = htp_error(HTP_EXIT_USAGE, "--plan %s: %s; give htplaces tune's --out folder or "
+                       "its results.json", file, strerror(errno));
+    free(file);
+    return status;
+  }
   root = json_load_file(file, 0, &jerr);
   if (!root) {
-    status = htp_error(HTP_EXIT_USAGE, "--plan %s: line %d: %s", file, jerr.line, jerr.text);
+    status = jerr.line > 0
+           ? htp_error(HTP_EXIT_USAGE, "--plan %s: line %d: %s", file, jerr.line, jerr.text)
+           : htp_error(HTP_EXIT_USAGE, "--plan %s: %s", file, jerr.text);
     free(file);
     return status;
   }

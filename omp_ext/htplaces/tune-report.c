@@ -370,8 +370,18 @@ static void print_model_inputs(FILE *out, const struct tune_report *t)
 static void print_rounds(FILE *out, const struct tune_report *t)
 {
   unsigned rounds = t->rounds_run ? t->rounds_run : t->rounds;
-  if (t->adaptive == NULL)
+  const struct tune_summary *s = t->s;
+  enum tune_objective o = t->objective;
+  if (t->adaptive == NULL) {
+    /* The cheapest tied configuration is recommended although another had
+     * the better median: say that more rounds may separate them. */
+    if (!no_region(t) && s->best[o] >= 0 && s->runner_up[o] >= 0 && !s->significant[o] &&
+        s->fastest[o] >= 0 && s->fastest[o] != s->best[o])
+      fprintf(out, "  (tied after %u rounds, though another configuration had the better "
+              "median: --budget SECONDS adds rounds until one is significantly ahead)\n",
+              rounds);
     return;
+  }
   if (strcmp(t->adaptive, "separated") == 0)
     fprintf(out, "Adaptive rounds: %u rounds (%u the minimum); stopped when the best was "
             "significantly ahead of every other (%s)\n", rounds, t->rounds, TUNE_TEST_NAME);
