@@ -434,7 +434,7 @@ static int gomp_affinity(const omp_ext_topo_t *t, const char *text, omp_ext_pred
   unsigned long bits = gomp_cpuset_bits(t);
   unsigned i, n = 0;
   omp_ext_parse_error_t perr = {0, NULL};
-  int err = omp_ext_places_parse(NULL, text, omp_ext_syntax_gomp, &l, &perr);
+  int err = omp_ext_places_parse(NULL, text, omp_ext_syntax_gomp, &l, &perr), skipped = 0;
   if (err == omp_ext_err_nomem)
     return err;
   if (err == omp_ext_err_parse && perr.what && strstr(perr.what, "omp_ext's limit"))
@@ -446,6 +446,7 @@ static int gomp_affinity(const omp_ext_topo_t *t, const char *text, omp_ext_pred
   for (i = 0; i < l->nplaces; i++) {
     if (hwloc_bitmap_first(l->places[i]) >= (int)bits) {
       hwloc_bitmap_free(l->places[i]);
+      skipped = 1;
       continue;
     }
     l->places[n++] = l->places[i];
@@ -459,7 +460,8 @@ static int gomp_affinity(const omp_ext_topo_t *t, const char *text, omp_ext_pred
   }
   omp_ext_placelist_destroy(pr->list);
   pr->list = l;
-  set_result(pr, omp_ext_outcome_places, NULL);
+  set_result(pr, omp_ext_outcome_places,
+             skipped ? "libgomp: CPU numbers beyond its CPU set skipped without a message" : NULL);
   return omp_ext_success;
 }
 

@@ -298,6 +298,11 @@ static void test_warnings_changed(void)
   CU_ASSERT_EQUAL(CH(omp_ext_runtime_libgomp, "numa_domains"), 0);
   CU_ASSERT_EQUAL(CH(omp_ext_runtime_libgomp, "sockets("), 1);
 #undef CH
+  /* GOMP_CPU_AFFINITY "0 64": libgomp skips 64 silently (corpus line
+   * "gomp 0 64": the real libgomp 12 builds 1:{0}). */
+  EXPECT(two, omp_ext_syntax_gomp, omp_ext_runtime_libgomp, "0 64", "places 1:{0}");
+  CU_ASSERT_EQUAL(changed(two, "0 64", omp_ext_syntax_gomp, omp_ext_runtime_libgomp), 1);
+  CU_ASSERT_EQUAL(changed(two, "0 1", omp_ext_syntax_gomp, omp_ext_runtime_libgomp), 0);
   /* libgomp's own order of abstract names is not a change. */
   CU_ASSERT_EQUAL(changed(c6100, "threads", omp_ext_syntax_omp, omp_ext_runtime_libgomp), 0);
 }
