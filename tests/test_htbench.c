@@ -689,7 +689,8 @@ static unsigned check_results(const char *dir, unsigned only_pu)
     hooks = atoi(cell[c_hooks]);
     if (incode) {
       CU_ASSERT(at != NULL && !strcmp(at, "@incode"));
-      CU_ASSERT((hooks & (omp_ext_hook_gomp | omp_ext_hook_ompt)) != 0);
+      /* libgomp: the GOMP wrappers; libomp: the __kmpc_fork_call wrapper (or OMPT) */
+      CU_ASSERT((hooks & (omp_ext_hook_gomp | omp_ext_hook_ompt | omp_ext_hook_kmpc)) != 0);
     } else {
       CU_ASSERT(at == NULL);
       CU_ASSERT_EQUAL(hooks, 0);

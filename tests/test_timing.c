@@ -306,7 +306,10 @@ static void test_nothing_recorded(void)
     free(text);
     probe(bins[b], "none", NULL, pattern, &r);
     run_free(&r);
-    CU_ASSERT_EQUAL(list_dir(dir, names, sizeof(names)), 2);
+    /* (injected into libomp by OMP_TOOL_LIBRARIES, the layer is loaded only
+     * when the runtime starts: a program that runs no OpenMP construct
+     * never loads it, and writes nothing) */
+    CU_ASSERT_EQUAL(list_dir(dir, names, sizeof(names)), is_libomp() && b == 1 ? 1 : 2);
     for (p = names; (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
       char file[4400];
       *nl = '\0';
