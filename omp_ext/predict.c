@@ -942,6 +942,8 @@ static int kmp_unwrap(const char *text, char **inner, enum kmp_gran *gran)
     size_t n;
     while (*s == ' ' || *s == '\t' || *s == ',')
       s++;
+    if (!*s) /* (a trailing separator: "a,") */
+      break;
     n = strcspn(s, ",= \t");
     if (kmp_word(s, n, "proclist")) {
       const char *open = s + n, *close;

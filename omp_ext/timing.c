@@ -545,7 +545,8 @@ static double parts_median(const struct region *r, size_t n, int sampled)
     for (p = &r->own; p; p = p == &r->own ? r->parts : p->next) {
       if ((c = stored(p, __atomic_load_n(&p->n, __ATOMIC_ACQUIRE))) > n - m)
         c = n - m; /* (it added since) */
-      memcpy(v + m, p->samples, c * sizeof(*v));
+      if (c) /* (samples is NULL while a part has none) */
+        memcpy(v + m, p->samples, c * sizeof(*v));
       m += c;
     }
     med = m ? median(v, m) : 0;

@@ -285,6 +285,11 @@ static void test_atomic_write(void)
  * `timeout`) none at all. */
 static void test_nothing_recorded(void)
 {
+#ifdef OMP_EXT_SANITIZED
+  OMP_EXT_SKIP("sanitizer build: libomp_ext preloaded into /bin/sh needs ASan first in the library list");
+  if (1)
+    return;
+#endif
   const char *bins[] = {TIMING_PROBE_BIN, TIMING_PROBE_PLAIN_BIN};
   char dir[] = "/tmp/omp_ext_timing_dir_XXXXXX", path[128], pattern[128], names[4096], *text;
   char envt[200], pre[] = "LD_PRELOAD=" LIBOMP_EXT, *p, *nl;
@@ -335,6 +340,11 @@ static void test_nothing_recorded(void)
  * records; a forked child's regions in its own file, not its parent's. */
 static void test_per_process(void)
 {
+#ifdef OMP_EXT_SANITIZED
+  OMP_EXT_SKIP("sanitizer build: a forked child's stderr carries the sanitizer's own lines");
+  if (1)
+    return;
+#endif
   const char *bins[] = {TIMING_PROBE_BIN, TIMING_PROBE_PLAIN_BIN};
   char dir[] = "/tmp/omp_ext_timing_dir_XXXXXX", pattern[128], names[4096];
   char *nl, *json, *parent = NULL, *child = NULL, *p, path[8192];
@@ -383,6 +393,11 @@ static void test_per_process(void)
  * set grows by less than every instance's 8 bytes would take. */
 static void test_bounded(void)
 {
+#ifdef OMP_EXT_SANITIZED
+  OMP_EXT_SKIP("sanitizer build: ASan's shadow memory and quarantine, not the layer, set the peak RSS");
+  if (1)
+    return;
+#endif
   const char *bins[] = {TIMING_PROBE_BIN, TIMING_PROBE_PLAIN_BIN};
   char file[] = "/tmp/omp_ext_timing_XXXXXX", obj[2048], *json;
   struct run_result r;
