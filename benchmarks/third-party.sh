@@ -45,7 +45,10 @@ shift 2
 case $rounds in '' | *[!0-9]*) echo "third-party.sh: ROUNDS '$rounds' is not a count (>= 1)" >&2; exit 2 ;; esac
 [ "$rounds" -ge 1 ] || { echo "third-party.sh: ROUNDS must be >= 1" >&2; exit 2; }
 htp=$build/bin/htplaces lib=$build/omp_ext/libomp_ext.so
-[ -x "$htp" ] && [ -f "$lib" ] || { echo "third-party.sh: no bin/htplaces and omp_ext/libomp_ext.so in $build" >&2; exit 2; }
+if [ ! -x "$htp" ] || [ ! -f "$lib" ]; then
+  echo "third-party.sh: no bin/htplaces and omp_ext/libomp_ext.so in $build" >&2
+  exit 2
+fi
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP_TMP-}" ] && echo "kept $tmp" || rm -rf "$tmp"' EXIT
 if [ "$1" = -- ]; then
