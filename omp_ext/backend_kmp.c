@@ -32,7 +32,7 @@
 #include "omp_ext.h"
 #include "region.h"
 #include "runtime.h"
-#include "timing_hot.h"
+#include "timing.h"
 #include "trampoline.h"
 
 #ifndef OMP_EXT_STATIC_LIB

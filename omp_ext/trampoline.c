@@ -12,7 +12,7 @@
 #include "omp_ext.h"
 #include "region.h"
 #include "runtime.h"
-#include "timing_hot.h"
+#include "timing.h"
 #include "trampoline.h"
 
 /* libgomp keeps a level-1 team's threads in the root thread's pool, in

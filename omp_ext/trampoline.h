@@ -17,7 +17,7 @@
 
 #include "region.h"
 #include "runtime.h"
-#include "timing_hot.h"
+#include "timing.h"
 
 typedef void (*omp_ext_gomp_fn)(void *);
 
