@@ -19,6 +19,10 @@
 #include "runtime.h"
 #include "trampoline.h"
 
+/* The runtime GCC's GOMP_* calls need, loaded by a wrapper that finds none
+ * (the linker's --as-needed dropped it: trampoline.c). */
+#define GOMP_LIBRARY "libgomp.so.1"
+
 #ifndef OMP_EXT_STATIC_LIB
 #define OMP_EXT_STATIC_LIB 0
 #endif
@@ -36,7 +40,7 @@ void GOMP_parallel(omp_ext_gomp_fn fn, void *data, unsigned num_threads, unsigne
   void (*real)(omp_ext_gomp_fn, void *, unsigned, unsigned);
   struct omp_ext_tramp t;
   int bits;
-  *(void **)&real = omp_ext_real_entry("GOMP_parallel", (void *)(uintptr_t)GOMP_parallel, &cache);
+  *(void **)&real = omp_ext_real_entry("GOMP_parallel", (void *)(uintptr_t)GOMP_parallel, GOMP_LIBRARY, &cache);
   bits = OMP_EXT_TRAMP_PRE(&t, &fn, &data, &num_threads);
   real(fn, data, num_threads, flags);
   OMP_EXT_TRAMP_POST(bits, &t);
@@ -52,7 +56,8 @@ void GOMP_parallel_sections(omp_ext_gomp_fn fn, void *data, unsigned num_threads
   struct omp_ext_tramp t;
   int bits;
   *(void **)&real =
-    omp_ext_real_entry("GOMP_parallel_sections", (void *)(uintptr_t)GOMP_parallel_sections, &cache);
+    omp_ext_real_entry("GOMP_parallel_sections", (void *)(uintptr_t)GOMP_parallel_sections,
+                       GOMP_LIBRARY, &cache);
   bits = OMP_EXT_TRAMP_PRE(&t, &fn, &data, &num_threads);
   real(fn, data, num_threads, count, flags);
   OMP_EXT_TRAMP_POST(bits, &t);
@@ -70,7 +75,7 @@ void GOMP_parallel_sections(omp_ext_gomp_fn fn, void *data, unsigned num_threads
     void (*real)(omp_ext_gomp_fn, void *, unsigned, long, long, long, long, unsigned);               \
     struct omp_ext_tramp t;                                                                          \
     int bits;                                                                                \
-    *(void **)&real = omp_ext_real_entry(#name, (void *)(uintptr_t)name, &cache);                    \
+    *(void **)&real = omp_ext_real_entry(#name, (void *)(uintptr_t)name, GOMP_LIBRARY, &cache);      \
     bits = OMP_EXT_TRAMP_PRE(&t, &fn, &data, &num_threads);                                                \
     real(fn, data, num_threads, start, end, incr, chunk, flags);                             \
     OMP_EXT_TRAMP_POST(bits, &t);                                                                             \
@@ -86,7 +91,7 @@ void GOMP_parallel_sections(omp_ext_gomp_fn fn, void *data, unsigned num_threads
     void (*real)(omp_ext_gomp_fn, void *, unsigned, long, long, long, unsigned);                     \
     struct omp_ext_tramp t;                                                                          \
     int bits;                                                                                \
-    *(void **)&real = omp_ext_real_entry(#name, (void *)(uintptr_t)name, &cache);                    \
+    *(void **)&real = omp_ext_real_entry(#name, (void *)(uintptr_t)name, GOMP_LIBRARY, &cache);      \
     bits = OMP_EXT_TRAMP_PRE(&t, &fn, &data, &num_threads);                                                \
     real(fn, data, num_threads, start, end, incr, flags);                                    \
     OMP_EXT_TRAMP_POST(bits, &t);                                                                             \
@@ -127,7 +132,7 @@ static const char *gomp_check(const struct omp_ext_runtime *rt)
   return NULL;
 }
 
-static const char *const gomp_libraries[] = {"libgomp.so.1", NULL};
+static const char *const gomp_libraries[] = {GOMP_LIBRARY, NULL};
 
 const struct omp_ext_backend omp_ext_backend_gomp = {
   "libgomp",

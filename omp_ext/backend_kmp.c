@@ -657,7 +657,7 @@ void __kmpc_push_num_threads(struct ident *loc, int gtid, int num_threads)
   static void *cache;
   void (*real)(struct ident *, int, int);
   *(void **)&real = omp_ext_real_entry("__kmpc_push_num_threads",
-                               (void *)(uintptr_t)__kmpc_push_num_threads, &cache);
+                               (void *)(uintptr_t)__kmpc_push_num_threads, NULL, &cache);
   tl_kmpc_clause = num_threads > 0 ? num_threads : 0;
   real(loc, gtid, num_threads);
 }
@@ -682,7 +682,7 @@ void __kmpc_fork_call(struct ident *loc, int argc, kmpc_micro microtask, ...)
   unsigned clause = (unsigned)tl_kmpc_clause, nt = clause;
   va_list ap;
   int i, bits;
-  *(void **)&real = omp_ext_real_entry("__kmpc_fork_call", (void *)(uintptr_t)kmpc_fork_call_self, &cache);
+  *(void **)&real = omp_ext_real_entry("__kmpc_fork_call", (void *)(uintptr_t)kmpc_fork_call_self, NULL, &cache);
   if (__builtin_expect(argc < 0 || argc > OMP_EXT_KMPC_MAXARGS, 0))
     kmpc_too_many(argc);
   va_start(ap, microtask);
@@ -697,8 +697,8 @@ void __kmpc_fork_call(struct ident *loc, int argc, kmpc_micro microtask, ...)
     void (*push)(struct ident *, int, int);
     int (*gtid)(struct ident *);
     *(void **)&push = omp_ext_real_entry("__kmpc_push_num_threads",
-                                 (void *)(uintptr_t)__kmpc_push_num_threads, &push_cache);
-    *(void **)&gtid = omp_ext_real_entry("__kmpc_global_thread_num", NULL, &gtid_cache);
+                                 (void *)(uintptr_t)__kmpc_push_num_threads, NULL, &push_cache);
+    *(void **)&gtid = omp_ext_real_entry("__kmpc_global_thread_num", NULL, NULL, &gtid_cache);
     push(loc, gtid(loc), (int)nt);
   }
   prev_ra = tl_kmpc_ra; /* (a nested region of the primary thread) */

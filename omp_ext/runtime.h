@@ -40,6 +40,12 @@ OMP_EXT_HIDDEN const struct omp_ext_runtime *omp_ext_runtime(void);
 /** The runtime's entry point \p name (same object as omp_ext_runtime()). */
 OMP_EXT_HIDDEN void *omp_ext_runtime_sym(const char *name);
 
+/** \p name in an OpenMP runtime (a loaded object that defines
+ *  omp_get_thread_num) that no global lookup sees -- loaded with
+ *  RTLD_LOCAL, e.g. a Python extension's dlopen of an OpenBLAS built with
+ *  libgomp -- other than \p self; NULL if none. */
+OMP_EXT_HIDDEN void *omp_ext_runtime_find(const char *name, const void *self);
+
 /* The team of the calling thread (share.c): its size and the caller's
  * number (omp_ext_err_runtime, omp_ext_err_not_in_parallel as
  * omp_ext_share()); and the runtime's GOMP_barrier for the team

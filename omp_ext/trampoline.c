@@ -85,32 +85,28 @@ void omp_ext_tramp_settle(const struct omp_ext_tramp *t)
  * (a Python extension's dlopen of an OpenBLAS built with libgomp), or not
  * loaded at all (the linker's --as-needed dropped libgomp because this
  * library's GOMP_parallel satisfied the program's only OpenMP symbols):
- * an OpenMP runtime already in the process, else libgomp, loaded now (the
- * runtime whose entry points gcc emitted). */
-static void *fallback_entry(const char *name, void *self)
+ * an OpenMP runtime already in the process, else \p load (the wrapper's
+ * family's library: the runtime whose entry points the compiler emitted),
+ * loaded now; NULL: none. */
+static void *fallback_entry(const char *name, void *self, const char *load)
 {
-  static const char *const libs[] = {"libgomp.so.1", "libomp.so.5", "libomp.so", "libiomp5.so"};
-  unsigned i;
-  void *h, *p;
-  for (i = 0; i <= sizeof(libs) / sizeof(*libs); i++) {
-    if (i < sizeof(libs) / sizeof(*libs))
-      h = dlopen(libs[i], RTLD_LAZY | RTLD_NOLOAD);
-    else
-      h = dlopen(libs[0], RTLD_LAZY); /* stays loaded: the region runs there */
-    if (h && (p = dlsym(h, name)) != NULL && p != self)
-      return p;
-  }
+  void *h, *p = omp_ext_runtime_find(name, self);
+  if (p || !load)
+    return p;
+  h = dlopen(load, RTLD_LAZY); /* stays loaded: the region runs there */
+  if (h && (p = dlsym(h, name)) != NULL && p != self)
+    return p;
   return NULL;
 }
 
 /* The runtime's own \p name, never this library's wrapper \p self: the
  * first lookup (cold), cached in \p cache. */
-__attribute__((noinline, cold)) void *omp_ext_real_entry_lookup(const char *name, void *self,
+__attribute__((noinline, cold)) void *omp_ext_real_entry_lookup(const char *name, void *self, const char *load,
                                                                void **cache)
 {
   void *p = omp_ext_runtime_sym(name);
   if (!p || p == self)
-    p = fallback_entry(name, self);
+    p = fallback_entry(name, self, load);
   if (!p || p == self) {
     static const char msg[] = "omp_ext: no OpenMP runtime provides an entry point the program "
                               "calls (GOMP_parallel*, __kmpc_fork_call)\n";

@@ -62,8 +62,11 @@ OMP_EXT_HIDDEN int omp_ext_tramp_pre_timed(struct omp_ext_tramp *t, omp_ext_gomp
 OMP_EXT_HIDDEN int omp_ext_tramp_pre(struct omp_ext_tramp *t, omp_ext_gomp_fn *fn, void **data,
                                      unsigned *num_threads, const void *key, const void *ra);
 /* The runtime's own \p name, never this library's wrapper \p self (the first
- * lookup; aborts with a line on stderr when no runtime has it). */
-OMP_EXT_HIDDEN void *omp_ext_real_entry_lookup(const char *name, void *self, void **cache);
+ * lookup: omp_ext_runtime_sym(), else a runtime no global lookup sees, else
+ * the library \p load (NULL: none) loaded now; aborts with a line on stderr
+ * when no runtime has it). */
+OMP_EXT_HIDDEN void *omp_ext_real_entry_lookup(const char *name, void *self, const char *load,
+                                               void **cache);
 
 /* The team size a region of \p num_threads (0: nthreads-var) asks for. */
 static inline unsigned omp_ext_tramp_request(const struct omp_ext_runtime *rt, unsigned num_threads)
@@ -89,10 +92,11 @@ static inline int omp_ext_tramp_settled(unsigned gen, unsigned num_threads)
   return 1;
 }
 
-static inline void *omp_ext_real_entry(const char *name, void *self, void **cache)
+static inline void *omp_ext_real_entry(const char *name, void *self, const char *load,
+                                        void **cache)
 {
   void *p = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
-  return __builtin_expect(p != NULL, 1) ? p : omp_ext_real_entry_lookup(name, self, cache);
+  return __builtin_expect(p != NULL, 1) ? p : omp_ext_real_entry_lookup(name, self, load, cache);
 }
 
 /* The wrapper's first step, inline: one branch while no policy is set,
