@@ -40,7 +40,8 @@ void GOMP_parallel(omp_ext_gomp_fn fn, void *data, unsigned num_threads, unsigne
   void (*real)(omp_ext_gomp_fn, void *, unsigned, unsigned);
   struct omp_ext_tramp t;
   int bits;
-  *(void **)&real = omp_ext_real_entry("GOMP_parallel", (void *)(uintptr_t)GOMP_parallel, GOMP_LIBRARY, &cache);
+  *(void **)&real =
+    omp_ext_real_entry("GOMP_parallel", (void *)(uintptr_t)GOMP_parallel, GOMP_LIBRARY, &cache);
   bits = OMP_EXT_TRAMP_PRE(&t, &fn, &data, &num_threads);
   real(fn, data, num_threads, flags);
   OMP_EXT_TRAMP_POST(bits, &t);
@@ -65,36 +66,36 @@ void GOMP_parallel_sections(omp_ext_gomp_fn fn, void *data, unsigned num_threads
 
 /* parallel + worksharing loop with a chunk size (schedule(static|dynamic|
  * guided[, chunk]) and their nonmonotonic forms). */
-#define WRAP_LOOP(name)                                                                      \
-  OMP_EXT_API void name(omp_ext_gomp_fn fn, void *data, unsigned num_threads, long start, long end, long incr,   \
-            long chunk, unsigned flags);                                                     \
-  void name(omp_ext_gomp_fn fn, void *data, unsigned num_threads, long start, long end, long incr,   \
-            long chunk, unsigned flags)                                                      \
-  {                                                                                          \
-    static void *cache;                                                                      \
-    void (*real)(omp_ext_gomp_fn, void *, unsigned, long, long, long, long, unsigned);               \
-    struct omp_ext_tramp t;                                                                          \
-    int bits;                                                                                \
-    *(void **)&real = omp_ext_real_entry(#name, (void *)(uintptr_t)name, GOMP_LIBRARY, &cache);      \
-    bits = OMP_EXT_TRAMP_PRE(&t, &fn, &data, &num_threads);                                                \
-    real(fn, data, num_threads, start, end, incr, chunk, flags);                             \
-    OMP_EXT_TRAMP_POST(bits, &t);                                                                             \
+#define WRAP_LOOP(name)                                                                            \
+  OMP_EXT_API void name(omp_ext_gomp_fn fn, void *data, unsigned num_threads, long start, long end, long incr, \
+            long chunk, unsigned flags);                                                           \
+  void name(omp_ext_gomp_fn fn, void *data, unsigned num_threads, long start, long end, long incr, \
+            long chunk, unsigned flags)                                                            \
+  {                                                                                                \
+    static void *cache;                                                                            \
+    void (*real)(omp_ext_gomp_fn, void *, unsigned, long, long, long, long, unsigned);             \
+    struct omp_ext_tramp t;                                                                        \
+    int bits;                                                                                      \
+    *(void **)&real = omp_ext_real_entry(#name, (void *)(uintptr_t)name, GOMP_LIBRARY, &cache);    \
+    bits = OMP_EXT_TRAMP_PRE(&t, &fn, &data, &num_threads);                                        \
+    real(fn, data, num_threads, start, end, incr, chunk, flags);                                   \
+    OMP_EXT_TRAMP_POST(bits, &t);                                                                  \
   }
 /* schedule(runtime) forms: no chunk size. */
-#define WRAP_LOOP_RUNTIME(name)                                                              \
-  OMP_EXT_API void name(omp_ext_gomp_fn fn, void *data, unsigned num_threads, long start, long end, long incr,   \
-            unsigned flags);                                                                 \
-  void name(omp_ext_gomp_fn fn, void *data, unsigned num_threads, long start, long end, long incr,   \
-            unsigned flags)                                                                  \
-  {                                                                                          \
-    static void *cache;                                                                      \
-    void (*real)(omp_ext_gomp_fn, void *, unsigned, long, long, long, unsigned);                     \
-    struct omp_ext_tramp t;                                                                          \
-    int bits;                                                                                \
-    *(void **)&real = omp_ext_real_entry(#name, (void *)(uintptr_t)name, GOMP_LIBRARY, &cache);      \
-    bits = OMP_EXT_TRAMP_PRE(&t, &fn, &data, &num_threads);                                                \
-    real(fn, data, num_threads, start, end, incr, flags);                                    \
-    OMP_EXT_TRAMP_POST(bits, &t);                                                                             \
+#define WRAP_LOOP_RUNTIME(name)                                                                    \
+  OMP_EXT_API void name(omp_ext_gomp_fn fn, void *data, unsigned num_threads, long start, long end, long incr, \
+            unsigned flags);                                                                       \
+  void name(omp_ext_gomp_fn fn, void *data, unsigned num_threads, long start, long end, long incr, \
+            unsigned flags)                                                                        \
+  {                                                                                                \
+    static void *cache;                                                                            \
+    void (*real)(omp_ext_gomp_fn, void *, unsigned, long, long, long, unsigned);                   \
+    struct omp_ext_tramp t;                                                                        \
+    int bits;                                                                                      \
+    *(void **)&real = omp_ext_real_entry(#name, (void *)(uintptr_t)name, GOMP_LIBRARY, &cache);    \
+    bits = OMP_EXT_TRAMP_PRE(&t, &fn, &data, &num_threads);                                        \
+    real(fn, data, num_threads, start, end, incr, flags);                                          \
+    OMP_EXT_TRAMP_POST(bits, &t);                                                                  \
   }
 
 WRAP_LOOP(GOMP_parallel_loop_static)

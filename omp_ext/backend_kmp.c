@@ -682,7 +682,8 @@ void __kmpc_fork_call(struct ident *loc, int argc, kmpc_micro microtask, ...)
   unsigned clause = (unsigned)tl_kmpc_clause, nt = clause;
   va_list ap;
   int i, bits;
-  *(void **)&real = omp_ext_real_entry("__kmpc_fork_call", (void *)(uintptr_t)kmpc_fork_call_self, NULL, &cache);
+  *(void **)&real =
+    omp_ext_real_entry("__kmpc_fork_call", (void *)(uintptr_t)kmpc_fork_call_self, NULL, &cache);
   if (__builtin_expect(argc < 0 || argc > OMP_EXT_KMPC_MAXARGS, 0))
     kmpc_too_many(argc);
   va_start(ap, microtask);

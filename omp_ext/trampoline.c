@@ -101,7 +101,8 @@ static void *fallback_entry(const char *name, void *self, const char *load)
 
 /* The runtime's own \p name, never this library's wrapper \p self: the
  * first lookup (cold), cached in \p cache. */
-__attribute__((noinline, cold)) void *omp_ext_real_entry_lookup(const char *name, void *self, const char *load,
+__attribute__((noinline, cold)) void *omp_ext_real_entry_lookup(const char *name, void *self,
+                                                                const char *load,
                                                                void **cache)
 {
   void *p = omp_ext_runtime_sym(name);
@@ -147,13 +148,14 @@ static int wrap(struct omp_ext_tramp *t, void (**fn)(void *), void **data, unsig
  * and the recording trampoline for the first instance of its team size
  * unless the binding one (\p bits OMP_EXT_PRE_TRAMPOLINE) is in place.  Returns
  * \p bits | OMP_EXT_PRE_TIMED when timed. */
-int omp_ext_tramp_pre_timed(struct omp_ext_tramp *t, omp_ext_gomp_fn *fn, void **data, unsigned num_threads,
-                     const void *key, const void *ra, int bits)
+int omp_ext_tramp_pre_timed(struct omp_ext_tramp *t, omp_ext_gomp_fn *fn, void **data,
+                            unsigned num_threads, const void *key, const void *ra, int bits)
 {
   const struct omp_ext_runtime *rt = omp_ext_runtime();
   if (!rt || rt->get_level() != 0)
     return bits;
-  if (__builtin_expect(omp_ext_timing_begin(key, ra, omp_ext_tramp_request(rt, num_threads)), 0)) {
+  if (__builtin_expect(omp_ext_timing_begin(key, ra, omp_ext_tramp_request(rt, num_threads)),
+                       0)) {
     /* The first instance of this region and team size: every thread says
      * where it runs. */
     if (!(bits & OMP_EXT_PRE_TRAMPOLINE)) {
@@ -169,8 +171,8 @@ int omp_ext_tramp_pre_timed(struct omp_ext_tramp *t, omp_ext_gomp_fn *fn, void *
  * team size (*\p num_threads, unless the program gave a clause) and the
  * binding trampoline for its configuration unless the team is known there.
  * Returns PRE_* bits; 0 when the region is left to the global policy. */
-static int pre_region(struct omp_ext_tramp *t, omp_ext_gomp_fn *fn, void **data, unsigned *num_threads,
-                      const void *ra)
+static int pre_region(struct omp_ext_tramp *t, omp_ext_gomp_fn *fn, void **data,
+                      unsigned *num_threads, const void *ra)
 {
   const struct omp_ext_runtime *rt = omp_ext_runtime();
   unsigned want;
@@ -200,8 +202,8 @@ static int pre_region(struct omp_ext_tramp *t, omp_ext_gomp_fn *fn, void **data,
  * OMP_EXT_TIMING): per-region control, else the binding trampoline unless
  * the team is known bound; then the timer of an outermost region
  * (pre_timed).  Returns PRE_* bits. */
-int omp_ext_tramp_pre(struct omp_ext_tramp *t, omp_ext_gomp_fn *fn, void **data, unsigned *num_threads, const void *key,
-               const void *ra)
+int omp_ext_tramp_pre(struct omp_ext_tramp *t, omp_ext_gomp_fn *fn, void **data,
+                      unsigned *num_threads, const void *key, const void *ra)
 {
   int bits = 0;
   t->pick.region = NULL, t->pick.cfg = NULL;

@@ -80,15 +80,15 @@ static inline unsigned omp_ext_tramp_request(const struct omp_ext_runtime *rt, u
 static inline int omp_ext_tramp_settled(unsigned gen, unsigned num_threads)
 {
   const struct omp_ext_runtime *rt;
-  if (omp_ext_tl_settled_gen != gen || __atomic_load_n(&omp_ext_hooks_pending, __ATOMIC_RELAXED) ||
-      !(rt = omp_ext_runtime()))
+  if (omp_ext_tl_settled_gen != gen ||
+      __atomic_load_n(&omp_ext_hooks_pending, __ATOMIC_RELAXED) || !(rt = omp_ext_runtime()))
     return 0;
   if (omp_ext_tramp_request(rt, num_threads) != omp_ext_tl_settled_n || rt->get_dynamic())
     return 0;
   /* One writer per root thread: a relaxed add that may lose a count under
    * concurrent roots is enough for a diagnostic counter. */
-  __atomic_store_n(&omp_ext_hook_calls, __atomic_load_n(&omp_ext_hook_calls, __ATOMIC_RELAXED) + 1,
-                   __ATOMIC_RELAXED);
+  __atomic_store_n(&omp_ext_hook_calls,
+                   __atomic_load_n(&omp_ext_hook_calls, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
   return 1;
 }
 
@@ -102,11 +102,13 @@ static inline void *omp_ext_real_entry(const char *name, void *self, const char 
 /* The wrapper's first step, inline: one branch while no policy is set,
  * per-region control is off and timing is off, and no call either while
  * the team is known bound. */
-static inline int omp_ext_tramp_pre_fast(struct omp_ext_tramp *t, omp_ext_gomp_fn *fn, void **data, unsigned *num_threads,
-                           const void *key, const void *ra)
+static inline int omp_ext_tramp_pre_fast(struct omp_ext_tramp *t, omp_ext_gomp_fn *fn,
+                                         void **data, unsigned *num_threads, const void *key,
+                                         const void *ra)
 {
   unsigned gen = __atomic_load_n(&omp_ext_hooks_gen, __ATOMIC_ACQUIRE);
-  int timing = omp_ext_timing_on(), region = __atomic_load_n(&omp_ext_region_mode, __ATOMIC_RELAXED);
+  int timing = omp_ext_timing_on();
+  int region = __atomic_load_n(&omp_ext_region_mode, __ATOMIC_RELAXED);
   if (__builtin_expect((gen | (unsigned)timing | (unsigned)region) == 0, 1))
     return 0;
   if (gen == 0 && !region) { /* timing alone */
@@ -116,18 +118,18 @@ static inline int omp_ext_tramp_pre_fast(struct omp_ext_tramp *t, omp_ext_gomp_f
     return 0;
   return omp_ext_tramp_pre(t, fn, data, num_threads, key, ra);
 }
-#define OMP_EXT_TRAMP_PRE(t, fn, data, num_threads)                                                       \
+#define OMP_EXT_TRAMP_PRE(t, fn, data, num_threads)                                                \
   omp_ext_tramp_pre_fast(t, fn, data, num_threads, (const void *)(uintptr_t)*(fn), __builtin_return_address(0))
-#define OMP_EXT_TRAMP_POST(bits, t)                                                                       \
-  do {                                                                                      \
-    if (__builtin_expect((bits) != 0, 0)) {                                                 \
-      if ((bits)&OMP_EXT_PRE_TIMED)                                                                 \
-        omp_ext_timing_end();                                                               \
-      if ((bits)&OMP_EXT_PRE_TRAMPOLINE)                                                            \
-        omp_ext_tramp_settle(t);                                                                          \
-      if ((bits)&OMP_EXT_PRE_REGION)                                                                \
-        omp_ext_region_done(&(t)->pick);                                                    \
-    }                                                                                       \
+#define OMP_EXT_TRAMP_POST(bits, t)                                                                \
+  do {                                                                                             \
+    if (__builtin_expect((bits) != 0, 0)) {                                                        \
+      if ((bits)&OMP_EXT_PRE_TIMED)                                                                \
+        omp_ext_timing_end();                                                                      \
+      if ((bits)&OMP_EXT_PRE_TRAMPOLINE)                                                           \
+        omp_ext_tramp_settle(t);                                                                   \
+      if ((bits)&OMP_EXT_PRE_REGION)                                                               \
+        omp_ext_region_done(&(t)->pick);                                                           \
+    }                                                                                              \
   } while (0)
 
 #endif /* OMP_EXT_TRAMPOLINE_H */
