@@ -3,7 +3,7 @@
  * include/omp_ext/timing.h.  The hooks (hooks.c) call omp_ext_timing_begin()
  * and omp_ext_timing_end() in the thread that starts an outermost region;
  * everything here runs only when timing is on (one relaxed load otherwise).
- * The per-region path is inline in timing_hot.h (no lock: each root thread
+ * The per-region path is inline in timing.h (no lock: each root thread
  * adds to its own part of a region); here the first instance of a region
  * and team size in a thread, binding records, statistics and the file.
  */
@@ -24,9 +24,8 @@
 #include <unistd.h>
 
 #include "omp_ext.h"
-#include "region.h"
 #include "runtime.h"
-#include "timing_hot.h"
+#include "timing.h"
 
 #define MAXSIZES 16
 
@@ -740,6 +739,14 @@ static int recorded_locked(void)
 }
 
 /* The file's JSON object; tlock held. */
+/* region.c's writer of what per-region control did (omp_ext_timing_set_control). */
+static omp_ext_timing_control_fn control_fn;
+
+void omp_ext_timing_set_control(omp_ext_timing_control_fn fn)
+{
+  __atomic_store_n(&control_fn, fn, __ATOMIC_RELEASE);
+}
+
 static void write_json(FILE *f, double tick_s)
 {
   size_t i;
@@ -780,8 +787,10 @@ static void write_json(FILE *f, double tick_s)
             "\"max_s\": %.9f, \"median_samples\": %lu", s.total_s, s.mean_s, s.median_s, s.min_s,
             s.max_s, (unsigned long)nsamples);
     if (!r->name) {
+      omp_ext_timing_control_fn control = __atomic_load_n(&control_fn, __ATOMIC_ACQUIRE);
       write_module(f, r->at);
-      omp_ext_region_write_json(f, r->at); /* what per-region control chose */
+      if (control)
+        control(f, r->at); /* what per-region control chose */
     }
     write_bindings(f, r);
     fputc('}', f);
