@@ -105,6 +105,12 @@ static inline void *real(const char *name, void *self, void **cache)
   return __builtin_expect(p != NULL, 1) ? p : real_lookup(name, self, cache);
 }
 
+/* Weak: where a runtime's own definition is linked into the same program
+ * (libgomp.a beside libomp_ext.a: htbench-portable), it wins without a
+ * clash, and the construct is not seen there.  (A shared library's weak
+ * symbol interposes as any other: glibc's lookup ignores weakness.) */
+#define WEAK __attribute__((weak))
+
 #define REAL(fp, name)                                                                       \
   do {                                                                                       \
     static void *cache_;                                                                     \
@@ -113,12 +119,12 @@ static inline void *real(const char *name, void *self, void **cache)
 
 /* ------------------------------------------------------------- libgomp --- */
 
-OMP_EXT_API void *GOMP_single_copy_start(void);
-OMP_EXT_API void GOMP_single_copy_end(void *data);
-OMP_EXT_API void GOMP_critical_start(void);
-OMP_EXT_API void GOMP_critical_end(void);
-OMP_EXT_API void GOMP_critical_name_start(void **pptr);
-OMP_EXT_API void GOMP_critical_name_end(void **pptr);
+OMP_EXT_API WEAK void *GOMP_single_copy_start(void);
+OMP_EXT_API WEAK void GOMP_single_copy_end(void *data);
+OMP_EXT_API WEAK void GOMP_critical_start(void);
+OMP_EXT_API WEAK void GOMP_critical_end(void);
+OMP_EXT_API WEAK void GOMP_critical_name_start(void **pptr);
+OMP_EXT_API WEAK void GOMP_critical_name_end(void **pptr);
 
 /* NULL: the calling thread runs the single's body, up to
  * GOMP_single_copy_end (the others wait in the runtime for its data). */
@@ -176,16 +182,16 @@ void GOMP_critical_name_end(void **pptr)
 
 struct ident; /* libomp's ident_t: passed through */
 
-OMP_EXT_API int __kmpc_single(struct ident *loc, int gtid);
-OMP_EXT_API void __kmpc_end_single(struct ident *loc, int gtid);
-OMP_EXT_API int __kmpc_master(struct ident *loc, int gtid);
-OMP_EXT_API void __kmpc_end_master(struct ident *loc, int gtid);
-OMP_EXT_API int __kmpc_masked(struct ident *loc, int gtid, int filter);
-OMP_EXT_API void __kmpc_end_masked(struct ident *loc, int gtid);
-OMP_EXT_API void __kmpc_critical(struct ident *loc, int gtid, void *crit);
-OMP_EXT_API void __kmpc_critical_with_hint(struct ident *loc, int gtid, void *crit,
+OMP_EXT_API WEAK int __kmpc_single(struct ident *loc, int gtid);
+OMP_EXT_API WEAK void __kmpc_end_single(struct ident *loc, int gtid);
+OMP_EXT_API WEAK int __kmpc_master(struct ident *loc, int gtid);
+OMP_EXT_API WEAK void __kmpc_end_master(struct ident *loc, int gtid);
+OMP_EXT_API WEAK int __kmpc_masked(struct ident *loc, int gtid, int filter);
+OMP_EXT_API WEAK void __kmpc_end_masked(struct ident *loc, int gtid);
+OMP_EXT_API WEAK void __kmpc_critical(struct ident *loc, int gtid, void *crit);
+OMP_EXT_API WEAK void __kmpc_critical_with_hint(struct ident *loc, int gtid, void *crit,
                                            uint32_t hint);
-OMP_EXT_API void __kmpc_end_critical(struct ident *loc, int gtid, void *crit);
+OMP_EXT_API WEAK void __kmpc_end_critical(struct ident *loc, int gtid, void *crit);
 
 /* Nonzero: the calling thread runs the body, up to __kmpc_end_single
  * (clang emits it in the executing thread only, nowait or not). */
