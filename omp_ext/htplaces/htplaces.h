@@ -70,7 +70,7 @@ struct htp_command {
  * machine, unless HWLOC_THISSYSTEM=1 says it is this machine. */
 int htp_this_machine(const char *command);
 
-/* exec --plan (exec-plan.c): run \p argv with the per-region plan of
+/* exec --plan (exec_plan.c): run \p argv with the per-region plan of
  * htplaces tune's results in \p plan (a folder or its results.json);
  * returns only on error. */
 int htp_exec_plan(struct htp_ctx *ctx, const char *plan, char **argv);
@@ -108,10 +108,14 @@ int htp_report_format(const struct htp_ctx *ctx, const char *command, int *json)
 int htp_policy_order(struct htp_ctx *ctx, int argc, char **argv, omp_ht_policy_t *policy,
                      omp_ext_pu_t **order, unsigned *n);
 
-/* "os, speedup, spn, spread, energy": the policy names from the policy
- * table, only the base policies if \p base_only, for messages (static
- * buffer). */
+/* "os, speedup, spn, spread, energy": the names of the policies with a
+ * place order from the policy table, only the base policies if \p
+ * base_only, for messages (static buffer). */
 const char *htp_policy_names(int base_only);
+
+/* Every row of OMP_EXT_POLICIES in list order, the run-time policies (auto)
+ * included: htplaces list and --help. */
+extern const omp_ht_policy_t htp_all_policies[OMP_EXT_NPOLICIES_ALL];
 
 /* names[0..n) joined into buf[len] as "a, b, c", the last two joined by
  * \p last (", " or " or "); returns buf. */
