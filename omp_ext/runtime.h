@@ -53,6 +53,11 @@ OMP_EXT_HIDDEN void *omp_ext_runtime_find(const char *name, const void *self);
 OMP_EXT_HIDDEN int omp_ext_team_info(unsigned *nth, unsigned *t);
 OMP_EXT_HIDDEN int omp_ext_team_barrier(void);
 
+/* Is the calling thread inside a single, masked, master or critical
+ * construct of nesting level \p level (omp_get_level()) that the runtime
+ * let construct.c see?  (libgomp: single copyprivate and critical only.) */
+OMP_EXT_HIDDEN int omp_ext_construct_open(int level);
+
 /* The policy's generation (hooks.c): 0 until a policy is set; bind.c
  * starts a new one with each policy (and in a forked child), and the hooks
  * read it without a lock to skip everything while it is 0. */
