@@ -10,6 +10,7 @@
 #define OMP_EXT_MISC_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "omp_ext.h"
 #include "util.h"
@@ -75,6 +76,13 @@ int omp_ext_ci_overlap(double a_lo, double a_hi, double b_lo, double b_hi);
  *         omp_ext_err_range (truncated).
  */
 int omp_ext_version_line(const char *tool, char *buf, size_t size);
+
+/**
+ * \p s as a JSON string, with its quotes: '"' and '\\' escaped, newline and
+ * tab as \n and \t, other control characters as \\u00XX, valid UTF-8 as
+ * is, any other byte as \\ufffd (JSON text is UTF-8).  NULL: "".
+ */
+void omp_ext_json_string(FILE *out, const char *s);
 
 #ifdef __cplusplus
 }

@@ -515,9 +515,9 @@ static void test_auto_threads(void)
 static void test_shuffle(void)
 {
   unsigned a[10], b[10], c[10], seen = 0, i, same = 1;
-  tune_shuffle(a, 10, 42, 3);
-  tune_shuffle(b, 10, 42, 3);
-  tune_shuffle(c, 10, 42, 4);
+  sweep_shuffle(a, 10, 42, 3);
+  sweep_shuffle(b, 10, 42, 3);
+  sweep_shuffle(c, 10, 42, 4);
   for (i = 0; i < 10; i++) {
     CU_ASSERT_EQUAL(a[i], b[i]);
     seen |= 1u << a[i];

@@ -264,11 +264,11 @@ void htp_check_print_json(FILE *out, const omp_ext_topo_t *topo, const omp_ext_p
 {
   unsigned i, p, n = 0, problems = htp_findings_count(&rep->findings);
   fputs("{\n  \"command\": \"check\",\n  \"variable\": ", out);
-  htp_json_string(out, htp_check_variable(l->syntax));
+  omp_ext_json_string(out, htp_check_variable(l->syntax));
   fputs(",\n  \"value\": ", out);
-  htp_json_string(out, value);
+  omp_ext_json_string(out, value);
   fputs(",\n  \"topology\": ", out);
-  htp_json_string(out, omp_ext_topo_source(topo));
+  omp_ext_json_string(out, omp_ext_topo_source(topo));
   fprintf(out, ",\n  \"allowed_pus\": %u,\n  \"cores\": %u,\n  \"places\": [",
           omp_ext_topo_npus(topo), omp_ext_topo_ncores(topo));
   for (i = 0; i < l->nplaces; i++) {
@@ -276,7 +276,7 @@ void htp_check_print_json(FILE *out, const omp_ext_topo_t *topo, const omp_ext_p
     htp_json_cpuset(out, l->places[i]);
     if (l->abstract != omp_ext_abstract_none) {
       fputs(", \"from\": {\"abstract\": ", out);
-      htp_json_string(out, omp_ext_abstract_name(l->abstract));
+      omp_ext_json_string(out, omp_ext_abstract_name(l->abstract));
       fputs("}}", out);
     } else {
       fprintf(out, ", \"from\": {\"character\": %zu}}", l->pos[i] + 1);
@@ -288,7 +288,7 @@ void htp_check_print_json(FILE *out, const omp_ext_topo_t *topo, const omp_ext_p
   for (p = 0; p < OMP_EXT_NPOLICIES; p++)
     if (rep->matched[p]) {
       fputs(n++ ? ", " : "", out);
-      htp_json_string(out, omp_ext_policy_name((omp_ht_policy_t)p));
+      omp_ext_json_string(out, omp_ext_policy_name((omp_ht_policy_t)p));
     }
   fputs("],\n  \"runtimes\": [", out);
   for (i = 0, n = 0; i < 2; i++)
@@ -299,10 +299,10 @@ void htp_check_print_json(FILE *out, const omp_ext_topo_t *topo, const omp_ext_p
         canon = NULL;
       fprintf(out, "%s{\"runtime\": \"%s\", \"changed\": %s, \"places\": ", n++ ? ", " : "",
               omp_ext_runtime_name(pr->runtime), pr->changed ? "true" : "false");
-      htp_json_string(out, canon ? canon : "");
+      omp_ext_json_string(out, canon ? canon : "");
       fputs(", \"why\": ", out);
       if (pr->why)
-        htp_json_string(out, pr->why);
+        omp_ext_json_string(out, pr->why);
       else
         fputs("null", out);
       fputc('}', out);
@@ -393,11 +393,11 @@ int htp_cmd_check(struct htp_ctx *ctx, int argc, char **argv)
   err = omp_ext_places_parse(topo, value, syntax, &list, &perr);
   if (err == omp_ext_err_parse && json) { /* scripts read the object, people the line */
     fputs("{\"command\": \"check\", \"variable\": ", stdout);
-    htp_json_string(stdout, htp_check_variable(syntax));
+    omp_ext_json_string(stdout, htp_check_variable(syntax));
     fputs(", \"value\": ", stdout);
-    htp_json_string(stdout, value);
+    omp_ext_json_string(stdout, value);
     printf(", \"error\": \"parse\", \"position\": %zu, \"message\": ", perr.pos + 1);
-    htp_json_string(stdout, perr.what);
+    omp_ext_json_string(stdout, perr.what);
     fputs("}\n", stdout);
     fflush(stdout);
   }
