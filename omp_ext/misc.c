@@ -1,9 +1,24 @@
 /* The tools' version line (omp_ext/misc.h): htplaces and htbench --version;
- * JSON text: htplaces -f json, tune's and htbench's results.json. */
+ * their error line; JSON text: htplaces -f json, tune's and htbench's
+ * results.json. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "misc.h"
+
+int omp_ext_tool_verror(const char *tool, int status, const char *fmt, va_list ap)
+{
+  char msg[4096];
+  size_t i;
+  vsnprintf(msg, sizeof(msg), fmt, ap);
+  /* One line, whatever the user typed: control characters become '?'. */
+  for (i = 0; msg[i]; i++)
+    if ((unsigned char)msg[i] < 0x20 || msg[i] == 0x7f)
+      msg[i] = '?';
+  fprintf(stderr, "%s: %s\n", tool, msg);
+  return status;
+}
 
 int omp_ext_version_line(const char *tool, char *buf, size_t size)
 {

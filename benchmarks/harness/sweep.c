@@ -497,7 +497,7 @@ static int configure(omp_ext_topo_t *topo, int pol, unsigned n, struct htb_resul
 {
   omp_ext_pu_t *order = calloc(n, sizeof(*order));
   char *places = NULL;
-  unsigned t, u, seen;
+  omp_ext_usage_t u;
   int rc;
   if (!order)
     return omp_ext_err_nomem;
@@ -511,19 +511,14 @@ static int configure(omp_ext_topo_t *topo, int pol, unsigned n, struct htb_resul
     if (!rc)
       rc = omp_ext_places_format(order, n, omp_ext_format_list, expect);
   }
+  if (!rc) /* distinct cores and packages among the places */
+    rc = omp_ext_usage_of(order, n, &u);
   if (!rc) {
     snprintf(r->places, sizeof(r->places), "%s", places);
     r->threads = n;
-    r->cores = r->packages = 0;
-    for (t = 0; t < n; t++) { /* distinct cores and packages among the places */
-      for (seen = 0, u = 0; u < t; u++)
-        seen |= order[u].core == order[t].core;
-      r->cores += !seen;
-      for (seen = 0, u = 0; u < t; u++)
-        seen |= order[u].package == order[t].package;
-      r->packages += !seen;
-    }
-    r->extra = n - r->cores;
+    r->cores = u.cores;
+    r->packages = u.packages;
+    r->extra = u.extra;
   }
   free(places);
   free(order);
