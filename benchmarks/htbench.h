@@ -303,7 +303,6 @@ void htb_print_tables(FILE *out, const struct htb_result *r, unsigned n, unsigne
 int htb_plot(const char *dir, const struct htb_result *r, unsigned n);
 /* Parent-derived fields (power, energy, speed-up, SPN, validity). */
 void htb_derive(struct htb_result *r, unsigned n);
-/* JSON string escape into out. */
-void htb_json_string(FILE *out, const char *s);
+/* JSON strings: omp_ext_json_string() (omp_ext/misc.h). */
 
 #endif /* HTBENCH_H */

@@ -9,7 +9,9 @@
 #ifndef OMP_EXT_MISC_H
 #define OMP_EXT_MISC_H
 
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "omp_ext.h"
 #include "util.h"
@@ -75,6 +77,22 @@ int omp_ext_ci_overlap(double a_lo, double a_hi, double b_lo, double b_hi);
  *         omp_ext_err_range (truncated).
  */
 int omp_ext_version_line(const char *tool, char *buf, size_t size);
+
+/**
+ * The tools' error line on stderr: "TOOL: MESSAGE", MESSAGE formatted from
+ * \p fmt and \p ap (at most 4095 bytes), one line whatever the user typed
+ * (control characters become '?').  htp_error() and htb_error() call it.
+ * \return status.
+ */
+int omp_ext_tool_verror(const char *tool, int status, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+
+/**
+ * \p s as a JSON string, with its quotes: '"' and '\\' escaped, newline and
+ * tab as \n and \t, other control characters as \\u00XX, valid UTF-8 as
+ * is, any other byte as \\ufffd (JSON text is UTF-8).  NULL: "".
+ */
+void omp_ext_json_string(FILE *out, const char *s);
 
 #ifdef __cplusplus
 }

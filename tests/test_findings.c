@@ -15,6 +15,7 @@
 #include "analysis.h"
 #include "cunit_main.h"
 #include "fakefs.h"
+#include "misc.h"
 #include "util.h"
 
 #define C6100 "pack:2 core:4 pu:2(indexes=core:pack)"
@@ -152,9 +153,9 @@ static void test_json_string(void)
   size_t len = 0;
   FILE *f = open_memstream(&text, &len);
   CU_ASSERT_FATAL(f != NULL);
-  htp_json_string(f, "a\"b\\\n\t\x01\x7f \xc3\xa9 \xff \xed\xa0\x80 \xe2\x82");
+  omp_ext_json_string(f, "a\"b\\\n\t\x01\x7f \xc3\xa9 \xff \xed\xa0\x80 \xe2\x82");
   fputc(' ', f);
-  htp_json_string(f, NULL);
+  omp_ext_json_string(f, NULL);
   fclose(f);
   /* Escapes; é kept; a stray byte, a surrogate and a cut sequence as U+FFFD. */
   CU_ASSERT_STRING_EQUAL(text, "\"a\\\"b\\\\\\n\\t\\u0001\\u007f \xc3\xa9 \\ufffd "

@@ -515,9 +515,9 @@ static void test_auto_threads(void)
 static void test_shuffle(void)
 {
   unsigned a[10], b[10], c[10], seen = 0, i, same = 1;
-  tune_shuffle(a, 10, 42, 3);
-  tune_shuffle(b, 10, 42, 3);
-  tune_shuffle(c, 10, 42, 4);
+  sweep_shuffle(a, 10, 42, 3);
+  sweep_shuffle(b, 10, 42, 3);
+  sweep_shuffle(c, 10, 42, 4);
   for (i = 0; i < 10; i++) {
     CU_ASSERT_EQUAL(a[i], b[i]);
     seen |= 1u << a[i];
@@ -525,6 +525,73 @@ static void test_shuffle(void)
   }
   CU_ASSERT_EQUAL(seen, 0x3ffu); /* a permutation */
   CU_ASSERT_FALSE(same);         /* another round, another order */
+}
+
+/* The sweep engine's rounds (omp_ext/sweep/sweep.h) with a runner that
+ * records its calls: every configuration once per round in the round's
+ * order, the warm-up on round 0's first, and the budget's skip and stop. */
+struct sweep_log {
+  unsigned calls[32], ncalls, warm, skips;
+};
+
+static int log_run(void *ctx, unsigned config, unsigned round, double *seconds)
+{
+  struct sweep_log *l = ctx;
+  l->calls[l->ncalls++] = round * 10 + config;
+  *seconds = 0.5;
+  return 0;
+}
+
+static int log_skip(void *ctx, unsigned config, unsigned round, const struct sweep_state *st)
+{
+  (void)config, (void)round, (void)st;
+  ((struct sweep_log *)ctx)->skips++;
+  return 0;
+}
+
+static int log_warm(void *ctx, unsigned config, double *seconds)
+{
+  ((struct sweep_log *)ctx)->warm = 100 + config;
+  *seconds = 0.25;
+  return 0;
+}
+
+static void test_sweep_rounds(void)
+{
+  struct sweep_plan p = {4, 3, 1, 7, 0};
+  struct sweep_log l = {{0}, 0, 0, 0};
+  struct sweep_runner r = {&l, log_run, NULL, log_skip, log_warm};
+  struct sweep_state st = {0};
+  unsigned order[4], keep[2] = {3, 1}, round, i;
+  CU_ASSERT_EQUAL_FATAL(sweep_run(&p, &r, &st), 0);
+  CU_ASSERT_EQUAL_FATAL(l.ncalls, 12);
+  CU_ASSERT(st.done == 12 && st.total == 12 && st.rounds == 3 && st.skipped == 0);
+  CU_ASSERT_DOUBLE_EQUAL(st.run_time, 6.0, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(st.warmup_time, 0.25, 1e-12);
+  for (round = 0; round < 3; round++) {
+    sweep_shuffle(order, 4, 7, round);
+    for (i = 0; i < 4; i++)
+      CU_ASSERT_EQUAL(l.calls[round * 4 + i], round * 10 + order[i]);
+    if (round == 0)
+      CU_ASSERT_EQUAL(l.warm, 100 + order[0]);
+  }
+  /* the plan's order: 0..n-1 every round */
+  p.shuffled = 0, l.ncalls = 0, r.warm_up = NULL, st = (struct sweep_state){0};
+  CU_ASSERT_EQUAL(sweep_run(&p, &r, &st), 0);
+  for (i = 0; i < 12; i++)
+    CU_ASSERT_EQUAL(l.calls[i], i / 4 * 10 + i % 4);
+  /* a subset: its members only, in the subset's own order */
+  l.ncalls = 0;
+  CU_ASSERT_EQUAL(sweep_round(&p, &r, &st, keep, 2, 5, SWEEP_STOP), 0);
+  CU_ASSERT(l.ncalls == 2 && l.calls[0] == 53 && l.calls[1] == 51 && st.rounds == 6);
+  /* the budget spent: every run skipped, or the round stopped */
+  p.budget_s = 1, l.ncalls = 0, st = (struct sweep_state){0};
+  st.start = sweep_now() - 2;
+  CU_ASSERT_EQUAL(sweep_run(&p, &r, &st), 0);
+  CU_ASSERT(l.ncalls == 0 && l.skips == 12 && st.skipped == 12 && st.budget_spent);
+  l.skips = 0, st.skipped = 0;
+  CU_ASSERT_EQUAL(sweep_round(&p, &r, &st, NULL, 4, 3, SWEEP_STOP), 0);
+  CU_ASSERT(l.ncalls == 0 && l.skips == 0 && st.skipped == 0);
 }
 
 static void test_parse_lists(void)
@@ -1494,6 +1561,7 @@ static CU_TestInfo analysis_tests[] = {
 static CU_TestInfo plan_tests[] = {
   {"automatic thread counts", test_auto_threads},
   {"seeded shuffle", test_shuffle},
+  {"the sweep engine's rounds, warm-up and budget", test_sweep_rounds},
   {"lists", test_parse_lists},
   {"plan on the C6100", test_plan_on_fixture},
   {"identical placements merged", test_plan_merges_identical},

@@ -11,27 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "htbench.h"
-
-static int have_gnuplot(void)
-{
-  const char *path = getenv("PATH");
-  char *copy, *dir, *save = NULL, full[4096];
-  int found = 0;
-  if (!path)
-    return 0;
-  copy = strdup(path);
-  for (dir = copy ? strtok_r(copy, ":", &save) : NULL; dir && !found;
-       dir = strtok_r(NULL, ":", &save)) {
-    snprintf(full, sizeof(full), "%s/gnuplot", *dir ? dir : ".");
-    found = access(full, X_OK) == 0;
-  }
-  free(copy);
-  return found;
-}
+#include "sweep.h"
 
 /* Distinct values of a string field, in first-seen order. */
 static unsigned distinct(const struct htb_result *r, unsigned n, size_t off, const char **out,
@@ -161,10 +143,8 @@ int htb_plot(const char *dir, const struct htb_result *r, unsigned n)
   unsigned nk, np, i, j, maxn;
   char pdir[4096], script[4200], pols[512] = "";
   FILE *g;
-  pid_t pid;
-  int status;
 
-  if (!have_gnuplot())
+  if (!sweep_have_gnuplot())
     return 3;
   snprintf(pdir, sizeof(pdir), "%s/plots", dir);
   if (mkdir(pdir, 0777) < 0 && errno != EEXIST)
@@ -198,14 +178,7 @@ int htb_plot(const char *dir, const struct htb_result *r, unsigned n)
   }
   if (fclose(g) != 0)
     return htb_error(HTB_EXIT_FAIL, "cannot write '%s'", script);
-  fflush(NULL);
-  pid = fork();
-  if (pid == 0) {
-    if (chdir(pdir) == 0)
-      execlp("gnuplot", "gnuplot", "plots.gp", (char *)NULL);
-    _exit(127);
-  }
-  if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+  if (sweep_gnuplot(pdir, "plots.gp", NULL) != 0)
     return htb_error(HTB_EXIT_FAIL, "gnuplot failed on '%s'", script);
   return 0;
 }

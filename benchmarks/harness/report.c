@@ -225,21 +225,6 @@ int htb_read_csv(const char *path, struct htb_result **res, unsigned *n, char *e
 
 /* --------------------------------------------------------------- JSON */
 
-void htb_json_string(FILE *out, const char *s)
-{
-  fputc('"', out);
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      fprintf(out, "\\%c", c);
-    else if (c < 0x20)
-      fprintf(out, "\\u%04x", c);
-    else
-      fputc(c, out);
-  }
-  fputc('"', out);
-}
-
 static void json_result(FILE *f, const struct htb_result *r)
 {
   char buf[HTB_STR];
@@ -250,7 +235,7 @@ static void json_result(FILE *f, const struct htb_result *r)
     htb_field_get(r, fd, buf, sizeof(buf));
     fprintf(f, "%s\"%s\": ", j ? ", " : "", fd->name);
     if (fd->type == HTB_F_STR)
-      htb_json_string(f, buf);
+      omp_ext_json_string(f, buf);
     else if (!strcmp(fd->name, "valid") || !strcmp(fd->name, "verified") ||
              !strcmp(fd->name, "binding_ok"))
       fputs(buf[0] == '1' ? "true" : "false", f);
@@ -294,18 +279,18 @@ int htb_write_json(const char *path, const char *machine, const struct htb_optio
     return -1;
   fprintf(f, "{\n  \"htbench\": \"%s\",\n  \"machine\": %s,\n", OMP_EXT_VERSION, machine);
   fprintf(f, "  \"settings\": {\"mode\": \"%s\", \"kernels\": ", opt->quick ? "quick" : "full");
-  htb_json_string(f, opt->kernels ? opt->kernels : "all");
+  omp_ext_json_string(f, opt->kernels ? opt->kernels : "all");
   fputs(", \"policies\": ", f);
-  htb_json_string(f, opt->policies ? opt->policies : "all");
+  omp_ext_json_string(f, opt->policies ? opt->policies : "all");
   fputs(", \"threads\": ", f);
-  htb_json_string(f, opt->threads ? opt->threads : "1..allowed PUs");
+  omp_ext_json_string(f, opt->threads ? opt->threads : "1..allowed PUs");
   fprintf(f, ", \"path\": \"%s\"",
           opt->paths == (HTB_PATH_ENV | HTB_PATH_INCODE) ? "both"
           : opt->paths == HTB_PATH_INCODE                 ? "incode"
                                                           : "env");
   fputs(", \"input\": ", f);
   if (opt->sizes.input)
-    htb_json_string(f, opt->sizes.input);
+    omp_ext_json_string(f, opt->sizes.input);
   else
     fputs("null", f);
   fprintf(f, ", \"corpus_mb\": %g, \"seed\": %llu, \"sieve_limit\": %llu, \"flops_iters\": %llu, "

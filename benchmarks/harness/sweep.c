@@ -20,6 +20,7 @@
 
 #include "../htbench.h"
 #include "omp_ext.h"
+#include "sweep.h"
 
 /* htbench's policies: the library's (omp_ht_policy_t), bound to their
  * places on both paths -- except os, whose in-code call unbinds
@@ -450,32 +451,32 @@ static char *machine_json(omp_ext_topo_t *topo, const char *corpus_note)
   hwloc_bitmap_list_asprintf(&allowed, omp_ext_topo_allowed(topo));
   strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
   fputs("{\"hostname\": ", f);
-  htb_json_string(f, host);
+  omp_ext_json_string(f, host);
   fputs(", \"os\": ", f);
   {
     char os[600];
     snprintf(os, sizeof(os), "%s %s %s", u.sysname, u.release, u.machine);
-    htb_json_string(f, os);
+    omp_ext_json_string(f, os);
   }
   fputs(", \"cpu_model\": ", f);
-  htb_json_string(f, model);
+  omp_ext_json_string(f, model);
   fprintf(f, ", \"date\": \"%s\", \"topology\": {\"packages\": %u, \"cores\": %u, \"pus\": %u, "
              "\"numa_nodes\": %u, \"cpu_kinds\": %u, \"max_smt\": %u, \"allowed_pus\": ",
           date, omp_ext_topo_npackages(topo), omp_ext_topo_ncores(topo), omp_ext_topo_npus(topo),
           omp_ext_topo_nnuma(topo), omp_ext_topo_nkinds(topo), omp_ext_topo_max_smt(topo));
-  htb_json_string(f, allowed ? allowed : "");
+  omp_ext_json_string(f, allowed ? allowed : "");
   fprintf(f, "}, \"hwloc_api\": \"%u.%u.%u\", \"omp_ext\": \"%s\", \"compiler\": ",
           v >> 16, (v >> 8) & 0xff, v & 0xff, OMP_EXT_VERSION);
-  htb_json_string(f, compiler());
+  omp_ext_json_string(f, compiler());
   fputs(", \"openmp_runtime\": ", f);
-  htb_json_string(f, openmp_runtime());
+  omp_ext_json_string(f, openmp_runtime());
   fprintf(f, ", \"openmp_version\": %d, \"rapl_readable\": %s, \"corpus\": ", _OPENMP,
           htb_rapl_readable() ? "true" : "false");
-  htb_json_string(f, corpus_note);
+  omp_ext_json_string(f, corpus_note);
   fputs(", \"environment\": {\"OMP_PROC_BIND\": \"close\", \"OMP_DYNAMIC\": \"false\", "
         "\"GOMP_CPU_AFFINITY\": null, \"KMP_AFFINITY\": null, \"OMP_WAIT_POLICY\": ", f);
   if (getenv("OMP_WAIT_POLICY"))
-    htb_json_string(f, getenv("OMP_WAIT_POLICY"));
+    omp_ext_json_string(f, getenv("OMP_WAIT_POLICY"));
   else
     fputs("null", f);
   fputs("}}", f);
@@ -496,7 +497,7 @@ static int configure(omp_ext_topo_t *topo, int pol, unsigned n, struct htb_resul
 {
   omp_ext_pu_t *order = calloc(n, sizeof(*order));
   char *places = NULL;
-  unsigned t, u, seen;
+  omp_ext_usage_t u;
   int rc;
   if (!order)
     return omp_ext_err_nomem;
@@ -510,62 +511,134 @@ static int configure(omp_ext_topo_t *topo, int pol, unsigned n, struct htb_resul
     if (!rc)
       rc = omp_ext_places_format(order, n, omp_ext_format_list, expect);
   }
+  if (!rc) /* distinct cores and packages among the places */
+    rc = omp_ext_usage_of(order, n, &u);
   if (!rc) {
     snprintf(r->places, sizeof(r->places), "%s", places);
     r->threads = n;
-    r->cores = r->packages = 0;
-    for (t = 0; t < n; t++) { /* distinct cores and packages among the places */
-      for (seen = 0, u = 0; u < t; u++)
-        seen |= order[u].core == order[t].core;
-      r->cores += !seen;
-      for (seen = 0, u = 0; u < t; u++)
-        seen |= order[u].package == order[t].package;
-      r->packages += !seen;
-    }
-    r->extra = n - r->cores;
+    r->cores = u.cores;
+    r->packages = u.packages;
+    r->extra = u.extra;
   }
   free(places);
   free(order);
   return rc;
 }
 
+/* ------------------------------------------------------------- rounds */
+
+/* One configuration of the sweep: its row of results, and how to run it. */
+struct bench_config {
+  const struct htb_kernel *kernel;
+  const char *incode;    /* the policy's name on the in-code path, NULL: env path */
+  char *expect;          /* the worker's --expect; NULL: no places (not run) */
+  unsigned threads;      /* N + --oversubscribe K */
+};
+
+/* The sweep's runner (omp_ext/sweep/sweep.h): a worker process timing one
+ * kernel in one configuration; its repetitions are the samples, their
+ * statistics the worker's (EPCC's method: one round of the plan). */
+struct bench {
+  const struct htb_options *opt;
+  const struct worker_cmd *w;
+  struct bench_config *c;
+  struct htb_result *res;
+  unsigned n;
+  unsigned skipped;      /* configurations not started: --budget reached */
+  FILE *partial;         /* results.partial.csv: rows as they finish */
+};
+
+static int run_config(void *ctx, unsigned i, unsigned round, double *seconds)
+{
+  struct bench *b = ctx;
+  struct bench_config *c = &b->c[i];
+  struct htb_result *r = &b->res[i];
+  double t0 = htb_now();
+  (void)round;
+  *seconds = 0;
+  if (!c->expect) /* no places: status says why */
+    return HTB_EXIT_OK;
+  /* --oversubscribe K: N + K threads on the N places */
+  r->threads = c->threads;
+  r->oversub = b->opt->oversub;
+  run_worker(b->w, c->kernel, r->threads, r->places, c->expect, c->incode, r);
+  *seconds = r->wall_s = htb_now() - t0;
+  return HTB_EXIT_OK;
+}
+
+static void progress(void *ctx, unsigned i, unsigned round, const struct sweep_state *st)
+{
+  struct bench *b = ctx;
+  const struct htb_result *r = &b->res[i];
+  (void)round;
+  fprintf(stderr, "htbench: [%u/%u] %-9s %-14s N=%-3u %s (%.2f s)\n", st->done + st->skipped,
+          b->n, r->kernel, r->policy, r->threads, r->status, isnan(r->wall_s) ? 0 : r->wall_s);
+  htb_csv_row(b->partial, r);
+  fflush(b->partial);
+}
+
+static int skip_config(void *ctx, unsigned i, unsigned round, const struct sweep_state *st)
+{
+  struct bench *b = ctx;
+  if (b->c[i].expect) { /* (a configuration without places keeps that status) */
+    snprintf(b->res[i].status, sizeof(b->res[i].status), "skipped (budget)");
+    b->skipped++;
+  }
+  progress(ctx, i, round, st);
+  return HTB_EXIT_OK;
+}
+
+/* The plan: kernels x thread counts x policies x paths, policies (and
+ * paths) alternating inside each thread count, so that slow drifts of the
+ * machine spread over all policies; each row's configuration fields and
+ * places.  Returns the count. */
+static unsigned plan_rows(const struct htb_options *opt, const struct plan *p,
+                          omp_ext_topo_t *topo, struct bench_config *c, struct htb_result *res)
+{
+  unsigned ik, in, ip, ipath, n = 0;
+  for (ik = 0; ik < p->nk; ik++)
+    for (in = 0; in < p->nn; in++)
+      for (ip = 0; ip < p->np; ip++)
+        for (ipath = 0; ipath < 2; ipath++) {
+          const char *pname = policy_label(p->policies[ip]);
+          const char *incode = ipath ? pname : NULL;
+          struct htb_result *r = &res[n];
+          int rc;
+          if (!(opt->paths & (ipath ? HTB_PATH_INCODE : HTB_PATH_ENV)))
+            continue;
+          if (ipath && p->policies[ip] == (int)omp_ht_policy_os)
+            continue; /* in code, os unbinds: that is none@incode */
+          c[n] = (struct bench_config){p->kernels[ik], incode, NULL, p->threads[in] + opt->oversub};
+          n++;
+          htb_result_init(r);
+          snprintf(r->kernel, sizeof(r->kernel), "%s", p->kernels[ik]->name);
+          /* the in-code series is its own policy label: reports group by it */
+          snprintf(r->policy, sizeof(r->policy), "%s%s", pname, incode ? "@incode" : "");
+          snprintf(r->path, sizeof(r->path), "%s", incode ? "incode" : "env");
+          r->threads = p->threads[in] + opt->oversub;
+          if ((rc = configure(topo, p->policies[ip], p->threads[in], r, &c[n - 1].expect)) != 0) {
+            snprintf(r->status, sizeof(r->status), "no places: %s", omp_ext_strerror(rc));
+            r->threads = p->threads[in] + opt->oversub;
+            free(c[n - 1].expect);
+            c[n - 1].expect = NULL;
+          }
+        }
+  return n;
+}
+
 /* mkdir -p: \p dir and any missing parent. */
 static int make_dir(const char *dir)
 {
-  char path[4096], *p;
-  struct stat sb;
-  if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path))
-    return htb_error(HTB_EXIT_FAIL, "cannot create '%s': %s", dir, strerror(ENAMETOOLONG));
-  for (p = path + 1; *p; p++) {
-    if (*p != '/')
-      continue;
-    *p = '\0';
-    if (mkdir(path, 0777) < 0 && errno != EEXIST) {
-      int e = errno;
-      return htb_error(HTB_EXIT_FAIL, "cannot create '%s': %s", path, strerror(e));
-    }
-    *p = '/';
-  }
-  if (mkdir(path, 0777) < 0 && errno != EEXIST)
-    return htb_error(HTB_EXIT_FAIL, "cannot create '%s': %s", dir, strerror(errno));
-  if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode))
-    return htb_error(HTB_EXIT_FAIL, "cannot create '%s': %s", dir, strerror(ENOTDIR));
-  return 0;
-}
-
-static char *path_in(const char *dir, const char *name)
-{
-  char *p = NULL;
-  if (asprintf(&p, "%s/%s", dir, name) < 0)
-    return NULL;
-  return p;
+  char failed[4096];
+  int err = sweep_make_dir(dir, failed, sizeof(failed));
+  return err ? htb_error(HTB_EXIT_FAIL, "cannot create '%s': %s", failed, strerror(err)) : 0;
 }
 
 static int write_outputs(const struct htb_options *opt, const char *machine,
                          struct htb_result *res, unsigned n, unsigned max_smt)
 {
-  char *csv = path_in(opt->out, "results.csv"), *json = path_in(opt->out, "results.json");
-  char *tables = path_in(opt->out, "tables.txt");
+  char *csv = sweep_path(opt->out, "results.csv"), *json = sweep_path(opt->out, "results.json");
+  char *tables = sweep_path(opt->out, "tables.txt");
   FILE *tf;
   int rc = 0;
 
@@ -620,10 +693,12 @@ int htb_sweep(const struct htb_options *opt, const char *self)
   struct worker_cmd w = {self, &opt->sizes, opt->sizes.input, NULL, opt->incode_bin};
   char *corpus = NULL, *machine = NULL, *partial = NULL, note[256], digest[96];
   FILE *pf = NULL;
-  unsigned ik, in, ip, ipath, n = 0, bad = 0, skipped = 0, total, npaths;
-  double start = htb_now();
+  struct bench_config *c = NULL;
+  struct sweep_state st = {0};
+  unsigned ik, ip, n = 0, bad = 0, skipped = 0, total, npaths;
   int rc, need_corpus = 0, need_text = 0;
 
+  st.start = sweep_now(); /* --budget counts from here */
   if ((rc = omp_ext_topo_load(&topo, NULL, 0)) != 0)
     return htb_error(HTB_EXIT_FAIL, "cannot read this machine's topology: %s",
                      omp_ext_strerror(rc));
@@ -638,7 +713,7 @@ int htb_sweep(const struct htb_options *opt, const char *self)
     char name[96];
     snprintf(name, sizeof(name), ".corpus-%gMB-seed%llu.txt", opt->sizes.corpus_mb,
              (unsigned long long)opt->sizes.seed);
-    corpus = path_in(opt->out, name);
+    corpus = sweep_path(opt->out, name);
     if (!corpus || htb_corpus_write(corpus, (size_t)(opt->sizes.corpus_mb * 1e6), opt->sizes.seed) < 0) {
       rc = htb_error(HTB_EXIT_FAIL, "cannot write the corpus in '%s': %s", opt->out,
                      strerror(errno));
@@ -650,7 +725,7 @@ int htb_sweep(const struct htb_options *opt, const char *self)
     goto out;
   w.wc_expect = need_text ? digest : NULL;
   /* rows are appended here as they finish, in case the sweep is cut short */
-  partial = path_in(opt->out, "results.partial.csv");
+  partial = sweep_path(opt->out, "results.partial.csv");
   if (!partial || !(pf = fopen(partial, "w"))) {
     rc = htb_error(HTB_EXIT_FAIL, "cannot write in '%s': %s", opt->out, strerror(errno));
     goto out;
@@ -663,7 +738,7 @@ int htb_sweep(const struct htb_options *opt, const char *self)
              opt->sizes.corpus_mb, HTB_CORPUS_WORDS, (unsigned long long)opt->sizes.seed);
   machine = machine_json(topo, note);
   { /* the machine's topology beside the results (hwloc XML, lstopo -i) */
-    char *xml = path_in(opt->out, "topology.xml");
+    char *xml = sweep_path(opt->out, "topology.xml");
     if (!xml || hwloc_topology_export_xml(omp_ext_topo_hwloc(topo), xml, 0) < 0)
       htb_error(0, "warning: cannot write %s/topology.xml", opt->out);
     free(xml);
@@ -674,58 +749,29 @@ int htb_sweep(const struct htb_options *opt, const char *self)
     if (p.policies[ip] == (int)omp_ht_policy_os && (opt->paths & HTB_PATH_INCODE))
       total -= p.nk * p.nn;
   res = calloc(total, sizeof(*res));
-  if (!res || !machine) {
+  c = calloc(total, sizeof(*c));
+  if (!res || !c || !machine) {
     rc = htb_error(HTB_EXIT_FAIL, "out of memory");
     goto out;
   }
-  /* Policies (and paths) alternate inside each thread count, so that slow
-   * drifts of the machine spread over all policies. */
-  for (ik = 0; ik < p.nk; ik++)
-    for (in = 0; in < p.nn; in++)
-      for (ip = 0; ip < p.np; ip++)
-        for (ipath = 0; ipath < 2; ipath++) {
-          const char *pname = policy_label(p.policies[ip]);
-          const char *incode = ipath ? pname : NULL;
-          struct htb_result *r;
-          char *expect = NULL;
-          if (!(opt->paths & (ipath ? HTB_PATH_INCODE : HTB_PATH_ENV)))
-            continue;
-          if (ipath && p.policies[ip] == (int)omp_ht_policy_os)
-            continue; /* in code, os unbinds: that is none@incode */
-          r = &res[n++];
-          htb_result_init(r);
-          snprintf(r->kernel, sizeof(r->kernel), "%s", p.kernels[ik]->name);
-          /* the in-code series is its own policy label: reports group by it */
-          snprintf(r->policy, sizeof(r->policy), "%s%s", pname, incode ? "@incode" : "");
-          snprintf(r->path, sizeof(r->path), "%s", incode ? "incode" : "env");
-          r->threads = p.threads[in] + opt->oversub;
-          if ((rc = configure(topo, p.policies[ip], p.threads[in], r, &expect)) != 0) {
-            snprintf(r->status, sizeof(r->status), "no places: %s", omp_ext_strerror(rc));
-            r->threads = p.threads[in] + opt->oversub;
-          } else if (opt->budget_s > 0 && htb_now() - start > opt->budget_s) {
-            snprintf(r->status, sizeof(r->status), "skipped (budget)");
-            skipped++;
-          } else {
-            double t0 = htb_now();
-            /* --oversubscribe K: N + K threads on the N places */
-            r->threads = p.threads[in] + opt->oversub;
-            r->oversub = opt->oversub;
-            run_worker(&w, p.kernels[ik], r->threads, r->places, expect, incode, r);
-            r->wall_s = htb_now() - t0;
-          }
-          free(expect);
-          fprintf(stderr, "htbench: [%u/%u] %-9s %-14s N=%-3u %s (%.2f s)\n", n, total,
-                  r->kernel, r->policy, r->threads, r->status, isnan(r->wall_s) ? 0 : r->wall_s);
-          htb_csv_row(pf, r);
-          fflush(pf);
-        }
+  n = plan_rows(opt, &p, topo, c, res);
+  { /* one round in the plan's order (sweep.h), no run started past --budget */
+    const struct sweep_plan sp = {n, 1, 0, 0, opt->budget_s};
+    struct bench b = {opt, &w, c, res, n, 0, pf};
+    const struct sweep_runner runner = {&b, run_config, progress, skip_config, NULL};
+    if (sweep_run(&sp, &runner, &st) == SWEEP_NOMEM) {
+      rc = htb_error(HTB_EXIT_FAIL, "out of memory");
+      goto out;
+    }
+    skipped = b.skipped;
+  }
   for (ik = 0; ik < n; ik++)
     bad += strcmp(res[ik].status, "ok") != 0 && strcmp(res[ik].status, "skipped (budget)") != 0;
   rc = write_outputs(opt, machine, res, n, omp_ext_topo_max_smt(topo));
   if (!rc)
     unlink(partial);
   fprintf(stderr, "htbench: %u configurations in %.0f s; results in %s\n", n - skipped,
-          htb_now() - start, opt->out);
+          sweep_now() - st.start, opt->out);
   if (skipped)
     htb_error(0, "%u configurations skipped: --budget %.0f s reached", skipped, opt->budget_s);
   if (bad && !rc)
@@ -739,6 +785,9 @@ out:
     unlink(corpus);
   free(corpus);
   free(machine);
+  for (ik = 0; c && ik < n; ik++)
+    free(c[ik].expect);
+  free(c);
   free(res);
   free(p.threads);
   omp_ext_topo_destroy(topo);

@@ -16,18 +16,10 @@
 
 int htb_error(int status, const char *fmt, ...)
 {
-  char msg[HTB_STR];
-  size_t i;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof(msg), fmt, ap);
+  status = omp_ext_tool_verror("htbench", status, fmt, ap);
   va_end(ap);
-  /* One line, whatever the user typed: control characters become '?'
-   * (as htplaces). */
-  for (i = 0; msg[i]; i++)
-    if ((unsigned char)msg[i] < 0x20 || msg[i] == 0x7f)
-      msg[i] = '?';
-  fprintf(stderr, "htbench: %s\n", msg);
   return status;
 }
 

@@ -95,11 +95,11 @@ int htp_cmd_check(struct htp_ctx *ctx, int argc, char **argv)
   err = omp_ext_places_parse(topo, value, syntax, &list, &perr);
   if (err == omp_ext_err_parse && json) { /* scripts read the object, people the line */
     fputs("{\"command\": \"check\", \"variable\": ", stdout);
-    htp_json_string(stdout, htp_check_variable(syntax));
+    omp_ext_json_string(stdout, htp_check_variable(syntax));
     fputs(", \"value\": ", stdout);
-    htp_json_string(stdout, value);
+    omp_ext_json_string(stdout, value);
     printf(", \"error\": \"parse\", \"position\": %zu, \"message\": ", perr.pos + 1);
-    htp_json_string(stdout, perr.what);
+    omp_ext_json_string(stdout, perr.what);
     fputs("}\n", stdout);
     fflush(stdout);
   }

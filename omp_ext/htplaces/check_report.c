@@ -261,11 +261,11 @@ void htp_check_print_json(FILE *out, const omp_ext_topo_t *topo, const omp_ext_p
 {
   unsigned i, p, n = 0, problems = htp_findings_count(&rep->findings);
   fputs("{\n  \"command\": \"check\",\n  \"variable\": ", out);
-  htp_json_string(out, htp_check_variable(l->syntax));
+  omp_ext_json_string(out, htp_check_variable(l->syntax));
   fputs(",\n  \"value\": ", out);
-  htp_json_string(out, value);
+  omp_ext_json_string(out, value);
   fputs(",\n  \"topology\": ", out);
-  htp_json_string(out, omp_ext_topo_source(topo));
+  omp_ext_json_string(out, omp_ext_topo_source(topo));
   fprintf(out, ",\n  \"allowed_pus\": %u,\n  \"cores\": %u,\n  \"places\": [",
           omp_ext_topo_npus(topo), omp_ext_topo_ncores(topo));
   for (i = 0; i < l->nplaces; i++) {
@@ -273,7 +273,7 @@ void htp_check_print_json(FILE *out, const omp_ext_topo_t *topo, const omp_ext_p
     htp_json_cpuset(out, l->places[i]);
     if (l->abstract != omp_ext_abstract_none) {
       fputs(", \"from\": {\"abstract\": ", out);
-      htp_json_string(out, omp_ext_abstract_name(l->abstract));
+      omp_ext_json_string(out, omp_ext_abstract_name(l->abstract));
       fputs("}}", out);
     } else {
       fprintf(out, ", \"from\": {\"character\": %zu}}", l->pos[i] + 1);
@@ -285,7 +285,7 @@ void htp_check_print_json(FILE *out, const omp_ext_topo_t *topo, const omp_ext_p
   for (p = 0; p < OMP_EXT_NPOLICIES; p++)
     if (rep->matched[p]) {
       fputs(n++ ? ", " : "", out);
-      htp_json_string(out, omp_ext_policy_name((omp_ht_policy_t)p));
+      omp_ext_json_string(out, omp_ext_policy_name((omp_ht_policy_t)p));
     }
   fputs("],\n  \"runtimes\": [", out);
   for (i = 0, n = 0; i < 2; i++)
@@ -296,10 +296,10 @@ void htp_check_print_json(FILE *out, const omp_ext_topo_t *topo, const omp_ext_p
         canon = NULL;
       fprintf(out, "%s{\"runtime\": \"%s\", \"changed\": %s, \"places\": ", n++ ? ", " : "",
               omp_ext_runtime_name(pr->runtime), pr->changed ? "true" : "false");
-      htp_json_string(out, canon ? canon : "");
+      omp_ext_json_string(out, canon ? canon : "");
       fputs(", \"why\": ", out);
       if (pr->why)
-        htp_json_string(out, pr->why);
+        omp_ext_json_string(out, pr->why);
       else
         fputs("null", out);
       fputc('}', out);

@@ -114,17 +114,17 @@ static void print_json(FILE *out, const char *value, const struct predicted *p, 
 {
   unsigned r, first = 1;
   fputs("{\"command\": \"check\", \"value\": ", out);
-  htp_json_string(out, value);
+  omp_ext_json_string(out, value);
   fputs(", \"runtimes\": [", out);
   for (r = 0; r < 2; r++) {
     if (!p[r].done)
       continue;
     fprintf(out, "%s{\"runtime\": \"%s\", \"outcome\": \"%s\", \"places\": ", first ? "" : ", ",
             omp_ext_runtime_name((omp_ext_runtime_t)r), outcome_text(p[r].pred.outcome));
-    htp_json_string(out, p[r].places);
+    omp_ext_json_string(out, p[r].places);
     fprintf(out, ", \"changed\": %s, \"why\": ", p[r].pred.changed ? "true" : "false");
     if (p[r].pred.why)
-      htp_json_string(out, p[r].pred.why);
+      omp_ext_json_string(out, p[r].pred.why);
     else
       fputs("null", out);
     fputc('}', out);

@@ -18,17 +18,10 @@
 
 int htp_error(int status, const char *fmt, ...)
 {
-  char msg[1024];
-  size_t i;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof(msg), fmt, ap);
+  status = omp_ext_tool_verror("htplaces", status, fmt, ap);
   va_end(ap);
-  /* One line, whatever the user typed: control characters become '?'. */
-  for (i = 0; msg[i]; i++)
-    if ((unsigned char)msg[i] < 0x20 || msg[i] == 0x7f)
-      msg[i] = '?';
-  fprintf(stderr, "htplaces: %s\n", msg);
   return status;
 }
 

@@ -246,7 +246,7 @@ void htp_doctor_print_text(FILE *out, const omp_ext_topo_t *topo,
 static void json_text_or_null(FILE *out, const char *s)
 {
   if (s)
-    htp_json_string(out, s);
+    omp_ext_json_string(out, s);
   else
     fputs("null", out);
 }
@@ -262,7 +262,7 @@ void htp_doctor_print_json(FILE *out, const omp_ext_topo_t *topo,
   fputs(", \"active\": ", out);
   json_text_or_null(out, r->smt_active);
   fputs(", \"sysfs\": ", out);
-  htp_json_string(out, r->sysfs);
+  omp_ext_json_string(out, r->sysfs);
   fputs("},\n  \"cpus\": {\"present\": ", out);
   htp_json_cpuset(out, r->present);
   fputs(", \"online\": ", out);
@@ -285,7 +285,7 @@ void htp_doctor_print_json(FILE *out, const omp_ext_topo_t *topo,
     fputs(", \"cpus\": null, \"source\": ", out);
   json_text_or_null(out, r->quota >= 0 ? r->quota_source : NULL);
   fputs("},\n  \"topology\": {\"source\": ", out);
-  htp_json_string(out, omp_ext_topo_source(topo));
+  omp_ext_json_string(out, omp_ext_topo_source(topo));
   fprintf(out, ", \"packages\": %u, \"cores\": %u, \"pus\": %u, \"max_smt\": %u, \"kinds\": %u},\n",
           omp_ext_topo_npackages(topo), omp_ext_topo_ncores(topo), omp_ext_topo_npus(topo),
           omp_ext_topo_max_smt(topo), omp_ext_topo_nkinds(topo));
@@ -297,16 +297,16 @@ void htp_doctor_print_json(FILE *out, const omp_ext_topo_t *topo,
       continue;
     fputs(n++ ? ", " : "", out);
     fputs("{\"name\": ", out);
-    htp_json_string(out, name);
+    omp_ext_json_string(out, name);
     fputs(", \"value\": ", out);
-    htp_json_string(out, eq + 1);
+    omp_ext_json_string(out, eq + 1);
     fputc('}', out);
     free(name);
   }
   fprintf(out, "],\n  \"saturation\": {\"state\": \"%s\"", states[r->saturation]);
   if (r->saturation == htp_saturation_ran) {
     fputs(", \"policy\": ", out);
-    htp_json_string(out, omp_ext_policy_name(r->policy));
+    omp_ext_json_string(out, omp_ext_policy_name(r->policy));
     fprintf(out, ", \"threads\": %u, \"duration_s\": %.6g, \"wall_s\": %.6g, \"cpu_s\": %.6g, "
             "\"effective_parallelism\": %.6g, \"per_thread\": [", r->n, r->duration, r->wall,
             r->total, r->total / r->wall);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "findings.h"
+#include "misc.h"
 
 #define HTP_X_NAME(name, severity) #name,
 static const char *const kind_names[] = {HTP_FINDING_KINDS(HTP_X_NAME)};
@@ -178,64 +179,6 @@ void htp_findings_free(struct htp_findings *l)
 
 /* ---- JSON (RFC 8259) ---- */
 
-/* Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
- * forms, surrogates or code points above U+10FFFF), 0 if it is not one. */
-static unsigned utf8_length(const unsigned char *p)
-{
-  unsigned n, k;
-  unsigned char lo = 0x80, hi = 0xbf;
-  if (*p >= 0xc2 && *p <= 0xdf)
-    n = 2;
-  else if (*p >= 0xe0 && *p <= 0xef)
-    n = 3;
-  else if (*p >= 0xf0 && *p <= 0xf4)
-    n = 4;
-  else
-    return 0;
-  if (*p == 0xe0)
-    lo = 0xa0;
-  else if (*p == 0xed)
-    hi = 0x9f;
-  else if (*p == 0xf0)
-    lo = 0x90;
-  else if (*p == 0xf4)
-    hi = 0x8f;
-  if (p[1] < lo || p[1] > hi)
-    return 0;
-  for (k = 2; k < n; k++)
-    if (p[k] < 0x80 || p[k] > 0xbf)
-      return 0;
-  return n;
-}
-
-void htp_json_string(FILE *out, const char *s)
-{
-  const unsigned char *p = (const unsigned char *)(s ? s : "");
-  fputc('"', out);
-  for (; *p; p++) {
-    if (*p >= 0x80) {
-      /* Valid UTF-8 as is; any other byte as U+FFFD (JSON text is UTF-8). */
-      unsigned n = utf8_length(p);
-      if (n) {
-        fwrite(p, 1, n, out);
-        p += n - 1;
-      } else {
-        fputs("\\ufffd", out);
-      }
-    } else if (*p == '"' || *p == '\\')
-      fprintf(out, "\\%c", *p);
-    else if (*p == '\n')
-      fputs("\\n", out);
-    else if (*p == '\t')
-      fputs("\\t", out);
-    else if (*p < 0x20 || *p == 0x7f)
-      fprintf(out, "\\u%04x", *p);
-    else
-      fputc(*p, out);
-  }
-  fputc('"', out);
-}
-
 void htp_json_cpuset(FILE *out, hwloc_const_bitmap_t set)
 {
   char *s = NULL;
@@ -243,7 +186,7 @@ void htp_json_cpuset(FILE *out, hwloc_const_bitmap_t set)
     fputs("null", out);
     return;
   }
-  htp_json_string(out, s);
+  omp_ext_json_string(out, s);
   free(s);
 }
 
@@ -258,7 +201,7 @@ static void json_value(FILE *out, const struct htp_value *v)
     else
       fputs("null", out);
     break;
-  case htp_value_text: htp_json_string(out, v->v.s); break;
+  case htp_value_text: omp_ext_json_string(out, v->v.s); break;
   case htp_value_cpuset: htp_json_cpuset(out, v->v.set); break;
   case htp_value_indexes:
     fputc('[', out);
@@ -276,19 +219,19 @@ void htp_json_finding(FILE *out, const struct htp_finding *f)
   static const char *const at_names[] = {NULL, "character", "place", "pu", "variable"};
   unsigned k;
   fputs("{\"kind\": ", out);
-  htp_json_string(out, htp_finding_name(f->kind));
+  omp_ext_json_string(out, htp_finding_name(f->kind));
   fputs(", \"severity\": ", out);
-  htp_json_string(out, htp_severity_name(htp_finding_severity(f->kind)));
+  omp_ext_json_string(out, htp_severity_name(htp_finding_severity(f->kind)));
   if (f->section != htp_section_none) {
     fputs(", \"section\": ", out);
-    htp_json_string(out, htp_section_name(f->section));
+    omp_ext_json_string(out, htp_section_name(f->section));
   }
   fputs(", \"position\": ", out);
   if (f->at == htp_at_none) {
     fputs("null", out);
   } else if (f->at == htp_at_variable) {
     fputs("{\"variable\": ", out);
-    htp_json_string(out, f->variable);
+    omp_ext_json_string(out, f->variable);
     fputc('}', out);
   } else {
     fprintf(out, "{\"%s\": %lu}", at_names[f->at], f->index);
@@ -296,7 +239,7 @@ void htp_json_finding(FILE *out, const struct htp_finding *f)
   fputs(", \"values\": {", out);
   for (k = 0; k < f->nvalues; k++) {
     fputs(k ? ", " : "", out);
-    htp_json_string(out, f->values[k].name);
+    omp_ext_json_string(out, f->values[k].name);
     fputs(": ", out);
     json_value(out, &f->values[k]);
   }

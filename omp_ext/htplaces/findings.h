@@ -159,10 +159,9 @@ const struct htp_finding *htp_findings_find(const struct htp_findings *l,
 
 void htp_findings_free(struct htp_findings *l);
 
-/* JSON: a string with its quotes and escapes; a cpuset as "0-3,8"; one
- * finding as {"kind", "severity", "section"?, "position", "values"}; the
- * list as an array. */
-void htp_json_string(FILE *out, const char *s);
+/* JSON: a cpuset as "0-3,8"; one finding as {"kind", "severity",
+ * "section"?, "position", "values"}; the list as an array (a string:
+ * omp_ext_json_string, omp_ext/misc.h). */
 void htp_json_cpuset(FILE *out, hwloc_const_bitmap_t set);
 void htp_json_finding(FILE *out, const struct htp_finding *f);
 void htp_json_findings(FILE *out, const struct htp_findings *l, const char *indent);

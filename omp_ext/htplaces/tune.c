@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "findings.h"
@@ -244,7 +243,7 @@ static void print_plan_json(FILE *out, const struct plan *p, const struct tune_o
     int first = 1;
     tune_config_label(c, label, sizeof(label));
     fprintf(out, "%s\n    {\"index\": %u, \"label\": ", i ? "," : "", i);
-    htp_json_string(out, label);
+    omp_ext_json_string(out, label);
     fprintf(out, ", \"policy\": \"%s\", \"policies\": [", tune_policy_name(c->policy));
     for (b = 0; b < 32; b++)
       if (tune_policy_bits(c) & (1u << b)) {
@@ -254,7 +253,7 @@ static void print_plan_json(FILE *out, const struct plan *p, const struct tune_o
     fprintf(out, "], \"threads\": %u, \"wait\": \"%s\", \"cores\": %u, \"places\": ",
             c->threads, tune_wait_name(c->wait), c->usage.cores);
     if (c->places)
-      htp_json_string(out, c->places);
+      omp_ext_json_string(out, c->places);
     else
       fputs("null", out);
     fputc('}', out);
@@ -284,13 +283,6 @@ static void print_plan(FILE *out, const struct plan *p, const struct tune_opts *
             o->budget_s, o->reps);
 }
 
-static double seconds_now(void)
-{
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + t.tv_nsec * 1e-9;
-}
-
 static int add_run(struct tune_config *c, const struct tune_run *r)
 {
   struct tune_run *more = realloc(c->runs, (c->nruns + 1) * sizeof(*more));
@@ -301,18 +293,23 @@ static int add_run(struct tune_config *c, const struct tune_run *r)
   return HTP_EXIT_OK;
 }
 
+/* The sweep's runner (omp_ext/sweep/sweep.h): the program in one
+ * configuration, its runs kept with the configuration. */
 struct loop {
-  double start, run_time, warmup_time;
-  unsigned done, total, nskipped;
-  char **skipped;
-  unsigned rounds;       /* rounds run or begun, the adaptive ones included */
+  const struct tune_exec *x;
+  struct plan *p;
+  struct sweep_state st; /* the engine's counts: runs done, planned, rounds, time */
+  unsigned nskipped;
+  char **skipped;        /* runs not started (budget): "spn 2 round 3" */
   const char *adaptive;  /* NULL: no --budget; else how the adaptive rounds ended */
 };
 
-static int skip(struct loop *l, const struct tune_config *c, unsigned round)
+static int skip(void *ctx, unsigned i, unsigned round, const struct sweep_state *st)
 {
+  struct loop *l = ctx;
   char **more = realloc(l->skipped, (l->nskipped + 1) * sizeof(*more)), label[160];
-  tune_config_label(c, label, sizeof(label));
+  (void)st;
+  tune_config_label(&l->p->c[i], label, sizeof(label));
   if (!more || asprintf(&more[l->nskipped], "%s round %u", label, round + 1) < 0)
     return htp_error(HTP_EXIT_FAIL, "out of memory");
   l->skipped = more;
@@ -320,16 +317,18 @@ static int skip(struct loop *l, const struct tune_config *c, unsigned round)
   return HTP_EXIT_OK;
 }
 
-static void progress(const struct loop *l, const struct tune_config *c, unsigned round,
-                     const struct tune_run *r)
+static void progress(void *ctx, unsigned i, unsigned round, const struct sweep_state *st)
 {
-  double left = l->done && l->total > l->done ? l->run_time / l->done * (l->total - l->done) : 0;
+  const struct tune_config *c = &((struct loop *)ctx)->p->c[i];
+  const struct tune_run *r = &c->runs[c->nruns - 1];
+  double left = st->done && st->total > st->done ? st->run_time / st->done * (st->total - st->done)
+                                                 : 0;
   char label[160], how[96] = "";
   tune_config_label(c, label, sizeof(label));
   if (r->status > 0) /* (how it failed: a signal, a stop on the terminal) */
     tune_run_outcome(r, how, sizeof(how));
   fprintf(stderr, "htplaces tune: [%u/%u] %s, round %u: %.3f s %s%s%s%s (about %.0f s left)\n",
-          l->done, l->total, label, round + 1, r->wall_s,
+          st->done, st->total, label, round + 1, r->wall_s,
           r->status != 0 ? r->status < 0 ? "TIMEOUT" : "FAILED" : r->invalid[0] ? "INVALID" : "ok",
           how[0] ? " (" : "", how, how[0] ? ")" : "", left);
 }
@@ -337,14 +336,16 @@ static void progress(const struct loop *l, const struct tune_config *c, unsigned
 /* The warm-up run (page cache, the runtime's first start): its figures are
  * discarded, but a failure is kept as a run of its configuration (marked
  * FAILED there, with the program's last words), never hidden. */
-static int warm_up(const struct tune_exec *x, struct tune_config *c, struct loop *l)
+static int warm_up(void *ctx, unsigned i, double *seconds)
 {
+  struct loop *l = ctx;
+  struct tune_config *c = &l->p->c[i];
   struct tune_run r;
   char how[96] = "", label[160];
-  int status = tune_warm_up(x, c, &r);
+  int status = tune_warm_up(l->x, c, &r);
   if (status != 0)
     return status;
-  l->warmup_time = r.wall_s;
+  *seconds = r.wall_s;
   if (r.status != 0)
     tune_run_outcome(&r, how, sizeof(how));
   tune_config_label(c, label, sizeof(label));
@@ -358,20 +359,16 @@ static int warm_up(const struct tune_exec *x, struct tune_config *c, struct loop
   return HTP_EXIT_OK;
 }
 
-static int run_one(const struct tune_exec *x, struct tune_config *c, unsigned round,
-                   struct loop *l)
+static int run_one(void *ctx, unsigned i, unsigned round, double *seconds)
 {
+  struct loop *l = ctx;
   struct tune_run r;
   int status;
-  if ((status = tune_run_once(x, c, &r)) != 0)
+  if ((status = tune_run_once(l->x, &l->p->c[i], &r)) != 0)
     return status;
   r.round = round;
-  if ((status = add_run(c, &r)) != 0)
-    return status;
-  l->done++;
-  l->run_time += r.wall_s;
-  progress(l, c, round, &r);
-  return HTP_EXIT_OK;
+  *seconds = r.wall_s;
+  return add_run(&l->p->c[i], &r);
 }
 
 /* The configurations still in contention for objective o: usable and not
@@ -400,84 +397,57 @@ static unsigned contenders(const struct plan *p, enum tune_objective o, const st
 /* --budget: after the minimum rounds, rounds of the configurations still
  * tied with the best, shuffled, until it is significantly ahead of all of
  * them or the budget ends (a run is never started past it). */
-static int adaptive_rounds(const struct tune_exec *x, struct plan *p, const struct tune_opts *o,
-                           struct loop *l, unsigned *order, unsigned *keep)
+static int adaptive_rounds(const struct sweep_plan *sp, const struct sweep_runner *runner,
+                           const struct tune_opts *o, struct loop *l)
 {
-  unsigned round, i, k;
+  unsigned round, k, *keep = malloc(l->p->n * sizeof(*keep));
   int separated, status = HTP_EXIT_OK;
+  if (!keep)
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
   for (round = o->reps; !status; round++) {
-    k = contenders(p, o->objective, o, keep, &separated);
+    k = contenders(l->p, o->objective, o, keep, &separated);
     if (separated || k < 2) {
       l->adaptive = separated ? "separated" : "nothing to separate";
-      return HTP_EXIT_OK;
+      break;
     }
     if (round >= 1000) { /* (--reps' own ceiling) */
       l->adaptive = "round limit";
-      return HTP_EXIT_OK;
+      break;
     }
-    tune_shuffle(order, k, o->seed, round);
-    l->total = l->done + k;
-    l->rounds = round + 1;
-    for (i = 0; !status && i < k; i++) {
-      if (seconds_now() - l->start >= o->budget_s) {
-        l->adaptive = "budget";
-        return HTP_EXIT_OK;
-      }
-      status = run_one(x, &p->c[keep[order[i]]], round, l);
+    l->st.total = l->st.done + k;
+    status = sweep_round(sp, runner, &l->st, keep, k, round, SWEEP_STOP);
+    if (!status && l->st.budget_spent) {
+      l->adaptive = "budget";
+      break;
     }
   }
-  return status;
-}
-
-static int run_rounds(const struct tune_exec *x, struct plan *p, const struct tune_opts *o,
-                      struct loop *l)
-{
-  unsigned *order = malloc(p->n * sizeof(*order)), *keep = malloc(p->n * sizeof(*keep)), round,
-           i;
-  int status = HTP_EXIT_OK;
-  if (!order || !keep) {
-    free(order);
-    free(keep);
-    return htp_error(HTP_EXIT_FAIL, "out of memory");
-  }
-  l->total = p->n * o->reps;
-  tune_shuffle(order, p->n, o->seed, 0);
-  status = warm_up(x, &p->c[order[0]], l);
-  for (round = 0; !status && round < o->reps; round++) {
-    tune_shuffle(order, p->n, o->seed, round);
-    l->rounds = round + 1;
-    for (i = 0; !status && i < p->n; i++) {
-      struct tune_config *c = &p->c[order[i]];
-      if (o->budget_s > 0 && seconds_now() - l->start >= o->budget_s)
-        status = skip(l, c, round);
-      else
-        status = run_one(x, c, round, l);
-    }
-  }
-  if (!status && o->budget_s > 0)
-    status = l->nskipped ? (l->adaptive = "budget", HTP_EXIT_OK)
-                         : adaptive_rounds(x, p, o, l, order, keep);
-  free(order);
   free(keep);
   return status;
 }
 
+/* The rounds: the sweep engine with the seeded shuffle and the warm-up,
+ * then --budget's adaptive rounds when no run was skipped. */
+static int run_rounds(const struct tune_exec *x, struct plan *p, const struct tune_opts *o,
+                      struct loop *l)
+{
+  const struct sweep_plan sp = {p->n, o->reps, 1, o->seed, o->budget_s};
+  const struct sweep_runner runner = {l, run_one, progress, skip, warm_up};
+  int status;
+  l->x = x;
+  l->p = p;
+  status = sweep_run(&sp, &runner, &l->st);
+  if (!status && o->budget_s > 0)
+    status = l->nskipped ? (l->adaptive = "budget", HTP_EXIT_OK)
+                         : adaptive_rounds(&sp, &runner, o, l);
+  return status == SWEEP_NOMEM ? htp_error(HTP_EXIT_FAIL, "out of memory") : status;
+}
+
 static int make_out_dir(const char *dir)
 {
-  char *copy = strdup(dir), *p;
-  int ok = 1;
-  if (!copy)
-    return htp_error(HTP_EXIT_FAIL, "out of memory");
-  for (p = copy + 1; ok && *p; p++)
-    if (*p == '/') {
-      *p = '\0';
-      ok = mkdir(copy, 0777) == 0 || errno == EEXIST;
-      *p = '/';
-    }
-  ok = ok && (mkdir(copy, 0777) == 0 || errno == EEXIST);
-  free(copy);
-  if (!ok)
-    return htp_error(HTP_EXIT_FAIL, "cannot make --out folder '%s': %s", dir, strerror(errno));
+  char failed[4096];
+  int err = sweep_make_dir(dir, failed, sizeof(failed));
+  if (err)
+    return htp_error(HTP_EXIT_FAIL, "cannot make --out folder '%s': %s", dir, strerror(err));
   return HTP_EXIT_OK;
 }
 
@@ -544,7 +514,7 @@ static int report(struct htp_ctx *ctx, const struct plan *p, const struct tune_o
   }
   t = (struct tune_report){p->c, r, p->n, &s, argv, ctx->topo, o->reps, o->seed, o->objective,
                            measured, &o->power, o->power_text, l->skipped, l->nskipped,
-                           l->rounds, l->adaptive, *load};
+                           l->st.rounds, l->adaptive, *load};
   if (json)
     tune_print_json(stdout, &t);
   else
@@ -602,7 +572,8 @@ static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *
                         NULL, NULL};
   struct scratch tmp;
   char libbuf[4096];
-  struct loop l = {seconds_now(), 0, 0, 0, 0, 0, NULL, 0, NULL};
+  struct loop l = {NULL, NULL, {0}, 0, NULL, NULL};
+  l.st.start = sweep_now();
   struct tune_load load;
   omp_ext_rapl_t *rapl = NULL;
   char why[256];
@@ -653,10 +624,10 @@ static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *
   if (!status)
     status = report(ctx, p, o, &l, argv, x.rapl != NULL, json, &load);
   if (!status) { /* what tune itself cost, beyond the program's runs */
-    double total = seconds_now() - l.start, runs = l.run_time + l.warmup_time;
+    double total = sweep_now() - l.st.start, runs = l.st.run_time + l.st.warmup_time;
     print_load(&load, p);
     fprintf(stderr, "htplaces tune: %u runs took %.3f s of %.3f s; tune's own time %.3f s "
-            "(%.1f%%)\n", l.done + 1, runs, total, total - runs,
+            "(%.1f%%)\n", l.st.done + 1, runs, total, total - runs,
             total > 0 ? 100 * (total - runs) / total : 0.0);
   }
   for (i = 0; i < l.nskipped; i++)

@@ -1,9 +1,11 @@
 /*
  * htplaces tune: private declarations of its files.
  *
- *   tune.c           the command: options, the loop over rounds, exit status
+ *   tune.c           the command: options, the sweep's runner (the engine,
+ *                    omp_ext/sweep/sweep.h, runs the rounds), --budget's
+ *                    adaptive rounds, exit status
  *   tune_plan.c      the plan: configurations (policy x N x wait policy),
- *                    the automatic thread counts, the seeded shuffle
+ *                    the automatic thread counts
  *   tune_run.c       one run of the program in one configuration
  *   tune_analysis.c  statistics, speed-up, Karp-Flatt, sigma, SPN, energy,
  *                    the recommendation (pure functions on crafted or
@@ -16,6 +18,7 @@
 #include <stdio.h>
 
 #include "htplaces.h"
+#include "sweep.h"
 
 /* Successful runs a configuration needs to be analysed and recommended. */
 #define TUNE_MIN_RUNS 3
@@ -189,8 +192,6 @@ void tune_free_plan_entry(struct tune_config *c);
 void tune_config_label(const struct tune_config *c, char *buf, size_t len);
 /* c->policies, or the bit of c->policy when it is 0 (crafted configurations). */
 unsigned tune_policy_bits(const struct tune_config *c);
-/* A permutation of 0..n-1, the same for the same seed and round. */
-void tune_shuffle(unsigned *order, unsigned n, unsigned long seed, unsigned round);
 /* "spn", "none": the configuration's policy name. */
 const char *tune_policy_name(int policy);
 /* How a failed run ended, for people: "exit 3", "killed by signal 11

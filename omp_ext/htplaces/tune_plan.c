@@ -1,8 +1,7 @@
 /*
  * htplaces tune: the plan -- which configurations (placement policy x
- * thread count x OMP_WAIT_POLICY) run, and in which order each round runs
- * them (a seeded shuffle, so that drift on a shared machine spreads over all
- * configurations).
+ * thread count x OMP_WAIT_POLICY) run.  The sweep engine runs them
+ * (omp_ext/sweep/sweep.h: each round in a seeded shuffled order).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -323,27 +322,4 @@ void tune_config_label(const struct tune_config *c, char *buf, size_t len)
   if (k < len)
     snprintf(buf + k, len - k, " %u%s%s", c->threads, c->wait ? " " : "",
              c->wait ? tune_wait_name(c->wait) : "");
-}
-
-/* splitmix64: a small, well-mixed generator; the same seed gives the same
- * plan on every machine. */
-static unsigned long long next(unsigned long long *s)
-{
-  unsigned long long z = (*s += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-void tune_shuffle(unsigned *order, unsigned n, unsigned long seed, unsigned round)
-{
-  unsigned long long s = seed * 1000003ULL + round;
-  unsigned i;
-  for (i = 0; i < n; i++)
-    order[i] = i;
-  for (i = n; i > 1; i--) { /* Fisher-Yates */
-    unsigned j = (unsigned)(next(&s) % i), tmp = order[i - 1];
-    order[i - 1] = order[j];
-    order[j] = tmp;
-  }
 }

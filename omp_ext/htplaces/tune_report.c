@@ -6,14 +6,10 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "findings.h"
 #include "tune.h"
@@ -462,7 +458,7 @@ static void json_key_parts(FILE *f, const char *key)
 {
   const char *plus = strstr(key, "+0x"), *p;
   fputs(", \"key\": ", f);
-  htp_json_string(f, key);
+  omp_ext_json_string(f, key);
   while (plus && (p = strstr(plus + 1, "+0x")) != NULL)
     plus = p;
   if (strncmp(key, "name:", 5) == 0 || !plus) {
@@ -472,11 +468,11 @@ static void json_key_parts(FILE *f, const char *key)
   fputs(", \"module\": ", f);
   {
     char *module = strndup(key, (size_t)(plus - key));
-    htp_json_string(f, module ? module : "");
+    omp_ext_json_string(f, module ? module : "");
     free(module);
   }
   fputs(", \"offset\": ", f);
-  htp_json_string(f, plus + 1);
+  omp_ext_json_string(f, plus + 1);
 }
 
 static void json_stats(FILE *f, const omp_ext_stats_t *st)
@@ -523,12 +519,12 @@ static void json_pick(FILE *f, const struct tune_report *t, enum tune_objective 
   fprintf(f, "], \"significant\": %s, \"test\": \"%s\", \"verdict\": ",
           s->significant[o] ? "true" : "false", TUNE_TEST_NAME);
   if (no_region(t))
-    htp_json_string(f, NO_REGION_VERDICT);
+    omp_ext_json_string(f, NO_REGION_VERDICT);
   else
     fputs("null", f);
   fputs(", \"command\": ", f);
   if (!no_region(t) && s->best[o] >= 0 && (line = tune_exec_line(t, s->best[o]))) {
-    htp_json_string(f, line);
+    omp_ext_json_string(f, line);
     free(line);
   } else {
     fputs("null", f);
@@ -545,7 +541,7 @@ static void json_config(FILE *f, const struct tune_report *t, unsigned i)
   char label[160];
   config_name(c, label, sizeof(label));
   fprintf(f, "    {\"index\": %u, \"label\": ", i);
-  htp_json_string(f, label);
+  omp_ext_json_string(f, label);
   fprintf(f, ", \"policy\": \"%s\", \"policies\": [", tune_policy_name(c->policy));
   for (k = 0; k < 32; k++)
     if (bits & (1u << k)) {
@@ -557,17 +553,17 @@ static void json_config(FILE *f, const struct tune_report *t, unsigned i)
           c->threads, tune_wait_name(c->wait), tune_wait_name(c->wait), c->usage.cores,
           c->usage.packages, c->usage.extra);
   if (c->places)
-    htp_json_string(f, c->places);
+    omp_ext_json_string(f, c->places);
   else
     fputs("null", f);
   fputs(", \"omp_places\": ", f);
   if (c->places)
-    htp_json_string(f, c->places);
+    omp_ext_json_string(f, c->places);
   else
     fputs("null", f);
   fprintf(f, ",\n     \"status\": \"%s\", \"invalid_runs\": %u, \"stderr_tail\": ",
           status_word(c, r), r->invalid);
-  htp_json_string(f, c->tail);
+  omp_ext_json_string(f, c->tail);
   fputs(",\n     \"runs\": [", f);
   for (k = 0; k < c->nruns; k++) {
     fprintf(f, "%s{\"wall_s\": ", k ? ", " : "");
@@ -579,7 +575,7 @@ static void json_config(FILE *f, const struct tune_report *t, unsigned i)
     fprintf(f, ", \"round\": %u, \"status\": %d, \"invalid\": ", c->runs[k].round + 1,
             c->runs[k].status);
     if (c->runs[k].invalid[0])
-      htp_json_string(f, c->runs[k].invalid);
+      omp_ext_json_string(f, c->runs[k].invalid);
     else
       fputs("null", f);
     fputc('}', f);
@@ -613,9 +609,9 @@ static void json_config(FILE *f, const struct tune_report *t, unsigned i)
   fputs(", \"regions\": [", f);
   for (k = 0; k < c->nregions; k++) {
     fprintf(f, "%s{\"name\": ", k ? ", " : "");
-    htp_json_string(f, c->regions[k].name);
+    omp_ext_json_string(f, c->regions[k].name);
     fputs(", \"key\": ", f);
-    htp_json_string(f, c->regions[k].key);
+    omp_ext_json_string(f, c->regions[k].key);
     fprintf(f, ", \"instances\": %lu, \"team_sizes\": [%u], \"runs\": %u, \"total_s\": ",
             c->regions[k].instances, c->regions[k].team_max, c->regions[k].nruns);
     json_num(f, region_total(&c->regions[k]));
@@ -634,17 +630,17 @@ void tune_print_json(FILE *f, const struct tune_report *t)
   for (a = t->argv; *a; a++) {
     if (a != t->argv)
       fputs(", ", f);
-    htp_json_string(f, *a);
+    omp_ext_json_string(f, *a);
   }
   fprintf(f, "],\n  \"machine\": {\"source\": ");
-  htp_json_string(f, omp_ext_topo_source(t->topo));
+  omp_ext_json_string(f, omp_ext_topo_source(t->topo));
   fprintf(f, ", \"pus\": %u, \"cores\": %u, \"packages\": %u, \"max_smt\": %u},\n",
           omp_ext_topo_npus(t->topo), omp_ext_topo_ncores(t->topo),
           omp_ext_topo_npackages(t->topo), omp_ext_topo_max_smt(t->topo));
   fprintf(f, "  \"settings\": {\"rounds\": %u, \"seed\": %lu, \"objective\": \"%s\", "
           "\"energy\": \"%s\", \"power_model\": ", t->rounds, t->seed,
           tune_objective_name(t->objective), t->energy_measured ? "measured" : "modelled");
-  htp_json_string(f, t->power_name);
+  omp_ext_json_string(f, t->power_name);
   fputs("},\n  \"configurations\": [\n", f);
   for (i = 0; i < t->n; i++) {
     json_config(f, t, i);
@@ -675,7 +671,7 @@ void tune_print_json(FILE *f, const struct tune_report *t)
   for (i = 0; i < s->nregions; i++) {
     const struct tune_region_summary *g = &s->regions[i];
     fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
-    htp_json_string(f, g->name);
+    omp_ext_json_string(f, g->name);
     json_key_parts(f, g->key);
     fprintf(f, ", \"same_name\": %u, \"only_multi_thread\": %s, \"instances\": %lu, "
             "\"team_sizes\": [%u], \"best\": ", g->same_name, g->only_multi ? "true" : "false",
@@ -700,12 +696,12 @@ void tune_print_json(FILE *f, const struct tune_report *t)
   }
   fprintf(f, "], \"timed\": %s, \"verdict\": ", s->timed ? "true" : "false");
   if (no_region(t))
-    htp_json_string(f, NO_REGION_VERDICT);
+    omp_ext_json_string(f, NO_REGION_VERDICT);
   else
     fputs("null", f);
   fprintf(f, ", \"rounds\": %u, \"adaptive\": ", t->rounds_run ? t->rounds_run : t->rounds);
   if (t->adaptive)
-    htp_json_string(f, t->adaptive);
+    omp_ext_json_string(f, t->adaptive);
   else
     fputs("null", f);
   fputs(", \"load\": {\"before\": ", f);
@@ -730,7 +726,7 @@ void tune_print_json(FILE *f, const struct tune_report *t)
   fputs("],\n  \"skipped\": [", f);
   for (i = 0; i < t->nskipped; i++) {
     fputs(i ? ", " : "", f);
-    htp_json_string(f, t->skipped[i]);
+    omp_ext_json_string(f, t->skipped[i]);
   }
   fputs("]\n}\n", f);
 }
@@ -766,10 +762,10 @@ void tune_print_csv(FILE *f, const struct tune_report *t)
 static int write_file(const char *dir, const char *name, const struct tune_report *t,
                       void (*print)(FILE *, const struct tune_report *))
 {
-  char *path;
+  char *path = sweep_path(dir, name);
   FILE *f;
   int ok;
-  if (asprintf(&path, "%s/%s", dir, name) < 0)
+  if (!path)
     return htp_error(HTP_EXIT_FAIL, "out of memory");
   if (!(f = fopen(path, "w"))) {
     ok = htp_error(HTP_EXIT_FAIL, "cannot write %s: %s", path, strerror(errno));
@@ -871,34 +867,6 @@ static void print_plot_script(FILE *f, const struct tune_report *t)
     }
 }
 
-/* gnuplot plots.gp in dir, by fork and exec (no shell: any folder name is
- * only a name), its stderr into dir/gnuplot.log.  0 ran and exited 0; 127
- * gnuplot not found; else its status. */
-static int run_gnuplot(const char *dir)
-{
-  int status;
-  pid_t pid;
-  fflush(NULL);
-  if ((pid = fork()) < 0)
-    return -1;
-  if (pid == 0) {
-    int log, null = open("/dev/null", O_RDWR);
-    if (chdir(dir) != 0)
-      _exit(126);
-    log = open("gnuplot.log", O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (null >= 0)
-      dup2(null, 0), dup2(null, 1);
-    if (log >= 0)
-      dup2(log, 2);
-    execlp("gnuplot", "gnuplot", "plots.gp", (char *)NULL);
-    _exit(127);
-  }
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR)
-      return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 int tune_write_dir(const char *dir, const struct tune_report *t)
 {
   int status;
@@ -908,7 +876,7 @@ int tune_write_dir(const char *dir, const struct tune_report *t)
       (status = write_file(dir, "table.txt", t, tune_print_table)) != 0 ||
       (status = write_file(dir, "plots.gp", t, print_plot_script)) != 0)
     return status;
-  status = run_gnuplot(dir);
+  status = sweep_gnuplot(dir, "plots.gp", "gnuplot.log");
   if (status == 127)
     fprintf(stderr, "htplaces tune: gnuplot not found: no plots (the script is %s/plots.gp)\n",
             dir);

@@ -1,0 +1,144 @@
+/*
+ * omp_ext/sweep/sweep.h -- the tools' sweep engine: one way to run a plan
+ * of configurations round after round, used by `htplaces tune` (the user's
+ * program) and by htbench (the built-in kernels).
+ *
+ *   plan       the caller's array of n configurations (tune: policy x N x
+ *              OMP_WAIT_POLICY; htbench: kernel x N x policy x path)
+ *   rounds     each configuration once per round, every round in its own
+ *              order (sweep_order: a seeded shuffle, or the plan's order),
+ *              an optional discarded warm-up run first, no run started once
+ *              the time budget is spent (the run is skipped, or the round
+ *              stopped)
+ *   runs       the caller's runner: it executes one configuration once and
+ *              keeps that run's samples with the configuration (tune: a
+ *              child process, the samples its wall/CPU time and energy;
+ *              htbench: a worker process timing one kernel, the samples
+ *              its repetitions)
+ *   statistics omp_ext/misc.h: omp_ext_stats_compute, the t quantile
+ *   outputs    sweep_files.c: the output folder, the files, JSON text,
+ *              gnuplot
+ *
+ * Built as the static library omp_ext_sweep (omp_ext/sweep/CMakeLists.txt),
+ * linked into htplaces and htbench only: libomp_ext does not export it.
+ */
+#ifndef OMP_EXT_SWEEP_H
+#define OMP_EXT_SWEEP_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- sweep.c */
+
+/** The rounds of a sweep. */
+struct sweep_plan {
+  unsigned n;          /**< configurations: indexes 0..n-1 of the caller's array */
+  unsigned rounds;     /**< rounds every configuration runs (at least 1) */
+  int shuffled;        /**< 1: each round in the seeded shuffled order; 0: plan order */
+  unsigned long seed;  /**< the shuffle's seed (shuffled only) */
+  double budget_s;     /**< 0: none; else no run starts once this many seconds
+                        *   have passed since sweep_state.start */
+};
+
+/** Where a sweep stands: what progress lines and the budget read. */
+struct sweep_state {
+  double start;        /**< sweep_now() when the sweep (or the caller's work
+                        *   before it) started: the budget counts from here */
+  unsigned done;       /**< runs finished (the warm-up not counted) */
+  unsigned total;      /**< runs planned so far: n x rounds (rounds the caller
+                        *   adds, as tune's adaptive ones, add theirs) */
+  double run_time;     /**< seconds the finished runs took (as the runner said) */
+  double warmup_time;  /**< seconds the warm-up run took (0: none) */
+  unsigned rounds;     /**< rounds begun */
+  unsigned skipped;    /**< runs not started: the budget was spent */
+  int budget_spent;    /**< 1: a run was skipped, or a round stopped, at the budget */
+};
+
+/** What runs a configuration: the caller's callbacks, each given ctx.  A
+ * callback's non-zero return is an exit status that ends the sweep. */
+struct sweep_runner {
+  void *ctx;
+  /** Run configuration `config` once for round `round` (0-based) and keep
+   * its samples; *seconds: the run's wall time. */
+  int (*run)(void *ctx, unsigned config, unsigned round, double *seconds);
+  /** After each run (st counts it): the progress line; NULL: none. */
+  void (*ran)(void *ctx, unsigned config, unsigned round, const struct sweep_state *st);
+  /** A run not started: the budget was spent (st counts it); NULL: none. */
+  int (*skip)(void *ctx, unsigned config, unsigned round, const struct sweep_state *st);
+  /** The warm-up run (page cache, the runtime's first start), whose figures
+   * are discarded, of the first configuration of round 0's order;
+   * *seconds its wall time.  NULL: no warm-up. */
+  int (*warm_up)(void *ctx, unsigned config, double *seconds);
+};
+
+/** What sweep_run and sweep_round return when out of memory (nothing
+ * printed); every other non-zero value is a callback's exit status. */
+#define SWEEP_NOMEM (-1)
+
+/** Past the budget, sweep_round skips each remaining run (runner->skip) or
+ * stops the round. */
+enum sweep_past { SWEEP_SKIP = 0, SWEEP_STOP };
+
+/**
+ * Run the plan: st->total = n x rounds, the warm-up (runner->warm_up), then
+ * rounds 0..rounds-1 by sweep_round (SWEEP_SKIP past the budget).
+ * st->start: set by the caller (0: now).
+ * \return 0, SWEEP_NOMEM, or the first non-zero status of a callback.
+ */
+int sweep_run(const struct sweep_plan *p, const struct sweep_runner *r, struct sweep_state *st);
+
+/**
+ * One round: configurations subset[0..k-1] (subset NULL: 0..k-1) in the
+ * round's order (sweep_order over k), each run once, unless the budget is
+ * spent: then each remaining one is skipped (SWEEP_SKIP) or the round ends
+ * (SWEEP_STOP), and st->budget_spent is set.  st->rounds becomes round + 1.
+ * \return 0, SWEEP_NOMEM, or the first non-zero status of a callback.
+ */
+int sweep_round(const struct sweep_plan *p, const struct sweep_runner *r, struct sweep_state *st,
+                const unsigned *subset, unsigned k, unsigned round, enum sweep_past past);
+
+/** The order of round `round` over n items: a permutation of 0..n-1, the
+ * same for the same seed and round on every machine (splitmix64 and
+ * Fisher-Yates) when p->shuffled, else 0..n-1. */
+void sweep_order(const struct sweep_plan *p, unsigned *order, unsigned n, unsigned round);
+
+/** The seeded shuffle itself: a permutation of 0..n-1 for (seed, round). */
+void sweep_shuffle(unsigned *order, unsigned n, unsigned long seed, unsigned round);
+
+/** Seconds from a monotonic clock. */
+double sweep_now(void);
+
+/* ---------------------------------------------------------- sweep_files.c */
+
+/**
+ * mkdir -p: \p dir and every missing parent; an existing folder is fine.
+ * \return 0, or the errno of the failure (ENOTDIR: \p dir exists and is no
+ * folder; ENAMETOOLONG), with \p failed[len] the path that failed (\p dir
+ * itself or one of its parents).
+ */
+int sweep_make_dir(const char *dir, char *failed, size_t len);
+
+/** "DIR/NAME", malloc'd; NULL when out of memory. */
+char *sweep_path(const char *dir, const char *name);
+
+/** 1 when an executable gnuplot is on $PATH, else 0. */
+int sweep_have_gnuplot(void);
+
+/**
+ * gnuplot SCRIPT run in \p dir, by fork and exec (no shell: any folder
+ * name is only a name).  \p log NULL: gnuplot's standard streams are the
+ * caller's; else stdin and stdout /dev/null and stderr into dir/LOG.
+ * \return 0 (it ran and exited 0); 127 gnuplot not found; 126 no such
+ * folder; -1 fork failed; else its exit status, or 128 + the signal.
+ */
+int sweep_gnuplot(const char *dir, const char *script, const char *log);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OMP_EXT_SWEEP_H */

@@ -1,0 +1,90 @@
+/*
+ * The sweep engine's outputs (sweep.h): the output folder, file paths in
+ * it, and gnuplot -- what htplaces tune's and htbench's reports share.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sweep.h"
+
+int sweep_make_dir(const char *dir, char *failed, size_t len)
+{
+  char path[4096], *p;
+  struct stat sb;
+  snprintf(failed, len, "%s", dir);
+  if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path))
+    return ENAMETOOLONG;
+  for (p = path + 1; *p; p++) {
+    if (*p != '/')
+      continue;
+    *p = '\0';
+    if (mkdir(path, 0777) < 0 && errno != EEXIST) {
+      snprintf(failed, len, "%s", path);
+      return errno;
+    }
+    *p = '/';
+  }
+  if (mkdir(path, 0777) < 0 && errno != EEXIST)
+    return errno;
+  if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode))
+    return ENOTDIR;
+  return 0;
+}
+
+char *sweep_path(const char *dir, const char *name)
+{
+  char *p = NULL;
+  if (asprintf(&p, "%s/%s", dir, name) < 0)
+    return NULL;
+  return p;
+}
+
+int sweep_have_gnuplot(void)
+{
+  const char *path = getenv("PATH");
+  char *copy, *dir, *save = NULL, full[4096];
+  int found = 0;
+  if (!path)
+    return 0;
+  copy = strdup(path);
+  for (dir = copy ? strtok_r(copy, ":", &save) : NULL; dir && !found;
+       dir = strtok_r(NULL, ":", &save)) {
+    snprintf(full, sizeof(full), "%s/gnuplot", *dir ? dir : ".");
+    found = access(full, X_OK) == 0;
+  }
+  free(copy);
+  return found;
+}
+
+int sweep_gnuplot(const char *dir, const char *script, const char *log)
+{
+  int status;
+  pid_t pid;
+  fflush(NULL);
+  if ((pid = fork()) < 0)
+    return -1;
+  if (pid == 0) {
+    if (chdir(dir) != 0)
+      _exit(126);
+    if (log) {
+      int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666), null = open("/dev/null", O_RDWR);
+      if (null >= 0)
+        dup2(null, 0), dup2(null, 1);
+      if (fd >= 0)
+        dup2(fd, 2);
+    }
+    execlp("gnuplot", "gnuplot", script, (char *)NULL);
+    _exit(127);
+  }
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
