@@ -33,6 +33,7 @@ struct omp_ext_rpick {
   void *region;                   /* region.c's state of the region (NULL: none) */
   int64_t t0;                     /* measured instance: start (ns), else 0 */
   int cand;                       /* auto: the candidate run */
+  int switched;                   /* auto: its team size differs from the previous region's */
 };
 
 /* Non-zero while a plan or auto is on (atomic; the hooks' one test). */
