@@ -32,7 +32,10 @@ int main(int argc, char **argv)
 #define POLICY(name, value, base, candidate, description) \
   fprintf(f, PARAM "omp_ht_policy_%s = %d\n", #name, (int)(value));
   OMP_EXT_POLICIES(POLICY)
-  fprintf(f, PARAM "OMP_EXT_NPOLICIES = %d\n\n", (int)OMP_EXT_NPOLICIES);
+  /* The policies with a place order are 0 .. OMP_EXT_NPOLICIES - 1; the
+   * run-time ones (omp_ht_policy_auto = 256) are rows of the list too. */
+  fprintf(f, PARAM "OMP_EXT_NPOLICIES = %d\n", (int)OMP_EXT_NPOLICIES);
+  fprintf(f, PARAM "OMP_EXT_NPOLICIES_ALL = %d\n\n", (int)OMP_EXT_NPOLICIES_ALL);
   fprintf(f, "  ! omp_ext_error_t (OMP_EXT_ERRORS)\n");
 #define ERROR(name, value, text) fprintf(f, PARAM "omp_ext_%s = %d\n", #name, (int)(value));
   OMP_EXT_ERRORS(ERROR)

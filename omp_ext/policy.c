@@ -14,25 +14,46 @@
 #include "internal.h"
 
 static const struct policy {
+  omp_ht_policy_t value;
   const char *name;
   const char *description;
-  int base;      /* has an order rule of its own (order.c) */
+  int base;      /* 1: an order rule of its own (order.c); 0: meta; -1: run time only */
   int candidate; /* the energy meta-policy chooses among it */
-} policies[OMP_EXT_NPOLICIES] = {
-#define POLICY_ROW(name_, value, base_, candidate_, description_) \
-  [value] = {#name_, description_, base_, candidate_},
+} policies[OMP_EXT_NPOLICIES_ALL] = {
+#define POLICY_ROW(name_, value_, base_, candidate_, description_) \
+  {omp_ht_policy_##name_, #name_, description_, base_, candidate_},
   OMP_EXT_POLICIES(POLICY_ROW)
 #undef POLICY_ROW
 };
+
+/* The policies with an order are numbered from 0 without a gap, below
+ * OMP_EXT_NPOLICIES (the bound every caller checks); the run-time ones from
+ * 0x100 (OMP_EXT_POLICIES). */
+enum { NORDERED = OMP_EXT_NPOLICIES }; /* (not expandable inside the list) */
+#define ORDERED_ROW_CHECK(name_, value_, base_, candidate_, description_) \
+  _Static_assert((base_) < 0 ? (value_) >= 0x100 : (value_) < NORDERED, \
+                 "OMP_EXT_POLICIES: " #name_ "'s value is out of place");
+OMP_EXT_POLICIES(ORDERED_ROW_CHECK)
+#undef ORDERED_ROW_CHECK
+
+/* The row of a policy, NULL for a value that is not one. */
+static const struct policy *row(omp_ht_policy_t policy)
+{
+  unsigned i;
+  for (i = 0; i < OMP_EXT_NPOLICIES_ALL; i++)
+    if (policies[i].value == policy)
+      return &policies[i];
+  return NULL;
+}
 
 int omp_ext_policy_from_name(const char *name, omp_ht_policy_t *policy)
 {
   unsigned i;
   if (!name || !policy)
     return omp_ext_err_invalid;
-  for (i = 0; i < OMP_EXT_NPOLICIES; i++)
+  for (i = 0; i < OMP_EXT_NPOLICIES_ALL; i++)
     if (strcmp(name, policies[i].name) == 0) {
-      *policy = (omp_ht_policy_t)i;
+      *policy = policies[i].value;
       return omp_ext_success;
     }
   return omp_ext_err_policy;
@@ -40,22 +61,32 @@ int omp_ext_policy_from_name(const char *name, omp_ht_policy_t *policy)
 
 const char *omp_ext_policy_name(omp_ht_policy_t policy)
 {
-  return (unsigned)policy < OMP_EXT_NPOLICIES ? policies[policy].name : NULL;
+  const struct policy *p = row(policy);
+  return p ? p->name : NULL;
 }
 
 const char *omp_ext_policy_description(omp_ht_policy_t policy)
 {
-  return (unsigned)policy < OMP_EXT_NPOLICIES ? policies[policy].description : NULL;
+  const struct policy *p = row(policy);
+  return p ? p->description : NULL;
 }
 
 int omp_ext_policy_is_base(omp_ht_policy_t policy)
 {
-  return (unsigned)policy < OMP_EXT_NPOLICIES ? policies[policy].base : omp_ext_err_policy;
+  const struct policy *p = row(policy);
+  return p ? p->base == 1 : omp_ext_err_policy;
+}
+
+int omp_ext_policy_has_order(omp_ht_policy_t policy)
+{
+  const struct policy *p = row(policy);
+  return p ? p->base >= 0 : omp_ext_err_policy;
 }
 
 int omp_ext_policy_is_energy_candidate(omp_ht_policy_t policy)
 {
-  return (unsigned)policy < OMP_EXT_NPOLICIES ? policies[policy].candidate : omp_ext_err_policy;
+  const struct policy *p = row(policy);
+  return p ? p->candidate : omp_ext_err_policy;
 }
 
 int omp_ext_energy_choice(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
@@ -71,9 +102,9 @@ int omp_ext_energy_choice(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
     omp_ext_model_default(&def);
     m = &def;
   }
-  for (i = 0; i < OMP_EXT_NPOLICIES; i++)
+  for (i = 0; i < OMP_EXT_NPOLICIES_ALL; i++)
     if (policies[i].candidate)
-      candidates[k++] = (omp_ht_policy_t)i;
+      candidates[k++] = policies[i].value;
   err = omp_ext_model_best_base(topo, m, candidates, k, omp_ext_objective_energy, &index, n,
                                 NULL);
   if (!err)
@@ -88,7 +119,7 @@ int omp_ext_policy_resolve(const omp_ext_topo_t *topo, const omp_ext_model_t *mo
     return omp_ext_err_invalid;
   if ((unsigned)policy >= OMP_EXT_NPOLICIES)
     return omp_ext_err_policy;
-  if (policies[policy].base) {
+  if (row(policy)->base == 1) {
     *base = policy;
     *n = omp_ext_topo_npus(topo);
     return omp_ext_success;

@@ -115,11 +115,19 @@ for sub in "" show topo exec model calibrate check doctor verify tune; do
     esac
   done
 done
-# Every command and policy in htplaces --help is offered.
+# Every command and policy with a place list in htplaces --help is offered;
+# a run-time policy (auto: no place list) is not.
 for w in $(htplaces --help | awk '/^Commands:/ {f = 1; next} f && /^$/ {exit} f {print $1}') \
-         $(htplaces list | awk '{print $1}'); do
+         $(htplaces list | awk '!/ run time only/ {print $1}'); do
   checks=$((checks + 1))
   case " $(comp htplaces '') " in *" $w "*) ;; *) echo "FAIL: '$w' not offered"; failed=$((failed + 1)) ;; esac
+done
+
+checks=$((checks + 1))
+htplaces list | grep -q '^auto .* run time only' || { echo "FAIL: htplaces list has no run-time auto"; failed=$((failed + 1)); }
+for w in $(htplaces list | awk '/ run time only/ {print $1}'); do
+  checks=$((checks + 1))
+  case " $(comp htplaces '') " in *" $w "*) echo "FAIL: run-time '$w' offered as a place-list policy"; failed=$((failed + 1)) ;; esac
 done
 
 if [ "$failed" -ne 0 ]; then

@@ -63,6 +63,9 @@ program test_fortran
   call check(omp_ext_strerror(omp_ext_err_policy) == "unknown placement policy", "strerror")
   call check(omp_set_ht_policy(omp_ht_policy_os) == omp_ext_success, "os")
   call check(omp_get_ht_pu(0_c_int) == omp_ext_err_unsupported, "os has no single PU")
+  ! Per-region placement from Fortran: the generated constant is accepted.
+  call check(omp_set_ht_policy(omp_ht_policy_auto) == omp_ext_success, "auto")
+  call check(omp_get_ht_policy() == omp_ht_policy_auto, "omp_get_ht_policy: auto")
 
   if (failures > 0) then
     print '(i0, a)', failures, " check(s) failed"
@@ -90,6 +93,11 @@ contains
     call check_policy(omp_ht_policy_energy, "energy")
     call check(c_associated(c_policy_name(OMP_EXT_NPOLICIES - 1_c_int)), "OMP_EXT_NPOLICIES - 1")
     call check(.not. c_associated(c_policy_name(OMP_EXT_NPOLICIES)), "OMP_EXT_NPOLICIES")
+    ! The run-time policy (no place order) is in the generated list too.
+    call check_policy(omp_ht_policy_auto, "auto")
+    call check(omp_ht_policy_auto == 256_c_int, "omp_ht_policy_auto = 0x100")
+    call check(OMP_EXT_NPOLICIES == 5_c_int, "OMP_EXT_NPOLICIES = 5 (os .. energy)")
+    call check(OMP_EXT_NPOLICIES_ALL == OMP_EXT_NPOLICIES + 1_c_int, "OMP_EXT_NPOLICIES_ALL")
     call check_format(omp_ext_format_omp, "omp")
     call check_format(omp_ext_format_gomp, "gomp")
     call check_format(omp_ext_format_kmp, "kmp")

@@ -151,9 +151,12 @@ static void test_show_topo_list(void)
 
   r = htplaces("list", NULL);
   CU_ASSERT_EQUAL(r.status, 0);
-  CU_ASSERT_EQUAL(count_lines(r.out), 5); /* os speedup spn spread energy */
+  CU_ASSERT_EQUAL(count_lines(r.out), 6); /* os speedup spn spread energy auto */
   CU_ASSERT_EQUAL(strncmp(r.out, "os ", 3), 0);
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\nspn "));
+  /* auto: the run-time policy, last, its one line saying it has no list */
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\nauto      run time only, no place list: "));
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "(OMP_EXT_HT_POLICY=auto)\n"));
   run_free(&r);
 
   r = htplaces("--version", NULL);
@@ -265,6 +268,14 @@ static void test_bad_options(void)
   ASSERT_BAD(2, "'topo' takes no argument", "topo", "x");
   ASSERT_BAD(2, "'list' takes no argument", "list", "x");
   ASSERT_BAD(2, "missing POLICY or command", "-i", C6100);
+  /* auto is a policy, but run time only: no place list, whatever asks one */
+  ASSERT_BAD(2, "policy 'auto' is run time only (per region, as the program runs: "
+                "OMP_EXT_HT_POLICY=auto, or htplaces exec --plan) and has no place list; "
+                "allowed here: os, speedup, spn, spread, energy", "-i", C6100, "auto", "4");
+  ASSERT_BAD(2, "policy 'auto' is run time only", "-i", C6100, "auto");
+  ASSERT_BAD(2, "policy 'auto' is run time only", "-i", C6100, "show", "auto");
+  ASSERT_BAD(2, "policy 'auto' is run time only", "-i", C6100, "model", "spn", "auto");
+  ASSERT_BAD(2, "policy 'auto' is run time only", "exec", "auto", "2", "--", "true");
 }
 
 static CU_TestInfo output_tests[] = {

@@ -510,6 +510,22 @@ static void test_errors(void)
   CU_ASSERT_EQUAL(p, omp_ht_policy_spn);
   CU_ASSERT_EQUAL(omp_ext_format_from_name("xml", &f), omp_ext_err_format);
   CU_ASSERT_PTR_NULL(omp_ext_policy_name((omp_ht_policy_t)OMP_EXT_NPOLICIES));
+  /* auto: a row of the list (name, description), with no order */
+  CU_ASSERT_EQUAL(omp_ext_policy_from_name("auto", &p), 0);
+  CU_ASSERT_EQUAL(p, omp_ht_policy_auto);
+  CU_ASSERT_EQUAL((int)omp_ht_policy_auto, 0x100);
+  CU_ASSERT_STRING_EQUAL(omp_ext_policy_name(omp_ht_policy_auto), "auto");
+  CU_ASSERT_EQUAL(strncmp(omp_ext_policy_description(omp_ht_policy_auto), "run time only", 13), 0);
+  CU_ASSERT_EQUAL(omp_ext_policy_has_order(omp_ht_policy_auto), 0);
+  CU_ASSERT_EQUAL(omp_ext_policy_is_base(omp_ht_policy_auto), 0);
+  CU_ASSERT_EQUAL(omp_ext_policy_is_energy_candidate(omp_ht_policy_auto), 0);
+  CU_ASSERT_EQUAL(omp_ext_order(topo, NULL, omp_ht_policy_auto, 4, o), omp_ext_err_policy);
+  CU_ASSERT_EQUAL(omp_ext_policy_has_order(omp_ht_policy_energy), 1);
+  CU_ASSERT_EQUAL(omp_ext_policy_has_order(omp_ht_policy_os), 1);
+  CU_ASSERT_EQUAL(omp_ext_policy_has_order((omp_ht_policy_t)OMP_EXT_NPOLICIES), omp_ext_err_policy);
+  CU_ASSERT_EQUAL(omp_ext_policy_has_order((omp_ht_policy_t)0x101), omp_ext_err_policy);
+  CU_ASSERT_PTR_NULL(omp_ext_policy_name((omp_ht_policy_t)0x101));
+  CU_ASSERT_EQUAL(OMP_EXT_NPOLICIES_ALL, OMP_EXT_NPOLICIES + 1);
   CU_ASSERT_STRING_EQUAL(omp_ext_strerror(omp_ext_err_range),
                          "thread count out of range (1 .. allowed PUs)");
   CU_ASSERT_STRING_EQUAL(omp_ext_strerror(12345), "unknown error");

@@ -90,7 +90,7 @@ static int add_policy(void *ctx, const char *name)
   unsigned i;
   if (!strcmp(name, "none")) {
     pol = HTB_POLICY_NONE;
-  } else if (omp_ext_policy_from_name(name, &lib) == 0) {
+  } else if (omp_ext_policy_from_name(name, &lib) == 0 && omp_ext_policy_has_order(lib) == 1) {
     pol = (int)lib;
   } else {
     char all[256] = "none";

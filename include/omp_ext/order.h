@@ -39,7 +39,8 @@ extern "C" {
  * \param n       number of threads, 1 .. omp_ext_topo_npus(topo).
  * \param out     an array of at least \p n elements.
  * \return 0; omp_ext_err_invalid (NULL pointer; for a meta-policy, a model
- *         outside its domains); omp_ext_err_policy (not a policy);
+ *         outside its domains); omp_ext_err_policy (not a policy, or a
+ *         run-time policy without an order: omp_ht_policy_auto);
  *         omp_ext_err_range (n is 0 or above the allowed PUs);
  *         omp_ext_err_nomem.
  */
@@ -57,7 +58,8 @@ OMP_EXT_API int omp_ext_order(const omp_ext_topo_t *topo, const omp_ext_model_t 
  * \param base    receives a base policy.
  * \param n       receives the team size, 1 .. omp_ext_topo_npus(topo).
  * \return 0; omp_ext_err_invalid (NULL topo/base/n; for a meta-policy, a
- *         model outside its domains); omp_ext_err_policy (not a policy);
+ *         model outside its domains); omp_ext_err_policy (not a policy, or
+ *         omp_ht_policy_auto, which has no order: omp_ext_policy_has_order());
  *         omp_ext_err_nomem.
  */
 OMP_EXT_API int omp_ext_policy_resolve(const omp_ext_topo_t *topo, const omp_ext_model_t *model,

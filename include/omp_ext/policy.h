@@ -29,7 +29,11 @@ extern "C" {
  * NAME the enumerator suffix and the name omp_ext_policy_from_name() takes;
  * BASE 1 for a policy with an order rule of its own (omp_ext_order()
  * computes it from the topology alone), 0 for a meta-policy that resolves to
- * a base policy and a team size under a model (omp_ext_policy_resolve());
+ * a base policy and a team size under a model (omp_ext_policy_resolve()),
+ * -1 for a run-time policy with no static order at all (no place list, no
+ * htplaces POLICY N: its placement is chosen per parallel region while the
+ * program runs; its VALUE is 0x100 or above, after the policies with an
+ * order, which are numbered from 0 without a gap);
  * ENERGY_CANDIDATE 1 for a base policy the energy meta-policy chooses among
  * (preferred in list order on ties); DESCRIPTION the one-line meaning
  * (omp_ext_policy_description(), htplaces list).  The enum, the policy
@@ -61,6 +65,12 @@ extern "C" {
  *             modelled energy to solution at its best thread count, under
  *             the model given (omp_ext_energy_choice(), paper §2); the
  *             recommended thread count comes with it.
+ *  - auto:    run time only (BASE -1): each outermost parallel region gets
+ *             the team size and base policy an online tuner learnt for it
+ *             (OMP_EXT_HT_POLICY=auto[:time|energy],
+ *             omp_set_ht_policy(omp_ht_policy_auto); htplaces exec --plan
+ *             applies tune's per-region answer the same way).  No place
+ *             list: omp_ext_order() and htplaces POLICY N refuse it.
  */
 #define OMP_EXT_POLICIES(X)                                                          \
   X(os, 0, 1, 0, "ascending OS index, SMT ignored (in code: unbound, the "          \
@@ -72,7 +82,10 @@ extern "C" {
   X(spread, 3, 1, 1, "one PU per core, round-robin across packages and NUMA "        \
                      "nodes, then siblings: memory-bandwidth-bound loops")          \
   X(energy, 4, 0, 0, "the order and N with the least modelled energy to "            \
-                     "solution (paper §2; htplaces model)")
+                     "solution (paper §2; htplaces model)")                         \
+  X(auto, 0x100, -1, 0, "run time only, no place list: each parallel region's "      \
+                        "team size and policy learnt per region "                   \
+                        "(OMP_EXT_HT_POLICY=auto)")
 
 /**
  * The order in which PUs (hardware threads) go to OpenMP threads 0, 1, 2...:
@@ -83,22 +96,28 @@ typedef enum omp_ht_policy_t {
   omp_ht_policy_##name = (value),
   OMP_EXT_POLICIES(OMP_EXT_POLICY_ENUM_)
 #undef OMP_EXT_POLICY_ENUM_
-  /** Not an order of PUs, hence outside OMP_EXT_POLICIES (no place list,
-   *  no htplaces policy): for omp_set_ht_policy() only, per-region placement
-   *  learnt at run time (OMP_EXT_HT_POLICY=auto; omp_set_ht_policy(3)). */
-  omp_ht_policy_auto = 0x100
 } omp_ht_policy_t;
 
-/** Number of policies: valid values are 0 .. OMP_EXT_NPOLICIES - 1. */
-#define OMP_EXT_NPOLICIES (0 OMP_EXT_POLICIES(OMP_EXT_COUNT_ROW_))
+/**
+ * Number of policies with a place order (BASE 1 or 0: os .. energy): their
+ * values are 0 .. OMP_EXT_NPOLICIES - 1.  The run-time policies (BASE -1:
+ * auto, 0x100) are rows of OMP_EXT_POLICIES too, outside this range.
+ */
+#define OMP_EXT_NPOLICIES (0 OMP_EXT_POLICIES(OMP_EXT_COUNT_ORDERED_POLICY_))
+/** Counts a row of OMP_EXT_POLICIES that has a place order (BASE >= 0). */
+#define OMP_EXT_COUNT_ORDERED_POLICY_(name, value, base, candidate, description) \
+  + ((base) >= 0)
 #ifndef OMP_EXT_COUNT_ROW_
 /** Counts the rows of an X-macro list (any number of fields). */
 #define OMP_EXT_COUNT_ROW_(...) + 1
 #endif
+/** Number of rows of OMP_EXT_POLICIES, run-time policies included. */
+#define OMP_EXT_NPOLICIES_ALL (0 OMP_EXT_POLICIES(OMP_EXT_COUNT_ROW_))
 
 /**
- * Policy from its name ("os", "speedup", "spn", "spread", "energy";
- * case-sensitive).
+ * Policy from its name ("os", "speedup", "spn", "spread", "energy", "auto";
+ * case-sensitive).  "auto" gives omp_ht_policy_auto, which has no place
+ * order: see omp_ext_policy_has_order().
  *
  * \param name    the name, NUL-terminated.
  * \param policy  receives the policy on success.
@@ -116,10 +135,22 @@ OMP_EXT_API const char *omp_ext_policy_description(omp_ht_policy_t policy);
 /**
  * Whether a policy is a base policy, with an order rule of its own (os,
  * speedup, spn, spread), rather than a meta-policy that resolves to one
- * under a model (energy): the BASE column of OMP_EXT_POLICIES.
- * \return 1 (base), 0 (meta-policy), omp_ext_err_policy (not a policy).
+ * under a model (energy) or a run-time policy (auto): the BASE column of
+ * OMP_EXT_POLICIES is 1.
+ * \return 1 (base), 0 (meta-policy or run-time policy), omp_ext_err_policy
+ *         (not a policy).
  */
 OMP_EXT_API int omp_ext_policy_is_base(omp_ht_policy_t policy);
+
+/**
+ * Whether a policy has a place order that omp_ext_order() computes (and so a
+ * place list, htplaces POLICY N): every policy but the run-time ones (auto,
+ * whose placement is chosen per parallel region while the program runs;
+ * BASE -1 in OMP_EXT_POLICIES).
+ * \return 1 (an order: its value is below OMP_EXT_NPOLICIES), 0 (run time
+ *         only), omp_ext_err_policy (not a policy).
+ */
+OMP_EXT_API int omp_ext_policy_has_order(omp_ht_policy_t policy);
 
 /**
  * Whether the energy meta-policy chooses among this policy: the

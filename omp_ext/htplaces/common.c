@@ -145,11 +145,22 @@ const char *htp_policy_names(int base_only)
   return htp_join(names, sizeof(names), list, n, ", ");
 }
 
+const omp_ht_policy_t htp_all_policies[OMP_EXT_NPOLICIES_ALL] = {
+#define HTP_POLICY_VALUE_(name, value, base, candidate, description) omp_ht_policy_##name,
+  OMP_EXT_POLICIES(HTP_POLICY_VALUE_)
+#undef HTP_POLICY_VALUE_
+};
+
 int htp_parse_policy(const char *text, omp_ht_policy_t *policy)
 {
-  if (omp_ext_policy_from_name(text, policy) == omp_ext_success)
+  if (omp_ext_policy_from_name(text, policy) != omp_ext_success)
+    return htp_error(HTP_EXIT_USAGE, "unknown policy '%s'; allowed: %s", text,
+                     htp_policy_names(0));
+  if (omp_ext_policy_has_order(*policy) == 1)
     return HTP_EXIT_OK;
-  return htp_error(HTP_EXIT_USAGE, "unknown policy '%s'; allowed: %s", text, htp_policy_names(0));
+  return htp_error(HTP_EXIT_USAGE, "policy '%s' is run time only (per region, as the program "
+                   "runs: OMP_EXT_HT_POLICY=%s, or htplaces exec --plan) and has no place list; "
+                   "allowed here: %s", text, text, htp_policy_names(0));
 }
 
 int htp_parse_count(const char *text, unsigned max, unsigned *n)

@@ -108,10 +108,14 @@ int htp_report_format(const struct htp_ctx *ctx, const char *command, int *json)
 int htp_policy_order(struct htp_ctx *ctx, int argc, char **argv, omp_ht_policy_t *policy,
                      omp_ext_pu_t **order, unsigned *n);
 
-/* "os, speedup, spn, spread, energy": the policy names from the policy
- * table, only the base policies if \p base_only, for messages (static
- * buffer). */
+/* "os, speedup, spn, spread, energy": the names of the policies with a
+ * place order from the policy table, only the base policies if \p
+ * base_only, for messages (static buffer). */
 const char *htp_policy_names(int base_only);
+
+/* Every row of OMP_EXT_POLICIES in list order, the run-time policies (auto)
+ * included: htplaces list and --help. */
+extern const omp_ht_policy_t htp_all_policies[OMP_EXT_NPOLICIES_ALL];
 
 /* names[0..n) joined into buf[len] as "a, b, c", the last two joined by
  * \p last (", " or " or "); returns buf. */

@@ -136,9 +136,9 @@ static void usage(FILE *out)
           "Print the first N PUs of a placement policy as an OpenMP place list:\n"
           "  OMP_PLACES=$(htplaces spn 8) OMP_PROC_BIND=close OMP_NUM_THREADS=8 ./app\n"
           "\nPolicies:\n");
-  for (i = 0; i < OMP_EXT_NPOLICIES; i++)
-    fprintf(out, "  %-9s %s\n", omp_ext_policy_name((omp_ht_policy_t)i),
-            omp_ext_policy_description((omp_ht_policy_t)i));
+  for (i = 0; i < OMP_EXT_NPOLICIES_ALL; i++)
+    fprintf(out, "  %-9s %s\n", omp_ext_policy_name(htp_all_policies[i]),
+            omp_ext_policy_description(htp_all_policies[i]));
   fprintf(out,
           "N defaults to all allowed PUs; for energy, to the modelled best N.\n"
           "\nOptions:\n"

@@ -72,7 +72,8 @@ static int policy_item(const char *s, void *arg)
   unsigned i;
   if (strcmp(s, "none") == 0)
     v = TUNE_NONE;
-  else if (omp_ext_policy_from_name(s, &p) == 0 && p != omp_ht_policy_energy)
+  else if (omp_ext_policy_from_name(s, &p) == 0 && p != omp_ht_policy_energy &&
+           omp_ext_policy_has_order(p) == 1)
     v = (int)p;
   else
     return htp_error(HTP_EXIT_USAGE, "unknown policy '%s' in --policies; allowed: %s (energy "
