@@ -327,10 +327,14 @@ void omp_ext_auto_pick(struct omp_ext_auto *a, unsigned clause, struct omp_ext_r
     a->nsamp = a->block * (a->block == AUTO_TINY_BLOCK ? AUTO_TINY_ROUNDS : AUTO_ROUNDS);
     /* fall through */
   case EXPLORE:
-    if (!a->drop_done && a->step >= ncands * a->block)
-      drop_worse(a);
-    while ((c = cand_of(a, a->step)), (!eligible(c, clause) || a->dropped[c]) &&
-                                        a->step < ncands * a->nsamp) {
+    for (;;) { /* the next candidate to run: skip the ineligible and dropped */
+      if (!a->drop_done && a->step >= ncands * a->block)
+        drop_worse(a);
+      if (a->step >= ncands * a->nsamp)
+        break;
+      c = cand_of(a, a->step);
+      if (eligible(c, clause) && !a->dropped[c])
+        break;
       a->s[c][sample_of(a, a->step)] = INFINITY;
       a->sw[c][sample_of(a, a->step)] = 0;
       a->step++;
