@@ -44,8 +44,9 @@
 #include <string.h>
 
 #include "omp_ext.h"
+#include "bind.h"
 #include "region_int.h"
-#include "timing_hot.h"
+#include "timing.h"
 
 #define AUTO_WARM 3
 #define AUTO_BLOCK 3  /* consecutive instances of a candidate */

@@ -22,8 +22,8 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "bind.h"
 #include "omp_ext.h"
-#include "region.h"
 #include "runtime.h"
 #include "util.h"
 
@@ -46,6 +46,9 @@ static int load_model_err;
 /* What the calling thread was last bound for. */
 static __thread unsigned tl_gen __attribute__((tls_model("initial-exec")));
 static __thread unsigned tl_index __attribute__((tls_model("initial-exec")));
+/* The place of per-region control the calling thread is bound to
+ * (omp_ext_bind_place; 0: none, or bound by the global policy since). */
+static __thread unsigned tl_place __attribute__((tls_model("initial-exec")));
 
 /* This machine, allowed PUs = hwloc's allowed set and the affinity the
  * process had when omp_ext was loaded (as omp_ext_topo_load(), which reads
@@ -227,7 +230,7 @@ static int bind_self(unsigned index)
   if ((err = bind_thread(set)) == 0) {
     tl_gen = gen;
     tl_index = index;
-    omp_ext_region_forget();
+    tl_place = 0; /* (no longer a place of per-region control) */
   } else {
     warn_once(&warned_bind, "the OS refused to bind thread %u (allowed PUs: %u)", index, npus);
   }
@@ -249,19 +252,16 @@ int omp_ext_bind_topology(const omp_ext_topo_t **out)
   return err;
 }
 
-int omp_ext_bind_always(void)
+int omp_ext_bind_place(unsigned id, hwloc_const_bitmap_t set)
 {
-  return __atomic_load_n(&always_rebind, __ATOMIC_RELAXED);
-}
-
-int omp_ext_bind_set(hwloc_const_bitmap_t set)
-{
-  return bind_thread(set);
-}
-
-void omp_ext_bind_forget(void)
-{
-  tl_gen = 0;
+  int err, always = __atomic_load_n(&always_rebind, __ATOMIC_RELAXED);
+  if (tl_place == id && !always)
+    return omp_ext_success;
+  if ((err = bind_thread(set)) != 0)
+    return err;
+  tl_place = id;
+  tl_gen = 0; /* (the global policy's record is stale) */
+  return always; /* 1: bound, but the runtime may re-pin it at the next fork */
 }
 
 /* The hooks' binder (omp_ext_hooks_set_binder): bind the calling thread,
@@ -295,76 +295,24 @@ static void publish_locked(omp_ht_policy_t policy)
   omp_ext_hooks_new_generation();
 }
 
-struct apply {
-  const struct omp_ext_runtime *rt;
-  int err;
-};
-
-static void apply_thread(void *arg)
+int omp_ext_bind_publish(omp_ht_policy_t policy)
 {
-  struct apply *a = arg;
   int err;
-  if (a->rt->get_level() == 1 && (err = bind_self((unsigned)a->rt->get_thread_num())) != 0)
-    __atomic_store_n(&a->err, err, __ATOMIC_RELAXED);
-}
-
-/* omp_ht_policy_auto: per-region placement from the next region on
- * (region.c); the global policy is left as it is for what auto leaves. */
-static int set_auto(const struct omp_ext_runtime *rt, int nthreads)
-{
-  int err = omp_ext_region_auto_start();
-  if (err)
-    return err;
-  if (nthreads > 0)
-    rt->set_num_threads(nthreads);
-  __atomic_store_n(&cur_policy, (int)omp_ht_policy_auto, __ATOMIC_RELAXED);
-  omp_ext_hooks_check(rt);
-  return omp_ext_success;
-}
-
-/* Set the policy and bind a team of \p nthreads now (0: the default size). */
-static int set_policy(omp_ht_policy_t policy, int nthreads)
-{
-  const struct omp_ext_runtime *rt;
-  struct apply a;
-  int err;
-  if (((int)policy < 0 || (int)policy >= OMP_EXT_NPOLICIES) && policy != omp_ht_policy_auto)
-    return omp_ext_err_policy;
-  if (!(rt = omp_ext_runtime()))
-    return omp_ext_err_runtime;
-  if (rt->get_level() > 0)
-    return omp_ext_err_in_parallel;
-  if (policy == omp_ht_policy_auto)
-    return set_auto(rt, nthreads);
-  omp_ext_region_stop(); /* (a policy of one order ends auto or a plan) */
   pthread_mutex_lock(&bind_lock);
   if ((err = prepare_locked(policy)) == 0)
     publish_locked(policy);
   pthread_mutex_unlock(&bind_lock);
-  if (err)
-    return err;
-  omp_ext_hooks_arm(); /* hooks.c: bind the next teams */
-  if (nthreads > 0)
-    rt->set_num_threads(nthreads);
-  if (!rt->parallel) /* no way to run a team: the hooks bind at the next region */
-    return omp_ext_success;
-  a.rt = rt;
-  a.err = omp_ext_success;
-  rt->parallel(apply_thread, &a, nthreads > 0 ? (unsigned)nthreads : 0, 0);
-  omp_ext_hooks_check(rt);
-  return a.err;
+  return err;
 }
 
-int omp_set_ht_policy(omp_ht_policy_t policy)
+void omp_ext_bind_set_auto(void)
 {
-  return set_policy(policy, 0);
+  __atomic_store_n(&cur_policy, (int)omp_ht_policy_auto, __ATOMIC_RELAXED);
 }
 
-int omp_set_ht_policy_num_threads(omp_ht_policy_t policy, int num_threads)
+int omp_ext_bind_self(unsigned index)
 {
-  if (num_threads < 1)
-    return omp_ext_err_range;
-  return set_policy(policy, num_threads);
+  return bind_self(index);
 }
 
 omp_ht_policy_t omp_get_ht_policy(void)

@@ -7,10 +7,7 @@
  * thread of its team with omp_ext_region_bind(), and report the join with
  * omp_ext_region_done().
  *
- * Places are interned: each distinct CPU set gets a small number, and a
- * thread remembers the number it is bound to, so that a team that moves
- * between configurations re-binds only the threads whose place changed.
- * Regions live in an open-addressing table keyed by code address: inserted
+ * The configurations and their places are region_config.c's.  Regions live in an open-addressing table keyed by code address: inserted
  * under a lock (once per region), looked up without one.
  */
 #define _GNU_SOURCE
@@ -24,94 +21,22 @@
 
 #include "omp_ext.h"
 #include "region.h"
+#include "bind.h"
 #include "region_int.h"
+#include "timing.h"
 
 int omp_ext_region_mode; /* atomic */
 
 static pthread_mutex_t region_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* ------------------------------------------------------------ places --- */
-
-#define MAXPLACES 4096
-static hwloc_bitmap_t places[MAXPLACES]; /* places[id - 1]; region_lock for writes */
-static unsigned nplaces_interned;         /* atomic */
-
-/* The number of \p set (interned now if new); 0 when the table is full or
- * out of memory.  region_lock held. */
-static unsigned intern_locked(hwloc_const_bitmap_t set)
-{
-  unsigned i, n = __atomic_load_n(&nplaces_interned, __ATOMIC_RELAXED);
-  for (i = 0; i < n; i++)
-    if (hwloc_bitmap_isequal(places[i], set))
-      return i + 1;
-  if (n == MAXPLACES || !(places[n] = hwloc_bitmap_dup(set)))
-    return 0;
-  __atomic_store_n(&nplaces_interned, n + 1, __ATOMIC_RELEASE);
-  return n + 1;
-}
-
-/* The place the calling thread is bound to by region.c (0: unknown). */
-static __thread unsigned tl_place __attribute__((tls_model("initial-exec")));
-
-void omp_ext_region_forget(void)
-{
-  tl_place = 0;
-}
-
-int omp_ext_region_bind(const struct omp_ext_rcfg *cfg, unsigned index)
-{
-  unsigned want = cfg->place_id[cfg->nplaces ? index % cfg->nplaces : 0];
-  int err, always = omp_ext_bind_always();
-  if (tl_place == want && !always)
-    return omp_ext_success;
-  if ((err = omp_ext_bind_set(places[want - 1])) != 0)
-    return err;
-  tl_place = want;
-  omp_ext_bind_forget();
-  return always; /* 1: bound, but the runtime may re-pin it at the next fork */
-}
-
-struct omp_ext_rcfg *omp_ext_rcfg_new(unsigned threads, hwloc_const_bitmap_t *sets, unsigned n,
-                                      const char *label)
-{
-  const omp_ext_topo_t *topo;
-  struct omp_ext_rcfg *c;
-  hwloc_bitmap_t cut;
-  unsigned i, slots = n ? n : 1;
-  if (omp_ext_bind_topology(&topo) != 0 || !(c = calloc(1, sizeof(*c))))
-    return NULL;
-  if (!(c->place_id = calloc(slots, sizeof(*c->place_id))) || !(cut = hwloc_bitmap_alloc())) {
-    free(c->place_id);
-    free(c);
-    return NULL;
-  }
-  pthread_mutex_lock(&region_lock);
-  for (i = 0; i < slots; i++) {
-    hwloc_bitmap_and(cut, n ? sets[i] : omp_ext_topo_allowed(topo), omp_ext_topo_allowed(topo));
-    if (hwloc_bitmap_iszero(cut) || !(c->place_id[i] = intern_locked(cut)))
-      break;
-  }
-  pthread_mutex_unlock(&region_lock);
-  hwloc_bitmap_free(cut);
-  if (i < slots) {
-    free(c->place_id);
-    free(c);
-    return NULL;
-  }
-  c->threads = threads;
-  c->nplaces = n;
-  snprintf(c->label, sizeof(c->label), "%s", label);
-  return c;
-}
-
 /* ----------------------------------------------------------- regions --- */
 
 #define NSLOTS 4096 /* a power of two */
-struct slot {
+struct region_slot {
   const void *ra;            /* atomic: published after r */
   struct omp_ext_region *r;
 };
-static struct slot table[NSLOTS];
+static struct region_slot table[NSLOTS];
 static unsigned nregions; /* region_lock */
 
 static unsigned slot_of(const void *ra)
@@ -275,6 +200,7 @@ static void keep_hot_team_threads(void)
 __attribute__((constructor)) static void region_env_init(void)
 {
   const char *plan = getenv("OMP_EXT_PLAN"), *policy = getenv("OMP_EXT_HT_POLICY");
+  omp_ext_timing_set_control(omp_ext_region_write_json); /* timing files: "control" */
   if (plan && *plan) {
     if (omp_ext_plan_init(plan) == 0) {
       keep_hot_team_threads();

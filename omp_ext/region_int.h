@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "region.h"
+#include "region_config.h"
 
 struct omp_ext_auto;
 

@@ -1,11 +1,15 @@
 /*
- * Runtime detection: which OpenMP runtime the program uses (libgomp, LLVM
- * libomp, Intel libiomp5), found with dlsym at run time.  See runtime.h.
+ * Runtime detection: the OpenMP runtime the program uses, found with dlsym
+ * at run time, whichever family (no library name here: the families are
+ * the backends' table, backends.c).  See runtime.h.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <link.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "runtime.h"
 
@@ -17,27 +21,49 @@ static int rt_found; /* written once under rt_lock, then read-only */
 /* Function pointer from dlsym without a pedantic object-to-function cast. */
 #define LOOKUP(handle, field, name) (*(void **)&(field) = dlsym((handle), (name)))
 
-/* omp_get_thread_num of a runtime loaded where the global scope does not
- * see it (dlopen(RTLD_LOCAL): a Python extension module's libgomp under
- * NumPy/OpenBLAS), by the runtimes' library names; NULL if none is loaded. */
-static void *local_probe(void)
+/* The loaded objects' file names (dl_iterate_phdr; the executable, which
+ * the global scope sees, left out), copied so that no dlopen runs inside
+ * the iteration. */
+#define MAXOBJECTS 256
+struct objects {
+  char *names[MAXOBJECTS];
+  unsigned n;
+};
+
+static int note_object(struct dl_phdr_info *info, size_t size, void *arg)
 {
-  static const char *const libs[] = {"libgomp.so.1", "libomp.so.5", "libomp.so", "libiomp5.so"};
+  struct objects *o = arg;
+  (void)size;
+  if (info->dlpi_name && *info->dlpi_name && o->n < MAXOBJECTS &&
+      (o->names[o->n] = strdup(info->dlpi_name)) != NULL)
+    o->n++;
+  return 0;
+}
+
+void *omp_ext_runtime_find(const char *name, const void *self)
+{
+  struct objects o;
+  void *found = NULL;
   unsigned i;
-  for (i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
-    void *h = dlopen(libs[i], RTLD_LAZY | RTLD_NOLOAD), *p;
-    if (h && (p = dlsym(h, "omp_get_thread_num")) != NULL)
-      return p; /* (the NOLOAD reference is kept: the runtime stays loaded anyway) */
+  o.n = 0;
+  dl_iterate_phdr(note_object, &o);
+  for (i = 0; i < o.n; i++) {
+    void *h = found ? NULL : dlopen(o.names[i], RTLD_LAZY | RTLD_NOLOAD), *p;
+    if (h && dlsym(h, "omp_get_thread_num") && (p = dlsym(h, name)) != NULL && p != self)
+      found = p; /* (the NOLOAD reference is kept: the runtime stays loaded anyway) */
+    else if (h)
+      dlclose(h);
+    free(o.names[i]);
   }
-  return NULL;
+  return found;
 }
 
 static int detect(void)
 {
   void *probe = dlsym(RTLD_DEFAULT, "omp_get_thread_num");
   Dl_info info;
-  if (!probe)
-    probe = local_probe();
+  if (!probe) /* a runtime loaded where the global scope does not see it */
+    probe = omp_ext_runtime_find("omp_get_thread_num", NULL);
   if (!probe || !dladdr(probe, &info) || !info.dli_fname)
     return 0;
   /* The object that holds omp_get_thread_num: every symbol comes from it. */

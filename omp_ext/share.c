@@ -347,6 +347,11 @@ static int team_begin(struct exchange_api *api, unsigned *nth, unsigned *t)
     return err;
   *nth = (unsigned)api->num_threads();
   *t = (unsigned)rt->get_thread_num();
+  /* Inside a single, masked, master or critical construct (construct.c):
+   * the teammates never come to the exchange's barrier.  The caller's own
+   * error: no barrier was entered. */
+  if (*nth > 1 && omp_ext_construct_open(rt->get_level()))
+    return omp_ext_err_in_construct;
   return omp_ext_success;
 }
 

@@ -122,6 +122,8 @@ contains
     call check_error(omp_ext_err_overflow, "the range's size (end - begin) overflows a long")
     call check_error(omp_ext_err_too_large, "the topology has more than 65536 PUs (omp_ext's limit)")
     call check_error(omp_ext_err_mismatch, "the team's threads passed different ranges")
+    call check_error(omp_ext_err_in_construct, "a collective call inside a single, masked, " // &
+                     "master or critical construct: call it from every thread, outside them")
   end subroutine check_constants
 
   subroutine check_policy(value, name)

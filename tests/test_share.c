@@ -6,11 +6,14 @@
  * libomp).  Never assumes SMT or a PU count of this machine.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <limits.h>
 #include <math.h>
 #include <omp.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -564,6 +567,160 @@ static void test_team_ranges_differ(void)
   CU_ASSERT_EQUAL(got, 100);
   CU_ASSERT_STRING_EQUAL(omp_ext_strerror(omp_ext_err_mismatch),
                          "the team's threads passed different ranges");
+}
+
+/* ---------------------------------- collective calls inside a construct */
+
+/* Constructs whose both ends the compiler makes calls for (omp_ext/construct.c):
+ * clang -> libomp: single (nowait too), masked, master, critical; gcc ->
+ * libgomp: single copyprivate and critical only (a plain single and
+ * masked/master emit no call at their end, or none at all: not seen, and
+ * not tried here, since they would hang). */
+#if defined(__clang__)
+#define KMPC_CONSTRUCTS 1
+#else
+#define KMPC_CONSTRUCTS 0
+#endif
+
+/* libomp_ext exports a wrapper of \p name that the program's calls do not
+ * reach: the runtime comes first in the symbol lookup order (its
+ * LD_PRELOAD in test_share_iomp5).  (A libomp_ext without the wrapper --
+ * main before issue 22 -- is not such a case: the test then runs, and
+ * fails.) */
+static int wrapper_bypassed(const char *name)
+{
+  Dl_info self, found;
+  void *lib, *mine, *global = dlsym(RTLD_DEFAULT, name);
+  if (!dladdr((void *)(uintptr_t)omp_ext_share, &self) || !self.dli_fname ||
+      !(lib = dlopen(self.dli_fname, RTLD_LAZY | RTLD_NOLOAD)))
+    return 0;
+  mine = dlsym(lib, name);
+  dlclose(lib);
+  return mine && dladdr(mine, &found) && found.dli_fbase == self.dli_fbase && global != mine;
+}
+
+/* A hang here (main before issue 22: the call waits forever in the
+ * runtime's barrier for the teammates) fails the test instead of stalling
+ * ctest: SIGALRM after 120 s, far above the milliseconds these take. */
+static void construct_hung(int sig)
+{
+  static const char msg[] = "\ntest_share: a collective call inside a single/masked/critical "
+                            "construct did not return (it hangs)\n";
+  (void)sig;
+  if (write(2, msg, sizeof(msg) - 1) < 0) { /* failing anyway */ }
+  _exit(1);
+}
+
+/* Indexes of the cases below. */
+enum { C_SINGLE, C_NOWAIT, C_COPY, C_MASKED, C_MASTER, C_CRITICAL0, C_CRITICAL1, C_CASES };
+
+/* omp_ext_share(), omp_ext_team_weights() and omp_ext_steal_init() inside a
+ * single, masked, master or critical construct of a team of 2 return
+ * omp_ext_err_in_construct in the thread inside (output arguments
+ * unchanged, the steal object's slots untouched), without waiting; the same
+ * calls from every thread right after, outside the constructs (also after a
+ * single nowait), work and cover the range; a nested team inside a critical
+ * construct is a team of its own, where they work. */
+static void test_team_in_construct(void)
+{
+  enum { SHARE, WEIGHTS, STEAL, CALLS };
+  int err[C_CASES][CALLS], ran[C_CASES], ok[2] = {-100, -100}, nested[2][2], c, k, nok = 0;
+  long lo = -7, hi = -7, got = 0, slo, shi;
+  double w[2] = {-1, -1};
+  omp_ext_steal_t *s = NULL;
+  void (*old)(int);
+  if (wrapper_bypassed(KMPC_CONSTRUCTS ? "__kmpc_single" : "GOMP_single_copy_start")) {
+    OMP_EXT_SKIP("the OpenMP runtime comes before libomp_ext in the symbol lookup order "
+                 "(LD_PRELOAD): the constructs are not seen, the calls would hang");
+    return;
+  }
+  for (c = 0; c < C_CASES; c++)
+    for (k = 0; k < CALLS; k++)
+      err[c][k] = -100, ran[c] = 0;
+  nested[0][0] = nested[0][1] = nested[1][0] = nested[1][1] = -100;
+  CU_ASSERT_FATAL(omp_ext_steal_create(2, 1, &s) == 0);
+  CU_ASSERT_EQUAL(omp_ext_steal_init_weights(s, 0, 4, (const double[]){1, 1}, 2), 0);
+  omp_set_dynamic(0);
+  omp_set_max_active_levels(2);
+  old = signal(SIGALRM, construct_hung);
+  alarm(120);
+#define CALL_ALL(c)                                                                          \
+  do {                                                                                       \
+    ran[c]++;                                                                                \
+    err[c][SHARE] = omp_ext_share(0, 100, &lo, &hi);                                         \
+    err[c][WEIGHTS] = omp_ext_team_weights(w, 2);                                            \
+    err[c][STEAL] = omp_ext_steal_init(s, 0, 100);                                           \
+  } while (0)
+#pragma omp parallel num_threads(2)
+  {
+    int me = omp_get_thread_num(), x = 0;
+    long l = -7, h = -7;
+    if (omp_get_num_threads() == 2) {
+#pragma omp single copyprivate(x)
+      {
+        CALL_ALL(C_COPY);
+        x = 1;
+      }
+#pragma omp critical
+      {
+        CALL_ALL(me == 0 ? C_CRITICAL0 : C_CRITICAL1);
+        /* a team of its own: allowed there */
+#pragma omp parallel num_threads(2)
+        {
+          long nl, nh;
+          nested[me][omp_get_thread_num() & 1] =
+            omp_get_num_threads() == 2 ? omp_ext_share(0, 10, &nl, &nh) : -99;
+        }
+      }
+#if KMPC_CONSTRUCTS
+#pragma omp single
+      CALL_ALL(C_SINGLE);
+#pragma omp masked
+      CALL_ALL(C_MASKED);
+#pragma omp barrier
+#pragma omp master
+      CALL_ALL(C_MASTER);
+#pragma omp barrier
+#pragma omp single nowait
+      CALL_ALL(C_NOWAIT);
+#endif
+      /* every thread, outside: works (also right after the single nowait) */
+      ok[me] = x == 1 ? omp_ext_share(0, 100, &l, &h) : -98;
+      if (!ok[me]) {
+#pragma omp atomic
+        got += h - l;
+      }
+    }
+  }
+#undef CALL_ALL
+  alarm(0);
+  signal(SIGALRM, old);
+  for (c = 0; c < C_CASES; c++) {
+    int want = c == C_COPY || c == C_CRITICAL0 || c == C_CRITICAL1 || KMPC_CONSTRUCTS;
+    if (!want)
+      continue;
+    CU_ASSERT_EQUAL(ran[c], 1);
+    for (k = 0; k < CALLS; k++) {
+      if (err[c][k] != omp_ext_err_in_construct)
+        printf("\n  case %d call %d: %d", c, k, err[c][k]);
+      CU_ASSERT_EQUAL(err[c][k], omp_ext_err_in_construct);
+    }
+    nok++;
+  }
+  CU_ASSERT_EQUAL(nok, KMPC_CONSTRUCTS ? C_CASES : 3);
+  CU_ASSERT(lo == -7 && hi == -7 && w[0] == -1 && w[1] == -1); /* unchanged */
+  CU_ASSERT_EQUAL(ok[0], 0);
+  CU_ASSERT_EQUAL(ok[1], 0);
+  CU_ASSERT_EQUAL(got, 100);
+  for (k = 0; k < 4; k++)
+    CU_ASSERT_EQUAL(nested[k / 2][k % 2], 0);
+  /* the slots of the last init_weights, untouched by the refused inits */
+  CU_ASSERT(omp_ext_steal_next(s, 0, &slo, &shi) == 1 && slo == 0 && shi == 1);
+  CU_ASSERT(omp_ext_steal_next(s, 1, &slo, &shi) == 1 && slo == 2 && shi == 3);
+  omp_ext_steal_destroy(s);
+  CU_ASSERT_STRING_EQUAL(omp_ext_strerror(omp_ext_err_in_construct),
+                         "a collective call inside a single, masked, master or critical "
+                         "construct: call it from every thread, outside them");
 }
 
 /* Whatever binds the threads (OMP_PLACES in the test_share_places run,
@@ -1276,6 +1433,7 @@ static CU_TestInfo team_tests[] = {
   {"team of one", test_team_single},
   {"argument errors do not hang the team", test_team_errors},
   {"different ranges in one team: an error in every thread", test_team_ranges_differ},
+  {"inside single, masked, master, critical: an error, no hang", test_team_in_construct},
   {"weights of the actual bindings", test_team_actual_bindings},
   {"omp_set_ht_policy placement", test_team_policy},
   CU_TEST_INFO_NULL,

@@ -60,7 +60,10 @@ extern "C" {
   /* a topology with more than OMP_EXT_TOPO_MAX_PUS PUs */                          \
   X(err_too_large, -15, "the topology has more than 65536 PUs (omp_ext's limit)")   \
   /* the team's threads passed different arguments to a collective call */         \
-  X(err_mismatch, -16, "the team's threads passed different ranges")
+  X(err_mismatch, -16, "the team's threads passed different ranges")              \
+  /* a collective call from inside a single, masked, master or critical */       \
+  X(err_in_construct, -17, "a collective call inside a single, masked, master or " \
+                           "critical construct: call it from every thread, outside them")
 
 /**
  * Return codes of every omp_ext function that returns int: 0 on success,

@@ -33,6 +33,17 @@
  * weigh 1/m of that PU's share each (time-sharing adds nothing: sigma is 0
  * between threads of one PU).  Other processes' load is not seen.
  *
+ * Inside a single, masked, master or critical construct the collective
+ * calls refuse (omp_ext_err_in_construct) where the construct's ends reach
+ * the library: it exports the runtime entry points below, which forward
+ * to the runtime's own (omp_ext/construct.c; see omp_ext_share()).
+ * interposed: GOMP_single_copy_start GOMP_single_copy_end
+ * interposed: GOMP_critical_start GOMP_critical_end
+ * interposed: GOMP_critical_name_start GOMP_critical_name_end
+ * interposed: __kmpc_single __kmpc_end_single __kmpc_master __kmpc_end_master
+ * interposed: __kmpc_masked __kmpc_end_masked
+ * interposed: __kmpc_critical __kmpc_critical_with_hint __kmpc_end_critical
+ *
  * Manual page: omp_ext_share(3).  OpenMP references are to the OpenMP 5.2
  * specification: §2.1 (the team,
  * omp_get_thread_num), §11.5 (worksharing-loop schedule kinds static and
@@ -164,7 +175,11 @@ OMP_EXT_API int omp_ext_set_share_sigma(double sigma);
  * Collective, like a worksharing construct (OpenMP 5.2 §11): every thread of
  * the innermost team must call it, in the same order relative to other
  * worksharing constructs and barriers, and none may be inside a
- * worksharing construct.  Each thread reads its own binding
+ * worksharing construct.  From inside a single, masked, master or critical
+ * construct of a team of more than one thread it returns
+ * omp_ext_err_in_construct at once, without waiting, where the runtime lets
+ * the library see the construct (see omp_ext_share() for where it does
+ * not: there the call waits forever for teammates that never come).  Each thread reads its own binding
  * (hwloc_get_cpubind(HWLOC_CPUBIND_THREAD): what omp_set_ht_policy(),
  * OMP_PLACES/OMP_PROC_BIND, GOMP_CPU_AFFINITY or KMP_AFFINITY made it), the
  * team exchanges them through the runtime's GOMP_single_copy_start/end and
@@ -190,7 +205,11 @@ OMP_EXT_API int omp_ext_set_share_sigma(double sigma);
  *                 omp_ext_capacity_weights().
  * \param n        its length, >= omp_get_num_threads().
  * \return 0; omp_ext_err_not_in_parallel (not inside a parallel region);
- *         omp_ext_err_invalid (weights NULL or n below the team size);
+ *         omp_ext_err_in_construct (called inside a single, masked, master
+ *         or critical construct of a team of more than one thread, as far
+ *         as the runtime lets the library see it: the caller's own error,
+ *         no barrier entered); omp_ext_err_invalid (weights NULL or n below
+ *         the team size);
  *         omp_ext_err_runtime (no OpenMP runtime, or it lacks
  *         GOMP_single_copy_start/end or GOMP_barrier); omp_ext_err_topology, omp_ext_err_empty (as
  *         omp_ext_topo_load(); omp_ext_err_topology also when hwloc's
@@ -219,10 +238,21 @@ OMP_EXT_API int omp_ext_team_weights(double *weights, int n);
  *
  * Collective, as omp_ext_team_weights(): every thread of the team calls it
  * with the same begin and end (else omp_ext_err_mismatch in every thread).
- * Not from a `single` or `masked` region of a team of more than one thread:
- * the exchange waits in the runtime's own barrier for teammates that never
- * come, and libgomp cannot tell a library that the call came from there
- * (it hangs; see omp_ext_share(3), BUGS).  No barrier follows the loop (add one, or
+ * Not from inside a single, masked, master or critical construct of a team
+ * of more than one thread, nor from only some of the team's threads (e.g.
+ * under `if (omp_get_thread_num() == 0)`): the exchange would wait in the
+ * runtime's own barrier for teammates that never come.  Where the program's
+ * calls to the runtime at the construct's ends reach libomp_ext (linked
+ * before the runtime, as for the hooks: omp_ext_ht_hooks(3)) the caller
+ * gets omp_ext_err_in_construct at once instead: clang -> libomp or
+ * libiomp5: single (nowait too), masked, master, critical; gcc -> libgomp:
+ * single with copyprivate, critical.  Not seen, and so still a hang
+ * (omp_ext_share(3), BUGS): under gcc a plain single (its end emits no
+ * call: inside it cannot be told from after a `single nowait`) and
+ * masked/master (an inline omp_get_thread_num() test); a call made by some
+ * threads only, outside any construct; any construct when the runtime
+ * comes first in the lookup order (LD_PRELOAD of the runtime, or linked
+ * before libomp_ext).  No barrier follows the loop (add one, or
  * end the region, as after a nowait loop).  For several loops in one
  * region, call omp_ext_team_weights() once and omp_ext_share_split() per
  * loop, which synchronises nothing.
@@ -231,6 +261,9 @@ OMP_EXT_API int omp_ext_team_weights(double *weights, int n);
  * \param my_begin, my_end    receive the share (my_begin == my_end: none);
  *                            unchanged on error.
  * \return 0; omp_ext_err_not_in_parallel (outside a parallel region);
+ *         omp_ext_err_in_construct (inside a single, masked, master or
+ *         critical construct of a team of more than one thread, where seen:
+ *         see above; only the calling thread gets it, no share is given);
  *         omp_ext_err_invalid (NULL pointer); omp_ext_err_overflow (end - begin
  *         overflows a long); omp_ext_err_mismatch (the team's threads passed
  *         different begin or end: every thread gets it, no share is given);

@@ -82,13 +82,17 @@ OMP_EXT_API void omp_ext_steal_destroy(omp_ext_steal_t *steal);
  *
  * Collective, like omp_ext_share() (OpenMP 5.2 §11): every thread of the
  * innermost team calls it, with the same arguments, outside any
- * worksharing construct -- not in a single construct: the team's weights
- * need every thread's binding.  Thread 0 fills the slots; the call returns
+ * worksharing construct -- not in a single, masked, master or critical
+ * construct: the team's weights need every thread's binding (where the
+ * runtime lets the library see the construct, the caller gets
+ * omp_ext_err_in_construct at once; elsewhere it waits forever: see
+ * omp_ext_share()).  Thread 0 fills the slots; the call returns
  * after a barrier, so every slot is filled before any thread takes a chunk,
  * and every thread has finished with the object's previous loop (got 0
  * from omp_ext_steal_next()) before a slot is refilled: one object may
  * serve several loops of one region, and several regions.  Three barriers
- * per call (a team of one: none).  Every thread returns the same value.
+ * per call (a team of one: none).  Every thread returns the same value (but
+ * omp_ext_err_in_construct, the caller's own).
  *
  *     omp_ext_steal_t *steal;
  *     int err = omp_ext_steal_create(omp_get_max_threads(), 16, &steal);
@@ -112,13 +116,17 @@ OMP_EXT_API void omp_ext_steal_destroy(omp_ext_steal_t *steal);
  * \param begin, end  the range, begin <= end; N = end - begin must fit a
  *                    long (as omp_ext_share_split()).
  * \return 0; omp_ext_err_not_in_parallel (outside a parallel region:
- *         nothing changed); omp_ext_err_invalid (steal NULL, a team larger
+ *         nothing changed); omp_ext_err_in_construct (called inside a
+ *         single, masked, master or critical construct of a team of more
+ *         than one thread, as omp_ext_share(): the caller's own error,
+ *         nothing changed, no barrier entered); omp_ext_err_invalid (steal NULL, a team larger
  *         than its slots, begin > end); omp_ext_err_overflow (end - begin
  *         overflows a long); the errors of omp_ext_team_weights()
  *         (omp_ext_err_runtime, omp_ext_err_topology, omp_ext_err_empty,
  *         omp_ext_err_bind, omp_ext_err_parse, omp_ext_err_nomem).  After an
- *         error other than omp_ext_err_not_in_parallel and
- *         omp_ext_err_runtime (which change nothing and enter no barrier)
+ *         error other than omp_ext_err_not_in_parallel,
+ *         omp_ext_err_in_construct and omp_ext_err_runtime (which change
+ *         nothing and enter no barrier)
  *         the slots are empty: omp_ext_steal_next() gives 0.
  */
 OMP_EXT_API int omp_ext_steal_init(omp_ext_steal_t *steal, long begin, long end);

@@ -1,6 +1,6 @@
 /*
  * Private: region timing's per-region path (OMP_EXT_TIMING), inline in the
- * hooks (hooks.c) so that an instance costs no call but the clock's: the
+ * hooks (trampoline.h, backend_kmp.c) so that an instance costs no call but the clock's: the
  * thread-local state, and _begin/_end for the instances that need no lock.
  * The rest (the first instance of a region and team size in a thread, the
  * binding records, the file) is in timing.c.
@@ -10,10 +10,11 @@
  * and team size), found through a small per-thread cache; the parts are
  * merged when statistics are read (at exit), under timing.c's lock.
  */
-#ifndef OMP_EXT_TIMING_HOT_H
-#define OMP_EXT_TIMING_HOT_H
+#ifndef OMP_EXT_PRIVATE_TIMING_H
+#define OMP_EXT_PRIVATE_TIMING_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -57,7 +58,7 @@ struct omp_ext_timing_tls {
   int open;          /* depth */
   int rec;           /* recording its team's binding */
   struct {
-    const void *key;
+    const void *key, *at;
     struct omp_ext_timing_part *part;
   } seen[OMP_EXT_TIMING_NSEEN];
 };
@@ -65,6 +66,13 @@ struct omp_ext_timing_tls {
 extern __thread struct omp_ext_timing_tls omp_ext_timing_tl OMP_EXT_HIDDEN OMP_EXT_TLS;
 extern int omp_ext_timing_flag OMP_EXT_HIDDEN; /* atomic: OMP_EXT_TIMING set */
 extern int omp_ext_timing_tsc OMP_EXT_HIDDEN;  /* ticks are the TSC's; set before the flag */
+
+/* timing.c: what per-region control did at code address \p at, written
+ * into the region's object of the timing file (", \"control\": {...}", or
+ * nothing): registered by region.c when it is loaded, so that timing (the
+ * lower layer) never calls region.c. */
+typedef void (*omp_ext_timing_control_fn)(FILE *f, const void *at);
+OMP_EXT_HIDDEN void omp_ext_timing_set_control(omp_ext_timing_control_fn fn);
 
 /* timing.c: the instances the inline path does not take. */
 OMP_EXT_HIDDEN int omp_ext_timing_begin_slow(const void *key, const void *at, unsigned team);
@@ -107,9 +115,9 @@ static inline int omp_ext_timing_open(void)
   return omp_ext_timing_tl.open != 0;
 }
 
-static inline unsigned omp_ext_timing_slot(const void *key, unsigned team)
+static inline unsigned omp_ext_timing_slot(const void *key, const void *at, unsigned team)
 {
-  uintptr_t h = (uintptr_t)key >> 4;
+  uintptr_t h = ((uintptr_t)key ^ (uintptr_t)at) >> 4;
   return (unsigned)((h ^ (h >> 7) ^ team) % OMP_EXT_TIMING_NSEEN);
 }
 
@@ -121,9 +129,11 @@ static inline int omp_ext_timing_begin(const void *key, const void *at, unsigned
   struct omp_ext_timing_part *p;
   if (tl->open++) /* a region nested in the open one, by its primary thread */
     return 0;
-  slot = omp_ext_timing_slot(key, team);
+  slot = omp_ext_timing_slot(key, at, team);
   p = tl->seen[slot].part;
-  if (__builtin_expect(tl->seen[slot].key != key || !p || p->team != team, 0))
+  if (__builtin_expect(tl->seen[slot].key != key || tl->seen[slot].at != at || !p ||
+                         p->team != team,
+                       0))
     return omp_ext_timing_begin_slow(key, at, team);
   tl->part = p;
   tl->t0 = omp_ext_timing_ticks();
@@ -174,4 +184,4 @@ static inline int omp_ext_timing_end(void)
   return omp_ext_timing_end_slow(dt);
 }
 
-#endif /* OMP_EXT_TIMING_HOT_H */
+#endif /* OMP_EXT_PRIVATE_TIMING_H */
