@@ -11,19 +11,25 @@
  *  - warm-up: its first AUTO_WARM instances run the default, timed (a
  *    region seen that few times keeps the default; a tiny one, least
  *    warm-up time below AUTO_TINY_S, then explores with more samples, as
- *    does one whose best median after the short exploration is);
- *  - explore: the next AUTO_NSAMP x candidates instances run the
- *    candidates interleaved in blocks of AUTO_BLOCK (c0 c0 c0 c1 c1 c1 c2
- *    c2 c2 c0 ...: AUTO_ROUNDS blocks each), each instance timed from just
- *    before the fork to just after the join -- the first of a block pays
- *    the switch of team size and binding, as the program will wherever a
- *    neighbouring region chose otherwise; the median weighs it as one
- *    instance of a block;
- *  - settled: the candidate with the least median (time, or time x the
- *    modelled power of its PUs for :energy) runs from then on; one instance
- *    in AUTO_SAMPLE is timed, and when the median of AUTO_WINDOW such
- *    samples leaves [ref / AUTO_DRIFT, ref x AUTO_DRIFT] (ref: the first
- *    window's median after settling) the region explores again (at most
+ *    does one whose best candidate's least sample after the short
+ *    exploration is);
+ *  - explore: the next instances run the candidates interleaved in blocks
+ *    of AUTO_BLOCK (c0 c0 c0 c1 c1 c1 c2 c2 c2 c0 ...: AUTO_ROUNDS blocks
+ *    each), each instance timed from just before the fork to just after
+ *    the join; after the first round a candidate whose block median is
+ *    beyond AUTO_DROP x the least runs no more (a heavy region's clearly
+ *    worse team size costs a whole instance each time);
+ *  - settled: the candidate with the least expected cost (time, or time x
+ *    the modelled power of its PUs for :energy) runs from then on.  The
+ *    cost is the median of its samples, except where the samples that
+ *    followed a team of another size (the runtime resized the team:
+ *    libgomp then ends or creates threads) are dearer than the others:
+ *    then the others' median plus the difference weighed by the share of
+ *    the region's instances that follow another region.  One instance in
+ *    AUTO_SAMPLE << reexplores is timed, and when the median of
+ *    AUTO_WINDOW such samples leaves [ref / AUTO_DRIFT, ref x AUTO_DRIFT]
+ *    (ref: the first window's median after settling) in AUTO_DRIFT_WINDOWS
+ *    consecutive windows, the region explores again (at most
  *    AUTO_MAX_REEXPLORE times).
  * Other root threads running the same region use the settled choice, or
  * the default, and measure nothing (no lock on the per-region path).
@@ -56,8 +62,12 @@
 #define AUTO_SAMPLE 8
 #define AUTO_WINDOW 8
 #define AUTO_DRIFT 1.5
+#define AUTO_DRIFT_WINDOWS 2 /* consecutive windows out of the band */
 #define AUTO_MAX_REEXPLORE 8
 #define AUTO_MAXC 24
+/* After every candidate ran one block, one whose block median exceeds
+ * AUTO_DROP x the least block median runs no more blocks. */
+#define AUTO_DROP 1.5
 
 enum phase { WARM, EXPLORE, SETTLED };
 
@@ -69,6 +79,10 @@ struct omp_ext_auto {
   int best;          /* the settled candidate (SETTLED, atomic for others) */
   double ref;        /* drift reference (0: not yet) */
   double s[AUTO_MAXC][AUTO_MAXSAMP]; /* explore samples (objective) */
+  unsigned char sw[AUTO_MAXC][AUTO_MAXSAMP]; /* the sample followed a team of another size */
+  unsigned char dropped[AUTO_MAXC];  /* clearly worse after the first round */
+  unsigned long follows;   /* owner's instances that followed another region */
+  unsigned drifted;        /* consecutive windows out of the band */
   unsigned block, nsamp;             /* this region's exploration shape */
   double warm[AUTO_WARM];            /* warm-up times (s) */
   double med[AUTO_MAXC];            /* the last exploration's medians (NAN: not run) */
@@ -77,6 +91,7 @@ struct omp_ext_auto {
   unsigned long explored;  /* instances spent exploring, in all */
   unsigned reexplores;
   int have_med; /* med[] holds an exploration's result */
+  int drop_done; /* the first round's drop decided */
 };
 
 static struct omp_ext_rcfg *cands[AUTO_MAXC];
@@ -87,6 +102,10 @@ static pthread_once_t cands_once = PTHREAD_ONCE_INIT;
 
 /* The tuning thread's identity. */
 static __thread char tl_me __attribute__((tls_model("initial-exec")));
+/* The calling root thread's previous outermost region under auto, and the
+ * team size it asked for (0: the program's). */
+static __thread const struct omp_ext_auto *tl_prev __attribute__((tls_model("initial-exec")));
+static __thread unsigned tl_prev_threads __attribute__((tls_model("initial-exec")));
 
 int omp_ext_auto_on(void)
 {
@@ -207,9 +226,15 @@ static int eligible(unsigned c, unsigned clause)
 
 static void run(struct omp_ext_rpick *p, unsigned c, unsigned clause, int measure)
 {
+  unsigned size = clause ? clause : cands[c]->threads;
   p->cfg = cands[c];
   p->threads = clause ? 0 : cands[c]->threads;
   p->cand = (int)c;
+  /* Did the team change size since the previous region (the runtime then
+   * resizes it: libgomp ends the surplus threads of a smaller team of more
+   * than one and creates new ones when it grows)? */
+  p->switched = size != tl_prev_threads;
+  tl_prev_threads = size;
   p->t0 = measure ? omp_ext_timing_ns() : 0;
 }
 
@@ -247,6 +272,30 @@ static unsigned sample_of(const struct omp_ext_auto *a, unsigned step)
   return step / (a->block * ncands) * a->block + step % a->block;
 }
 
+/* (Re)start exploring: every candidate again. */
+static void explore_start(struct omp_ext_auto *a)
+{
+  a->step = 0, a->drop_done = 0;
+  memset(a->dropped, 0, sizeof(a->dropped));
+}
+
+/* After the first round (every candidate one block): drop the candidates
+ * whose block median is beyond AUTO_DROP x the least one -- a heavy
+ * region's clearly worse team size costs a whole instance each time it
+ * runs. */
+static void drop_worse(struct omp_ext_auto *a)
+{
+  double m[AUTO_MAXC], least = INFINITY;
+  unsigned c;
+  a->drop_done = 1;
+  for (c = 0; c < ncands; c++) {
+    m[c] = median_of(a->s[c], a->block); /* its first block: samples 0 .. block-1 */
+    least = m[c] < least ? m[c] : least;
+  }
+  for (c = 0; c < ncands; c++)
+    a->dropped[c] = !(m[c] <= least * AUTO_DROP);
+}
+
 void omp_ext_auto_pick(struct omp_ext_auto *a, unsigned clause, struct omp_ext_rpick *p)
 {
   const void *me = &tl_me;
@@ -255,6 +304,9 @@ void omp_ext_auto_pick(struct omp_ext_auto *a, unsigned clause, struct omp_ext_r
   if (!owner && __atomic_compare_exchange_n(&a->owner, &owner, me, 0, __ATOMIC_ACQ_REL,
                                             __ATOMIC_ACQUIRE))
     owner = me;
+  if (tl_prev != a && owner == me)
+    a->follows++; /* (this instance follows another region) */
+  tl_prev = a;
   if (owner != me) { /* another root thread: the settled choice, unmeasured */
     c = __atomic_load_n(&a->phase, __ATOMIC_ACQUIRE) == SETTLED
           ? (unsigned)__atomic_load_n(&a->best, __ATOMIC_RELAXED) : 0;
@@ -268,15 +320,24 @@ void omp_ext_auto_pick(struct omp_ext_auto *a, unsigned clause, struct omp_ext_r
       run(p, 0, clause, 1);
       return;
     }
-    a->phase = EXPLORE, a->step = 0;
+    a->phase = EXPLORE;
+    explore_start(a);
     /* (The least warm-up time: the first instance may start the team's
      * threads.) */
     a->block = min_of(a->warm, AUTO_WARM) < AUTO_TINY_S ? AUTO_TINY_BLOCK : AUTO_BLOCK;
     a->nsamp = a->block * (a->block == AUTO_TINY_BLOCK ? AUTO_TINY_ROUNDS : AUTO_ROUNDS);
     /* fall through */
   case EXPLORE:
-    while ((c = cand_of(a, a->step)), !eligible(c, clause) && a->step < ncands * a->nsamp) {
+    for (;;) { /* the next candidate to run: skip the ineligible and dropped */
+      if (!a->drop_done && a->step >= ncands * a->block)
+        drop_worse(a);
+      if (a->step >= ncands * a->nsamp)
+        break;
+      c = cand_of(a, a->step);
+      if (eligible(c, clause) && !a->dropped[c])
+        break;
       a->s[c][sample_of(a, a->step)] = INFINITY;
+      a->sw[c][sample_of(a, a->step)] = 0;
       a->step++;
     }
     if (a->step < ncands * a->nsamp) {
@@ -287,28 +348,59 @@ void omp_ext_auto_pick(struct omp_ext_auto *a, unsigned clause, struct omp_ext_r
     p->t0 = omp_ext_timing_ns();
     return;
   case SETTLED:
-    run(p, (unsigned)a->best, clause, a->n % AUTO_SAMPLE == 0);
+    /* (Each re-exploration halves the share of instances timed.) */
+    run(p, (unsigned)a->best, clause, a->n % ((unsigned long)AUTO_SAMPLE << a->reexplores) == 0);
     return;
   }
+}
+
+/* Candidate \p c's expected cost per instance: the median of its samples;
+ * where the samples that followed a team of another size (the runtime
+ * resized the team) are dearer than the others, the others' median plus
+ * that difference weighed by how often the region follows another one
+ * (\p p_follow: then, it is assumed, of another size). */
+static double cost_of(const struct omp_ext_auto *a, unsigned c, double p_follow)
+{
+  double all[AUTO_MAXSAMP], sw[AUTO_MAXSAMP], st[AUTO_MAXSAMP], ms, mt;
+  unsigned i, n = 0, nsw = 0, nst = 0;
+  for (i = 0; i < a->nsamp; i++) {
+    double v = a->s[c][i];
+    if (!isfinite(v))
+      continue;
+    all[n++] = v;
+    if (a->sw[c][i])
+      sw[nsw++] = v;
+    else
+      st[nst++] = v;
+  }
+  if (n < a->nsamp) /* skipped: ineligible or dropped */
+    return INFINITY;
+  if (!nsw || !nst)
+    return median_of(all, n);
+  ms = median_of(sw, nsw), mt = median_of(st, nst);
+  return ms > mt ? mt + p_follow * (ms - mt) : median_of(all, n);
 }
 
 static void settle(struct omp_ext_auto *a)
 {
   unsigned c;
   int best = 0;
+  double p_follow = a->n ? (double)a->follows / (double)a->n : 0;
   for (c = 0; c < ncands; c++) {
-    a->med[c] = median_of(a->s[c], a->nsamp);
+    a->med[c] = cost_of(a, c, p_follow);
     if (a->med[c] < a->med[best])
       best = (int)c;
   }
-  if (a->block != AUTO_TINY_BLOCK && a->med[best] < AUTO_TINY_S && !auto_energy) {
+  /* (The least sample: a busy machine only adds time.) */
+  if (a->block != AUTO_TINY_BLOCK && min_of(a->s[best], a->nsamp) < AUTO_TINY_S && !auto_energy) {
     /* Tiny after all (its warm-up paid for starting threads): explore
      * again with the many samples a tiny region can afford. */
-    a->block = AUTO_TINY_BLOCK, a->nsamp = AUTO_TINY_BLOCK * AUTO_TINY_ROUNDS, a->step = 0;
+    a->block = AUTO_TINY_BLOCK, a->nsamp = AUTO_TINY_BLOCK * AUTO_TINY_ROUNDS;
+    explore_start(a);
     return;
   }
   __atomic_store_n(&a->best, best, __ATOMIC_RELAXED);
-  a->ref = 0, a->nwindow = 0, a->have_med = 1;
+  a->ref = 0, a->nwindow = 0, a->drifted = 0, a->have_med = 1;
   __atomic_store_n(&a->phase, SETTLED, __ATOMIC_RELEASE);
 }
 
@@ -326,6 +418,7 @@ void omp_ext_auto_done(struct omp_ext_auto *a, struct omp_ext_rpick *p)
     dt *= cand_power[c];
   if (a->phase == EXPLORE) {
     if (a->step < ncands * a->nsamp) {
+      a->sw[c][sample_of(a, a->step)] = (unsigned char)p->switched;
       a->s[c][sample_of(a, a->step)] = dt;
       a->step++;
       a->explored++;
@@ -341,10 +434,13 @@ void omp_ext_auto_done(struct omp_ext_auto *a, struct omp_ext_rpick *p)
   a->nwindow = 0;
   if (a->ref == 0) {
     a->ref = dt;
-  } else if ((dt > a->ref * AUTO_DRIFT || dt < a->ref / AUTO_DRIFT) &&
-             a->reexplores < AUTO_MAX_REEXPLORE) {
-    a->reexplores++; /* drifted beyond its band: explore again */
-    a->step = 0;
+  } else if (!(dt > a->ref * AUTO_DRIFT || dt < a->ref / AUTO_DRIFT)) {
+    a->drifted = 0;
+  } else if (++a->drifted >= AUTO_DRIFT_WINDOWS && a->reexplores < AUTO_MAX_REEXPLORE) {
+    /* Out of its band in consecutive windows (one slow window is a busy
+     * machine's noise): explore again. */
+    a->reexplores++;
+    explore_start(a);
     __atomic_store_n(&a->phase, EXPLORE, __ATOMIC_RELEASE);
   }
 }

@@ -121,7 +121,7 @@ __attribute__((noinline, cold)) static struct omp_ext_region *create(const void 
 void omp_ext_region_pick(const void *ra, unsigned clause, struct omp_ext_rpick *p)
 {
   struct omp_ext_region *r = lookup(ra);
-  p->cfg = NULL, p->threads = 0, p->t0 = 0, p->cand = -1;
+  p->cfg = NULL, p->threads = 0, p->t0 = 0, p->cand = -1, p->switched = 0;
   if (!r && !(r = create(ra))) {
     p->region = NULL;
     return;
@@ -174,6 +174,27 @@ void omp_ext_region_stop(void)
   __atomic_store_n(&omp_ext_region_mode, 0, __ATOMIC_RELEASE);
 }
 
+/* Per-region control changes team sizes from region to region.  libomp
+ * and libiomp5 keep a root's level-1 team ("hot team") between regions,
+ * but by default (KMP_HOT_TEAMS_MODE=0) a smaller team gives its surplus
+ * threads back to the thread pool (kmp_runtime.cpp __kmp_allocate_team:
+ * __kmp_free_thread), and the next larger team takes them again and
+ * re-initialises each one (__kmp_allocate_thread, __kmp_initialize_info);
+ * KMP_HOT_TEAMS_MODE=1 keeps them in the hot team, waiting on their own
+ * flags, so a change of size costs next to nothing (a team of one is a
+ * serialized region under either mode: __kmp_fork_call).  Set for the
+ * program unless the user set it: the runtime reads its environment at
+ * its first OpenMP call, after this constructor.  (libgomp has no such
+ * setting: a smaller team of more than one ends its surplus threads and a
+ * larger one creates new ones -- team.c gomp_team_start; auto counts that
+ * cost, auto.c.) */
+static void keep_hot_team_threads(void)
+{
+  if (setenv("KMP_HOT_TEAMS_MODE", "1", 0) != 0) { /* (0: only if unset) */
+    /* no memory: the runtime's default then */
+  }
+}
+
 /* OMP_EXT_PLAN=FILE or OMP_EXT_HT_POLICY=auto[:time|energy]: read when the
  * library is loaded (the environment only at the edges). */
 __attribute__((constructor)) static void region_env_init(void)
@@ -181,11 +202,15 @@ __attribute__((constructor)) static void region_env_init(void)
   const char *plan = getenv("OMP_EXT_PLAN"), *policy = getenv("OMP_EXT_HT_POLICY");
   omp_ext_timing_set_control(omp_ext_region_write_json); /* timing files: "control" */
   if (plan && *plan) {
-    if (omp_ext_plan_init(plan) == 0)
+    if (omp_ext_plan_init(plan) == 0) {
+      keep_hot_team_threads();
       __atomic_store_n(&omp_ext_region_mode, 1, __ATOMIC_RELEASE);
+    }
   } else if (policy && strncmp(policy, "auto", 4) == 0 &&
              (policy[4] == '\0' || policy[4] == ':')) {
-    if (omp_ext_auto_init(policy) == 0)
+    if (omp_ext_auto_init(policy) == 0) {
+      keep_hot_team_threads();
       __atomic_store_n(&omp_ext_region_mode, 1, __ATOMIC_RELEASE);
+    }
   }
 }

@@ -28,6 +28,7 @@ struct omp_ext_rpick {
   void *region;                   /* region.c's state of the region (NULL: none) */
   int64_t t0;                     /* measured instance: start (ns), else 0 */
   int cand;                       /* auto: the candidate run */
+  int switched;                   /* auto: its team size differs from the previous region's */
 };
 
 /* In thread \p index of the team: bind it to its place of \p cfg (unless it

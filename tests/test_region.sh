@@ -8,7 +8,10 @@
 #  3. OMP_EXT_HT_POLICY=auto on a program that runs each region only a few
 #     times: the default placement (whole allowed set, the default team);
 #  4. auto on many instances: the last instance of each region on the
-#     places of the configuration auto says (timing file) it settled on.
+#     places of the configuration auto says (timing file) it settled on;
+#  7. auto and a plan ask libomp to keep a hot team's surplus threads
+#     (KMP_HOT_TEAMS_MODE=1 in the program's environment) unless the user
+#     set KMP_HOT_TEAMS_MODE; nothing set without per-region control.
 # Usage: sh test_region.sh REGION_PROBE HTPLACES LIBOMP_EXT_SO
 set -eu
 probe=$1 htp=$2 lib=$3
@@ -174,4 +177,15 @@ for how in "OMP_EXT_HT_POLICY=spn" "OMP_EXT_HT_POLICY=auto" "OMP_EXT_PLAN=$tmp/o
   [ "$(cat "$tmp/r6")" = "$(printf 'team 2\nsum %d' $((506 * 300)))" ] ||
     fail "$how: clause_probe printed $(tr '\n' ' ' <"$tmp/r6")"
 done
-echo "test_region: plan, refusals, auto (few and many instances, and by the API), clauses hold"
+# 7. KMP_HOT_TEAMS_MODE: set to 1 by auto and by a plan, the user's value
+#    kept, absent otherwise (env, preloaded, prints the environment its
+#    main sees: after the library's constructors).
+hot() { env -u KMP_HOT_TEAMS_MODE "$@" LD_PRELOAD="$lib" env | sed -n 's/^KMP_HOT_TEAMS_MODE=//p'; }
+[ "$(hot OMP_EXT_HT_POLICY=auto)" = 1 ] || fail "auto: KMP_HOT_TEAMS_MODE='$(hot OMP_EXT_HT_POLICY=auto)', want 1"
+[ "$(hot OMP_EXT_PLAN="$tmp/one")" = 1 ] || fail "plan: KMP_HOT_TEAMS_MODE not 1"
+[ "$(hot OMP_EXT_HT_POLICY=auto KMP_HOT_TEAMS_MODE=0)" = 0 ] ||
+  fail "auto: the user's KMP_HOT_TEAMS_MODE=0 not kept"
+[ -z "$(hot OMP_EXT_HT_POLICY=spn)" ] || fail "spn: KMP_HOT_TEAMS_MODE set without per-region control"
+[ -z "$(hot OMP_EXT_HT_POLICY=auto:bogus 2>/dev/null)" ] ||
+  fail "a refused auto value: KMP_HOT_TEAMS_MODE set"
+echo "test_region: plan, refusals, auto (few and many instances, and by the API), clauses hold, hot teams kept"
