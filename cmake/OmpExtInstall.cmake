@@ -14,11 +14,9 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/omp_ext DESTINATION ${CMAKE_INST
 # omp_ext/config.h: generated from project()'s version (omp_ext/CMakeLists.txt).
 install(FILES ${PROJECT_BINARY_DIR}/include/omp_ext/config.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/omp_ext)
-# Every man page in the source, each in its section's folder: pages added
+# Every man page of man/ (man/manN/NAME.N), in its section's folder: pages added
 # later are installed without touching this file.
-file(GLOB_RECURSE OMP_EXT_MAN_PAGES CONFIGURE_DEPENDS
-  ${PROJECT_SOURCE_DIR}/omp_ext/*.[1-8] ${PROJECT_SOURCE_DIR}/benchmarks/*.[1-8]
-  ${PROJECT_SOURCE_DIR}/packaging/*.[1-8])
+file(GLOB_RECURSE OMP_EXT_MAN_PAGES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/man/*.[1-8])
 foreach(page ${OMP_EXT_MAN_PAGES})
   string(REGEX REPLACE "^.*\\.([1-8])$" "\\1" section "${page}")
   install(FILES ${page} DESTINATION ${CMAKE_INSTALL_MANDIR}/man${section})

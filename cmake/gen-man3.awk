@@ -11,7 +11,7 @@
 # comment without its \param and \return lines), PARAMETERS (\param),
 # RETURN VALUE (\return; without one, the comment: it names the value)
 # and SEE ALSO (the other functions of its header).
-# Names in skip have a hand-written page (omp_ext/*.3) and get none here.
+# Names in skip have a hand-written page (man/man3/*.3) and get none here.
 # POSIX awk (Debian's mawk): CMake runs it at build time (omp_ext/CMakeLists.txt).
 
 function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }

@@ -36,10 +36,10 @@ order: spread does not interleave packages`omp_ext/order.c`test_order`        ke
 bind: thread t bound to thread t+1's PU`omp_ext/bind.c`test_bind`hwloc_bitmap_only(set, orders[policy][index % npus]);`hwloc_bitmap_only(set, orders[policy][(index + 1) % npus]);`
 bind: policy os binds to the first allowed PU only`omp_ext/bind.c`test_bind`    hwloc_bitmap_copy(set, omp_ext_topo_allowed(topo));`    hwloc_bitmap_only(set, (unsigned)hwloc_bitmap_first(omp_ext_topo_allowed(topo)));`
 EOF
-  # --- htplaces tune's sigma pairing (omp_ext/htplaces/tune-analysis.c,
+  # --- htplaces tune's sigma pairing (omp_ext/htplaces/tune_analysis.c,
   # is_sigma_pair): 2C threads two per core, but not on the C threads' cores.
   cat <<'EOF'
-tune: sigma pairs runs on different cores`omp_ext/htplaces/tune-analysis.c`test_tune`b[2 * k] != a[k] || b[2 * k + 1] != a[k])`b[2 * k] != b[2 * k + 1])`
+tune: sigma pairs runs on different cores`omp_ext/htplaces/tune_analysis.c`test_tune`b[2 * k] != a[k] || b[2 * k + 1] != a[k])`b[2 * k] != b[2 * k + 1])`
 EOF
 }
 

@@ -1201,7 +1201,7 @@ static void test_input_directory(void)
 static void test_kernels_documented(void)
 {
   const char *doc[2] = {OMP_EXT_TEST_DIR "/../benchmarks/README.md",
-                        OMP_EXT_TEST_DIR "/../benchmarks/htbench.1"};
+                        OMP_EXT_TEST_DIR "/../man/man1/htbench.1"};
   unsigned d, i;
   for (d = 0; d < 2; d++) {
     char err[256], *text, *table, *end, want[64];

@@ -18,7 +18,7 @@ ls "$libdir"/libomp_ext.so* >/dev/null
 # renders the installed one (also a subcommand's page, a .so link and a page
 # generated from a header comment, BUILD_DIR/man/man3).
 man="$prefix/share/man"
-for p in $(cd "$src" && find omp_ext benchmarks -name '*.[1-8]' -type f) \
+for p in $(cd "$src" && find man -name '*.[1-8]' -type f) \
          $(cd "$build" && find man/man3 -name '*.3' -type f); do
   s=${p##*.}
   [ -f "$man/man$s/$(basename "$p")" ] || { echo "man page not installed: $p"; exit 1; }

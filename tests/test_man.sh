@@ -14,7 +14,7 @@ trap 'rm -rf "$work"' EXIT
 
 command -v groff >/dev/null 2>&1 || { echo "groff is missing (apt-get install groff-base)"; exit 1; }
 
-pages=$(find "$src/omp_ext" "$src/benchmarks" "$src/packaging" "$gen" -name '*.[1-8]' -type f | sort)
+pages=$(find "$src/man" "$gen" -name '*.[1-8]' -type f | sort)
 [ -n "$pages" ] || { echo "FAIL: no man page found"; exit 1; }
 
 # 1. Each page renders without a warning; a .so link names an existing page.
@@ -39,15 +39,15 @@ done
 all="$work/all"
 cat $pages >"$all"
 hp="$work/htplaces-pages"
-cat "$src"/omp_ext/htplaces/*.1 "$src"/omp_ext/*.3 >"$hp"
+cat "$src"/man/man1/htplaces*.1 "$src"/man/man3/*.3 >"$hp"
 
 # 2. Every subcommand in htplaces --help has htplaces-NAME.1, named in htplaces.1.
 cmds=$("$htplaces" --help | sed -n '/^Commands:/,/^$/p' | sed -n 's/^  \([a-z][a-z]*\) .*/\1/p')
 [ -n "$cmds" ] || bad "htplaces --help lists no command"
 for c in $cmds; do
   n=$((n + 1))
-  [ -f "$src/omp_ext/htplaces/htplaces-$c.1" ] || bad "no man page omp_ext/htplaces/htplaces-$c.1"
-  grep -q "^\.BR htplaces\\\\-$c (1)" "$src/omp_ext/htplaces/htplaces.1" ||
+  [ -f "$src/man/man1/htplaces-$c.1" ] || bad "no man page man/man1/htplaces-$c.1"
+  grep -q "^\.BR htplaces\\\\-$c (1)" "$src/man/man1/htplaces.1" ||
     bad "htplaces.1 does not refer to htplaces-$c(1)"
 done
 
@@ -56,12 +56,12 @@ longopts() { grep -ho '{"[a-z][a-z-]*", *\(no\|required\|optional\)_argument' "$
              sed 's/{"\([^"]*\)".*/\1/' | sort -u; }
 for o in $(longopts "$src"/omp_ext/htplaces/*.c "$src"/omp_ext/htplaces/htplaces.h); do
   n=$((n + 1))
-  grep -qF -- "\\-\\-$(echo "$o" | sed 's/-/\\-/g')" "$src"/omp_ext/htplaces/*.1 ||
+  grep -qF -- "\\-\\-$(echo "$o" | sed 's/-/\\-/g')" "$src"/man/man1/htplaces*.1 ||
     bad "htplaces option --$o is in no htplaces page"
 done
 for o in $(longopts "$src/benchmarks/htbench.c"); do
   n=$((n + 1))
-  grep -qF -- "\\-\\-$(echo "$o" | sed 's/-/\\-/g')" "$src/benchmarks/htbench.1" ||
+  grep -qF -- "\\-\\-$(echo "$o" | sed 's/-/\\-/g')" "$src/man/man1/htbench.1" ||
     bad "htbench option --$o is not in htbench.1"
 done
 
@@ -79,23 +79,23 @@ done
 for f in $(sed -n 's/^OMP_EXT_API [a-z_ ]*[ *]\(omp_ext_[a-z_]*\)(.*/\1/p' \
              "$src/include/omp_ext/timing.h"); do
   n=$((n + 1))
-  [ -f "$src/omp_ext/$f.3" ] || bad "$f (omp_ext/timing.h) has no man page omp_ext/$f.3"
+  [ -f "$src/man/man3/$f.3" ] || bad "$f (omp_ext/timing.h) has no man page man/man3/$f.3"
 done
 
 # 6. Every name in a section-3 page's NAME section opens with man NAME: a
 #    page of its name or a .so link to it (omp_ext_steal_next, say, opens
 #    omp_ext_share(3)).
-for p in "$src"/omp_ext/*.3; do
+for p in "$src"/man/man3/*.3; do
   head -n 1 "$p" | grep -q '^\.so ' && continue
   for f in $(awk '/^\.SH NAME/ { on = 1; next } on && /\\-/ { sub(/\\-.*/, ""); print; exit }
                   on { print }' "$p" | tr ',' ' '); do
     n=$((n + 1))
-    [ -f "$src/omp_ext/$f.3" ] || bad "$f (NAME of $(basename "$p")) has no page or .so link omp_ext/$f.3"
+    [ -f "$src/man/man3/$f.3" ] || bad "$f (NAME of $(basename "$p")) has no page or .so link man/man3/$f.3"
   done
 done
 
 # 7. Every function libomp_ext.so exports (nm -D) has a section-3 page: a
-#    hand-written omp_ext/NAME.3 (or .so link), or GENERATED_MAN3_DIR/NAME.3
+#    hand-written man/man3/NAME.3 (or .so link), or GENERATED_MAN3_DIR/NAME.3
 #    made at build time from its header comment (cmake/gen-man3.awk), never
 #    both.  The runtime entry points it interposes (GOMP_*, ompt_start_tool:
 #    the "interposed:" lines of the headers) are the runtime's functions:
@@ -107,19 +107,19 @@ for f in $exported; do
   n=$((n + 1))
   if echo "$interposed" | grep -qx "$f"; then
     named=0 p=$f
-    grep -q "$f" "$src"/omp_ext/*.3 && named=1
+    grep -q "$f" "$src"/man/man3/*.3 && named=1
     while [ "$named" = 0 ] && [ "${p%_*}" != "$p" ]; do
       p=${p%_*}
-      grep -qF "${p}_*" "$src"/omp_ext/*.3 && named=1
+      grep -qF "${p}_*" "$src"/man/man3/*.3 && named=1
     done
-    [ "$named" = 1 ] || bad "interposed $f is named in no omp_ext/*.3 page"
-  elif [ -f "$src/omp_ext/$f.3" ]; then
+    [ "$named" = 1 ] || bad "interposed $f is named in no man/man3/*.3 page"
+  elif [ -f "$src/man/man3/$f.3" ]; then
     [ ! -f "$gen/$f.3" ] || bad "$f has a hand-written page and a generated one"
   elif [ -f "$gen/$f.3" ]; then
     grep -q "^\.SH RETURN VALUE" "$gen/$f.3" || grep -q '^void\|^\.B "void ' "$gen/$f.3" ||
       bad "generated $f.3 has no RETURN VALUE (no \\return in its header comment)"
   else
-    bad "exported $f has no man page (omp_ext/$f.3 or generated $gen/$f.3)"
+    bad "exported $f has no man page (man/man3/$f.3 or generated $gen/$f.3)"
   fi
 done
 
