@@ -77,19 +77,30 @@ def plan(d, htp, ncores):
     return 0
 
 
+def config_of(label, htp, npus, allowed):
+    if label == "default":
+        return {"config": "default", "threads": npus, "omp_places": "{" + allowed + "}"}
+    pol, n = label.split(":")
+    return {"config": label, "threads": int(n), "omp_places": places(htp, pol, n)}
+
+
 def auto(d, htp, npus, allowed):
     want = {}
     for name, r in zip("AB", regions_of(d + "/t4.json")):
         c = r.get("control") or {}
-        if c.get("source") != "auto" or not c.get("settled"):
-            print("region %s: auto did not settle: %s" % (name, c))
+        if c.get("source") != "auto" or "config" not in c:
+            print("region %s: no auto control record: %s" % (name, c))
             return 1
-        if c["config"] == "default":
-            want[name] = {"config": "default", "threads": npus, "omp_places": "{" + allowed + "}"}
+        if c.get("settled"):
+            want[name] = config_of(c["config"], htp, npus, allowed)
         else:
-            pol, n = c["config"].split(":")
-            want[name] = {"config": c["config"], "threads": int(n),
-                          "omp_places": places(htp, pol, n)}
+            # Exploring again at exit (its time left the noise band: an
+            # emulated guest's timings drift): the last instance ran one of
+            # its candidates, which the file lists but does not name.
+            want[name] = {"config": "one of its candidates (exploring again, %d re-explorations)"
+                          % c.get("reexplores", 0),
+                          "candidates": [config_of(k["config"], htp, npus, allowed)
+                                         for k in c.get("candidates", [])]}
     json.dump(want, open(d + "/want4.json", "w"))
     return 0
 
@@ -104,6 +115,16 @@ def check(report, want_path, timing=None):
     bad = 0
     for name, w in sorted(want.items()):
         rows = seen.get(name, [])
+        if "candidates" in w:  # the candidate every thread's place matches, if one
+            fits = [k for k in w["candidates"] if len(rows) == k["threads"] and all(
+                nt == k["threads"] and got == place_list(k["omp_places"])[t % k["threads"]]
+                for t, nt, got in rows)]
+            if not fits:
+                print("region %s: threads %s on no candidate's places" % (name, sorted(
+                    (t, sorted(got)) for t, _, got in rows)))
+                bad += 1
+                continue
+            w.update(fits[0], config="%s: %s" % (w["config"], fits[0]["config"]))
         pl = place_list(w["omp_places"])
         if len(rows) != w["threads"]:
             print("region %s: %d threads reported, wanted %d" % (name, len(rows), w["threads"]))
