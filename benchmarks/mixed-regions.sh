@@ -24,7 +24,8 @@ args="$*"
 prog=$build/benchmarks/mixed_regions htp=$build/bin/htplaces lib=$build/omp_ext/libomp_ext.so
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP_TMP-}" ] && echo "kept $tmp" || rm -rf "$tmp"' EXIT
-npus=$("$htp" speedup | tr ',' '\n' | grep -c .)
+. "$(dirname "$0")/rounds.sh"
+npus=$(rounds_npus "$htp")
 variants=""
 k=1
 while [ "$k" -le "$npus" ]; do variants="$variants spn$k"; k=$((k + 1)); done
@@ -73,8 +74,8 @@ json.dump({"machine": machine,
           open(f"{tmp}/plan/results.json", "w"))
 PY
 
-# Alternating rounds.
-run() { # VARIANT -> "time checksum"
+# Alternating rounds (rounds.sh).
+run_variant() { # VARIANT -> "time checksum"
   case $1 in
     spn*) "$htp" exec spn "${1#spn}" -- "$prog" $args ;;
     hand) MIXED_HAND=1 "$htp" exec spn "$npus" -- "$prog" $args ;;
@@ -82,25 +83,8 @@ run() { # VARIANT -> "time checksum"
     plan) "$htp" exec --plan "$tmp/plan" -- "$prog" $args ;;
   esac | awk '/^checksum/ {c = $2} /^time_s/ {t = $2} END {print t, c}'
 }
-set -- $variants
-nv=$#
 echo "# mixed_regions $args: $(uname -n), $(nproc) PUs, $(basename "$build"), $rounds rounds, load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "# round $variants"
-r=0
-while [ "$r" -lt "$rounds" ]; do
-  line="$r"
-  i=0
-  for v in $variants; do # rotated by r
-    set -- $variants
-    shift $(( (i + r) % nv ))
-    w=$1
-    out=$(run "$w")
-    echo "$w ${out% *} ${out#* }" >>"$tmp/runs"
-    i=$((i + 1))
-  done
-  echo "$r $(for v in $variants; do awk -v v="$v" '$1 == v {t = $2} END {printf "%s ", t}' "$tmp/runs"; done)"
-  r=$((r + 1))
-done
+rounds "$rounds" "$tmp/runs" $variants
 python3 - "$tmp/runs" $variants <<'PY'
 import statistics, sys
 runs = [l.split() for l in open(sys.argv[1])]

@@ -34,7 +34,7 @@ void omp_ext_say(char *why, size_t len, const char *fmt, ...) __attribute__((for
 /* The energy-source adapter of a reader (omp_ext_energy_source_t): defines
  * NAME(TYPE *reader), whose source's read() calls READ(reader, joules) and
  * whose clock is CLOCK_MONOTONIC.  One for RAPL (calibrate.c), one for perf
- * (perf-energy.c). */
+ * (perf_energy.c). */
 #define OMP_EXT_ENERGY_SOURCE(name, type, read)                                  \
   static int name##_read(void *reader, double *joules)                           \
   {                                                                              \

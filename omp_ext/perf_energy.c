@@ -1,5 +1,5 @@
 /*
- * perf-energy: package energy from the perf "power" PMU (power/energy-pkg),
+ * perf_energy: package energy from the perf "power" PMU (power/energy-pkg),
  * the second RAPL source of htplaces calibrate, for when the powercap files
  * are not readable.  One system-wide counter per package (the PMU's cpumask
  * names one CPU per package); perf's 64-bit counts do not wrap in practice.

@@ -1,7 +1,7 @@
 /*
  * Sysfs: the line reader of sysfs files (the text and cpulist readers that
  * the tools share are in util.c) and the reason buffers of the energy
- * sources (powercap RAPL in calibrate.c, perf in perf-energy.c).
+ * sources (powercap RAPL in calibrate.c, perf in perf_energy.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>

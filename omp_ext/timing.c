@@ -48,7 +48,10 @@ typedef struct omp_ext_timing_part part_t;
 
 struct region {
   const void *key; /* the construct (code address); NULL for a named measurement */
-  const void *at;  /* the address its name comes from */
+  const void *at;  /* where it starts (the address its name comes from): a
+                    * construct started from two places (a function holding
+                    * it inlined twice) is two regions, as per-region control
+                    * (region.c) sees them */
   char *name;      /* named measurement's name */
   part_t own;      /* a named measurement's instances */
   part_t *parts;   /* a parallel region's: per root thread and team size */
@@ -61,7 +64,7 @@ struct region {
 static pthread_mutex_t tlock = PTHREAD_MUTEX_INITIALIZER;
 static struct region *regions;
 static size_t nregions, capregions;
-/* Index of regions by construct or name: open addressing, linear probing;
+/* Index of regions by (construct, place) or name: open addressing, linear probing;
  * slot = region index + 1, 0 empty; nslots a power of two, at most half
  * full. */
 static size_t *slots, nslots;
@@ -181,7 +184,7 @@ int omp_ext_timing_enabled(void)
   return __atomic_load_n(&omp_ext_timing_flag, __ATOMIC_ACQUIRE);
 }
 
-static size_t hash_of(const void *key, const char *name)
+static size_t hash_of(const void *key, const void *at, const char *name)
 {
   uint64_t h = 1469598103934665603ULL; /* FNV-1a */
   if (name) {
@@ -189,20 +192,23 @@ static size_t hash_of(const void *key, const char *name)
       h = (h ^ (unsigned char)*name) * 1099511628211ULL;
     return (size_t)h;
   }
-  h = (uint64_t)(uintptr_t)key * 0x9e3779b97f4a7c15ULL;
+  h = ((uint64_t)(uintptr_t)key ^ ((uint64_t)(uintptr_t)at * 0xff51afd7ed558ccdULL)) *
+      0x9e3779b97f4a7c15ULL;
   return (size_t)(h ^ (h >> 29));
 }
 
-static int same(const struct region *r, const void *key, const char *name)
+static int same(const struct region *r, const void *key, const void *at, const char *name)
 {
-  return name ? r->name && strcmp(r->name, name) == 0 : !r->name && r->key == key;
+  return name ? r->name && strcmp(r->name, name) == 0
+              : !r->name && r->key == key && r->at == at;
 }
 
-/* Slot of \p key / \p name: its region's, or the empty one where it goes. */
-static size_t slot_of(const void *key, const char *name)
+/* Slot of \p key at \p at / \p name: its region's, or the empty one where it
+ * goes. */
+static size_t slot_of(const void *key, const void *at, const char *name)
 {
-  size_t i = hash_of(key, name) & (nslots - 1);
-  while (slots[i] && !same(&regions[slots[i] - 1], key, name))
+  size_t i = hash_of(key, at, name) & (nslots - 1);
+  while (slots[i] && !same(&regions[slots[i] - 1], key, at, name))
     i = (i + 1) & (nslots - 1);
   return i;
 }
@@ -220,24 +226,25 @@ static int index_grow_locked(void)
   nslots = n;
   for (i = 0; i < oldn; i++)
     if (old[i])
-      slots[slot_of(regions[old[i] - 1].key, regions[old[i] - 1].name)] = old[i];
+      slots[slot_of(regions[old[i] - 1].key, regions[old[i] - 1].at, regions[old[i] - 1].name)] =
+        old[i];
   free(old);
   return 0;
 }
 
-/* The entry of \p key / \p name, or NULL; tlock held. */
-static struct region *lookup_locked(const void *key, const char *name)
+/* The entry of \p key at \p at / \p name, or NULL; tlock held. */
+static struct region *lookup_locked(const void *key, const void *at, const char *name)
 {
   size_t slot;
-  if (nslots && slots[slot = slot_of(key, name)])
+  if (nslots && slots[slot = slot_of(key, at, name)])
     return &regions[slots[slot] - 1];
   return NULL;
 }
 
-/* The entry of \p key / \p name, created if missing; tlock held. */
-static struct region *find_locked(const void *key, const char *name)
+/* The entry of \p key at \p at / \p name, created if missing; tlock held. */
+static struct region *find_locked(const void *key, const void *at, const char *name)
 {
-  struct region *r = lookup_locked(key, name);
+  struct region *r = lookup_locked(key, at, name);
   if (r)
     return r;
   if (index_grow_locked() != 0)
@@ -251,10 +258,10 @@ static struct region *find_locked(const void *key, const char *name)
   }
   r = &regions[nregions];
   memset(r, 0, sizeof(*r));
-  r->key = key;
+  r->key = key, r->at = name ? NULL : at;
   if (name && !(r->name = strdup(name)))
     return NULL;
-  slots[slot_of(key, name)] = ++nregions;
+  slots[slot_of(key, r->at, name)] = ++nregions;
   return r;
 }
 
@@ -321,9 +328,7 @@ static int start_record(const void *key, const void *at, unsigned team)
   if (team == 0)
     return 0;
   pthread_mutex_lock(&tlock);
-  if ((r = find_locked(key, NULL)) != NULL) {
-    if (!r->at)
-      r->at = at;
+  if ((r = find_locked(key, at, NULL)) != NULL) {
     recorded = bindrec_of(r, team) != NULL || r->nbinds == MAXSIZES;
   }
   if (r && !recorded && !__atomic_load_n(&rec_th, __ATOMIC_RELAXED) &&
@@ -396,9 +401,7 @@ int omp_ext_timing_end_slow(double dt)
     pthread_mutex_unlock(&tlock);
     return 0;
   }
-  if ((r = find_locked(tl->key, NULL)) != NULL) {
-    if (!r->at)
-      r->at = tl->at;
+  if ((r = find_locked(tl->key, tl->at, NULL)) != NULL) {
     add_size_locked(r, tl->team);
     if ((p = part_locked(r, tl->team)) != NULL) {
       grow_locked(p);
@@ -412,8 +415,8 @@ int omp_ext_timing_end_slow(double dt)
   }
   if (p && (bindrec_of(r, tl->team) || r->nbinds == MAXSIZES)) {
     /* Recorded, size noted: later instances need no lock. */
-    unsigned slot = omp_ext_timing_slot(tl->key, tl->team);
-    tl->seen[slot].key = tl->key, tl->seen[slot].part = p;
+    unsigned slot = omp_ext_timing_slot(tl->key, tl->at, tl->team);
+    tl->seen[slot].key = tl->key, tl->seen[slot].at = tl->at, tl->seen[slot].part = p;
   }
   pthread_mutex_unlock(&tlock);
   return done;
@@ -427,7 +430,7 @@ int omp_ext_timer_start(const char *name)
     return omp_ext_err_invalid;
   t = now_s();
   pthread_mutex_lock(&tlock);
-  if ((r = find_locked(NULL, name)) != NULL)
+  if ((r = find_locked(NULL, NULL, name)) != NULL)
     r->start = t;
   pthread_mutex_unlock(&tlock);
   return r ? omp_ext_success : omp_ext_err_nomem;
@@ -441,7 +444,7 @@ int omp_ext_timer_stop(const char *name)
   if (!name || !*name)
     return err;
   pthread_mutex_lock(&tlock);
-  if ((r = find_locked(NULL, name)) != NULL && r->start > 0) {
+  if ((r = find_locked(NULL, NULL, name)) != NULL && r->start > 0) {
     grow_locked(&r->own);
     omp_ext_timing_add(&r->own, t - r->start);
     add_size_locked(r, 1);
@@ -611,7 +614,7 @@ int omp_ext_timer_stats(const char *name, omp_ext_timer_stats_t *stats)
   if (!name || !stats)
     return err;
   pthread_mutex_lock(&tlock);
-  if ((r = lookup_locked(NULL, name)) != NULL && r->own.n > 0) {
+  if ((r = lookup_locked(NULL, NULL, name)) != NULL && r->own.n > 0) {
     stats_locked(r, stats, 1, NULL);
     err = omp_ext_success;
   }

@@ -57,7 +57,7 @@ struct omp_ext_timing_tls {
   int open;          /* depth */
   int rec;           /* recording its team's binding */
   struct {
-    const void *key;
+    const void *key, *at;
     struct omp_ext_timing_part *part;
   } seen[OMP_EXT_TIMING_NSEEN];
 };
@@ -107,9 +107,9 @@ static inline int omp_ext_timing_open(void)
   return omp_ext_timing_tl.open != 0;
 }
 
-static inline unsigned omp_ext_timing_slot(const void *key, unsigned team)
+static inline unsigned omp_ext_timing_slot(const void *key, const void *at, unsigned team)
 {
-  uintptr_t h = (uintptr_t)key >> 4;
+  uintptr_t h = ((uintptr_t)key ^ (uintptr_t)at) >> 4;
   return (unsigned)((h ^ (h >> 7) ^ team) % OMP_EXT_TIMING_NSEEN);
 }
 
@@ -121,9 +121,11 @@ static inline int omp_ext_timing_begin(const void *key, const void *at, unsigned
   struct omp_ext_timing_part *p;
   if (tl->open++) /* a region nested in the open one, by its primary thread */
     return 0;
-  slot = omp_ext_timing_slot(key, team);
+  slot = omp_ext_timing_slot(key, at, team);
   p = tl->seen[slot].part;
-  if (__builtin_expect(tl->seen[slot].key != key || !p || p->team != team, 0))
+  if (__builtin_expect(tl->seen[slot].key != key || tl->seen[slot].at != at || !p ||
+                         p->team != team,
+                       0))
     return omp_ext_timing_begin_slow(key, at, team);
   tl->part = p;
   tl->t0 = omp_ext_timing_ticks();

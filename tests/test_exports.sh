@@ -6,7 +6,8 @@
 # text helpers) is among them; and the tools (the archives given after
 # libomp_ext.a and libomp_ext_misc.a) call no function of libomp_ext that
 # the shared library does not export: they could link either.  And
-# omp_ext/DESIGN.md (beside MISC_H) names every public header.
+# omp_ext/DESIGN.md (beside MISC_H) names every public header, and in its
+# file map every private one (omp_ext/*.h, omp_ext/htplaces/*.h).
 # Usage: sh test_exports.sh LIBOMP_EXT_SO INCLUDE_DIR MISC_H
 #          [LIBOMP_EXT_A LIBOMP_EXT_MISC_A TOOL_ARCHIVE...]
 set -eu
@@ -41,6 +42,12 @@ for h in "$inc"/omp_ext/*.h "$inc"/omp_ext/*.h.in; do
   [ -e "$h" ] || continue
   name=$(basename "$h" .in)
   grep -q "\`$name\`" "$design" || { echo "FAIL: $design does not name include/omp_ext/$name"; exit 1; }
+done
+# ... and its file map every private header of the library and the command.
+for h in "$(dirname "$misc")"/*.h "$(dirname "$misc")"/htplaces/*.h; do
+  name=$(basename "$h")
+  grep -qE "(^|[^a-z_])$name([^a-z_]|\$)" "$design" ||
+    { echo "FAIL: $design's file map does not name ${h#"$(dirname "$(dirname "$misc")")"/}"; exit 1; }
 done
 
 if [ $# -ge 3 ]; then

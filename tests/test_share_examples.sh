@@ -12,7 +12,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 awk '/^\.SH EXAMPLE/ { on = 1; next } /^\.SH / { on = 0 }
      on && /^\.nf/ { inb = 1; next } on && /^\.fi/ { inb = 0; next } on && inb' \
-  "$src/omp_ext/omp_ext_share.3" >"$work/prog.c"
+  "$src/man/man3/omp_ext_share.3" >"$work/prog.c"
 for f in scale scale_tail scale_steal; do
   grep -q "^[a-z]* $f(double \*x, long n)" "$work/prog.c" || { echo "FAIL: no $f() in the page"; exit 1; }
 done

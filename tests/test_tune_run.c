@@ -1,5 +1,5 @@
 /*
- * htplaces tune: how it runs the program (tune-run.c and the run side of
+ * htplaces tune: how it runs the program (tune_run.c and the run side of
  * tune.c).  Each run reads the same stdin (--stdin FILE, or /dev/null:
  * never tune's own); {N} and {PLACES} in the arguments; program-stdout.txt
  * labelled per run; the failure line is the program's last words; a failed

@@ -20,7 +20,11 @@ extern "C" {
  * hooks as the in-code policy: the OMPT tool under libomp/libiomp5
  * (ompt_callback_parallel_begin / parallel_end; the region is its
  * codeptr_ra) and the GOMP_parallel* wrappers under libgomp (the region is
- * its outlined function).  Nested regions count in their outermost one.
+ * its outlined function at one call site: a function holding a construct
+ * that the compiler inlined at several places gives one region per place,
+ * as under libomp, and as per-region control -- OMP_EXT_HT_POLICY=auto,
+ * htplaces exec --plan -- tells them apart).  Nested regions count in their
+ * outermost one.
  * It works in a program linked with libomp_ext, and in an unmodified
  * dynamically linked one through OMP_TOOL_LIBRARIES=libomp_ext.so (libomp)
  * or LD_PRELOAD=libomp_ext.so (libgomp).

@@ -1,8 +1,9 @@
 /*
  * The analyses of htplaces check and doctor: functions that look at a
  * place list, a topology, sysfs and cgroup files and an environment and
- * return findings (findings.h), printing nothing.  The printers (text and
- * JSON) and the subcommands are in check_report.c and doctor_report.c.
+ * return findings (findings.h), printing nothing: check_analysis.c,
+ * doctor_analysis.c and env.c.  The printers (text and JSON) are in
+ * check_report.c and doctor_report.c, the commands in check.c and doctor.c.
  */
 #ifndef HTPLACES_ANALYSIS_H
 #define HTPLACES_ANALYSIS_H

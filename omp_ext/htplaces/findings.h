@@ -2,10 +2,10 @@
  * Findings: what check and doctor found, as data -- a kind (one list below,
  * each with a stable name), a position (character, place, PU, variable or
  * none), a section (doctor) and named values (numbers, cpusets, texts).
- * The analysis functions (check.c, doctor.c, env.c) fill a findings list
- * and print nothing; the printers (text: the command's report, JSON: -f
- * json) read it.  Tests call the analysis functions and assert the kinds
- * and values.
+ * The analysis functions (check_analysis.c, doctor_analysis.c, env.c)
+ * fill a findings list and print nothing; the printers (text: the
+ * command's report, JSON: -f json) read it.  Tests call the analysis
+ * functions and assert the kinds and values.
  */
 #ifndef HTPLACES_FINDINGS_H
 #define HTPLACES_FINDINGS_H

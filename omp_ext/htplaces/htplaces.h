@@ -70,7 +70,7 @@ struct htp_command {
  * machine, unless HWLOC_THISSYSTEM=1 says it is this machine. */
 int htp_this_machine(const char *command);
 
-/* exec --plan (exec-plan.c): run \p argv with the per-region plan of
+/* exec --plan (exec_plan.c): run \p argv with the per-region plan of
  * htplaces tune's results in \p plan (a folder or its results.json);
  * returns only on error. */
 int htp_exec_plan(struct htp_ctx *ctx, const char *plan, char **argv);

@@ -2,13 +2,13 @@
  * htplaces tune: private declarations of its files.
  *
  *   tune.c           the command: options, the loop over rounds, exit status
- *   tune-plan.c      the plan: configurations (policy x N x wait policy),
+ *   tune_plan.c      the plan: configurations (policy x N x wait policy),
  *                    the automatic thread counts, the seeded shuffle
- *   tune-run.c       one run of the program in one configuration
- *   tune-analysis.c  statistics, speed-up, Karp-Flatt, sigma, SPN, energy,
+ *   tune_run.c       one run of the program in one configuration
+ *   tune_analysis.c  statistics, speed-up, Karp-Flatt, sigma, SPN, energy,
  *                    the recommendation (pure functions on crafted or
  *                    measured data; unit-tested on crafted data)
- *   tune-report.c    the table, results.csv / results.json, the plots
+ *   tune_report.c    the table, results.csv / results.json, the plots
  */
 #ifndef HTPLACES_TUNE_H
 #define HTPLACES_TUNE_H
@@ -99,7 +99,7 @@ struct tune_config {
                           * program pins its own threads: not an unbound baseline) */
 };
 
-/* What the regions say across configurations (tune-analysis.c). */
+/* What the regions say across configurations (tune_analysis.c). */
 struct tune_region_summary {
   char *key;               /* malloc'd, as tune_region's */
   char *name;              /* malloc'd; another region may have the same name */
@@ -172,7 +172,7 @@ struct tune_summary {
   unsigned nregions;
 };
 
-/* tune-plan.c ---------------------------------------------------------- */
+/* tune_plan.c ---------------------------------------------------------- */
 
 /* "speedup,spn,spread,none" -> policies (TUNE_NONE for none); prints errors. */
 int tune_parse_policies(const char *text, int *policies, unsigned max, unsigned *n);
@@ -216,7 +216,7 @@ const char *tune_policy_names(void);
 const char *tune_wait_name(enum tune_wait w);
 const char *tune_objective_name(enum tune_objective o);
 
-/* tune-run.c ----------------------------------------------------------- */
+/* tune_run.c ----------------------------------------------------------- */
 
 /* The longest --timeout (seconds): a deadline past it overflows. */
 #define TUNE_MAX_TIMEOUT_S 1e6
@@ -296,7 +296,7 @@ double tune_load_now(hwloc_const_cpuset_t allowed, double seconds);
 void tune_machine_load(const struct tune_config *c, unsigned n, double before,
                        unsigned ncpus, struct tune_load *load);
 
-/* tune-regions.c ------------------------------------------------------- */
+/* tune_regions.c ------------------------------------------------------- */
 
 /* Add the regions of one run's timing files to c: \p path is
  * OMP_EXT_TIMING's value for the run; with "%p" every file where a process
@@ -326,7 +326,7 @@ void tune_free_regions(struct tune_config *c);
  * runtime started no hook" (static buffer). */
 const char *tune_untimed_reason(const char *program);
 
-/* tune-symbols.c ------------------------------------------------------- */
+/* tune_symbols.c ------------------------------------------------------- */
 
 /* The function holding \p addr (an address in the module's own terms, as
  * the timing file's "offset") in the ELF symbol table of \p module
@@ -334,7 +334,7 @@ const char *tune_untimed_reason(const char *program);
  * demangled (malloc'd), or NULL. */
 char *tune_symbol_at(const char *module, unsigned long addr);
 
-/* tune-analysis.c ------------------------------------------------------ */
+/* tune_analysis.c ------------------------------------------------------ */
 
 /* Figures of every configuration and the summary, from the runs.  topo and
  * power: for the §2.3 bound (omp_ext_model_bound with the measured serial
@@ -367,7 +367,7 @@ int tune_paired_test(const struct tune_config *a, const struct tune_config *b, d
 double tune_run_metric(const struct tune_config *c, const struct tune_run *run, double t1,
                        enum tune_objective o);
 
-/* tune-report.c -------------------------------------------------------- */
+/* tune_report.c -------------------------------------------------------- */
 
 struct tune_report {
   const struct tune_config *c;

@@ -13,7 +13,7 @@
  * name (two constructs on one line are two regions), and named for people:
  * FILE:LINE where the module has debug information (`addr2line`, binutils,
  * run once per region), else the function holding it from the ELF symbol
- * table (tune-symbols.c: static functions too, demangled), prefixed
+ * table (tune_symbols.c: static functions too, demangled), prefixed
  * "lib.so: " in a shared library.  Where more than one process of a run
  * recorded regions, key and name start with the process's program
  * ("app: ", "app#2: " for its second process by start time).

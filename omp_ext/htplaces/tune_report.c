@@ -2,7 +2,7 @@
  * htplaces tune: printing -- the table on stdout, results.csv and
  * results.json (one documented shape, see htplaces-tune(1)), the
  * recommendation, and gnuplot plots (time and SPN against N per policy).
- * Nothing here computes a figure: tune-analysis.c does.
+ * Nothing here computes a figure: tune_analysis.c does.
  */
 #define _GNU_SOURCE
 #include <errno.h>

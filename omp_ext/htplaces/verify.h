@@ -1,6 +1,6 @@
 /*
  * htplaces verify: what the program's threads reported (verify.c) and the
- * report printed from it (verify-report.c).  verify.c calls the report;
+ * report printed from it (verify_report.c).  verify.c calls the report;
  * the report reads only this data (no call back into verify.c).
  */
 #ifndef HTPLACES_VERIFY_H
