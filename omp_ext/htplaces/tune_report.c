@@ -237,7 +237,6 @@ static const struct tune_region *auto_region(const struct tune_report *t,
   return NULL;
 }
 
-
 static void print_region_row(FILE *out, const struct tune_report *t,
                              const struct tune_region_summary *g)
 {
