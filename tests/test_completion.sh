@@ -82,6 +82,7 @@ expect "--threads --timeout --timing-lib" htplaces tune --t
 expect "edp energy" htplaces tune --objective e
 expect "" htplaces tune --inp
 expect "spn,speedup spn,spn spn,spread" htplaces tune --policies spn,sp
+expect "spn,auto" htplaces tune --policies spn,a
 # -i: files
 mkdir -p "$work/d" && : >"$work/d/topo.xml" && : >"$work/d/other.txt"
 (cd "$work/d" && expect "topo.xml" htplaces -i to) || failed=$((failed + 1))

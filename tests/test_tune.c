@@ -313,6 +313,64 @@ static void add_region(struct tune_config *c, const char *name, double total)
   }
 }
 
+/* auto (OMP_EXT_HT_POLICY=auto) far faster than every global configuration
+ * and alone at its speed: compared with the fastest global one (its ratio),
+ * never the fastest, the recommended one, a runner-up, one of the tied
+ * count, nor a region's best (issue 23: a run-time choice, not a setting for
+ * htplaces exec). */
+static void test_auto_never_recommended(void)
+{
+  static const double t1[] = {10, 10, 10}, t2[] = {6, 6.2, 5.8}, ta[] = {3, 3.1, 2.9};
+  static const unsigned c2[] = {0, 1}, p2[] = {0, 1};
+  struct tune_config c[3];
+  struct tune_result r[3];
+  struct tune_summary s;
+  char label[64];
+  unsigned i;
+  int o;
+  craft(&c[0], omp_ht_policy_spn, 1, 1, 0, t1, 3, 100);
+  craft(&c[1], omp_ht_policy_speedup, 2, 2, 0, t2, 3, 100);
+  craft(&c[2], TUNE_AUTO, 2, 2, 0, ta, 3, 100);
+  place(&c[1], c2, p2);
+  add_region(&c[0], "work", 8);
+  add_region(&c[1], "work", 5);
+  add_region(&c[2], "work", 1);
+  c[2].regions[0].control = strdup("speedup:2");
+  CU_ASSERT_EQUAL_FATAL(tune_analyse(c, 3, NULL, NULL, r, &s), 0);
+  for (o = 0; o < TUNE_NOBJECTIVES; o++) { /* (auto is also the best by energy, EDP) */
+    CU_ASSERT(s.fastest[o] >= 0 && s.fastest[o] != 2);
+    CU_ASSERT(s.best[o] >= 0 && s.best[o] != 2);
+    CU_ASSERT_NOT_EQUAL(s.runner_up[o], 2);
+  }
+  CU_ASSERT_EQUAL(s.fastest[TUNE_TIME], 1);
+  CU_ASSERT_EQUAL(s.best[TUNE_TIME], 1);
+  CU_ASSERT_EQUAL(s.ntied[TUNE_TIME], 1);
+  CU_ASSERT_EQUAL(s.significant[TUNE_TIME], 1);
+  CU_ASSERT_DOUBLE_EQUAL(r[2].ratio[TUNE_TIME], 0.5, 0.01); /* half the fastest global's */
+  CU_ASSERT_EQUAL(r[2].paired[TUNE_TIME], 3);
+  CU_ASSERT_EQUAL(r[2].ok, 3);
+  CU_ASSERT(isnan(r[2].serial)); /* no one N: no Karp-Flatt */
+  CU_ASSERT_EQUAL(s.baseline, 0);
+  CU_ASSERT_EQUAL_FATAL(s.nregions, 1);
+  CU_ASSERT_EQUAL(s.regions[0].best, 1); /* 5 s under speedup 2; 1 s under auto */
+  tune_config_label(&c[2], label, sizeof(label));
+  CU_ASSERT_STRING_EQUAL(label, "auto");
+  c[2].wait = TUNE_WAIT_ACTIVE;
+  tune_config_label(&c[2], label, sizeof(label));
+  CU_ASSERT_STRING_EQUAL(label, "auto active");
+  CU_ASSERT_STRING_EQUAL(tune_policy_name(c[2].policy), "auto");
+  tune_free_summary(&s);
+  /* auto alone: nothing to recommend */
+  CU_ASSERT_EQUAL_FATAL(tune_analyse(&c[2], 1, NULL, NULL, r, &s), 0);
+  CU_ASSERT_EQUAL(s.best[TUNE_TIME], -1);
+  CU_ASSERT_EQUAL(s.fastest[TUNE_TIME], -1);
+  CU_ASSERT_EQUAL(s.regions[0].best, -1);
+  tune_free_summary(&s);
+  for (i = 0; i < 3; i++)
+    tune_free_regions(&c[i]);
+  free_configs(c, 3);
+}
+
 static void test_region_analysis(void)
 {
   static const double t1[] = {10, 10, 10}, t2[] = {6, 6, 6}, t4[] = {5, 5, 5};
@@ -606,6 +664,9 @@ static void test_parse_lists(void)
   CU_ASSERT_EQUAL(tune_parse_policies("spn,bogus", p, 8, &n), HTP_EXIT_USAGE);
   CU_ASSERT_EQUAL(tune_parse_policies("energy", p, 8, &n), HTP_EXIT_USAGE);
   CU_ASSERT_EQUAL(tune_parse_policies("spn,spn", p, 8, &n), HTP_EXIT_USAGE);
+  CU_ASSERT_EQUAL(tune_parse_policies("spn,auto", p, 8, &n), 0); /* auto: run time, compared */
+  CU_ASSERT(n == 2 && p[0] == omp_ht_policy_spn && p[1] == TUNE_AUTO);
+  CU_ASSERT_EQUAL(tune_parse_policies("auto,auto", p, 8, &n), HTP_EXIT_USAGE);
   CU_ASSERT_EQUAL(tune_parse_threads("1,4,2", 4, t, 8, &n), 0);
   CU_ASSERT(n == 3 && t[0] == 1 && t[1] == 4 && t[2] == 2);
   CU_ASSERT_EQUAL(tune_parse_threads("1,5", 4, t, 8, &n), HTP_EXIT_USAGE);
@@ -636,6 +697,37 @@ static void test_plan_on_fixture(void)
   CU_ASSERT_EQUAL(c[2].usage.extra, 2);
   CU_ASSERT_STRING_EQUAL(c[3].places, "{0},{8},{1},{9},{2},{10},{3},{11}");
   CU_ASSERT_PTR_NULL(c[4].places); /* none: no OMP_PLACES */
+  tune_free_plan(c, n);
+  omp_ext_topo_destroy(topo);
+}
+
+/* auto in the plan: one configuration per wait policy (not per N), on all
+ * PUs' count, without places; after the others as listed. */
+static void test_plan_auto(void)
+{
+  static const int pol[] = {omp_ht_policy_spn, TUNE_AUTO};
+  static const unsigned counts[] = {1, 4, 8};
+  static const enum tune_wait waits[] = {TUNE_WAIT_PASSIVE, TUNE_WAIT_ACTIVE};
+  omp_ext_topo_t *topo;
+  struct tune_config *c;
+  char label[64];
+  unsigned n;
+  CU_ASSERT_EQUAL_FATAL(omp_ext_topo_load(&topo, "pack:2 core:4 pu:2(indexes=core:pack)", 0), 0);
+  CU_ASSERT_EQUAL_FATAL(tune_make_plan(topo, pol, 2, counts, 3, waits, 2, &c, &n), 0);
+  CU_ASSERT_EQUAL_FATAL(n, 8); /* spn: 3 counts x 2 waits; auto: 2 waits */
+  CU_ASSERT_EQUAL(c[5].policy, omp_ht_policy_spn);
+  CU_ASSERT(TUNE_IS_AUTO(&c[6]) && TUNE_IS_AUTO(&c[7]));
+  CU_ASSERT_EQUAL(c[6].threads, 16);
+  CU_ASSERT_PTR_NULL(c[6].places);
+  CU_ASSERT_PTR_NULL(c[6].place_pu);
+  CU_ASSERT_EQUAL(c[6].wait, TUNE_WAIT_PASSIVE);
+  CU_ASSERT_EQUAL(c[7].wait, TUNE_WAIT_ACTIVE);
+  CU_ASSERT_EQUAL(tune_policy_bits(&c[6]), TUNE_AUTO_BIT);
+  CU_ASSERT_STRING_EQUAL(tune_bit_name(30), "auto");
+  CU_ASSERT_STRING_EQUAL(tune_bit_name(31), "none");
+  CU_ASSERT_STRING_EQUAL(tune_bit_name(2), "spn");
+  tune_config_label(&c[7], label, sizeof(label));
+  CU_ASSERT_STRING_EQUAL(label, "auto active");
   tune_free_plan(c, n);
   omp_ext_topo_destroy(topo);
 }
@@ -1249,11 +1341,16 @@ static void test_bad_input(void)
   }
   {
     char *a[] = {"--policies", "spn,fast", "--", TUNE_PROG_BIN, NULL};
-    bad(2, "unknown policy 'fast' in --policies; allowed: none, os, speedup, spn, spread (energy", NULL, a);
+    bad(2, "unknown policy 'fast' in --policies; allowed: none, os, speedup, spn, spread, auto (energy", NULL, a);
   }
   {
     char *a[] = {"--objective", "speed", "--", TUNE_PROG_BIN, NULL};
     bad(2, "allowed: time, energy, spn, edp", NULL, a);
+  }
+  { /* auto is libomp_ext's: without the library preloaded it cannot run */
+    char *a[] = {"--policies", "spn,auto", "--no-regions", "--", TUNE_PROG_BIN, NULL};
+    bad(2, "--policies auto needs libomp_ext.so preloaded into the program, which --no-regions "
+           "turns off", NULL, a);
   }
   {
     char *a[] = {"--reps", "3", NULL};
@@ -1557,6 +1654,7 @@ static CU_TestInfo analysis_tests[] = {
   {"JSON and table fields", test_report_fields},
   {"tied: --budget hint", test_tied_hint},
   {"20,000 regions", test_many_regions},
+  {"auto: compared, never recommended", test_auto_never_recommended},
   CU_TEST_INFO_NULL};
 static CU_TestInfo plan_tests[] = {
   {"automatic thread counts", test_auto_threads},
@@ -1564,6 +1662,7 @@ static CU_TestInfo plan_tests[] = {
   {"the sweep engine's rounds, warm-up and budget", test_sweep_rounds},
   {"lists", test_parse_lists},
   {"plan on the C6100", test_plan_on_fixture},
+  {"auto in the plan", test_plan_auto},
   {"identical placements merged", test_plan_merges_identical},
   {"--threads ranges", test_parse_thread_ranges},
   CU_TEST_INFO_NULL};

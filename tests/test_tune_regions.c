@@ -7,7 +7,9 @@
  * function whose mangled name has 180 characters, demangled; the program
  * behind `bash -c 'prog; true'` and `timeout`; a forked child's regions;
  * a program that pins its own threads under "none"; a program without a
- * parallel region is not called statically linked.
+ * parallel region is not called statically linked; --policies ...,auto:
+ * auto's row beside the global ones, never recommended, and what it chose
+ * per region from the timing files.
  */
 #define _GNU_SOURCE
 #include <CUnit/CUnit.h>
@@ -228,6 +230,84 @@ static void test_cxx_long_name(void)
 #endif
 }
 
+/* The text after needle in hay, up to the next '"' (static buffer; "" when
+ * needle is not there). */
+static const char *string_after(const char *hay, const char *needle)
+{
+  static char buf[128];
+  const char *p = strstr(hay, needle);
+  size_t n = 0;
+  buf[0] = '\0';
+  if (p)
+    for (p += strlen(needle); p[n] && p[n] != '"' && n + 1 < sizeof(buf); n++)
+      buf[n] = p[n];
+  buf[n] = '\0';
+  return buf;
+}
+
+/* auto's label is one of auto's candidates: "default" or POLICY:N with N in
+ * 1..npus, maybe " exploring". */
+static int auto_label(const char *text, unsigned npus)
+{
+  char policy[32];
+  unsigned n;
+  omp_ht_policy_t p;
+  if (strcmp(text, "default") == 0 || strcmp(text, "default exploring") == 0)
+    return 1;
+  return sscanf(text, "%31[a-z]:%u", policy, &n) == 2 && n >= 1 && n <= npus &&
+         omp_ext_policy_from_name(policy, &p) == 0 && omp_ext_policy_has_order(p) == 1;
+}
+
+/* --policies spn,auto on region_probe (two regions, 400 instances each):
+ * auto's configuration (index 1: after spn 1) is in the table and the JSON,
+ * run with OMP_EXT_HT_POLICY=auto, compared with the fastest global one, and
+ * never recommended nor a region's best; each region's line says what auto
+ * chose for it, as the timing files recorded. */
+static void test_auto_beside(void)
+{
+  struct run_result res;
+  char *prog[] = {REGION_PROBE_BIN, "400", NULL};
+  cpu_set_t set;
+  const char *p;
+  unsigned npus, regions = 0;
+  CU_ASSERT_EQUAL_FATAL(sched_getaffinity(0, sizeof(set), &set), 0);
+  npus = (unsigned)CPU_COUNT(&set);
+  tune(&res, 1, "1", "spn,auto", prog);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "{\"index\": 1, \"label\": \"auto\", \"policy\": "
+                                         "\"auto\", \"policies\": [\"auto\"], "));
+  CU_ASSERT_PTR_NULL(strstr(res.out, "{\"index\": 2,")); /* one auto, one spn */
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "\"self_bound\": false, \"run_time\": true"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "\"self_bound\": false, \"run_time\": false"));
+  /* recommended: spn 1, the one global configuration; auto in no tie list */
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "\"recommendation\": {\"objective\": \"time\", "
+                                         "\"best\": 0, \"runner_up\": null, \"fastest\": 0, "
+                                         "\"tied\": [0]"));
+  CU_ASSERT_PTR_NULL(strstr(res.out, "\"best\": 1"));
+  /* every region: auto's choice (a candidate's label) and its total */
+  for (p = res.out; (p = strstr(p, "\"auto\": {\"config\": \"")) != NULL; p++) {
+    const char *label = string_after(p, "\"auto\": {\"config\": \"");
+    CU_ASSERT(auto_label(label, npus));
+    if (!auto_label(label, npus))
+      fprintf(stderr, "\n  auto chose '%s'", label);
+    CU_ASSERT_PTR_NOT_NULL(strstr(p, "\"total_s\": "));
+    regions++;
+  }
+  CU_ASSERT_EQUAL(regions, 2);
+  CU_ASSERT_PTR_NULL(strstr(res.out, "\"auto\": null"));
+  /* the configuration's own regions carry the same "control" */
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "\"control\": \""));
+  if (!res.status && regions != 2)
+    fprintf(stderr, "\n%s", res.out);
+  run_free(&res);
+  tune(&res, 0, "1", "spn,auto", prog);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "\nauto    "));
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "auto: OMP_EXT_HT_POLICY=auto, libomp_ext preloaded"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "never recommended"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "  auto chose, total\n"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "Recommendation:\n  time: spn 1 (median "));
+  run_free(&res);
+}
+
 static CU_TestInfo tests[] = {
   {"a run's files: keys by address, labels by process, cleared", test_read_run_files},
   {"a static function named without -g", test_static_function},
@@ -236,6 +316,7 @@ static CU_TestInfo tests[] = {
   {"no parallel region: not called statically linked", test_no_region},
   {"a program that pins its own threads under none", test_self_bound},
   {"C++ without -g, a 180-character mangled name: demangled", test_cxx_long_name},
+  {"--policies spn,auto: auto beside, never recommended", test_auto_beside},
   CU_TEST_INFO_NULL};
 
 static CU_SuiteInfo suites[] = {{"tune regions", NULL, NULL, NULL, NULL, tests},

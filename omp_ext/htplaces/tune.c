@@ -247,7 +247,7 @@ static void print_plan_json(FILE *out, const struct plan *p, const struct tune_o
     fprintf(out, ", \"policy\": \"%s\", \"policies\": [", tune_policy_name(c->policy));
     for (b = 0; b < 32; b++)
       if (tune_policy_bits(c) & (1u << b)) {
-        fprintf(out, "%s\"%s\"", first ? "" : ", ", b == 31 ? "none" : tune_policy_name((int)b));
+        fprintf(out, "%s\"%s\"", first ? "" : ", ", tune_bit_name(b));
         first = 0;
       }
     fprintf(out, "], \"threads\": %u, \"wait\": \"%s\", \"cores\": %u, \"places\": ",
@@ -270,7 +270,9 @@ static void print_plan(FILE *out, const struct plan *p, const struct tune_opts *
   for (i = 0; i < p->n; i++) {
     tune_config_label(&p->c[i], label, sizeof(label));
     fprintf(out, "  %-24s %s\n", label,
-            p->c[i].places ? p->c[i].places : "(no OMP_PLACES: the runtime's default)");
+            p->c[i].places ? p->c[i].places
+            : TUNE_IS_AUTO(&p->c[i]) ? "(OMP_EXT_HT_POLICY=auto: per region, at run time)"
+                                     : "(no OMP_PLACES: the runtime's default)");
   }
   if (o->timeout_s > 0)
     fprintf(out, "estimated time: at most %.0f s (%u runs x --timeout %.0f s); typically %u x "
@@ -607,6 +609,15 @@ static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *
               "found: --timing-lib PATH)\n");
     }
   }
+  for (i = 0; i < p->n && !x.timing_lib; i++)
+    if (TUNE_IS_AUTO(&p->c[i])) { /* auto is libomp_ext's: it must be preloaded */
+      close(x.stdout_fd);
+      omp_ext_rapl_close(rapl);
+      tune_remove_temp_dir(tmp.dir);
+      tune_signals_restore();
+      return htp_error(HTP_EXIT_USAGE, "--policies auto needs libomp_ext.so preloaded into the "
+                       "program: none found; give --timing-lib PATH");
+    }
   htp_program_env(ctx); /* the topology is loaded: the runs see the user's environment */
   before = tune_load_now(x.allowed, 0.25);
   status = run_rounds(&x, p, o, &l);
@@ -643,6 +654,7 @@ int htp_cmd_tune(struct htp_ctx *ctx, int argc, char **argv)
   struct plan p = {0};
   omp_ext_model_t m;
   int status, sep = 0, json = 0;
+  unsigned i;
   /* The power model for modelled energy: $OMP_EXT_POWER_MODEL or the
    * paper's C6100 preset, unless --power-model says. */
   if ((status = htp_model_from_env(environ, &m)) != 0)
@@ -659,6 +671,15 @@ int htp_cmd_tune(struct htp_ctx *ctx, int argc, char **argv)
   if ((status = make_plan(ctx->topo, &o, &p)) != 0) {
     free(p.counts);
     return status;
+  }
+  for (i = 0; i < p.n && o.no_regions; i++)
+    if (TUNE_IS_AUTO(&p.c[i]))
+      status = HTP_EXIT_USAGE;
+  if (status) {
+    tune_free_plan(p.c, p.n);
+    free(p.counts);
+    return htp_error(status, "--policies auto needs libomp_ext.so preloaded into the program, "
+                     "which --no-regions turns off");
   }
   if ((status = tune_find_program(argv[sep + 1])) == 0) {
     if (o.dry_run && json)

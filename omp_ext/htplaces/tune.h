@@ -26,6 +26,13 @@
 /* The "none" pseudo-policy: the runtime's default, no OMP_PLACES nor
  * OMP_PROC_BIND (the baseline every user has today). */
 #define TUNE_NONE (-1)
+/* The "auto" configuration (--policies ...,auto): OMP_EXT_HT_POLICY=auto
+ * with libomp_ext preloaded, no OMP_PLACES nor OMP_NUM_THREADS (threads: all
+ * allowed PUs, the default team); one per wait policy.  Shown beside the
+ * global configurations, never recommended nor a region's best: it is a
+ * run-time choice, not a setting for htplaces exec. */
+#define TUNE_AUTO ((int)omp_ht_policy_auto)
+#define TUNE_IS_AUTO(c) ((c)->policy == TUNE_AUTO)
 /* OMP_WAIT_POLICY: not set, passive, active. */
 enum tune_wait { TUNE_WAIT_UNSET = 0, TUNE_WAIT_PASSIVE, TUNE_WAIT_ACTIVE };
 enum tune_objective { TUNE_TIME = 0, TUNE_ENERGY, TUNE_SPN, TUNE_EDP, TUNE_NOBJECTIVES };
@@ -63,14 +70,19 @@ struct tune_region {
   unsigned nruns;
   unsigned long instances; /* per run (the last run's count) */
   unsigned team_max;       /* the largest team size seen */
+  char *control;           /* under auto: what it chose in the last run (the timing
+                            * file's "control": "spn:2", "spn:2 exploring"), malloc'd;
+                            * NULL: not recorded */
 };
 
 /* One configuration of the plan, with its runs. */
 struct tune_config {
-  int policy;            /* omp_ht_policy_t or TUNE_NONE: the first policy giving it */
+  int policy;            /* omp_ht_policy_t, TUNE_NONE or TUNE_AUTO: the first policy
+                          * giving it */
   unsigned policies;     /* every policy giving this placement: bit p for policy p,
-                          * TUNE_NONE_BIT for none (tune_make_plan merges identical
-                          * placements); 0 counts as bit(policy) */
+                          * TUNE_NONE_BIT for none, TUNE_AUTO_BIT for auto
+                          * (tune_make_plan merges identical placements); 0 counts
+                          * as bit(policy) */
   unsigned threads;      /* N: OMP_NUM_THREADS */
   enum tune_wait wait;
   omp_ext_usage_t usage; /* cores/packages/extra PUs its places use (none: as speedup) */
@@ -140,6 +152,7 @@ struct tune_result {
  * successful run. */
 #define TUNE_TEST_NAME "paired t-test on per-round log ratios (95%, two-sided)"
 #define TUNE_NONE_BIT (1u << 31)
+#define TUNE_AUTO_BIT (1u << 30)
 
 /* What the whole plan says. */
 struct tune_summary {
@@ -192,7 +205,9 @@ void tune_free_plan_entry(struct tune_config *c);
 void tune_config_label(const struct tune_config *c, char *buf, size_t len);
 /* c->policies, or the bit of c->policy when it is 0 (crafted configurations). */
 unsigned tune_policy_bits(const struct tune_config *c);
-/* "spn", "none": the configuration's policy name. */
+/* The policy of bit b of tune_policy_bits: "spn", "none", "auto". */
+const char *tune_bit_name(unsigned b);
+/* "spn", "none", "auto": the configuration's policy name. */
 const char *tune_policy_name(int policy);
 /* How a failed run ended, for people: "exit 3", "killed by signal 11
  * (Segmentation fault)", "timed out (--timeout)". */

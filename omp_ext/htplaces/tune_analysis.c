@@ -85,7 +85,7 @@ static int find_baseline(const struct tune_config *c, const struct tune_result *
   int b = -1;
   unsigned i;
   for (i = 0; i < n; i++)
-    if (c[i].threads == 1 && r[i].ok && !r[i].failed &&
+    if (c[i].threads == 1 && r[i].ok && !r[i].failed && !TUNE_IS_AUTO(&c[i]) &&
         (b < 0 || r[i].time.median < r[b].time.median))
       b = (int)i;
   return b;
@@ -114,7 +114,7 @@ static void one_config(const struct tune_config *c, double t1, double *buf, stru
     return;
   if (t1 > 0)
     r->speedup = t1 / r->time.median;
-  if (c->threads > 1)
+  if (c->threads > 1 && !TUNE_IS_AUTO(c)) /* (auto: no one N) */
     r->serial = karp_flatt(c->threads, r->speedup);
   if (r->metric[TUNE_ENERGY].n)
     r->power_w = r->metric[TUNE_ENERGY].median / r->time.median;
@@ -140,7 +140,7 @@ static int serial_source(const struct tune_config *c, const struct tune_result *
   unsigned i;
   for (i = 0; i < n; i++) {
     if (!usable(&r[i]) || c[i].threads < 2 || !isfinite(r[i].serial) ||
-        c[i].policy == TUNE_NONE || c[i].usage.extra != 0)
+        c[i].policy == TUNE_NONE || TUNE_IS_AUTO(&c[i]) || c[i].usage.extra != 0)
       continue;
     if (b < 0 || c[i].threads > c[b].threads ||
         (c[i].threads == c[b].threads && r[i].time.median < r[b].time.median))
@@ -313,9 +313,10 @@ void tune_recommend(const struct tune_config *c, struct tune_result *r, unsigned
   double t1 = s->baseline >= 0 ? r[s->baseline].time.median : NAN;
   unsigned i;
   int f = -1, b = -1, u = -1, worse = o == TUNE_SPN ? -1 : 1;
-  for (i = 0; i < n; i++) {
+  for (i = 0; i < n; i++) { /* (auto, a run-time choice, is only compared) */
     r[i].tied[o] = 0;
-    if (usable(&r[i]) && r[i].metric[o].n && (f < 0 || better(c, r, o, (int)i, f)))
+    if (usable(&r[i]) && r[i].metric[o].n && !TUNE_IS_AUTO(&c[i]) &&
+        (f < 0 || better(c, r, o, (int)i, f)))
       f = (int)i;
   }
   s->fastest[o] = f;
@@ -331,7 +332,7 @@ void tune_recommend(const struct tune_config *c, struct tune_result *r, unsigned
       r[i].tied[o] = tune_paired_test(&c[i], &c[f], t1, o, &r[i].ratio[o], &r[i].paired[o]) !=
                      worse;
     }
-    if (!r[i].tied[o])
+    if (!r[i].tied[o] || TUNE_IS_AUTO(&c[i]))
       continue;
     s->ntied[o]++;
     if (b < 0 || cheaper(&c[i], &c[b]) ||
@@ -339,7 +340,8 @@ void tune_recommend(const struct tune_config *c, struct tune_result *r, unsigned
       b = (int)i;
   }
   for (i = 0; i < n; i++)
-    if ((int)i != b && usable(&r[i]) && r[i].metric[o].n && (u < 0 || better(c, r, o, (int)i, u)))
+    if ((int)i != b && usable(&r[i]) && r[i].metric[o].n && !TUNE_IS_AUTO(&c[i]) &&
+        (u < 0 || better(c, r, o, (int)i, u)))
       u = (int)i;
   s->best[o] = b;
   s->runner_up[o] = u;
@@ -513,9 +515,11 @@ static int count_same_names(struct tune_summary *s)
   return omp_ext_success;
 }
 
-/* Region k's best configuration (lowest median total among the usable). */
-static void region_best(const struct tune_result *r, unsigned n, const struct region_map *m,
-                        unsigned k, struct tune_region_summary *g, double *buf)
+/* Region k's best configuration (lowest median total among the usable;
+ * never auto, which is no configuration a plan can apply). */
+static void region_best(const struct tune_config *c, const struct tune_result *r, unsigned n,
+                        const struct region_map *m, unsigned k, struct tune_region_summary *g,
+                        double *buf)
 {
   unsigned i;
   for (i = 0; i < n; i++) {
@@ -525,7 +529,7 @@ static void region_best(const struct tune_result *r, unsigned n, const struct re
       continue;
     if (x->team_max > g->team_max)
       g->team_max = x->team_max;
-    if (!usable(&r[i]) || !isfinite(t = region_median(x, buf)))
+    if (!usable(&r[i]) || TUNE_IS_AUTO(&c[i]) || !isfinite(t = region_median(x, buf)))
       continue;
     if (g->best < 0 || t < g->best_s) {
       g->best = (int)i;
@@ -547,7 +551,7 @@ static void region_figures(const struct tune_config *c, const struct tune_result
                                   : NAN;
   unsigned i;
   int single_timed = 0, single_has = 0;
-  region_best(r, n, m, k, g, buf);
+  region_best(c, r, n, m, k, g, buf);
   g->speedup = g->serial = g->share = NAN;
   if (isfinite(t1) && g->best >= 0)
     g->speedup = t1 / g->best_s;
@@ -557,7 +561,7 @@ static void region_figures(const struct tune_config *c, const struct tune_result
     g->share = g->best_s / r[g->best].time.median;
   region_sigma(m, s, k, buf, pairs);
   for (i = 0; i < n; i++) /* 1-thread runs with a timing file: did they time it? */
-    if (c[i].threads == 1 && c[i].nserial) {
+    if (c[i].threads == 1 && c[i].nserial && !TUNE_IS_AUTO(&c[i])) {
       single_timed = 1;
       single_has |= region_at(m, i, k) != NULL;
     }

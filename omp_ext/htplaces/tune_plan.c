@@ -26,7 +26,7 @@ const char *tune_objective_name(enum tune_objective o)
   return names[o];
 }
 
-/* "none, os, speedup, spn, spread": what --policies takes. */
+/* "none, os, speedup, spn, spread, auto": what --policies takes. */
 const char *tune_policy_names(void)
 {
   static char names[256];
@@ -36,6 +36,8 @@ const char *tune_policy_names(void)
     if ((omp_ht_policy_t)i != omp_ht_policy_energy)
       len += (size_t)snprintf(names + len, sizeof(names) - len, ", %s",
                               omp_ext_policy_name((omp_ht_policy_t)i));
+  if (len < sizeof(names))
+    snprintf(names + len, sizeof(names) - len, ", auto");
   return names;
 }
 
@@ -71,6 +73,8 @@ static int policy_item(const char *s, void *arg)
   unsigned i;
   if (strcmp(s, "none") == 0)
     v = TUNE_NONE;
+  else if (omp_ext_policy_from_name(s, &p) == 0 && p == omp_ht_policy_auto)
+    v = TUNE_AUTO; /* (run time: shown beside the others, never recommended) */
   else if (omp_ext_policy_from_name(s, &p) == 0 && p != omp_ht_policy_energy &&
            omp_ext_policy_has_order(p) == 1)
     v = (int)p;
@@ -204,17 +208,17 @@ unsigned tune_auto_threads(unsigned ncores, unsigned npus, unsigned max_smt, uns
 static int fill(const omp_ext_topo_t *topo, struct tune_config *c)
 {
   omp_ext_pu_t *order = malloc(c->threads * sizeof(*order));
-  omp_ht_policy_t base = c->policy == TUNE_NONE ? omp_ht_policy_speedup
-                                                : (omp_ht_policy_t)c->policy;
+  int placed = c->policy != TUNE_NONE && !TUNE_IS_AUTO(c); /* none, auto: no places */
+  omp_ht_policy_t base = placed ? (omp_ht_policy_t)c->policy : omp_ht_policy_speedup;
   int err;
   if (!order)
     return omp_ext_err_nomem;
   err = omp_ext_order(topo, NULL, base, c->threads, order);
   if (!err)
     err = omp_ext_usage_of(order, c->threads, &c->usage);
-  if (!err && c->policy != TUNE_NONE)
+  if (!err && placed)
     err = omp_ext_places_format(order, c->threads, omp_ext_format_omp, &c->places);
-  if (!err && c->policy != TUNE_NONE) { /* one PU per place, in order, and its core */
+  if (!err && placed) { /* one PU per place, in order, and its core */
     unsigned i;
     if (!(c->place_pu = malloc(c->threads * sizeof(*c->place_pu))) ||
         !(c->place_core = malloc(c->threads * sizeof(*c->place_core))))
@@ -230,7 +234,13 @@ static int fill(const omp_ext_topo_t *topo, struct tune_config *c)
 
 static unsigned policy_bit(int policy)
 {
-  return policy == TUNE_NONE ? TUNE_NONE_BIT : 1u << policy;
+  return policy == TUNE_NONE ? TUNE_NONE_BIT : policy == TUNE_AUTO ? TUNE_AUTO_BIT : 1u << policy;
+}
+
+const char *tune_bit_name(unsigned b)
+{
+  return 1u << b == TUNE_NONE_BIT ? "none" : 1u << b == TUNE_AUTO_BIT
+                                             ? "auto" : omp_ext_policy_name((omp_ht_policy_t)b);
 }
 
 /* Configurations with the same place list, N and wait policy are one
@@ -267,9 +277,13 @@ int tune_make_plan(const omp_ext_topo_t *topo, const int *policies, unsigned npo
   for (p = 0; p < npol; p++)
     for (t = 0; t < ncounts; t++)
       for (w = 0; w < nwaits && !err; w++, k++) {
+        if (policies[p] == TUNE_AUTO && t > 0) { /* auto: one per wait policy */
+          k--;
+          continue;
+        }
         c[k].policy = policies[p];
         c[k].policies = policy_bit(policies[p]);
-        c[k].threads = counts[t];
+        c[k].threads = policies[p] == TUNE_AUTO ? omp_ext_topo_npus(topo) : counts[t];
         c[k].wait = waits[w];
         err = fill(topo, &c[k]);
       }
@@ -278,7 +292,7 @@ int tune_make_plan(const omp_ext_topo_t *topo, const int *policies, unsigned npo
     return htp_error(HTP_EXIT_FAIL, "cannot make the plan: %s", omp_ext_strerror(err));
   }
   *configs = c;
-  *n = merge_identical(c, total);
+  *n = merge_identical(c, k);
   return HTP_EXIT_OK;
 }
 
@@ -315,11 +329,11 @@ void tune_config_label(const struct tune_config *c, char *buf, size_t len)
   buf[0] = '\0';
   for (p = 0; p < 32 && k < len; p++)
     if (bits & (1u << p)) {
-      k += (size_t)snprintf(buf + k, len - k, "%s%s", first ? "" : "/",
-                            p == 31 ? "none" : omp_ext_policy_name((omp_ht_policy_t)p));
+      k += (size_t)snprintf(buf + k, len - k, "%s%s", first ? "" : "/", tune_bit_name(p));
       first = 0;
     }
+  if (k < len && !TUNE_IS_AUTO(c)) /* (auto: no N, it chooses per region) */
+    k += (size_t)snprintf(buf + k, len - k, " %u", c->threads);
   if (k < len)
-    snprintf(buf + k, len - k, " %u%s%s", c->threads, c->wait ? " " : "",
-             c->wait ? tune_wait_name(c->wait) : "");
+    snprintf(buf + k, len - k, "%s%s", c->wait ? " " : "", c->wait ? tune_wait_name(c->wait) : "");
 }

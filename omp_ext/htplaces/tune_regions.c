@@ -350,6 +350,24 @@ static int add_total(struct tune_region *r, double total, double median,
   return 0;
 }
 
+/* Under auto: what it chose for the region in this run, from the timing
+ * file's "control" {"source": "auto", "config": "spn:2", "settled": true}
+ * ("spn:2 exploring" when not settled); nothing recorded: left as it was.
+ * 0, or -1 out of memory. */
+static int keep_control(struct tune_region *r, const json_t *control)
+{
+  const char *config = json_string_value(json_object_get(control, "config"));
+  char *text;
+  if (!config)
+    return 0;
+  if (asprintf(&text, "%s%s", config,
+               json_is_false(json_object_get(control, "settled")) ? " exploring" : "") < 0)
+    return -1;
+  free(r->control);
+  r->control = text;
+  return 0;
+}
+
 /* The largest team size of a region: the last of "team_sizes" (ascending). */
 static unsigned team_max_of(const json_t *reg)
 {
@@ -479,7 +497,7 @@ int tune_read_timing(const char *path, struct tune_config *c, double *serial_s, 
   /* the serial part: the first process's (the program, or its parent) */
   *serial_s = n ? json_number_value(json_object_get(procs[0].root, "serial_s")) : 0;
   for (k = 0; k < n && !err; k++) {
-    if (!c->place_pu && self_bound(json_object_get(procs[k].root, "regions")))
+    if (c->policy == TUNE_NONE && self_bound(json_object_get(procs[k].root, "regions")))
       c->self_bound = 1;
     json_array_foreach(json_object_get(procs[k].root, "regions"), i, reg) {
       const json_t *total = json_object_get(reg, "total_s"), *inst = json_object_get(reg, "instances"),
@@ -492,6 +510,8 @@ int tune_read_timing(const char *path, struct tune_config *c, double *serial_s, 
       err = !r || !json_is_number(total) || !json_is_integer(inst) || !json_is_number(median) ||
             add_total(r, json_number_value(total), json_number_value(median),
                       (unsigned long)json_integer_value(inst), team_max_of(reg));
+      if (!err && TUNE_IS_AUTO(c))
+        err = keep_control(r, json_object_get(reg, "control"));
       if (err)
         break;
     }
@@ -531,6 +551,7 @@ void tune_free_regions(struct tune_config *c)
     free(c->regions[i].name);
     free(c->regions[i].total_s);
     free(c->regions[i].median_s);
+    free(c->regions[i].control);
   }
   free(c->regions);
   free(c->serial_s);

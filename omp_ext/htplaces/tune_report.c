@@ -131,7 +131,7 @@ static void print_tied(FILE *out, const struct tune_report *t, enum tune_objecti
   unsigned i, k = 0, n = t->s->ntied[o] - 1;
   char name[160];
   for (i = 0; i < t->n; i++)
-    if (t->r[i].tied[o] && (int)i != skip) {
+    if (t->r[i].tied[o] && (int)i != skip && !TUNE_IS_AUTO(&t->c[i])) {
       config_name(&t->c[i], name, sizeof(name));
       fprintf(out, "%s%s (%.4g %s)", k == 0 ? "" : k + 1 == n ? " and " : ", ", name,
               t->r[i].metric[o].median, metric_unit[o]);
@@ -211,6 +211,28 @@ static unsigned untimed_runs(const struct tune_report *t)
 
 #define REGION_WIDTH 40 /* a longer name gets a line of its own */
 
+/* The first auto configuration, -1 when the plan has none. */
+static int auto_config(const struct tune_report *t)
+{
+  unsigned i;
+  for (i = 0; i < t->n; i++)
+    if (TUNE_IS_AUTO(&t->c[i]))
+      return (int)i;
+  return -1;
+}
+
+/* Region g under the first auto configuration, or NULL. */
+static const struct tune_region *auto_region(const struct tune_report *t,
+                                             const struct tune_region_summary *g)
+{
+  int a = auto_config(t);
+  unsigned k;
+  for (k = 0; a >= 0 && k < t->c[a].nregions; k++)
+    if (strcmp(t->c[a].regions[k].key, g->key) == 0)
+      return &t->c[a].regions[k];
+  return NULL;
+}
+
 static void print_region_row(FILE *out, const struct tune_report *t,
                              const struct tune_region_summary *g)
 {
@@ -233,6 +255,13 @@ static void print_region_row(FILE *out, const struct tune_report *t,
     print_num(out, " %*.2f", g->speedup, 8);
   print_num(out, " %*.3f", g->serial, 7);
   print_num(out, " %*.3f", g->npairs ? g->sigma : NAN, 7);
+  if (auto_config(t) >= 0) { /* what auto chose for it, and its total there */
+    const struct tune_region *x = auto_region(t, g);
+    char chose[160];
+    snprintf(chose, sizeof(chose), "%s %s", x && x->control ? x->control : "-",
+             fmt_seconds(x ? region_total(x) : NAN, sec, sizeof(sec)));
+    fprintf(out, "  %s", chose);
+  }
   if (g->same_name)
     fprintf(out, "  [%s]", g->key);
   fputc('\n', out);
@@ -256,9 +285,9 @@ static void print_regions(FILE *out, const struct tune_report *t)
   }
   fprintf(out, "\nParallel regions (omp_ext's timing layer; by total time at each region's "
           "best configuration, median per run; share: of that configuration's run time):\n");
-  fprintf(out, "  %-*s %10s %6s %9s %4s  %-24s %8s %7s %7s\n", REGION_WIDTH, "region",
+  fprintf(out, "  %-*s %10s %6s %9s %4s  %-24s %8s %7s %7s%s\n", REGION_WIDTH, "region",
           "total", "share", "instances", "team", "best configuration", "speedup", "serial",
-          "sigma");
+          "sigma", auto_config(t) >= 0 ? "  auto chose, total" : "");
   for (k = 0; k < s->nregions; k++) {
     print_region_row(out, t, &s->regions[k]);
     multi += s->regions[k].only_multi != 0;
@@ -416,6 +445,11 @@ void tune_print_table(FILE *out, const struct tune_report *t)
               "bound to fewer CPUs than the run had): a bound baseline, not the runtime's "
               "default\n", name);
     }
+  if (auto_config(t) >= 0)
+    fprintf(out, "auto: OMP_EXT_HT_POLICY=auto, libomp_ext preloaded (each region's team size and "
+            "places chosen at run time): shown beside the global configurations, never "
+            "recommended -- to use it, run the program with OMP_EXT_HT_POLICY=auto; to apply "
+            "tune's own per-region answer, htplaces exec --plan\n");
   fprintf(out, "vs fastest: geometric mean of the per-round ratios to the fastest %s; tied: "
           "not significantly %s (%s)\n", tune_objective_name(t->objective),
           t->objective == TUNE_SPN ? "lower" : "higher", TUNE_TEST_NAME);
@@ -514,7 +548,7 @@ static void json_pick(FILE *f, const struct tune_report *t, enum tune_objective 
     fputs("null", f);
   fputs(", \"tied\": [", f);
   for (i = 0, k = 0; i < t->n; i++)
-    if (t->r[i].tied[o])
+    if (t->r[i].tied[o] && !TUNE_IS_AUTO(&t->c[i])) /* (auto: its vs_fastest says) */
       fprintf(f, "%s%u", k++ ? ", " : "", i);
   fprintf(f, "], \"significant\": %s, \"test\": \"%s\", \"verdict\": ",
           s->significant[o] ? "true" : "false", TUNE_TEST_NAME);
@@ -545,7 +579,7 @@ static void json_config(FILE *f, const struct tune_report *t, unsigned i)
   fprintf(f, ", \"policy\": \"%s\", \"policies\": [", tune_policy_name(c->policy));
   for (k = 0; k < 32; k++)
     if (bits & (1u << k)) {
-      fprintf(f, "%s\"%s\"", first ? "" : ", ", k == 31 ? "none" : tune_policy_name((int)k));
+      fprintf(f, "%s\"%s\"", first ? "" : ", ", tune_bit_name(k));
       first = 0;
     }
   fprintf(f, "], \"threads\": %u, \"wait\": \"%s\", \"wait_policy\": \"%s\", "
@@ -605,7 +639,8 @@ static void json_config(FILE *f, const struct tune_report *t, unsigned i)
   fputc(']', f);
   fputs(",\n     \"serial_s\": ", f);
   json_num(f, serial_median(c));
-  fprintf(f, ", \"self_bound\": %s", c->self_bound ? "true" : "false");
+  fprintf(f, ", \"self_bound\": %s, \"run_time\": %s", c->self_bound ? "true" : "false",
+          TUNE_IS_AUTO(c) ? "true" : "false");
   fputs(", \"regions\": [", f);
   for (k = 0; k < c->nregions; k++) {
     fprintf(f, "%s{\"name\": ", k ? ", " : "");
@@ -615,9 +650,37 @@ static void json_config(FILE *f, const struct tune_report *t, unsigned i)
     fprintf(f, ", \"instances\": %lu, \"team_sizes\": [%u], \"runs\": %u, \"total_s\": ",
             c->regions[k].instances, c->regions[k].team_max, c->regions[k].nruns);
     json_num(f, region_total(&c->regions[k]));
+    if (c->regions[k].control) {
+      fputs(", \"control\": ", f);
+      htp_json_string(f, c->regions[k].control);
+    }
     fputc('}', f);
   }
   fputs("]}", f);
+}
+
+/* , "auto": {"config": "spn:2", "total_s": 0.12}: what auto chose for the
+ * region and its median total per run there (null: no auto configuration,
+ * or the region did not run under it). */
+static void json_auto_region(FILE *f, const struct tune_report *t,
+                             const struct tune_region_summary *g)
+{
+  const struct tune_region *x = auto_region(t, g);
+  if (auto_config(t) < 0)
+    return;
+  fputs(", \"auto\": ", f);
+  if (!x) {
+    fputs("null", f);
+    return;
+  }
+  fputs("{\"config\": ", f);
+  if (x->control)
+    htp_json_string(f, x->control);
+  else
+    fputs("null", f);
+  fputs(", \"total_s\": ", f);
+  json_num(f, region_total(x));
+  fputc('}', f);
 }
 
 void tune_print_json(FILE *f, const struct tune_report *t)
@@ -692,6 +755,7 @@ void tune_print_json(FILE *f, const struct tune_report *t)
     json_num(f, g->npairs ? g->sigma : NAN);
     fputs(", \"share\": ", f);
     json_num(f, g->share);
+    json_auto_region(f, t, g);
     fputc('}', f);
   }
   fprintf(f, "], \"timed\": %s, \"verdict\": ", s->timed ? "true" : "false");
@@ -742,8 +806,7 @@ void tune_print_csv(FILE *f, const struct tune_report *t)
       unsigned b, bits = tune_policy_bits(&t->c[i]);
       for (b = 0; b < 32; b++) /* every policy giving the placement: "speedup/spn" */
         if (bits & (1u << b))
-          fprintf(f, "%s%s", bits & ((1u << b) - 1) ? "/" : "",
-                  b == 31 ? "none" : tune_policy_name((int)b));
+          fprintf(f, "%s%s", bits & ((1u << b) - 1) ? "/" : "", tune_bit_name(b));
       fprintf(f, ",%u,%s,%u,%u,%.9g,%.9g,%.9g,%s,%d,",
               t->c[i].threads, tune_wait_name(t->c[i].wait), t->c[i].usage.cores,
               t->c[i].runs[k].round,
@@ -855,7 +918,7 @@ static void print_plot_script(FILE *f, const struct tune_report *t)
         for (b = 0; b < 32; b++)
           if ((tune_policy_bits(&t->c[i]) & (1u << b)) && !series_seen(t, i, b)) {
             fprintf(f, "%s'-' using 1:2:3:4 with yerrorlines title '%s%s%s'", first ? "" : ", ",
-                    b == 31 ? "none" : tune_policy_name((int)b), t->c[i].wait ? " " : "",
+                    tune_bit_name(b), t->c[i].wait ? " " : "",
                     t->c[i].wait ? tune_wait_name(t->c[i].wait) : "");
             first = 0;
           }

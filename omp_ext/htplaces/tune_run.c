@@ -1,7 +1,8 @@
 /*
  * htplaces tune: one run of the user's program in one configuration, in the
  * production path of `htplaces exec` (OMP_PLACES, OMP_PROC_BIND=close,
- * OMP_NUM_THREADS; "none": OMP_NUM_THREADS only), with OMP_WAIT_POLICY when
+ * OMP_NUM_THREADS; "none": OMP_NUM_THREADS only; "auto": OMP_EXT_HT_POLICY=auto
+ * only, with libomp_ext preloaded), with OMP_WAIT_POLICY when
  * the plan says, {N} and {PLACES} in its arguments replaced.  Each run is
  * isolated: stdin from --stdin FILE re-opened (or /dev/null), its own
  * process group, killed whole when the run ends (background children too),
@@ -81,6 +82,10 @@ static void put_env(const struct tune_config *c)
   unsetenv("OMP_PROC_BIND");
   snprintf(count, sizeof(count), "%u", c->threads);
   setenv("OMP_NUM_THREADS", count, 1);
+  if (TUNE_IS_AUTO(c)) { /* per region, by the preloaded libomp_ext (tune.c checks it is) */
+    unsetenv("OMP_NUM_THREADS");
+    setenv("OMP_EXT_HT_POLICY", "auto", 1);
+  }
   if (c->places) {
     setenv("OMP_PLACES", c->places, 1);
     setenv("OMP_PROC_BIND", "close", 1);

@@ -323,6 +323,55 @@ for b in "$@"; do
 done
 stamp "verify, nested"
 
+# 3f. Per-region control (issue 23), per runtime, on tests/region_probe (two
+# regions A and B, no omp_ext in the program: libomp_ext preloaded).
+# htplaces exec --plan with a plan of this machine giving A "spn 2" (two
+# siblings of the first core) and B "speedup CORES" (one PU on every core),
+# default spread: every thread of each region's last instance on place t of
+# ITS configuration with its team size, by the threads' own affinity and by
+# the timing layer's binding records (OMP_EXT_TIMING); then
+# OMP_EXT_HT_POLICY=auto, 1000 instances each (8 PUs: 8 candidates, tiny
+# regions explore in blocks of 16: about 440 instances): every thread of
+# each region on the places of the configuration auto settled on for it
+# (the timing file's "control"); a region exploring again at exit (emulated
+# timings drift out of its band) has all its threads on the places of one
+# of the candidates its record lists.  (tests/smtvm/regions.py)
+rpy=$(dirname "$0")/regions.py
+for b in "$@"; do
+  H=$b/bin/htplaces; rp=$b/tests/region_probe; lib=$b/omp_ext/libomp_ext.so
+  if [ ! -x "$rp" ] || [ ! -f "$lib" ] || ! command -v python3 >/dev/null; then
+    skip "per-region control: no $rp, $lib or python3"
+    continue
+  fi
+  rt=libgomp; ldd "$rp" | grep -q 'libomp\.so' && rt=libomp
+  d=$(mktemp -d)
+  r=$(env -u OMP_NUM_THREADS OMP_EXT_TIMING=$d/t0.json LD_PRELOAD=$lib "$rp" 3 2>&1 >/dev/null &&
+      python3 "$rpy" plan "$d" "$H" "$ncores" 2>&1)
+  if [ $? != 0 ]; then
+    bad "$rt: per-region plan: $(echo $r)"
+  else
+    OMP_EXT_TIMING=$d/t1.json $H exec --plan "$d" -- "$rp" 50 >"$d/r1" 2>"$d/e1" ||
+      sed 's/^/# exec --plan: /' "$d/e1"
+    r=$(python3 "$rpy" check "$d/r1" "$d/want.json" "$d/t1.json" 2>&1)
+    st=$?
+    echo "# $rt: exec --plan: $(echo "$r" | tail -n 1)"
+    check "$rt: exec --plan, A on spn 2 and B on speedup $ncores: each region's threads on its own places (threads and timing bindings)" \
+      "0" "$st$(echo "$r" | sed '$d' | head -n 4 | tr '\n' '|')"
+    grep -q '"source": "plan"' "$d/t1.json" && ok "$rt: the timing file records the plan's control" ||
+      bad "$rt: the timing file lacks the plan's control record"
+  fi
+  env -u OMP_NUM_THREADS OMP_EXT_TIMING=$d/t4.json OMP_EXT_HT_POLICY=auto LD_PRELOAD=$lib \
+    "$rp" 1000 >"$d/r4" 2>"$d/e4" || sed 's/^/# auto: /' "$d/e4"
+  r=$(python3 "$rpy" auto "$d" "$H" "$npu" "$allowed_list" 2>&1 &&
+      python3 "$rpy" check "$d/r4" "$d/want4.json" 2>&1)
+  st=$?
+  echo "# $rt: auto: $(echo "$r" | tail -n 1)"
+  check "$rt: OMP_EXT_HT_POLICY=auto: each region's threads on the places of the configuration it recorded" \
+    "0" "$st$(echo "$r" | sed '$d' | head -n 4 | tr '\n' '|')"
+  rm -rf "$d"
+done
+stamp "per-region control"
+
 # 4. doctor reports SMT, the offline CPU, the cpuset.
 doc=$($H0 doctor --no-saturation 2>&1)
 echo "$doc" | sed 's/^/# doctor: /'
