@@ -371,6 +371,72 @@ static void test_auto_never_recommended(void)
   free_configs(c, 3);
 }
 
+/* Region g of c with these per-run totals (nruns of them). */
+static void add_region_runs(struct tune_config *c, unsigned g, const char *key,
+                            const double *total)
+{
+  struct tune_region *y = &c->regions[g];
+  unsigned k;
+  y->key = strdup(key);
+  y->name = strdup(key);
+  y->nruns = c->nruns;
+  y->instances = 3;
+  y->team_max = c->threads;
+  y->total_s = calloc(c->nruns, sizeof(double));
+  y->median_s = calloc(c->nruns, sizeof(double));
+  for (k = 0; k < c->nruns; k++)
+    y->median_s[k] = (y->total_s[k] = total[k]) / 3;
+}
+
+/* The recommended global configuration is speedup 2 (5 s; spn 4 takes
+ * 6 s).  Region "tie" is 3 % faster at spn 4: within TUNE_REGION_TIE, it
+ * stays at speedup 2 (best 1, fastest 2).  Region "noisy" is 7 % faster at
+ * spn 4 by its median but within the spread of spn 4's own runs: it stays
+ * too.  Region "gain" is 20 % faster at spn 4 in every run: it moves. */
+static void test_region_tie(void)
+{
+  static const double t1[] = {10, 10, 10}, t2[] = {5, 5, 5}, t4[] = {6, 6, 6};
+  static const double tie2[] = {1, 1, 1}, tie4[] = {0.97, 0.97, 0.97};
+  static const double noisy2[] = {1, 1, 1}, noisy4[] = {0.9, 0.93, 1.02};
+  static const double gain2[] = {1, 1, 1}, gain4[] = {0.8, 0.8, 0.8};
+  static const unsigned c2[] = {0, 1}, p2[] = {0, 1}, c4[] = {0, 0, 1, 1}, p4[] = {0, 4, 1, 5};
+  struct tune_config c[3];
+  struct tune_result r[3];
+  struct tune_summary s;
+  unsigned i, k;
+  craft(&c[0], TUNE_NONE, 1, 1, 0, t1, 3, 100);
+  craft(&c[1], omp_ht_policy_speedup, 2, 2, 0, t2, 3, 100);
+  craft(&c[2], omp_ht_policy_spn, 4, 2, 2, t4, 3, 100);
+  place(&c[1], c2, p2);
+  place(&c[2], c4, p4);
+  for (i = 0; i < 3; i++) {
+    c[i].regions = calloc(3, sizeof(*c[i].regions));
+    c[i].nregions = 3;
+    add_region_runs(&c[i], 0, "tie", i == 2 ? tie4 : tie2);
+    add_region_runs(&c[i], 1, "noisy", i == 2 ? noisy4 : noisy2);
+    add_region_runs(&c[i], 2, "gain", i == 2 ? gain4 : gain2);
+  }
+  CU_ASSERT_EQUAL_FATAL(tune_analyse(c, 3, NULL, NULL, r, &s), 0);
+  CU_ASSERT_EQUAL_FATAL(s.best[TUNE_TIME], 1);
+  CU_ASSERT_EQUAL_FATAL(s.nregions, 3);
+  for (k = 0; k < s.nregions; k++) {
+    const struct tune_region_summary *g = &s.regions[k];
+    CU_ASSERT_EQUAL(g->fastest, 2);
+    if (strcmp(g->key, "gain") == 0) {
+      CU_ASSERT_EQUAL(g->best, 2);
+      CU_ASSERT_DOUBLE_EQUAL(g->best_s, 0.8, 1e-12);
+    } else {
+      CU_ASSERT_EQUAL(g->best, 1);
+      CU_ASSERT_DOUBLE_EQUAL(g->best_s, 1, 1e-12);
+      CU_ASSERT_DOUBLE_EQUAL(g->fastest_s, strcmp(g->key, "tie") == 0 ? 0.97 : 0.93, 1e-12);
+    }
+  }
+  tune_free_summary(&s);
+  for (i = 0; i < 3; i++)
+    tune_free_regions(&c[i]);
+  free_configs(c, 3);
+}
+
 static void test_region_analysis(void)
 {
   static const double t1[] = {10, 10, 10}, t2[] = {6, 6, 6}, t4[] = {5, 5, 5};
@@ -1005,7 +1071,7 @@ static void test_report_fields(void)
                                      "\"two_per_core\": 2, \"sigma\": 0.25}]"));
   CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"key\": \"/usr/lib/libfoo.so.1+0x1a2b\", \"module\": "
                                      "\"/usr/lib/libfoo.so.1\", \"offset\": \"0x1a2b\""));
-  CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"team_sizes\": [4], \"best\": 2, \"total_s\": 4,"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"team_sizes\": [4], \"best\": 2, \"fastest\": 2, \"fastest_s\": 4, \"total_s\": 4,"));
   CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"policy\": \"speedup\", \"policies\": [\"speedup\", "
                                      "\"spread\"], \"threads\": 2, \"wait\": \"unset\""));
   CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"places\": null"));
@@ -1646,6 +1712,7 @@ static CU_TestInfo analysis_tests[] = {
   {"exec line with OMP_EXT_SIGMA", test_exec_line_sigma},
   {"fewer than 3 runs: never recommended", test_too_few_runs},
   {"per region: best, speed-up, Karp-Flatt, sigma", test_region_analysis},
+  {"per region: a tie keeps the recommended global configuration", test_region_tie},
   {"ties among all configurations: the cheapest", test_tie_among_all},
   {"alone: never significant", test_alone_not_significant},
   {"Karp-Flatt at S_N <= 1", test_karp_flatt_no_speedup},

@@ -109,7 +109,11 @@ struct tune_region_summary {
   unsigned same_name;      /* how many other regions share this name (0: unique) */
   unsigned long instances;
   unsigned team_max;
-  int best;                /* configuration with the lowest median total, -1 */
+  int best;                /* the configuration to run it at, -1: the one with the lowest
+                            * median total, or the recommended global configuration
+                            * when that is within TUNE_REGION_TIE of it (tune_analysis.c) */
+  int fastest;             /* the configuration with the lowest median total, -1 */
+  double fastest_s;        /* its median total seconds per run */
   double best_s;           /* its median total seconds per run */
   double best_median_s;    /* its median (over runs) of one instance's median seconds */
   double speedup;          /* baseline's median / best's, NAN without baseline */
@@ -150,6 +154,12 @@ struct tune_result {
 /* The significance test of tune: a paired t-test (two-sided, 95%) on the
  * per-round log ratios log(a / b) of the rounds where both a and b have a
  * successful run. */
+/* A region keeps the recommended global configuration unless another one is
+ * faster by more than this fraction of its time and by more than the spread
+ * of its own runs: switching a region's place list or team size costs a
+ * rebind (and, under libgomp, thread restarts), which a tie does not repay. */
+#define TUNE_REGION_TIE 0.05
+
 #define TUNE_TEST_NAME "paired t-test on per-round log ratios (95%, two-sided)"
 #define TUNE_NONE_BIT (1u << 31)
 #define TUNE_AUTO_BIT (1u << 30)

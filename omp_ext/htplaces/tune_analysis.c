@@ -448,7 +448,7 @@ static int collect_keys(const struct tune_config *c, unsigned n, struct tune_sum
     if (k && strcmp(all[k]->key, all[k - 1]->key) == 0)
       continue;
     g = &s->regions[s->nregions++];
-    g->best = -1;
+    g->best = g->fastest = -1;
     if (!(g->key = strdup(all[k]->key)) ||
         !(g->name = strdup(all[k]->name ? all[k]->name : all[k]->key))) {
       free(all);
@@ -541,6 +541,30 @@ static void region_best(const struct tune_config *c, const struct tune_result *r
   }
 }
 
+/* Region k at the recommended global configuration rec instead of its
+ * fastest, when it is tied there: no more than TUNE_REGION_TIE slower, or
+ * within the spread of the fastest's own runs. */
+static void region_prefer_global(const struct region_map *m, unsigned k, int rec,
+                                 const struct tune_result *r, struct tune_region_summary *g,
+                                 double *buf)
+{
+  const struct tune_region *x = rec >= 0 ? region_at(m, (unsigned)rec, k) : NULL;
+  const struct tune_region *f = g->fastest >= 0 ? region_at(m, (unsigned)g->fastest, k) : NULL;
+  double t, worst = g->fastest_s;
+  unsigned i;
+  if (!x || !f || rec == g->fastest || !usable(&r[rec]) || !isfinite(t = region_median(x, buf)))
+    return;
+  for (i = 0; i < f->nruns; i++)
+    if (f->total_s[i] > worst)
+      worst = f->total_s[i];
+  if (t > g->fastest_s * (1 + TUNE_REGION_TIE) && t > worst)
+    return;
+  g->best = rec;
+  g->best_s = t;
+  memcpy(buf, x->median_s, x->nruns * sizeof(*buf));
+  g->best_median_s = tune_median(buf, x->nruns);
+}
+
 static void region_figures(const struct tune_config *c, const struct tune_result *r, unsigned n,
                            const struct region_map *m, struct tune_summary *s, unsigned k,
                            double *buf, double *pairs)
@@ -552,6 +576,9 @@ static void region_figures(const struct tune_config *c, const struct tune_result
   unsigned i;
   int single_timed = 0, single_has = 0;
   region_best(c, r, n, m, k, g, buf);
+  g->fastest = g->best;
+  g->fastest_s = g->best_s;
+  region_prefer_global(m, k, s->best[TUNE_TIME], r, g, buf);
   g->speedup = g->serial = g->share = NAN;
   if (isfinite(t1) && g->best >= 0)
     g->speedup = t1 / g->best_s;

@@ -652,7 +652,7 @@ static void json_config(FILE *f, const struct tune_report *t, unsigned i)
     json_num(f, region_total(&c->regions[k]));
     if (c->regions[k].control) {
       fputs(", \"control\": ", f);
-      htp_json_string(f, c->regions[k].control);
+      omp_ext_json_string(f, c->regions[k].control);
     }
     fputc('}', f);
   }
@@ -675,7 +675,7 @@ static void json_auto_region(FILE *f, const struct tune_report *t,
   }
   fputs("{\"config\": ", f);
   if (x->control)
-    htp_json_string(f, x->control);
+    omp_ext_json_string(f, x->control);
   else
     fputs("null", f);
   fputs(", \"total_s\": ", f);
@@ -743,6 +743,13 @@ void tune_print_json(FILE *f, const struct tune_report *t)
       fprintf(f, "%d", g->best);
     else
       fputs("null", f);
+    fputs(", \"fastest\": ", f);
+    if (g->fastest >= 0)
+      fprintf(f, "%d", g->fastest);
+    else
+      fputs("null", f);
+    fputs(", \"fastest_s\": ", f);
+    json_num(f, g->fastest >= 0 ? g->fastest_s : NAN);
     fputs(", \"total_s\": ", f);
     json_num(f, g->best >= 0 ? g->best_s : NAN);
     fputs(", \"median_s\": ", f);
