@@ -16,7 +16,7 @@
 
 #include "cunit_main.h"
 #include "testutil.h"
-#include "tune.h"
+#include "tune_int.h"
 
 /* A crafted configuration: runs with the given times, energy = watts x time. */
 static void craft(struct tune_config *c, int policy, unsigned threads, unsigned cores,

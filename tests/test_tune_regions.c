@@ -22,7 +22,7 @@
 
 #include "cunit_main.h"
 #include "testutil.h"
-#include "tune.h"
+#include "tune_int.h"
 
 static void write_file(const char *path, const char *text)
 {

@@ -29,7 +29,7 @@
 
 #include "cunit_main.h"
 #include "testutil.h"
-#include "tune.h"
+#include "tune_int.h"
 
 static char tmpdir[] = "/tmp/test-tune-run-XXXXXX";
 

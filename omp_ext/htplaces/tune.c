@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "findings.h"
-#include "tune.h"
+#include "tune_int.h"
 #include "util.h"
 
 #define MAX_LIST 64

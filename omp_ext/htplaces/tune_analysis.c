@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tune.h"
+#include "tune_int.h"
 
 double tune_sigma(double t_one_per_core, double t_two_per_core)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tune.h"
+#include "tune_int.h"
 #include "util.h"
 
 const char *tune_policy_name(int policy)

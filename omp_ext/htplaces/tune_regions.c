@@ -32,7 +32,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tune.h"
+#include "tune_int.h"
 
 /* What addr2line said of one address, remembered: every run names the same
  * regions. */

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "findings.h"
-#include "tune.h"
+#include "tune_int.h"
 
 /* The first invalid run's reason, or NULL. */
 static const char *first_invalid(const struct tune_config *c)

@@ -30,7 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tune.h"
+#include "tune_int.h"
 extern char **environ;
 
 static int executable(const char *path, int *err)

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tune.h"
+#include "tune_int.h"
 
 typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
 

@@ -29,7 +29,7 @@
 #include "analysis.h"
 #include "htplaces.h"
 #include "util.h"
-#include "verify.h"
+#include "verify_int.h"
 
 extern char **environ;
 

@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 
 #include "htplaces.h"
-#include "verify.h"
+#include "verify_int.h"
 
 static char *list_text(hwloc_const_bitmap_t set)
 {
