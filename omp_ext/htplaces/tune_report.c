@@ -177,28 +177,28 @@ static void print_pick(FILE *out, const struct tune_report *t, enum tune_objecti
           f == b ? "recommended one" : "best median", TUNE_TEST_NAME);
 }
 
+/* The median of n values, v left as it is; NAN for none (v may be NULL). */
+static double median_copy(const double *v, unsigned n)
+{
+  double *buf = n ? malloc(n * sizeof(*buf)) : NULL, m;
+  if (!buf)
+    return NAN;
+  memcpy(buf, v, n * sizeof(*buf));
+  m = tune_median(buf, n);
+  free(buf);
+  return m;
+}
+
 /* The median of a configuration's serial seconds (outside any region). */
 static double serial_median(const struct tune_config *c)
 {
-  double *buf = c->nserial ? malloc(c->nserial * sizeof(*buf)) : NULL, m;
-  if (!buf) /* (no valid run: serial_s may be NULL) */
-    return NAN;
-  memcpy(buf, c->serial_s, c->nserial * sizeof(*buf));
-  m = tune_median(buf, c->nserial);
-  free(buf);
-  return m;
+  return median_copy(c->serial_s, c->nserial); /* (no valid run: serial_s may be NULL) */
 }
 
 /* The median total seconds of one configuration's region. */
 static double region_total(const struct tune_region *g)
 {
-  double *buf = g->nruns ? malloc(g->nruns * sizeof(*buf)) : NULL, m;
-  if (!buf)
-    return NAN;
-  memcpy(buf, g->total_s, g->nruns * sizeof(*buf));
-  m = tune_median(buf, g->nruns);
-  free(buf);
-  return m;
+  return median_copy(g->total_s, g->nruns);
 }
 
 static unsigned untimed_runs(const struct tune_report *t)
