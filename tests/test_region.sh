@@ -8,7 +8,9 @@
 #  3. OMP_EXT_HT_POLICY=auto on a program that runs each region only a few
 #     times: the default placement (whole allowed set, the default team);
 #  4. auto on many instances: the last instance of each region on the
-#     places of the configuration auto says (timing file) it settled on;
+#     places of the configuration auto says (timing file) it settled on
+#     (a region exploring again at exit, after a drift, is left out; at
+#     least one must be settled);
 #  7. auto and a plan ask libomp to keep a hot team's surplus threads
 #     (KMP_HOT_TEAMS_MODE=1 in the program's environment) unless the user
 #     set KMP_HOT_TEAMS_MODE; nothing set without per-region control.
@@ -148,13 +150,17 @@ regions = sorted((r for r in json.load(open(tmp + "/t4.json"))["regions"] if r["
 want = {}
 for name, r in zip("AB", regions):
     c = r["control"]
-    assert c["source"] == "auto" and c["settled"], c
+    assert c["source"] == "auto", c
+    if not c["settled"]:  # exploring again at exit: only after settling once
+        assert c["reexplores"] >= 1, c
+        continue
     if c["config"] == "default":
         want[name] = {"threads": npus, "omp_places": "{" + full + "}"}
     else:
         pol, n = c["config"].split(":")
         want[name] = {"threads": int(n), "omp_places": subprocess.run(
             [htp, pol, n], capture_output=True, text=True, check=True).stdout.strip()}
+assert want, "auto: no region settled"
 json.dump(want, open(tmp + "/want4.json", "w"))
 PY
 python3 "$tmp/check.py" "$tmp/r4" "$tmp/want4.json" || fail "auto: threads off their places"
@@ -162,8 +168,13 @@ python3 "$tmp/check.py" "$tmp/r4" "$tmp/want4.json" || fail "auto: threads off t
 OMP_EXT_TIMING=$tmp/t5.json REGION_PROBE_AUTO=1 LD_PRELOAD=$lib "$probe" 400 >"$tmp/r5" ||
   fail "auto by the API: run failed"
 grep -qx 'set 0' "$tmp/r5" || fail "omp_set_ht_policy(omp_ht_policy_auto): $(head -1 "$tmp/r5")"
-[ "$(grep -c '"source": "auto", "objective": "time", "settled": true' "$tmp/t5.json")" -eq 2 ] ||
-  fail "auto by the API: both regions should have settled"
+python3 - "$tmp/t5.json" <<'PY' || fail "auto by the API: both regions should have settled"
+import json, sys
+cs = [r["control"] for r in json.load(open(sys.argv[1]))["regions"] if r["kind"] == "parallel"]
+# settled, or exploring again at exit after settling once (drift)
+assert len(cs) == 2 and all(c["source"] == "auto" and (c["settled"] or c["reexplores"] >= 1)
+                            for c in cs), cs
+PY
 # 6. A num_threads clause keeps the user's count (a plan of 1 thread for
 #    every region, auto), and a region's 12 shared variables arrive intact
 #    through the wrappers (their trampoline binds: a policy, the plan).
