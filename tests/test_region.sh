@@ -48,6 +48,8 @@ json.dump(plan, open(tmp + "/results.json", "w"))
 json.dump({"A": configs[0], "B": configs[1]}, open(tmp + "/want.json", "w"))
 bad = dict(plan, machine=dict(machine, pus=machine["pus"] + 1))
 json.dump(bad, open(tmp + "/other.json", "w"))
+big = dict(plan, configurations=[configs[0], dict(configs[1], threads=n + 1)])
+json.dump(big, open(tmp + "/big.json", "w"))
 PY
 
 # check.py REPORT WANT [TIMING]: every reported thread on its place of WANT
@@ -107,6 +109,15 @@ set -e
 [ ! -s "$tmp/o2" ] || fail "another machine's plan: the program ran or stdout written"
 [ "$(wc -l <"$tmp/e2")" -eq 1 ] && grep -q 'another machine' "$tmp/e2" ||
   fail "another machine's plan: stderr: $(cat "$tmp/e2")"
+# a configuration of more threads than the machine's PUs (hand-edited): one
+# line, the program not run (on main it ran: libgomp crashed at 100000)
+set +e
+"$htp" exec --plan "$tmp/big.json" -- "$probe" 3 >"$tmp/o5" 2>"$tmp/e5"
+rc=$?
+set -e
+[ "$rc" -eq 2 ] && [ ! -s "$tmp/o5" ] || fail "--plan threads > PUs: exit $rc or the program ran"
+[ "$(wc -l <"$tmp/e5")" -eq 1 ] && grep -q 'invalid "threads" ([0-9]*; allowed: 1\.\.[0-9]*' "$tmp/e5" ||
+  fail "--plan threads > PUs: stderr: $(cat "$tmp/e5")"
 # a folder without results.json: the reason and what to give, no jansson
 # "line -1" (on main: "--plan DIR/results.json: line -1: unable to open ...")
 mkdir "$tmp/empty"

@@ -250,7 +250,8 @@ OMP_EXT_API int omp_ext_team_weights(double *weights, int n);
  * (omp_ext_share(3), BUGS): under gcc a plain single (its end emits no
  * call: inside it cannot be told from after a `single nowait`) and
  * masked/master (an inline omp_get_thread_num() test); a call made by some
- * threads only, outside any construct; any construct when the runtime
+ * threads only, outside any construct, or in one section of `sections`,
+ * an `ordered` block or an explicit task (one thread runs each); any construct when the runtime
  * comes first in the lookup order (LD_PRELOAD of the runtime, or linked
  * before libomp_ext).  No barrier follows the loop (add one, or
  * end the region, as after a nowait loop).  For several loops in one

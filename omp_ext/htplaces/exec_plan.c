@@ -49,8 +49,10 @@ static int machine_matches(struct htp_ctx *ctx, json_t *m, const char *path)
   return HTP_EXIT_OK;
 }
 
-/* "THREADS PLACES" of configuration \p i. */
-static int config_text(json_t *configs, json_int_t i, const char *path, char **out)
+/* "THREADS PLACES" of configuration \p i; its threads 1 .. \p npus (the
+ * plan's machine's PUs, which are this machine's). */
+static int config_text(json_t *configs, json_int_t i, json_int_t npus, const char *path,
+                       char **out)
 {
   json_t *c = json_array_get(configs, (size_t)i), *pl;
   json_int_t threads;
@@ -61,9 +63,10 @@ static int config_text(json_t *configs, json_int_t i, const char *path, char **o
                      "\"policy\"/\"threads\"", path, (long long)i);
   threads = json_integer_value(json_object_get(c, "threads"));
   pl = json_object_get(c, "omp_places");
-  if (threads < 0 || (!json_is_string(pl) && !json_is_null(pl) && pl))
-    return htp_error(HTP_EXIT_USAGE, "plan %s: configuration %lld has invalid \"threads\" or "
-                     "\"omp_places\"", path, (long long)i);
+  if (threads < 1 || threads > npus || (!json_is_string(pl) && !json_is_null(pl) && pl))
+    return htp_error(HTP_EXIT_USAGE, "plan %s: configuration %lld has invalid \"threads\" "
+                     "(%lld; allowed: 1..%lld, the machine's PUs) or \"omp_places\"", path,
+                     (long long)i, (long long)threads, (long long)npus);
   if (asprintf(out, "%lld %s", (long long)threads, json_is_string(pl) ? json_string_value(pl) : "-") < 0)
     return htp_error(HTP_EXIT_FAIL, "out of memory");
   return HTP_EXIT_OK;
@@ -73,6 +76,7 @@ static int config_text(json_t *configs, json_int_t i, const char *path, char **o
 static int write_plan(FILE *f, json_t *root, const char *path, unsigned *nregions)
 {
   json_t *configs = json_object_get(root, "configurations"), *regions, *r, *best;
+  json_int_t npus = json_integer_value(json_object_get(json_object_get(root, "machine"), "pus"));
   size_t i;
   char *text;
   int status;
@@ -83,7 +87,7 @@ static int write_plan(FILE *f, json_t *root, const char *path, unsigned *nregion
     return htp_error(HTP_EXIT_USAGE, "plan %s: no \"configurations\" or no recommended "
                      "\"best\"; expected htplaces tune's results.json", path);
   fputs("omp_ext_plan 1\n", f);
-  if ((status = config_text(configs, json_integer_value(best), path, &text)) != 0)
+  if ((status = config_text(configs, json_integer_value(best), npus, path, &text)) != 0)
     return status;
   fprintf(f, "default %s\n", text);
   free(text);
@@ -95,7 +99,7 @@ static int write_plan(FILE *f, json_t *root, const char *path, unsigned *nregion
     if (!module || !offset || !json_is_integer(b))
       continue; /* (a region tune could not name or rank) */
     base = strrchr(module, '/');
-    if ((status = config_text(configs, json_integer_value(b), path, &text)) != 0)
+    if ((status = config_text(configs, json_integer_value(b), npus, path, &text)) != 0)
       return status;
     fprintf(f, "region %s %s %s\n", base ? base + 1 : module, offset, text);
     free(text);
