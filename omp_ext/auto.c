@@ -18,7 +18,19 @@
  *    each), each instance timed from just before the fork to just after
  *    the join; after the first round a candidate whose block median is
  *    beyond AUTO_DROP x the least runs no more (a heavy region's clearly
- *    worse team size costs a whole instance each time);
+ *    worse team size costs a whole instance each time).  A region that is
+ *    not tiny pays at most one instance for a clearly worse candidate:
+ *    its first sample beyond AUTO_DROP x (and AUTO_TINY_S beyond) the
+ *    default's least in the same round drops it at once; and a candidate
+ *    that AUTO_PEERS regions of about the same length (their default's
+ *    least within a factor of 2: the same power-of-2 bucket or the next)
+ *    dropped so, and at most a quarter as many kept, is not run then
+ *    (a solver's many similar loops learn once, not each: NPB CG under
+ *    clang has 36 regions that run 16 times each) -- once the region has
+ *    run as many instances settled as it took to settle, one instance of
+ *    each such candidate checks the peers' verdict, and the region
+ *    explores again without peers if one is not clearly worse than its
+ *    choice;
  *  - settled: the candidate with the least expected cost (time, or time x
  *    the modelled power of its PUs for :energy) runs from then on.  The
  *    cost is the median of its samples, except where the samples that
@@ -68,6 +80,10 @@
 /* After every candidate ran one block, one whose block median exceeds
  * AUTO_DROP x the least block median runs no more blocks. */
 #define AUTO_DROP 1.5
+/* Peers: regions whose default's least time (objective) falls in the same
+ * power-of-2 bucket of microseconds, or the next one. */
+#define AUTO_PEERS 2   /* drops by peers that skip a candidate */
+#define AUTO_BUCKETS 40
 
 enum phase { WARM, EXPLORE, SETTLED };
 
@@ -92,7 +108,18 @@ struct omp_ext_auto {
   unsigned reexplores;
   int have_med; /* med[] holds an exploration's result */
   int drop_done; /* the first round's drop decided */
+  unsigned long early_drops; /* candidates dropped after one sample */
+  unsigned long peer_skips;  /* candidates not run: similar regions dropped them */
+  unsigned char peer_skipped[AUTO_MAXC]; /* in this exploration; not yet checked */
+  int no_peers;              /* a peers' verdict was wrong here: explore alone */
+  int probe;                 /* settled: the candidate checked now (-1: none) */
+  unsigned long settled_at;  /* n when it settled */
 };
+
+/* What similar regions learnt (peers): per bucket and candidate, how many
+ * dropped it in their first round and how many kept it.  Shared by every
+ * region of the process, updated atomically (no lock). */
+static unsigned peer_drop[AUTO_BUCKETS][AUTO_MAXC], peer_keep[AUTO_BUCKETS][AUTO_MAXC];
 
 static struct omp_ext_rcfg *cands[AUTO_MAXC];
 static double cand_power[AUTO_MAXC]; /* modelled watts */
@@ -214,7 +241,7 @@ struct omp_ext_auto *omp_ext_auto_new(void)
   pthread_once(&cands_once, build_candidates);
   if (ncands < 2 || !(a = calloc(1, sizeof(*a))))
     return NULL; /* nothing to choose from: the region is left alone */
-  a->best = 0;
+  a->best = 0, a->probe = -1;
   return a;
 }
 
@@ -275,8 +302,44 @@ static unsigned sample_of(const struct omp_ext_auto *a, unsigned step)
 /* (Re)start exploring: every candidate again. */
 static void explore_start(struct omp_ext_auto *a)
 {
-  a->step = 0, a->drop_done = 0;
+  a->step = 0, a->drop_done = 0, a->probe = -1;
   memset(a->dropped, 0, sizeof(a->dropped));
+  memset(a->peer_skipped, 0, sizeof(a->peer_skipped));
+}
+
+/* The default's least sample (objective) in this exploration's first
+ * round: the reference of the early drop and of the peers' bucket. */
+static double default_least(const struct omp_ext_auto *a)
+{
+  return min_of(a->s[0], a->block);
+}
+
+static unsigned bucket_of(const struct omp_ext_auto *a)
+{
+  double us = default_least(a) * 1e6;
+  int b = us >= 1 && isfinite(us) ? (int)log2(us) : 0;
+  return b < AUTO_BUCKETS ? (unsigned)b : AUTO_BUCKETS - 1;
+}
+
+/* Did similar regions drop candidate \p c (a region that is not tiny, at
+ * its first round)? */
+static int peers_dropped(const struct omp_ext_auto *a, unsigned c)
+{
+  unsigned b = bucket_of(a), lo = b ? b - 1 : 0, hi = b + 1 < AUTO_BUCKETS ? b + 1 : b, drop = 0,
+           keep = 0;
+  if (a->no_peers)
+    return 0;
+  for (; lo <= hi; lo++) {
+    drop += __atomic_load_n(&peer_drop[lo][c], __ATOMIC_RELAXED);
+    keep += __atomic_load_n(&peer_keep[lo][c], __ATOMIC_RELAXED);
+  }
+  return drop >= AUTO_PEERS && keep * 4 <= drop;
+}
+
+/* Is sample \p v clearly worse than \p ref (a region that is not tiny)? */
+static int clearly_worse(double v, double ref)
+{
+  return v > ref * AUTO_DROP && v > ref + AUTO_TINY_S * (auto_energy ? cand_power[0] : 1);
 }
 
 /* After the first round (every candidate one block): drop the candidates
@@ -292,8 +355,26 @@ static void drop_worse(struct omp_ext_auto *a)
     m[c] = median_of(a->s[c], a->block); /* its first block: samples 0 .. block-1 */
     least = m[c] < least ? m[c] : least;
   }
-  for (c = 0; c < ncands; c++)
+  for (c = 0; c < ncands; c++) {
+    int ran = isfinite(m[c]); /* (a whole block: not early dropped, skipped, ineligible) */
     a->dropped[c] = !(m[c] <= least * AUTO_DROP);
+    if (c && ran && a->block != AUTO_TINY_BLOCK)
+      __atomic_add_fetch(a->dropped[c] ? &peer_drop[bucket_of(a)][c] : &peer_keep[bucket_of(a)][c],
+                         1, __ATOMIC_RELAXED);
+  }
+}
+
+/* Settled long enough (as many instances as it took to settle): the first
+ * candidate that peers had it skip, to run once now; -1: none. */
+static int probe_next(const struct omp_ext_auto *a, unsigned clause)
+{
+  unsigned c;
+  if (a->n < 2 * a->settled_at)
+    return -1;
+  for (c = 1; c < ncands; c++)
+    if (a->peer_skipped[c] && eligible(c, clause))
+      return (int)c;
+  return -1;
 }
 
 void omp_ext_auto_pick(struct omp_ext_auto *a, unsigned clause, struct omp_ext_rpick *p)
@@ -334,6 +415,11 @@ void omp_ext_auto_pick(struct omp_ext_auto *a, unsigned clause, struct omp_ext_r
       if (a->step >= ncands * a->nsamp)
         break;
       c = cand_of(a, a->step);
+      if (c && !a->drop_done && a->block != AUTO_TINY_BLOCK && !a->dropped[c] &&
+          a->step % a->block == 0 && eligible(c, clause) && peers_dropped(a, c)) {
+        a->dropped[c] = 1, a->peer_skipped[c] = 1;
+        a->peer_skips++;
+      }
       if (eligible(c, clause) && !a->dropped[c])
         break;
       a->s[c][sample_of(a, a->step)] = INFINITY;
@@ -348,6 +434,10 @@ void omp_ext_auto_pick(struct omp_ext_auto *a, unsigned clause, struct omp_ext_r
     p->t0 = omp_ext_timing_ns();
     return;
   case SETTLED:
+    if ((a->probe = probe_next(a, clause)) >= 0) {
+      run(p, (unsigned)a->probe, clause, 1);
+      return;
+    }
     /* (Each re-exploration halves the share of instances timed.) */
     run(p, (unsigned)a->best, clause, a->n % ((unsigned long)AUTO_SAMPLE << a->reexplores) == 0);
     return;
@@ -400,7 +490,7 @@ static void settle(struct omp_ext_auto *a)
     return;
   }
   __atomic_store_n(&a->best, best, __ATOMIC_RELAXED);
-  a->ref = 0, a->nwindow = 0, a->drifted = 0, a->have_med = 1;
+  a->ref = 0, a->nwindow = 0, a->drifted = 0, a->have_med = 1, a->settled_at = a->n;
   __atomic_store_n(&a->phase, SETTLED, __ATOMIC_RELEASE);
 }
 
@@ -420,11 +510,26 @@ void omp_ext_auto_done(struct omp_ext_auto *a, struct omp_ext_rpick *p)
     if (a->step < ncands * a->nsamp) {
       a->sw[c][sample_of(a, a->step)] = (unsigned char)p->switched;
       a->s[c][sample_of(a, a->step)] = dt;
+      if (c && !a->drop_done && a->block != AUTO_TINY_BLOCK && a->step % a->block == 0 &&
+          clearly_worse(dt, default_least(a))) {
+        a->dropped[c] = 1; /* (its block's other steps are skipped) */
+        a->early_drops++;
+        __atomic_add_fetch(&peer_drop[bucket_of(a)][c], 1, __ATOMIC_RELAXED);
+      }
       a->step++;
       a->explored++;
     }
     if (a->step >= ncands * a->nsamp)
       settle(a);
+    return;
+  }
+  if (a->probe >= 0 && p->cand == a->probe) { /* a peers' verdict checked */
+    a->peer_skipped[c] = 0, a->probe = -1;
+    if (!clearly_worse(dt, a->med[a->best])) { /* wrong here: explore alone */
+      a->no_peers = 1;
+      explore_start(a);
+      __atomic_store_n(&a->phase, EXPLORE, __ATOMIC_RELEASE);
+    }
     return;
   }
   a->window[a->nwindow++] = dt;
@@ -453,9 +558,11 @@ void omp_ext_auto_write_json(FILE *f, const struct omp_ext_auto *a)
   unsigned c;
   int settled = a->phase == SETTLED;
   fprintf(f, ", \"control\": {\"source\": \"auto\", \"objective\": \"%s\", \"settled\": %s, "
-          "\"config\": \"%s\", \"explored\": %lu, \"reexplores\": %u, \"candidates\": [",
+          "\"config\": \"%s\", \"explored\": %lu, \"reexplores\": %u, \"early_drops\": %lu, "
+          "\"peer_skips\": %lu, \"candidates\": [",
           auto_energy ? "energy" : "time", settled ? "true" : "false",
-          cands[settled ? a->best : 0]->label, a->explored, a->reexplores);
+          cands[settled ? a->best : 0]->label, a->explored, a->reexplores, a->early_drops,
+          a->peer_skips);
   for (c = 0; c < ncands; c++) {
     fprintf(f, "%s{\"config\": \"%s\", \"median\": ", c ? ", " : "", cands[c]->label);
     if (a->have_med && isfinite(a->med[c]))
