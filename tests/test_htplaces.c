@@ -270,12 +270,17 @@ static void test_bad_options(void)
   ASSERT_BAD(2, "missing POLICY or command", "-i", C6100);
   /* auto is a policy, but run time only: no place list, whatever asks one */
   ASSERT_BAD(2, "policy 'auto' is run time only (per region, as the program runs: "
-                "OMP_EXT_HT_POLICY=auto, or htplaces exec --plan) and has no place list; "
+                "htplaces exec auto -- PROGRAM, OMP_EXT_HT_POLICY=auto, or htplaces exec "
+                "--plan) and has no place list; "
                 "allowed here: os, speedup, spn, spread, energy", "-i", C6100, "auto", "4");
   ASSERT_BAD(2, "policy 'auto' is run time only", "-i", C6100, "auto");
   ASSERT_BAD(2, "policy 'auto' is run time only", "-i", C6100, "show", "auto");
   ASSERT_BAD(2, "policy 'auto' is run time only", "-i", C6100, "model", "spn", "auto");
-  ASSERT_BAD(2, "policy 'auto' is run time only", "exec", "auto", "2", "--", "true");
+  /* exec runs auto (test_region: the tuner on), but takes no N or other objective */
+  ASSERT_BAD(2, "auto takes no N ('2'): it picks each region's team size", "exec", "auto", "2",
+             "--", "true");
+  ASSERT_BAD(2, "unknown objective in 'auto:speed'; allowed: auto, auto:time, auto:energy",
+             "exec", "auto:speed", "--", "true");
 }
 
 static CU_TestInfo output_tests[] = {

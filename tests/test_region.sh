@@ -186,6 +186,22 @@ cs = [r["control"] for r in json.load(open(sys.argv[1]))["regions"] if r["kind"]
 assert len(cs) == 2 and all(c["source"] == "auto" and (c["settled"] or c["reexplores"] >= 1)
                             for c in cs), cs
 PY
+# 5b. htplaces exec auto: the same tuner, libomp_ext preloaded by exec;
+#     an N or an unknown objective: exit 2, one line, the program not run.
+OMP_EXT_TIMING=$tmp/t5b.json "$htp" exec auto -- "$probe" 400 >"$tmp/r5b" ||
+  fail "exec auto: run failed"
+python3 - "$tmp/t5b.json" <<'PY' || fail "exec auto: both regions should be under auto"
+import json, sys
+cs = [r["control"] for r in json.load(open(sys.argv[1]))["regions"] if r["kind"] == "parallel"]
+assert len(cs) == 2 and all(c["source"] == "auto" and c["objective"] == "time" and
+                            (c["settled"] or c["reexplores"] >= 1) for c in cs), cs
+PY
+for bad in "auto 2" "auto:fast"; do
+  # shellcheck disable=SC2086
+  rc=0; "$htp" exec $bad -- sh -c 'echo ran' >"$tmp/o5b" 2>"$tmp/e5b" || rc=$?
+  [ $rc = 2 ] && [ ! -s "$tmp/o5b" ] && [ "$(wc -l <"$tmp/e5b")" = 1 ] ||
+    fail "exec $bad: exit $rc, stdout '$(cat "$tmp/o5b")', stderr '$(cat "$tmp/e5b")'"
+done
 # 6. A num_threads clause keeps the user's count (a plan of 1 thread for
 #    every region, auto), and a region's 12 shared variables arrive intact
 #    through the wrappers (their trampoline binds: a policy, the plan).

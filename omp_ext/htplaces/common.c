@@ -152,8 +152,9 @@ int htp_parse_policy(const char *text, omp_ht_policy_t *policy)
   if (omp_ext_policy_has_order(*policy) == 1)
     return HTP_EXIT_OK;
   return htp_error(HTP_EXIT_USAGE, "policy '%s' is run time only (per region, as the program "
-                   "runs: OMP_EXT_HT_POLICY=%s, or htplaces exec --plan) and has no place list; "
-                   "allowed here: %s", text, text, htp_policy_names(0));
+                   "runs: htplaces exec %s -- PROGRAM, OMP_EXT_HT_POLICY=%s, or htplaces exec "
+                   "--plan) and has no place list; allowed here: %s", text, text, text,
+                   htp_policy_names(0));
 }
 
 int htp_parse_count(const char *text, unsigned max, unsigned *n)

@@ -52,6 +52,28 @@ static int bind_domain(const struct htp_ctx *ctx)
   return HTP_EXIT_OK;
 }
 
+/* exec auto[:time|:energy] -- PROGRAM: libomp_ext preloaded with
+ * OMP_EXT_HT_POLICY=auto... (each region's team and places learnt as the
+ * program runs); the process kept in the rank's domain. */
+static int exec_auto(struct htp_ctx *ctx, int nargs, char **args, char **argv)
+{
+  int status;
+  if (strcmp(args[0], "auto") != 0 && strcmp(args[0], "auto:time") != 0 &&
+      strcmp(args[0], "auto:energy") != 0)
+    return htp_error(HTP_EXIT_USAGE, "unknown objective in '%s'; allowed: auto, auto:time, "
+                     "auto:energy", args[0]);
+  if (nargs > 1)
+    return htp_error(HTP_EXIT_USAGE, "auto takes no N ('%s'): it picks each region's team "
+                     "size; usage: htplaces exec auto[:time|:energy] -- PROGRAM [ARGS]", args[1]);
+  if (!htp_topo(ctx, &status)) /* (the rank's domain) */
+    return status;
+  htp_rank_warn(ctx);
+  if ((status = bind_domain(ctx)) != 0)
+    return status;
+  htp_program_env(ctx);
+  return htp_exec_preloaded("OMP_EXT_HT_POLICY", args[0], argv);
+}
+
 #define OPT_PLAN 256
 
 int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv)
@@ -85,12 +107,16 @@ int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv)
       ;
   if (sep + 1 >= argc)
     return htp_error(HTP_EXIT_USAGE, "missing '-- PROGRAM'; usage: htplaces exec POLICY [N] -- "
-                     "PROGRAM [ARGS], or htplaces exec --plan DIR|FILE -- PROGRAM [ARGS]");
+                     "PROGRAM [ARGS], htplaces exec --plan DIR|FILE -- PROGRAM [ARGS], or "
+                     "htplaces exec auto -- PROGRAM [ARGS]");
   if (plan && sep > optind)
     return htp_error(HTP_EXIT_USAGE, "--plan takes no POLICY or N ('%s'); usage: htplaces exec "
                      "--plan DIR|FILE -- PROGRAM [ARGS]", argv[optind]);
   if (plan)
     return htp_exec_plan(ctx, plan, argv + sep + 1);
+  if (sep > optind && strncmp(argv[optind], "auto", 4) == 0 &&
+      (argv[optind][4] == 0 || argv[optind][4] == ':'))
+    return exec_auto(ctx, sep - optind, argv + optind, argv + sep + 1);
   if ((status = htp_policy_order(ctx, sep - optind, argv + optind, &policy, &order, &n)) != 0)
     return status;
   htp_rank_warn(ctx);

@@ -111,8 +111,7 @@ static int write_plan(FILE *f, json_t *root, const char *path, unsigned *nregion
 int htp_exec_plan(struct htp_ctx *ctx, const char *plan, char **argv)
 {
   struct stat st;
-  char *file = NULL, lib[4096], env[64], *preload;
-  const char *old = getenv("LD_PRELOAD");
+  char *file = NULL, lib[4096], env[64];
   json_error_t jerr;
   json_t *root;
   unsigned nregions;
@@ -152,16 +151,5 @@ int htp_exec_plan(struct htp_ctx *ctx, const char *plan, char **argv)
   if (status)
     return status;
   snprintf(env, sizeof(env), "/proc/self/fd/%d", fd);
-  if (old && *old ? asprintf(&preload, "%s:%s", lib, old) < 0 : !(preload = strdup(lib)))
-    return htp_error(HTP_EXIT_FAIL, "out of memory");
-  /* The plan places every region: the runtime's own binding would re-pin
-   * the threads at each fork (as exec POLICY, these are replaced). */
-  unsetenv("OMP_PLACES");
-  unsetenv("OMP_PROC_BIND");
-  if (setenv("OMP_EXT_PLAN", env, 1) != 0 || setenv("LD_PRELOAD", preload, 1) != 0)
-    return htp_error(HTP_EXIT_FAIL, "cannot set the environment");
-  free(preload);
-  fflush(stdout);
-  execvp(argv[0], argv);
-  return htp_error(errno == ENOENT ? 127 : 126, "cannot run '%s': %s", argv[0], strerror(errno));
+  return htp_exec_preloaded("OMP_EXT_PLAN", env, argv);
 }

@@ -74,6 +74,10 @@ int htp_this_machine(const char *command);
  * htplaces tune's results in \p plan (a folder or its results.json);
  * returns only on error. */
 int htp_exec_plan(struct htp_ctx *ctx, const char *plan, char **argv);
+/* exec_preload.c: run argv with libomp_ext preloaded and \p var=\p value
+ * (OMP_PLACES and OMP_PROC_BIND removed); returns only on an error (its
+ * exit status, the line printed). */
+int htp_exec_preloaded(const char *var, const char *value, char **argv);
 
 /* Print "htplaces: MESSAGE" on stderr; returns \p status for `return htp_error(...)`. */
 int htp_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

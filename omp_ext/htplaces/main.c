@@ -48,9 +48,11 @@ static const struct htp_command commands[] = {
    htp_cmd_topo, HTP_HELP_TOPO},
   {"list", "list", "the policies, one line each", htp_cmd_list,
    "  -h, --help           this help\n"},
-  {"exec", "exec POLICY [N] -- PROG ...  |  exec --plan DIR|FILE -- PROG ...",
+  {"exec", "exec POLICY [N] -- PROG ...  |  exec --plan DIR|FILE -- PROG ...  |  "
+   "exec auto[:time|:energy] -- PROG ...",
    "run PROG with OMP_PLACES, OMP_PROC_BIND=close, OMP_NUM_THREADS set (per MPI rank), "
-   "or each parallel region with its own placement from tune's results", htp_cmd_exec,
+   "or each parallel region with its own placement from tune's results, or learnt as it "
+   "runs (auto)", htp_cmd_exec,
    "  --plan DIR|FILE      htplaces tune --out DIR's results.json: each region's best\n"
    "                       configuration from its first instance, the others the\n"
    "                       plan's best (refused for another machine's shape)\n"
