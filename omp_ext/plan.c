@@ -16,11 +16,14 @@
  * one) applies to the regions no "region" line names; without it they are
  * left alone.  Lines starting with '#' and empty lines are skipped.
  * Configurations are made (places cut to the allowed PUs) when a region
- * first needs them.
+ * first needs them.  A process that ran regions of which the plan names
+ * none (a plan made for another program, or another build of it) says so
+ * at exit, once: its regions only got the plan's default.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,8 +42,10 @@ struct entry {
 };
 
 static struct entry *entries;
-static unsigned nentries;
+static unsigned nentries, nregion_lines;
 static int plan_loaded;
+static pid_t plan_pid; /* the process that read it (not a forked child) */
+static unsigned long seen, named; /* regions looked up, and named by a line (atomic) */
 static pthread_mutex_t plan_lock = PTHREAD_MUTEX_INITIALIZER;
 
 int omp_ext_plan_on(void)
@@ -131,6 +136,7 @@ int omp_ext_plan_init(const char *path)
     }
     if ((why = parse_entry(w, n, &entries[nentries], nentries)) == NULL) {
       defaults += entries[nentries].module[0] == '\0';
+      nregion_lines += entries[nentries].module[0] != '\0';
       nentries++;
       if (defaults > 1)
         why = "more than one 'default' line";
@@ -146,7 +152,20 @@ int omp_ext_plan_init(const char *path)
     return -1;
   }
   plan_loaded = 1;
+  plan_pid = getpid();
   return 0;
+}
+
+/* At exit: regions ran, the plan names regions, and none of them ran. */
+__attribute__((destructor)) static void plan_unmatched(void)
+{
+  unsigned long s = __atomic_load_n(&seen, __ATOMIC_RELAXED);
+  if (!plan_loaded || !nregion_lines || !s || __atomic_load_n(&named, __ATOMIC_RELAXED) ||
+      getpid() != plan_pid)
+    return;
+  fprintf(stderr, "omp_ext: OMP_EXT_PLAN: none of the plan's %u regions ran in this program "
+          "(its %lu regions got the plan's default): a plan made for another program or "
+          "build? run htplaces tune on this one\n", nregion_lines, s);
 }
 
 /* The configuration of entry \p e, made now if needed; NULL when its places
@@ -174,11 +193,14 @@ const struct omp_ext_rcfg *omp_ext_plan_config(const char *module, unsigned long
 {
   struct entry *def = NULL;
   unsigned i;
+  __atomic_add_fetch(&seen, 1, __ATOMIC_RELAXED);
   for (i = 0; i < nentries; i++) {
-    if (!entries[i].module[0])
+    if (!entries[i].module[0]) {
       def = &entries[i];
-    else if (entries[i].offset == offset && strcmp(entries[i].module, module) == 0)
+    } else if (entries[i].offset == offset && strcmp(entries[i].module, module) == 0) {
+      __atomic_add_fetch(&named, 1, __ATOMIC_RELAXED);
       return config_of(&entries[i]);
+    }
   }
   return def ? config_of(def) : NULL;
 }

@@ -95,10 +95,24 @@ sys.exit(1 if bad else 0)
 PY
 
 # 1. exec --plan
-OMP_EXT_TIMING=$tmp/t1.json "$htp" exec --plan "$tmp" -- "$probe" 50 >"$tmp/r1" ||
+OMP_EXT_TIMING=$tmp/t1.json "$htp" exec --plan "$tmp" -- "$probe" 50 >"$tmp/r1" 2>"$tmp/e1" ||
   fail "exec --plan failed"
 python3 "$tmp/check.py" "$tmp/r1" "$tmp/want.json" "$tmp/t1.json" || fail "exec --plan: threads off their places"
 grep -q '"source": "plan"' "$tmp/t1.json" || fail "timing file lacks the plan's control record"
+! grep -q "none of the plan" "$tmp/e1" || fail "exec --plan: the matching plan said it matched nothing"
+# 1b. A plan whose regions are another program's: the program runs (its
+#     regions get the plan's default), and says so at exit, once.
+python3 - "$tmp" <<'PY'
+import json, sys
+plan = json.load(open(sys.argv[1] + "/results.json"))
+for r in plan["summary"]["regions"]:
+    r["module"] = "another_program"
+json.dump(plan, open(sys.argv[1] + "/elsewhere.json", "w"))
+PY
+"$htp" exec --plan "$tmp/elsewhere.json" -- "$probe" 5 >/dev/null 2>"$tmp/e1b" ||
+  fail "exec --plan, another program's plan: the program failed"
+[ "$(grep -c "omp_ext: OMP_EXT_PLAN: none of the plan's 2 regions ran in this program (its 2 regions got the plan's default)" "$tmp/e1b")" = 1 ] ||
+  fail "another program's plan: stderr: $(cat "$tmp/e1b")"
 
 # 2. refusals
 set +e
