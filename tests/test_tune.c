@@ -1413,6 +1413,11 @@ static void test_bad_input(void)
     char *a[] = {"--objective", "speed", "--", TUNE_PROG_BIN, NULL};
     bad(2, "allowed: time, energy, spn, edp", NULL, a);
   }
+  { /* auto alone: nothing to recommend (was exit 0, "no configuration has 3 runs") */
+    char *a[] = {"--policies", "auto", "--", TUNE_PROG_BIN, NULL};
+    bad(2, "--policies auto alone: auto is measured beside global configurations, never "
+           "recommended; add one, e.g. --policies spn,auto", NULL, a);
+  }
   { /* auto is libomp_ext's: without the library preloaded it cannot run */
     char *a[] = {"--policies", "spn,auto", "--no-regions", "--", TUNE_PROG_BIN, NULL};
     bad(2, "--policies auto needs libomp_ext.so preloaded into the program, which --no-regions "

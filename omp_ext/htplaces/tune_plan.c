@@ -96,6 +96,10 @@ int tune_parse_policies(const char *text, int *policies, unsigned max, unsigned 
   struct collect c = {policies, max, 0, 0};
   int status = each_item(text, "policies", policy_item, &c);
   *n = c.n;
+  if (!status && c.n == 1 && policies[0] == TUNE_AUTO)
+    return htp_error(HTP_EXIT_USAGE, "--policies auto alone: auto is measured beside global "
+                     "configurations, never recommended; add one, e.g. --policies spn,auto (to "
+                     "run the program under auto: htplaces exec auto -- PROGRAM)");
   return status;
 }
 

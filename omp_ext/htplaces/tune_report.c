@@ -448,7 +448,7 @@ void tune_print_table(FILE *out, const struct tune_report *t)
   if (auto_config(t) >= 0)
     fprintf(out, "auto: OMP_EXT_HT_POLICY=auto, libomp_ext preloaded (each region's team size and "
             "places chosen at run time): shown beside the global configurations, never "
-            "recommended -- to use it, run the program with OMP_EXT_HT_POLICY=auto; to apply "
+            "recommended -- to use it, htplaces exec auto -- PROGRAM; to apply "
             "tune's own per-region answer, htplaces exec --plan\n");
   fprintf(out, "vs fastest: geometric mean of the per-round ratios to the fastest %s; tied: "
           "not significantly %s (%s)\n", tune_objective_name(t->objective),
