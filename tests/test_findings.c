@@ -437,6 +437,30 @@ static void test_env(void)
   CU_ASSERT_EQUAL(htp_finding_uint(f, "places"), 2);
   htp_findings_free(&l);
 
+  /* OMP_EXT_HT_POLICY as libomp_ext reads it: POLICY[:N], auto[:time|:energy] */
+  {
+    static const char *const good[] = {"spn", "speedup:4", "energy:1", "auto", "auto:time",
+                                       "auto:energy", ""};
+    static const char *const wrong[] = {"fast", "spn:0", "spn:", "spn:x", "auto:speed", "auto4",
+                                        "SPN", "averyveryverylongpolicyname"};
+    char var[64], *env[] = {var, NULL};
+    unsigned i;
+    for (i = 0; i < sizeof(good) / sizeof(*good); i++) {
+      snprintf(var, sizeof(var), "OMP_EXT_HT_POLICY=%s", good[i]);
+      CU_ASSERT_EQUAL(env_findings(env, &l), 0);
+      htp_findings_free(&l);
+    }
+    for (i = 0; i < sizeof(wrong) / sizeof(*wrong); i++) {
+      snprintf(var, sizeof(var), "OMP_EXT_HT_POLICY=%s", wrong[i]);
+      CU_ASSERT_EQUAL(env_findings(env, &l), 1);
+      f = htp_findings_find(&l, htp_finding_ht_policy_invalid);
+      CU_ASSERT_FATAL(f != NULL);
+      CU_ASSERT_STRING_EQUAL(f->variable, "OMP_EXT_HT_POLICY");
+      CU_ASSERT_STRING_EQUAL(htp_finding_text(f, "value"), wrong[i]);
+      htp_findings_free(&l);
+    }
+  }
+
   /* A valid list with problems on this machine: check's findings, named. */
   CU_ASSERT_EQUAL(env_findings(shared, &l), 1);
   f = htp_findings_find(&l, htp_finding_list_problems);

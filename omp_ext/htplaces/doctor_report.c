@@ -88,6 +88,11 @@ static void finding_text(FILE *out, const struct htp_finding *f)
             htp_finding_text(f, "reason"), fallback[which]);
     break;
   }
+  case htp_finding_ht_policy_invalid:
+    fprintf(out, "OMP_EXT_HT_POLICY='%s' is invalid: libomp_ext ignores it (and says so in an "
+            "OpenMP program); allowed: POLICY[:N] (%s), auto, auto:time, auto:energy",
+            htp_finding_text(f, "value"), htp_policy_names(0));
+    break;
   case htp_finding_invalid_proc_bind:
     fprintf(out, "OMP_PROC_BIND='%s' is invalid; allowed: true, false, or a list of primary, "
             "close, spread", htp_finding_text(f, "value"));

@@ -148,13 +148,31 @@ static long check_list(struct envrep *r, const omp_ext_topo_t *topo, const char 
   return n;
 }
 
+/* OMP_EXT_HT_POLICY as libomp_ext reads it (bind.c, auto.c): POLICY[:N]
+ * (N a positive whole number) or auto, auto:time, auto:energy. */
+static int ht_policy_valid(const char *v)
+{
+  char name[16];
+  size_t len = strcspn(v, ":");
+  unsigned long long n;
+  omp_ht_policy_t p;
+  if (strcmp(v, "auto") == 0 || strcmp(v, "auto:time") == 0 || strcmp(v, "auto:energy") == 0)
+    return 1;
+  if (len >= sizeof(name))
+    return 0;
+  memcpy(name, v, len);
+  name[len] = '\0';
+  return omp_ext_policy_from_name(name, &p) == 0 && omp_ext_policy_has_order(p) == 1 &&
+         (!v[len] || omp_ext_parse_uint(v + len + 1, 1, 1 << 20, &n) == OMP_EXT_UINT_OK);
+}
+
 unsigned htp_env_analyze(char *const envp[], const omp_ext_topo_t *topo,
                          struct htp_findings *out)
 {
   struct envrep r = {out, 0};
   const char *places = env_get(envp, "OMP_PLACES"), *bind = env_get(envp, "OMP_PROC_BIND");
   const char *gomp = env_get(envp, "GOMP_CPU_AFFINITY"), *kmp = env_get(envp, "KMP_AFFINITY");
-  const char *nth = env_get(envp, "OMP_NUM_THREADS");
+  const char *nth = env_get(envp, "OMP_NUM_THREADS"), *ht = env_get(envp, "OMP_EXT_HT_POLICY");
   struct htp_finding *f;
   long nplaces;
   int bind_false = 0;
@@ -196,5 +214,8 @@ unsigned htp_env_analyze(char *const envp[], const omp_ext_topo_t *topo,
     htp_put_uint(out, f, "threads", num_threads(nth));
     htp_put_uint(out, f, "places", (unsigned long)nplaces);
   }
+  if (ht && *ht && !ht_policy_valid(ht))
+    htp_put_text(out, conflict(&r, htp_finding_ht_policy_invalid, "OMP_EXT_HT_POLICY"), "value",
+                 ht);
   return r.conflicts;
 }

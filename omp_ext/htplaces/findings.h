@@ -67,6 +67,7 @@
   X(num_threads_above_pus, conflict)                                                          \
   X(num_threads_above_places, conflict)                                                       \
   X(list_problems, conflict)                                                                  \
+  X(ht_policy_invalid, conflict)                                                              \
   X(libomp_fork_places, note)
 
 #define HTP_X_KIND(name, severity) htp_finding_##name,
