@@ -194,6 +194,11 @@ int sweep_make_dir(const char *dir, char *failed, size_t len);
 /** "DIR/NAME", malloc'd; NULL when out of memory. */
 char *sweep_path(const char *dir, const char *name);
 
+/** \p s as one quoted CSV field (RFC 4180): "s", each '"' doubled.  The
+ * caller decides when a field is quoted (htbench: when it needs to be;
+ * tune: its invalid column whenever not empty). */
+void sweep_csv_quoted(FILE *f, const char *s);
+
 /** 1 when an executable gnuplot is on $PATH, else 0. */
 int sweep_have_gnuplot(void);
 
