@@ -38,8 +38,7 @@ int htb_this_machine(void);
  * "cannot write to standard output" and HTB_EXIT_FAIL. */
 int htb_stdout_done(void);
 
-/* Seconds from a monotonic clock. */
-double htb_now(void);
+/* (Seconds from a monotonic clock: sweep_now(), omp_ext/sweep/sweep.h.) */
 /* CPU seconds used by this process (all threads). */
 double htb_cpu_now(void);
 

@@ -6,6 +6,7 @@
  * to end on tests/tune_prog (files, recommendation line, every bad input).
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
@@ -716,6 +717,69 @@ static void test_sweep_rounds(void)
   l.skips = 0, st.skipped = 0;
   CU_ASSERT_EQUAL(sweep_round(&p, &r, &st, NULL, 4, 3, SWEEP_STOP), 0);
   CU_ASSERT(l.ncalls == 0 && l.skips == 0 && st.skipped == 0);
+}
+
+/* The sweep engine's launcher (sweep_spawn): plain with stdout captured
+ * and the setup's environment, an exit status, a signal, an exec failure
+ * (silent 127; with who: the line and 126/127); isolated: a stop on the
+ * terminal, the timeout, a forwarded signal, CPU time from rusage. */
+static void spawn_setup(void *ctx)
+{
+  setenv("SWEEP_SPAWN_TEST", ctx, 1);
+}
+
+static int spawn_interrupt(void *ctx, int sig)
+{
+  (void)sig;
+  return *(int *)ctx;
+}
+
+static void test_sweep_spawn(void)
+{
+  char *echo[] = {"sh", "-c", "echo \"out $SWEEP_SPAWN_TEST\"; exit 3", NULL};
+  char *killed[] = {"sh", "-c", "kill -USR1 $$", NULL};
+  char *missing[] = {"/nonexistent/omp-ext-prog", NULL};
+  char *stop[] = {"sh", "-c", "kill -TTIN $$; sleep 5", NULL};
+  char *slow[] = {"sh", "-c", "sleep 5", NULL};
+  char *spin[] = {"sh", "-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done", NULL};
+  struct sweep_spawn s;
+  struct sweep_spawned w;
+  sigset_t set, old;
+  int forward = 0, devnull = open("/dev/null", O_WRONLY);
+  memset(&s, 0, sizeof(s));
+  s.argv = echo, s.search = 1, s.setup = spawn_setup, s.ctx = "env";
+  s.in = s.err = -1, s.out = SWEEP_CAPTURE;
+  CU_ASSERT_EQUAL_FATAL(sweep_spawn(&s, &w), 0);
+  CU_ASSERT(w.exit_status == 3 && w.signal == 0 && w.out && !strcmp(w.out, "out env\n"));
+  CU_ASSERT(w.wall_s > 0 && w.wall_s < 10 && w.user_s >= 0 && w.sys_s >= 0);
+  free(w.out);
+  s.argv = killed, s.setup = NULL, s.out = -1;
+  CU_ASSERT_EQUAL(sweep_spawn(&s, &w), 0);
+  CU_ASSERT(w.exit_status == -1 && w.signal == SIGUSR1 && !w.out);
+  s.argv = missing, s.err = devnull;
+  CU_ASSERT_EQUAL(sweep_spawn(&s, &w), 0);
+  CU_ASSERT(w.exit_status == 127 && w.signal == 0);
+  s.argv = (char *[]){"/", NULL}, s.who = "test";
+  CU_ASSERT_EQUAL(sweep_spawn(&s, &w), 0);
+  CU_ASSERT(w.exit_status == 126); /* (a folder: EACCES) */
+  /* isolated */
+  sigemptyset(&set);
+  sigaddset(&set, SIGCHLD);
+  sigprocmask(SIG_BLOCK, &set, &old);
+  s.who = NULL, s.group = 1, s.wake = &set, s.argv = stop, s.out = devnull;
+  CU_ASSERT_EQUAL(sweep_spawn(&s, &w), 0);
+  CU_ASSERT(w.stopped == SIGTTIN && w.signal == SIGKILL && w.wall_s < 4);
+  s.argv = slow, s.timeout_s = 0.3;
+  CU_ASSERT_EQUAL(sweep_spawn(&s, &w), 0);
+  CU_ASSERT(w.timed_out && w.signal == SIGKILL && w.wall_s >= 0.3 && w.wall_s < 4);
+  s.timeout_s = 0, s.interrupt = spawn_interrupt, s.ctx = &forward, forward = SIGTERM;
+  CU_ASSERT_EQUAL(sweep_spawn(&s, &w), 0);
+  CU_ASSERT(w.interrupted == SIGTERM && !w.timed_out && w.signal == SIGTERM && w.wall_s < 4);
+  s.argv = spin, s.interrupt = NULL;
+  CU_ASSERT_EQUAL(sweep_spawn(&s, &w), 0);
+  CU_ASSERT(w.exit_status == 0 && w.user_s + w.sys_s > 0.01 && w.user_s + w.sys_s < w.wall_s * 1.5);
+  sigprocmask(SIG_SETMASK, &old, NULL);
+  close(devnull);
 }
 
 static void test_parse_lists(void)
@@ -1732,6 +1796,7 @@ static CU_TestInfo plan_tests[] = {
   {"automatic thread counts", test_auto_threads},
   {"seeded shuffle", test_shuffle},
   {"the sweep engine's rounds, warm-up and budget", test_sweep_rounds},
+  {"the sweep engine's launcher", test_sweep_spawn},
   {"lists", test_parse_lists},
   {"plan on the C6100", test_plan_on_fixture},
   {"auto in the plan", test_plan_auto},

@@ -10,6 +10,7 @@
 
 #include "htbench.h"
 #include "omp_ext.h"
+#include "sweep.h"
 
 static int is_overhead(const char *kernel)
 {
@@ -88,17 +89,10 @@ void htb_derive(struct htb_result *r, unsigned n)
 
 static void csv_cell(FILE *f, const char *s)
 {
-  if (strpbrk(s, ",\"\n;{ ")) {
-    fputc('"', f);
-    for (; *s; s++) {
-      if (*s == '"')
-        fputc('"', f);
-      fputc(*s, f);
-    }
-    fputc('"', f);
-  } else {
+  if (strpbrk(s, ",\"\n;{ "))
+    sweep_csv_quoted(f, s);
+  else
     fputs(s, f);
-  }
 }
 
 void htb_csv_header(FILE *f)

@@ -189,30 +189,6 @@ static int make_plan(const struct htb_options *opt, unsigned npus, struct plan *
 
 /* ------------------------------------------------------------ workers */
 
-static void read_all(int fd, char **buf)
-{
-  size_t len = 0, cap = 4096;
-  ssize_t n;
-  *buf = malloc(cap);
-  if (!*buf)
-    return;
-  for (;;) {
-    if (len + 1024 > cap) {
-      char *bigger = realloc(*buf, cap *= 2);
-      if (!bigger)
-        break;
-      *buf = bigger;
-    }
-    n = read(fd, *buf + len, cap - len - 1);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      break;
-    len += n;
-  }
-  (*buf)[len] = '\0';
-}
-
 /* Fields the parent sets from the configuration (not the worker's). */
 static int parent_owned(const char *name)
 {
@@ -261,8 +237,14 @@ struct worker_cmd {
 /* The worker's environment: the env path gets the places (none: no places
  * and OMP_PROC_BIND=false); the in-code path none of them (the API binds),
  * only the team size. */
-static void worker_env(const char *incode, const char *places, const char *nbuf)
+struct worker_env {
+  const char *incode, *places, *nbuf;
+};
+
+static void worker_env(void *ctx)
 {
+  const struct worker_env *e = ctx;
+  const char *incode = e->incode, *places = e->places, *nbuf = e->nbuf;
   if (incode) {
     unsetenv("OMP_PLACES");
     unsetenv("OMP_PROC_BIND");
@@ -296,9 +278,11 @@ static void run_worker(const struct worker_cmd *w, const struct htb_kernel *k, u
   const char *exe = incode ? w->incode_bin : w->self;
   char nbuf[16], reps[16], target[32], limit[32], iters[32], triad[32], sn[32], sl[32], sc[32], stl[32], spr[32];
   const char *argv[44];
-  int fd[2], status, i = 0;
-  char *out = NULL;
-  pid_t pid;
+  struct worker_env env = {incode, places, nbuf};
+  struct sweep_spawn s;
+  struct sweep_spawned done;
+  int i = 0;
+  char *out;
 
   snprintf(nbuf, sizeof(nbuf), "%u", n);
   snprintf(reps, sizeof(reps), "%u", w->sz->outer_reps);
@@ -354,42 +338,30 @@ static void run_worker(const struct worker_cmd *w, const struct htb_kernel *k, u
   argv[i] = NULL;
 
   snprintf(r->status, sizeof(r->status), "worker failed");
-  if (pipe(fd) < 0)
-    return;
-  fflush(NULL);
-  pid = fork();
-  if (pid == 0) {
-    close(fd[0]);
-    dup2(fd[1], STDOUT_FILENO);
-    close(fd[1]);
-    worker_env(incode, places, nbuf);
-    execv(exe, (char *const *)argv);
-    _exit(127);
-  }
-  close(fd[1]);
-  if (pid < 0) {
-    close(fd[0]);
+  memset(&s, 0, sizeof(s));
+  s.argv = (char *const *)argv;
+  s.setup = worker_env;
+  s.ctx = &env;
+  s.in = s.err = -1;
+  s.out = SWEEP_CAPTURE;
+  if (sweep_spawn(&s, &done) != 0) {
+    free(done.out);
     return;
   }
-  read_all(fd[0], &out);
-  close(fd[0]);
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-    ;
+  out = done.out;
   if (out && parse_result(out, r) == 0) {
     /* a result line, then a crash or an exit status other than the
      * verification's 1: the run does not count */
-    if (WIFSIGNALED(status))
-      snprintf(r->status, sizeof(r->status), "worker killed by signal %d", WTERMSIG(status));
-    else if (!WIFEXITED(status) || WEXITSTATUS(status) != (r->verified ? 0 : 1))
-      snprintf(r->status, sizeof(r->status), "worker failed (exit %d)",
-               WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    if (done.signal)
+      snprintf(r->status, sizeof(r->status), "worker killed by signal %d", done.signal);
+    else if (done.exit_status != (r->verified ? 0 : 1))
+      snprintf(r->status, sizeof(r->status), "worker failed (exit %d)", done.exit_status);
     else if (!r->verified)
       snprintf(r->status, sizeof(r->status), "verification failed");
-  } else if (WIFSIGNALED(status)) {
-    snprintf(r->status, sizeof(r->status), "worker killed by signal %d", WTERMSIG(status));
+  } else if (done.signal) {
+    snprintf(r->status, sizeof(r->status), "worker killed by signal %d", done.signal);
   } else {
-    snprintf(r->status, sizeof(r->status), "worker failed (exit %d)",
-             WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    snprintf(r->status, sizeof(r->status), "worker failed (exit %d)", done.exit_status);
   }
   free(out);
 }
@@ -553,7 +525,7 @@ static int run_config(void *ctx, unsigned i, unsigned round, double *seconds)
   struct bench *b = ctx;
   struct bench_config *c = &b->c[i];
   struct htb_result *r = &b->res[i];
-  double t0 = htb_now();
+  double t0 = sweep_now();
   (void)round;
   *seconds = 0;
   if (!c->expect) /* no places: status says why */
@@ -562,7 +534,7 @@ static int run_config(void *ctx, unsigned i, unsigned round, double *seconds)
   r->threads = c->threads;
   r->oversub = b->opt->oversub;
   run_worker(b->w, c->kernel, r->threads, r->places, c->expect, c->incode, r);
-  *seconds = r->wall_s = htb_now() - t0;
+  *seconds = r->wall_s = sweep_now() - t0;
   return HTB_EXIT_OK;
 }
 

@@ -39,13 +39,6 @@ int htb_stdout_done(void)
   return HTB_EXIT_OK;
 }
 
-double htb_now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 double htb_cpu_now(void)
 {
   struct timespec ts;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "htbench.h"
+#include "sweep.h"
 
 struct worker_args {
   const struct htb_kernel *kernel;
@@ -128,9 +129,9 @@ static unsigned long calibrate(const struct htb_kernel *k, void *st, double targ
 {
   unsigned long inner = 1;
   for (;;) {
-    double t0 = htb_now(), dt;
+    double t0 = sweep_now(), dt;
     k->run(st, inner, NULL);
-    dt = htb_now() - t0;
+    dt = sweep_now() - t0;
     if (dt >= target || inner >= (1UL << 30))
       return inner;
     if (dt < target / 100)
@@ -170,14 +171,14 @@ static void measure(const struct htb_kernel *k, void *st, unsigned long inner, u
         if (is_ref)
           usleep((useconds_t)(pair_ms * 1000));
         double c0 = htb_cpu_now();
-        t0 = htb_now();
+        t0 = sweep_now();
         if (is_ref)
           k->reference(st, inner);
         else
           k->run(st, inner, NULL);
-        (is_ref ? ref : x)[r] = (htb_now() - t0) / inner;
+        (is_ref ? ref : x)[r] = (sweep_now() - t0) / inner;
         if (!is_ref) {
-          *paired_wall += htb_now() - t0;
+          *paired_wall += sweep_now() - t0;
           *paired_cpu += htb_cpu_now() - c0;
         }
       }
@@ -187,16 +188,16 @@ static void measure(const struct htb_kernel *k, void *st, unsigned long inner, u
   if (ref) {
     k->reference(st, inner);
     for (r = 0; r < reps; r++) {
-      t0 = htb_now();
+      t0 = sweep_now();
       k->reference(st, inner);
-      ref[r] = (htb_now() - t0) / inner;
+      ref[r] = (sweep_now() - t0) / inner;
     }
     k->run(st, inner, NULL);
   }
   for (r = 0; r < reps; r++) {
-    t0 = htb_now();
+    t0 = sweep_now();
     k->run(st, inner, NULL);
-    x[r] = (htb_now() - t0) / inner;
+    x[r] = (sweep_now() - t0) / inner;
   }
 }
 
@@ -262,10 +263,10 @@ static int worker_run(const struct worker_args *a, const struct htb_sizes *sz)
   }
   rapl = htb_rapl_open();
   c0 = htb_cpu_now();
-  w0 = htb_now();
+  w0 = sweep_now();
   measure(k, st, r.inner_reps, sz->outer_reps, x, ref, (unsigned long)sz->split_pair_ms,
           &paired_cpu, &paired_wall);
-  w0 = htb_now() - w0;
+  w0 = sweep_now() - w0;
   c0 = htb_cpu_now() - c0;
   /* oversubscribed: the team can use its places' CPUs, not one per thread;
    * split-serial runs on the initial thread alone; paired: the serial loops

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 
 #include "htbench.h"
+#include "sweep.h"
 
 #define PAD 16 /* counters 128 bytes apart (no false sharing) */
 
@@ -58,9 +59,9 @@ static int calibrate_delay(void)
   int i, len;
   delay(probe);
   for (i = 0; i < 7; i++) {
-    double t0 = htb_now(), t;
+    double t0 = sweep_now(), t;
     delay(probe);
-    t = htb_now() - t0;
+    t = sweep_now() - t0;
     best = t < best ? t : best;
   }
   len = (int)(0.1e-6 / (best / probe));

@@ -51,6 +51,7 @@
 #include <unistd.h>
 
 #include "htbench.h"
+#include "sweep.h"
 #include "omp_ext.h"
 
 enum split_sched { S_STATIC, S_DYNAMIC, S_SHARE, S_WEIGHTS, S_TAIL, S_STEAL, S_ADAPTIVE, S_SERIAL };
@@ -188,7 +189,7 @@ static void finished(struct split_state *st, double t0)
 {
   int me = omp_get_thread_num();
   if (me >= 0 && (unsigned)me < st->nthreads) {
-    st->last[me] = htb_now() - t0;
+    st->last[me] = sweep_now() - t0;
     st->done[me] += st->last[me];
   }
 }
@@ -269,7 +270,7 @@ static void split_run(void *state, unsigned long inner, struct htb_probe *probe)
       usleep(300000); /* libomp's idle workers spin KMP_BLOCKTIME (200 ms) */
   }
   for (j = 0; j < inner && !st->err; j++) {
-    double t0 = htb_now();
+    double t0 = sweep_now();
     st->regions++;
     switch (st->sched) {
     case S_STATIC:
@@ -366,7 +367,7 @@ static void split_run(void *state, unsigned long inner, struct htb_probe *probe)
       finished(st, t0);
       break;
     }
-    st->elapsed += htb_now() - t0;
+    st->elapsed += sweep_now() - t0;
   }
 }
 

@@ -809,7 +809,6 @@ void tune_print_csv(FILE *f, const struct tune_report *t)
         "status,invalid\n", f);
   for (i = 0; i < t->n; i++)
     for (k = 0; k < t->c[i].nruns; k++) {
-      const char *p;
       unsigned b, bits = tune_policy_bits(&t->c[i]);
       for (b = 0; b < 32; b++) /* every policy giving the placement: "speedup/spn" */
         if (bits & (1u << b))
@@ -819,12 +818,8 @@ void tune_print_csv(FILE *f, const struct tune_report *t)
               t->c[i].runs[k].round,
               t->c[i].runs[k].wall_s, t->c[i].runs[k].cpu_s, t->c[i].runs[k].energy_j,
               t->energy_measured ? "rapl" : "modelled", t->c[i].runs[k].status);
-      if (t->c[i].runs[k].invalid[0]) { /* a quoted CSV field */
-        fputc('"', f);
-        for (p = t->c[i].runs[k].invalid; *p; p++)
-          fputs(*p == '"' ? "\"\"" : (char[]){*p, 0}, f);
-        fputc('"', f);
-      }
+      if (t->c[i].runs[k].invalid[0]) /* a quoted CSV field */
+        sweep_csv_quoted(f, t->c[i].runs[k].invalid);
       fputc('\n', f);
     }
 }

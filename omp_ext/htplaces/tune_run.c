@@ -10,9 +10,10 @@
  * a grace period when SIGINT, SIGTERM or SIGHUP reach tune (forwarded to it
  * first).  Its stdout goes where tune says (program-stdout.txt, labelled, or
  * a file of tune's temporary folder), its stderr to a file there; the last
- * non-empty line of either is kept when the run fails.  Wall time from
- * CLOCK_MONOTONIC, CPU time of all its threads from wait4()'s rusage, and
- * what other processes used meanwhile from /proc/stat.
+ * non-empty line of either is kept when the run fails.  The launch, the
+ * wait, wall time (CLOCK_MONOTONIC) and CPU time of all its threads
+ * (wait4()'s rusage) are the sweep engine's (sweep_spawn, isolated); what
+ * other processes used meanwhile is from /proc/stat.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,15 +24,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "tune_int.h"
-extern char **environ;
 
 static int executable(const char *path, int *err)
 {
@@ -112,9 +110,10 @@ static void put_timing_env(const struct tune_exec *x)
 
 /* SIGINT, SIGTERM, SIGHUP: caught (catching[i]) unless ignored when tune
  * started, and their dispositions then (saved[i]) -- global state, as
- * signal dispositions are; the handler only records the first signal.  During a run they are blocked and
- * taken by sigtimedwait() in wait_run(), so none is missed between a check
- * and the wait. */
+ * signal dispositions are; the handler only records the first signal.
+ * During a run they are blocked and taken by sigtimedwait() in
+ * sweep_spawn's wait (take_signal), so none is missed between a check and
+ * the wait. */
 static const int forwarded[3] = {SIGINT, SIGTERM, SIGHUP};
 static struct sigaction saved[3];
 static int catching[3];
@@ -155,7 +154,7 @@ int tune_signal_caught(void)
   return (int)caught;
 }
 
-/* SIGCHLD and the signals caught: what wait_run() waits for. */
+/* SIGCHLD and the signals caught: what sweep_spawn's wait waits for. */
 static void run_signals(sigset_t *set)
 {
   unsigned i;
@@ -259,131 +258,35 @@ struct run_files {
   off_t out_from; /* where this run's stdout starts in x->stdout_fd */
 };
 
-/* In the child: its own process group, default dispositions for what tune
- * catches, tune's signal mask, killed if tune dies, the configuration's
- * environment, stdin/stdout/stderr, then the program. */
-static void child(const struct tune_exec *x, const struct tune_config *c, char **argv,
-                  const struct run_files *f, const sigset_t *mask, pid_t parent)
+/* In the child (sweep_spawn's setup): default dispositions for what tune
+ * catches, tune's signal mask, the configuration's environment. */
+struct child_ctx {
+  const struct tune_exec *x;
+  const struct tune_config *c;
+  const sigset_t *mask;
+};
+
+static void child_setup(void *ctx)
 {
+  const struct child_ctx *k = ctx;
   unsigned i;
-  setpgid(0, 0);
   for (i = 0; i < 3; i++)
     if (catching[i])
       signal(forwarded[i], SIG_DFL);
-  sigprocmask(SIG_SETMASK, mask, NULL);
-  /* (best effort when tune itself is killed by SIGKILL: the program, not
-   * its children; every other end of tune kills the whole group) */
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (getppid() != parent)
-    _exit(126);
-  put_env(c);
-  put_timing_env(x);
-  if (dup2(f->in, 0) < 0 || dup2(x->stdout_fd, 1) < 0 || dup2(f->err, 2) < 0)
-    _exit(126);
-  execvp(argv[0], argv);
-  dprintf(2, "htplaces tune: cannot run '%s': %s\n", argv[0], strerror(errno));
-  _exit(errno == ENOENT ? 127 : 126);
+  sigprocmask(SIG_SETMASK, k->mask, NULL);
+  put_env(k->c);
+  put_timing_env(k->x);
 }
 
-static double now(void)
+/* sweep_spawn's interrupt: a signal its wait took (blocked: taken there,
+ * not by the handler) is recorded as caught; the one to forward is the
+ * signal caught, before the run or during it. */
+static int take_signal(void *ctx, int sig)
 {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-/* How the wait ended. */
-struct waited {
-  int status;        /* wait4's */
-  struct rusage ru;
-  int timed_out;     /* killed past --timeout */
-  int stopped;       /* SIGTTIN or SIGTTOU: killed after it stopped on the terminal */
-  int interrupted;   /* the signal tune received and forwarded, or 0 */
-  double end;        /* when its end was seen (CLOCK_MONOTONIC seconds) */
-};
-
-static void kill_group(pid_t pid)
-{
-  kill(-pid, SIGKILL);
-  kill(pid, SIGKILL); /* (in case it is not yet its group's leader) */
-}
-
-/* Sleep until a signal of set arrives or until `until` (at most 1 s: a
- * lost SIGCHLD costs no more); the signal, or -1. */
-static int next_signal(const sigset_t *set, double until)
-{
-  double left = until - now();
-  struct timespec ts;
-  left = left > 1 ? 1 : left < 0 ? 0 : left;
-  ts.tv_sec = (time_t)left;
-  ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
-  return sigtimedwait(set, NULL, &ts);
-}
-
-/* The killed group's other processes, tune's children since their parents
- * died (tune is a subreaper): reaped as they die, so that none is still
- * exiting when the next run starts; 2 s at most (a process stuck in the
- * kernel is left behind). */
-static void reap_group(pid_t pid, const sigset_t *set)
-{
-  double end = now() + 2;
-  pid_t got;
-  for (;;) {
-    if ((got = waitpid(-pid, NULL, WNOHANG)) > 0 || (got < 0 && errno == EINTR))
-      continue;
-    if (got < 0 || now() >= end) /* (ECHILD: none left) */
-      break;
-    next_signal(set, now() + 0.01);
-  }
-}
-
-/* Wait for the run pid: its end (the leader left a zombie, so its group id
- * cannot be reused), a stop on the terminal, --timeout, a signal to tune
- * (forwarded; the grace period, then SIGKILL).  Then the whole group is
- * killed and the leader reaped.  0, or -1 when it cannot be waited for. */
-static int wait_run(pid_t pid, double timeout_s, const sigset_t *set, struct waited *w)
-{
-  double deadline = timeout_s > 0 ? now() + timeout_s : 0, grace = 0, t;
-  int killed = 0, sig;
-  siginfo_t si;
-  memset(w, 0, sizeof(*w));
-  for (;;) {
-    memset(&si, 0, sizeof(si));
-    if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0 && errno != EINTR)
-      return -1;
-    if (si.si_pid == pid) {
-      w->end = now();
-      break;
-    }
-    memset(&si, 0, sizeof(si));
-    if (!killed && waitid(P_PID, (id_t)pid, &si, WSTOPPED | WNOHANG) == 0 && si.si_pid == pid &&
-        (si.si_status == SIGTTIN || si.si_status == SIGTTOU)) {
-      w->stopped = si.si_status;
-      kill_group(pid), killed = 1;
-      continue;
-    }
-    t = now();
-    if (!killed && ((deadline && t >= deadline) || (grace && t >= grace))) {
-      w->timed_out = !w->interrupted;
-      kill_group(pid), killed = 1;
-      continue;
-    }
-    if (!w->interrupted && (sig = tune_signal_caught()) != 0) { /* (before the run) */
-      w->interrupted = sig;
-      kill(-pid, sig);
-      grace = t + TUNE_GRACE_S;
-      continue;
-    }
-    sig = next_signal(set, killed ? t + 1 : grace ? grace : deadline ? deadline : t + 1);
-    if (sig > 0 && sig != SIGCHLD && !caught)
-      caught = sig; /* (blocked: taken here, not by the handler) */
-  }
-  kill(-pid, SIGKILL); /* the run's background children */
-  while (wait4(pid, &w->status, 0, &w->ru) < 0)
-    if (errno != EINTR)
-      return -1;
-  reap_group(pid, set);
-  return 0;
+  (void)ctx;
+  if (sig > 0 && !caught)
+    caught = sig;
+  return (int)caught;
 }
 
 /* The last non-empty line of fd from offset `from` to its end, into
@@ -489,20 +392,18 @@ static int open_run_files(const struct tune_exec *x, const struct tune_config *c
 }
 
 /* How it ended, into r; its last words into c->tail when it failed. */
-static void outcome(const struct waited *w, const struct run_files *f, int out_fd,
+static void outcome(const struct sweep_spawned *w, const struct run_files *f, int out_fd,
                     struct tune_config *c, struct tune_run *r)
 {
-  const struct rusage *ru = &w->ru;
-  r->cpu_s = (double)ru->ru_utime.tv_sec + ru->ru_utime.tv_usec * 1e-6 +
-             (double)ru->ru_stime.tv_sec + ru->ru_stime.tv_usec * 1e-6;
+  r->cpu_s = w->user_s + w->sys_s;
   r->signal = 0;
   r->stopped = w->stopped;
   if (w->timed_out)
     r->status = -1;
-  else if (WIFEXITED(w->status))
-    r->status = WEXITSTATUS(w->status);
+  else if (w->exit_status >= 0)
+    r->status = w->exit_status;
   else
-    r->status = 128 + (r->signal = WTERMSIG(w->status));
+    r->status = 128 + (r->signal = w->signal);
   if (r->status == 0)
     return;
   last_line(f->err, 0, c->tail, sizeof(c->tail));
@@ -520,15 +421,37 @@ static double self_cpu_s(void)
          (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
 }
 
+/* The run's launch: the program on $PATH, in its own process group
+ * (sweep_spawn), under --timeout and the grace period. */
+static void spawn_of(const struct tune_exec *x, char **argv, const struct run_files *f,
+                     const sigset_t *set, struct child_ctx *k, struct sweep_spawn *s)
+{
+  memset(s, 0, sizeof(*s));
+  s->argv = argv;
+  s->search = 1;
+  s->who = "htplaces tune";
+  s->setup = child_setup;
+  s->ctx = k;
+  s->in = f->in;
+  s->out = x->stdout_fd;
+  s->err = f->err;
+  s->group = 1;
+  s->timeout_s = x->timeout_s;
+  s->wake = set;
+  s->interrupt = take_signal;
+  s->grace_s = TUNE_GRACE_S;
+}
+
 static int run(const struct tune_exec *x, struct tune_config *c, struct tune_run *r, int warmup)
 {
   struct run_files f;
-  struct waited w;
+  struct sweep_spawn s;
+  struct sweep_spawned w;
+  struct child_ctx k;
   sigset_t set, old;
-  double t0, e0, b0, b1, s0;
+  double e0, b0, b1, s0;
   char **argv;
-  pid_t pid, self = getpid();
-  int status, got;
+  int status, got, err;
   memset(r, 0, sizeof(*r));
   r->warmup = warmup;
   run_signals(&set);
@@ -546,33 +469,28 @@ static int run(const struct tune_exec *x, struct tune_config *c, struct tune_run
     close(f.in), close(f.err);
     return htp_error(HTP_EXIT_FAIL, "out of memory");
   }
-  fflush(NULL);
   if (x->timing_lib)
     tune_clear_timing(x->timing_file);
-  /* Orphans of the run become tune's children, not init's: reap_group()
-   * waits for the whole group. */
-  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  k.x = x, k.c = c, k.mask = &old;
+  spawn_of(x, argv, &f, &set, &k, &s);
   s0 = self_cpu_s();
   b0 = tune_busy_now(x->allowed);
   e0 = energy_now(x);
-  t0 = now();
-  if ((pid = fork()) < 0) {
-    sigprocmask(SIG_SETMASK, &old, NULL);
-    close(f.in), close(f.err), free_argv(argv);
-    return htp_error(HTP_EXIT_FAIL, "cannot start a run: %s", strerror(errno));
-  }
-  if (pid == 0)
-    child(x, c, argv, &f, &old, self);
-  setpgid(pid, pid); /* also here: no race with the timeout's kill */
+  got = sweep_spawn(&s, &w);
+  err = errno;
   free_argv(argv);
-  got = wait_run(pid, x->timeout_s, &set, &w);
-  r->wall_s = w.end - t0; /* (not the reaping of its background children) */
+  if (got == SWEEP_SPAWN_START) {
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    close(f.in), close(f.err);
+    return htp_error(HTP_EXIT_FAIL, "cannot start a run: %s", strerror(err));
+  }
+  r->wall_s = w.wall_s;
   r->energy_j = energy_now(x) - e0;
   b1 = tune_busy_now(x->allowed) - (self_cpu_s() - s0); /* less tune's own */
   sigprocmask(SIG_SETMASK, &old, NULL);
   if (got != 0) {
     close(f.in), close(f.err);
-    return htp_error(HTP_EXIT_FAIL, "cannot wait for a run: %s", strerror(errno));
+    return htp_error(HTP_EXIT_FAIL, "cannot wait for a run: %s", strerror(err));
   }
   if (!isfinite(r->energy_j))
     r->energy_j = omp_ext_model_power(x->power, &c->usage) * r->wall_s;
@@ -644,11 +562,11 @@ double tune_busy_now(hwloc_const_cpuset_t allowed)
 
 double tune_load_now(hwloc_const_cpuset_t allowed, double seconds)
 {
-  double s0 = self_cpu_s(), b0 = tune_busy_now(allowed), t0 = now();
+  double s0 = self_cpu_s(), b0 = tune_busy_now(allowed), t0 = sweep_now();
   struct timespec ts = {(time_t)seconds, (long)((seconds - floor(seconds)) * 1e9)};
   while (nanosleep(&ts, &ts) != 0 && errno == EINTR && !caught)
     ;
-  return (tune_busy_now(allowed) - b0 - (self_cpu_s() - s0)) / (now() - t0);
+  return (tune_busy_now(allowed) - b0 - (self_cpu_s() - s0)) / (sweep_now() - t0);
 }
 
 void tune_machine_load(const struct tune_config *c, unsigned n, double before,

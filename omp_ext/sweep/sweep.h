@@ -16,6 +16,9 @@
  *              htbench: a worker process timing one kernel, the samples
  *              its repetitions)
  *   statistics omp_ext/misc.h: omp_ext_stats_compute, the t quantile
+ *   processes  sweep_spawn.c: one launcher for a run's child process (tune:
+ *              the user's program, isolated in its own process group;
+ *              htbench: a worker, its stdout captured)
  *   outputs    sweep_files.c: the output folder, the files, JSON text,
  *              gnuplot
  *
@@ -25,6 +28,7 @@
 #ifndef OMP_EXT_SWEEP_H
 #define OMP_EXT_SWEEP_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -112,6 +116,71 @@ void sweep_shuffle(unsigned *order, unsigned n, unsigned long seed, unsigned rou
 /** Seconds from a monotonic clock. */
 double sweep_now(void);
 
+/* ---------------------------------------------------------- sweep_spawn.c */
+
+/** sweep_spawn.out: the child's stdout into a pipe, read into
+ * sweep_spawned.out (plain runs only). */
+#define SWEEP_CAPTURE (-2)
+
+/** One run of a program in a child process. */
+struct sweep_spawn {
+  char *const *argv;  /**< the program and its arguments, NULL-ended */
+  int search;         /**< 1: argv[0] looked up on $PATH (execvp); 0: a path (execv) */
+  const char *who;    /**< NULL: an exec failure exits 127 silently; else it
+                       *   prints "WHO: cannot run 'PROGRAM': ERROR" on the
+                       *   child's stderr and exits 127 (not found) or 126 */
+  /** In the child, before its streams and exec: its environment (setenv),
+   * signal dispositions and mask; NULL: none.  Given ctx. */
+  void (*setup)(void *ctx);
+  void *ctx;
+  int in, out, err;   /**< the child's stdin, stdout, stderr: a descriptor,
+                       *   or -1: the caller's; out may be SWEEP_CAPTURE */
+  int group;          /**< 0 plain: the caller's process group, waited for
+                       *   to its end (timeout_s, wake, interrupt, grace_s
+                       *   unused).  1 isolated: its own process group,
+                       *   killed whole (SIGKILL) when its leader ends, on
+                       *   a stop on the terminal (SIGTTIN, SIGTTOU), past
+                       *   timeout_s, and grace_s after a forwarded signal;
+                       *   killed if the caller dies; the group's orphans
+                       *   reaped (the caller becomes a subreaper), 2 s at
+                       *   most.  The caller blocks *wake before the call */
+  double timeout_s;   /**< group: seconds from the start; 0: none */
+  const sigset_t *wake; /**< group: SIGCHLD and the signals the caller catches,
+                         *   blocked, which the wait takes (sigtimedwait) */
+  /** group, may be NULL: told each signal of *wake the wait took besides
+   * SIGCHLD (sig > 0), and asked (sig 0) which signal to forward to the
+   * group (0: none); once one is forwarded it is not asked again. */
+  int (*interrupt)(void *ctx, int sig);
+  double grace_s;     /**< group: seconds from a forwarded signal to SIGKILL */
+};
+
+/** How a run ended. */
+struct sweep_spawned {
+  int exit_status;    /**< its exit status 0..255, or -1: killed by a signal */
+  int signal;         /**< the signal that killed it, or 0 */
+  int timed_out;      /**< 1: killed past timeout_s */
+  int stopped;        /**< SIGTTIN or SIGTTOU: killed after it stopped on the terminal; else 0 */
+  int interrupted;    /**< the signal forwarded to it, or 0 */
+  double wall_s;      /**< seconds from the fork to its end (group: to the
+                       *   leader's exit, not the reaping) */
+  double user_s;      /**< CPU seconds in user mode, all its threads (and its
+                       *   reaped children), from wait4()'s rusage */
+  double sys_s;       /**< CPU seconds in the kernel, likewise */
+  char *out;          /**< SWEEP_CAPTURE: its stdout, NUL-ended, malloc'd (the
+                       *   caller frees it); NULL when out of memory */
+};
+
+/** sweep_spawn's returns besides 0. */
+#define SWEEP_SPAWN_START (-1) /**< not started: pipe or fork failed (errno) */
+#define SWEEP_SPAWN_WAIT  (-2) /**< started, but cannot be waited for (errno) */
+
+/**
+ * Run s->argv in a child process and wait for it (fflush(NULL) first).
+ * \return 0 (*w says how it ended, whatever its exit status),
+ * SWEEP_SPAWN_START or SWEEP_SPAWN_WAIT, with errno set.
+ */
+int sweep_spawn(const struct sweep_spawn *s, struct sweep_spawned *w);
+
 /* ---------------------------------------------------------- sweep_files.c */
 
 /**
@@ -124,6 +193,11 @@ int sweep_make_dir(const char *dir, char *failed, size_t len);
 
 /** "DIR/NAME", malloc'd; NULL when out of memory. */
 char *sweep_path(const char *dir, const char *name);
+
+/** \p s as one quoted CSV field (RFC 4180): "s", each '"' doubled.  The
+ * caller decides when a field is quoted (htbench: when it needs to be;
+ * tune: its invalid column whenever not empty). */
+void sweep_csv_quoted(FILE *f, const char *s);
 
 /** 1 when an executable gnuplot is on $PATH, else 0. */
 int sweep_have_gnuplot(void);

@@ -88,3 +88,14 @@ int sweep_gnuplot(const char *dir, const char *script, const char *log)
       return -1;
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
+
+void sweep_csv_quoted(FILE *f, const char *s)
+{
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"')
+      fputc('"', f);
+    fputc(*s, f);
+  }
+  fputc('"', f);
+}
