@@ -106,14 +106,18 @@ OMP_EXT_HIDDEN int omp_ext_hooks_take_pending_threads(void);
  * - team control: through the runtime's entry points in struct
  *   omp_ext_runtime (set_num_threads, parallel, kmp_*: found by name), and
  *   the binding trampoline the wrappers share (trampoline.c);
- * - place prediction: \p places, the omp_ext_runtime_t under which
- *   omp_ext_places_predict() (predict.c) turns OMP_PLACES / KMP_AFFINITY
- *   into the places this family builds.
+ * - place prediction: \p places, the omp_ext_runtime_t that keys this
+ *   family's predictor (predict_NAME.c, a row of predict.c's table,
+ *   predict_int.h): how omp_ext_places_predict() turns OMP_PLACES /
+ *   GOMP_CPU_AFFINITY / KMP_AFFINITY into the places this family builds.
+ *   The predictors are not reached through this table: prediction is pure
+ *   (htplaces links it without the hooks, whose files define the
+ *   interposed entry points).
  */
 struct omp_ext_backend {
   const char *name;              /**< the family, e.g. "libgomp", "libomp" */
   const char *const *libraries;  /**< its shared objects, NULL-terminated */
-  omp_ext_runtime_t places;      /**< its place prediction (predict.h) */
+  omp_ext_runtime_t places;      /**< its predictor's key (predict_int.h) */
   /** Is \p rt (never NULL) this family's runtime?  Rows are tried in order. */
   int (*detect)(const struct omp_ext_runtime *rt);
   /** A policy was set: make the hooks bind the next teams (NULL: nothing). */

@@ -355,6 +355,28 @@ static void test_api(void)
                                          (omp_ext_runtime_t)5, &p), omp_ext_err_invalid);
   CU_ASSERT_STRING_EQUAL(omp_ext_runtime_name(omp_ext_runtime_libomp), "libomp");
   CU_ASSERT_PTR_NULL(omp_ext_runtime_name((omp_ext_runtime_t)5));
+  /* The table: OMP_EXT_NRUNTIMES named rows, none after. */
+  CU_ASSERT_EQUAL(OMP_EXT_NRUNTIMES, 2);
+  CU_ASSERT_STRING_EQUAL(omp_ext_runtime_name(omp_ext_runtime_libgomp), "libgomp");
+  CU_ASSERT_PTR_NULL(omp_ext_runtime_name((omp_ext_runtime_t)OMP_EXT_NRUNTIMES));
+  CU_ASSERT_PTR_NULL(omp_ext_runtime_name((omp_ext_runtime_t)-1));
+  /* Which variables each reads: libgomp not KMP_AFFINITY, libomp all three. */
+  CU_ASSERT_EQUAL(omp_ext_runtime_reads(omp_ext_runtime_libgomp, omp_ext_syntax_omp), 1);
+  CU_ASSERT_EQUAL(omp_ext_runtime_reads(omp_ext_runtime_libgomp, omp_ext_syntax_gomp), 1);
+  CU_ASSERT_EQUAL(omp_ext_runtime_reads(omp_ext_runtime_libgomp, omp_ext_syntax_kmp), 0);
+  CU_ASSERT_EQUAL(omp_ext_runtime_reads(omp_ext_runtime_libomp, omp_ext_syntax_omp), 1);
+  CU_ASSERT_EQUAL(omp_ext_runtime_reads(omp_ext_runtime_libomp, omp_ext_syntax_gomp), 1);
+  CU_ASSERT_EQUAL(omp_ext_runtime_reads(omp_ext_runtime_libomp, omp_ext_syntax_kmp), 1);
+  CU_ASSERT_EQUAL(omp_ext_runtime_reads((omp_ext_runtime_t)OMP_EXT_NRUNTIMES,
+                                        omp_ext_syntax_omp), 0);
+  CU_ASSERT_EQUAL(omp_ext_runtime_reads(omp_ext_runtime_libomp, (omp_ext_syntax_t)7), 0);
+  /* The one a runtime does not read: ignored, a change. */
+  CU_ASSERT_EQUAL(omp_ext_places_predict(two, "0", omp_ext_syntax_kmp, omp_ext_runtime_libgomp,
+                                         &p), 0);
+  CU_ASSERT_EQUAL(p.outcome, omp_ext_outcome_ignored);
+  CU_ASSERT_EQUAL(p.changed, 1);
+  CU_ASSERT_EQUAL(p.list->nplaces, 0);
+  omp_ext_prediction_clear(&p);
   omp_ext_prediction_clear(NULL);
   CU_ASSERT_EQUAL(omp_ext_places_gomp_order(two, omp_ext_abstract_none, 0, NULL, NULL),
                   omp_ext_err_invalid);

@@ -26,6 +26,10 @@ typedef enum omp_ext_runtime_t {
   omp_ext_runtime_libomp = 1
 } omp_ext_runtime_t;
 
+/** The number of omp_ext_runtime_t values: they are 0 .. OMP_EXT_NRUNTIMES - 1
+ *  (a tool lists the runtimes with omp_ext_runtime_name() of each). */
+#define OMP_EXT_NRUNTIMES 2
+
 /** Name of a runtime ("libgomp", "libomp"), or NULL for an invalid value. */
 OMP_EXT_API const char *omp_ext_runtime_name(omp_ext_runtime_t runtime);
 
@@ -194,6 +198,19 @@ OMP_EXT_API int omp_ext_places_predict(const omp_ext_topo_t *topo, const char *t
 OMP_EXT_API int omp_ext_places_gomp_order(const omp_ext_topo_t *topo, omp_ext_abstract_t abstract,
                                           unsigned long count, omp_ext_placelist_t **list,
                                           int *bug);
+
+/**
+ * Does a runtime read the variable of a syntax at all?
+ *
+ * \param runtime  an omp_ext_runtime_t.
+ * \param syntax   the variable: OMP_PLACES (omp), GOMP_CPU_AFFINITY (gomp) or
+ *                 KMP_AFFINITY (kmp).
+ * \return 1 when it reads it (omp_ext_places_predict() then says what it
+ *         builds from a value); 0 when it does not (libgomp: KMP_AFFINITY;
+ *         its prediction is omp_ext_outcome_ignored) or for an invalid
+ *         runtime or syntax.
+ */
+OMP_EXT_API int omp_ext_runtime_reads(omp_ext_runtime_t runtime, omp_ext_syntax_t syntax);
 
 /** Release what a prediction holds (its list); NULL is ignored. */
 OMP_EXT_API void omp_ext_prediction_clear(omp_ext_prediction_t *pred);

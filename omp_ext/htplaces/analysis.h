@@ -21,8 +21,8 @@ struct htp_check_report {
   unsigned nmatched;
   /* What each runtime builds (omp_ext_places_predict()), index
    * omp_ext_runtime_t; predicted[r] 0 when it could not be predicted. */
-  omp_ext_prediction_t pred[2];
-  int predicted[2];
+  omp_ext_prediction_t pred[OMP_EXT_NRUNTIMES];
+  int predicted[OMP_EXT_NRUNTIMES];
   unsigned nchanged; /* runtimes that do not build the places as written */
 };
 

@@ -383,7 +383,7 @@ void htp_check_report_free(struct htp_check_report *rep)
 {
   unsigned r;
   htp_findings_free(&rep->findings);
-  for (r = 0; r < 2; r++)
+  for (r = 0; r < OMP_EXT_NRUNTIMES; r++)
     if (rep->predicted[r])
       omp_ext_prediction_clear(&rep->pred[r]);
 }
@@ -392,10 +392,10 @@ int htp_check_predict(const omp_ext_topo_t *topo, const char *value, omp_ext_syn
                       struct htp_check_report *rep)
 {
   unsigned r;
-  for (r = 0; r < 2; r++) {
+  for (r = 0; r < OMP_EXT_NRUNTIMES; r++) {
     int err;
-    if (syntax == omp_ext_syntax_kmp && r == omp_ext_runtime_libgomp)
-      continue; /* libgomp does not read KMP_AFFINITY, by design */
+    if (!omp_ext_runtime_reads((omp_ext_runtime_t)r, syntax))
+      continue; /* it does not read the variable (libgomp: KMP_AFFINITY) */
     err = omp_ext_places_predict(topo, value, syntax, (omp_ext_runtime_t)r, &rep->pred[r]);
     if (err == omp_ext_err_nomem)
       return err;

@@ -238,7 +238,7 @@ void htp_check_print_text(FILE *out, const omp_ext_topo_t *topo, const omp_ext_p
     problem_text(out, f);
     fputc('\n', out);
   }
-  for (i = 0; i < 2; i++) /* what each runtime does, when not as written */
+  for (i = 0; i < OMP_EXT_NRUNTIMES; i++) /* what each runtime does, when not as written */
     if (rep->predicted[i] && rep->pred[i].changed) {
       if (problems++ == 0)
         fputs("problems:\n", out);
@@ -288,7 +288,7 @@ void htp_check_print_json(FILE *out, const omp_ext_topo_t *topo, const omp_ext_p
       omp_ext_json_string(out, omp_ext_policy_name((omp_ht_policy_t)p));
     }
   fputs("],\n  \"runtimes\": [", out);
-  for (i = 0, n = 0; i < 2; i++)
+  for (i = 0, n = 0; i < OMP_EXT_NRUNTIMES; i++)
     if (rep->predicted[i]) {
       char *canon = NULL;
       const omp_ext_prediction_t *pr = &rep->pred[i];

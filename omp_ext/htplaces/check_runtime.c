@@ -1,8 +1,9 @@
 /*
- * htplaces check --runtime libgomp|libomp|both: what each real runtime
+ * htplaces check --runtime NAME|both: what each real runtime (NAME: one
+ * that omp_ext predicts, omp_ext_runtime_name(); both: every one)
  * builds from the value (omp_ext_places_predict(), include/omp_ext/predict.h):
  * its places in its own order, or that it ignores the value, falls back to
- * cores, disables affinity or crashes, and why; and whether the two differ.
+ * cores, disables affinity or crashes, and why; and whether they differ.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,18 +13,30 @@
 #include "findings.h"
 #include "htplaces.h"
 
+/* Every runtime omp_ext predicts, as a mask of 1 << omp_ext_runtime_t. */
+static int all_runtimes(void)
+{
+  return (1 << OMP_EXT_NRUNTIMES) - 1;
+}
+
 int htp_parse_runtimes(const char *text, int *mask)
 {
-  if (strcmp(text, "libgomp") == 0)
-    *mask = 1 << omp_ext_runtime_libgomp;
-  else if (strcmp(text, "libomp") == 0)
-    *mask = 1 << omp_ext_runtime_libomp;
-  else if (strcmp(text, "both") == 0)
-    *mask = (1 << omp_ext_runtime_libgomp) | (1 << omp_ext_runtime_libomp);
-  else
-    return htp_error(HTP_EXIT_USAGE, "unknown --runtime '%s'; allowed: libgomp, libomp, both",
-                     text);
-  return HTP_EXIT_OK;
+  char allowed[256] = "";
+  unsigned r;
+  size_t n = 0;
+  for (r = 0; r < OMP_EXT_NRUNTIMES; r++)
+    if (strcmp(text, omp_ext_runtime_name((omp_ext_runtime_t)r)) == 0) {
+      *mask = 1 << r;
+      return HTP_EXIT_OK;
+    }
+  if (strcmp(text, "both") == 0) {
+    *mask = all_runtimes();
+    return HTP_EXIT_OK;
+  }
+  for (r = 0; r < OMP_EXT_NRUNTIMES && n < sizeof(allowed); r++)
+    n += (size_t)snprintf(allowed + n, sizeof(allowed) - n, "%s, ",
+                          omp_ext_runtime_name((omp_ext_runtime_t)r));
+  return htp_error(HTP_EXIT_USAGE, "unknown --runtime '%s'; allowed: %sboth", text, allowed);
 }
 
 static const char *outcome_text(omp_ext_outcome_t o)
@@ -98,7 +111,7 @@ void htp_print_prediction(FILE *out, const omp_ext_prediction_t *pred)
 static void print_text(FILE *out, const struct predicted *p, int differ, int both)
 {
   unsigned r;
-  for (r = 0; r < 2; r++) {
+  for (r = 0; r < OMP_EXT_NRUNTIMES; r++) {
     if (!p[r].done)
       continue;
     htp_print_prediction(out, &p[r].pred);
@@ -116,7 +129,7 @@ static void print_json(FILE *out, const char *value, const struct predicted *p, 
   fputs("{\"command\": \"check\", \"value\": ", out);
   omp_ext_json_string(out, value);
   fputs(", \"runtimes\": [", out);
-  for (r = 0; r < 2; r++) {
+  for (r = 0; r < OMP_EXT_NRUNTIMES; r++) {
     if (!p[r].done)
       continue;
     fprintf(out, "%s{\"runtime\": \"%s\", \"outcome\": \"%s\", \"places\": ", first ? "" : ", ",
@@ -136,25 +149,50 @@ static void print_json(FILE *out, const char *value, const struct predicted *p, 
   fputs("}\n", out);
 }
 
+/* Do the predictions done differ (outcome or places)? */
+static int differ_any(const struct predicted *p)
+{
+  const struct predicted *first = NULL;
+  unsigned r;
+  for (r = 0; r < OMP_EXT_NRUNTIMES; r++) {
+    if (!p[r].done)
+      continue;
+    if (first && (first->pred.outcome != p[r].pred.outcome || strcmp(first->places, p[r].places)))
+      return 1;
+    if (!first)
+      first = &p[r];
+  }
+  return 0;
+}
+
+/* The first runtime of mask. */
+static unsigned first_runtime(int mask)
+{
+  unsigned r = 0;
+  while (r + 1 < OMP_EXT_NRUNTIMES && !(mask & (1 << r)))
+    r++;
+  return r;
+}
+
 int htp_check_runtimes(const omp_ext_topo_t *topo, const char *value, omp_ext_syntax_t syntax,
                        int mask, int expand, int json)
 {
-  struct predicted p[2];
-  int status = HTP_EXIT_OK, both = mask == 3, differ = 0, problem = 0;
+  struct predicted p[OMP_EXT_NRUNTIMES];
+  int status = HTP_EXIT_OK, both = (mask & (mask - 1)) != 0, differ = 0, problem = 0;
   unsigned r;
   memset(p, 0, sizeof(p));
   if (expand && both)
     return htp_error(HTP_EXIT_USAGE, "--expand prints one runtime's list: give --runtime "
-                     "libgomp or libomp");
-  for (r = 0; r < 2 && !status; r++)
+                     "NAME, not both");
+  for (r = 0; r < OMP_EXT_NRUNTIMES && !status; r++)
     if (mask & (1 << r))
       status = predict(topo, value, syntax, (omp_ext_runtime_t)r, &p[r]);
   if (!status) {
-    for (r = 0; r < 2; r++)
+    for (r = 0; r < OMP_EXT_NRUNTIMES; r++)
       problem |= p[r].done && p[r].pred.changed;
-    differ = both && (p[0].pred.outcome != p[1].pred.outcome || strcmp(p[0].places, p[1].places));
+    differ = both && differ_any(p);
     if (expand) {
-      const struct predicted *q = &p[mask == 1 ? 0 : 1];
+      const struct predicted *q = &p[first_runtime(mask)];
       status = q->pred.outcome == omp_ext_outcome_places
                  ? htp_print(q->places)
                  : htp_error(HTP_EXIT_FAIL, "%s %s", omp_ext_runtime_name(q->pred.runtime),
@@ -169,7 +207,7 @@ int htp_check_runtimes(const omp_ext_topo_t *topo, const char *value, omp_ext_sy
                  : (problem || differ) ? HTP_EXIT_FAIL : HTP_EXIT_OK;
     }
   }
-  for (r = 0; r < 2; r++) {
+  for (r = 0; r < OMP_EXT_NRUNTIMES; r++) {
     if (p[r].done)
       omp_ext_prediction_clear(&p[r].pred);
     free(p[r].places);

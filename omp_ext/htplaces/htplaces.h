@@ -199,12 +199,13 @@ int htp_model_from_env(char *const *envp, omp_ext_model_t *m);
 
 int htp_cmd_check(struct htp_ctx *ctx, int argc, char **argv);
 
-/* check --runtime: "libgomp", "libomp", "both" -> a mask of 1 <<
- * omp_ext_runtime_t; prints the error. */
+/* check --runtime: a runtime's name (omp_ext_runtime_name()) or "both"
+ * (all of them) -> a mask of 1 << omp_ext_runtime_t; prints the error,
+ * which lists the names. */
 int htp_parse_runtimes(const char *text, int *mask);
 /* What the runtimes of mask build from value (text, JSON, or --expand of
  * one runtime); the exit status: 0, 1 (a runtime does not build the places
- * as written, or the two differ), 2 (beyond omp_ext's limits). */
+ * as written, or they differ), 2 (beyond omp_ext's limits). */
 int htp_check_runtimes(const omp_ext_topo_t *topo, const char *value, omp_ext_syntax_t syntax,
                        int mask, int expand, int json);
 int htp_cmd_doctor(struct htp_ctx *ctx, int argc, char **argv);

@@ -83,7 +83,8 @@ static const struct htp_command commands[] = {
    "  --as S               the syntax: omp (OMP_PLACES, default), gomp\n"
    "                       (GOMP_CPU_AFFINITY) or kmp (a KMP_AFFINITY proclist)\n"
    "  --expand             print only the canonical expansion\n"
-   "  --runtime R          what libgomp, libomp or both build from the value\n"
+   "  --runtime R          what runtime R, or both (all), builds from the value;\n"
+   "                       an unknown R lists the runtimes\n"
    "  -f, --format F       text (default) or json\n"
    HTP_HELP_TOPO
    "  Without PLACES: the variable itself (OMP_PLACES, or with --as\n"
