@@ -559,10 +559,10 @@ void omp_ext_auto_write_json(FILE *f, const struct omp_ext_auto *a)
   int settled = a->phase == SETTLED;
   fprintf(f, ", \"control\": {\"source\": \"auto\", \"objective\": \"%s\", \"settled\": %s, "
           "\"config\": \"%s\", \"explored\": %lu, \"reexplores\": %u, \"early_drops\": %lu, "
-          "\"peer_skips\": %lu, \"candidates\": [",
+          "\"peer_skips\": %lu, \"team_kept\": %s, \"candidates\": [",
           auto_energy ? "energy" : "time", settled ? "true" : "false",
           cands[settled ? a->best : 0]->label, a->explored, a->reexplores, a->early_drops,
-          a->peer_skips);
+          a->peer_skips, omp_ext_team_size_asked() ? "true" : "false");
   for (c = 0; c < ncands; c++) {
     fprintf(f, "%s{\"config\": \"%s\", \"median\": ", c ? ", " : "", cands[c]->label);
     if (a->have_med && isfinite(a->med[c]))

@@ -118,6 +118,14 @@ __attribute__((noinline, cold)) static struct omp_ext_region *create(const void 
   return r;
 }
 
+/* nthreads-var: the team a region without a clause gets (0: unknown). */
+static unsigned program_threads(void)
+{
+  const struct omp_ext_runtime *rt = omp_ext_runtime();
+  int n = rt && rt->get_max_threads ? rt->get_max_threads() : 0;
+  return n > 0 ? (unsigned)n : 0;
+}
+
 void omp_ext_region_pick(const void *ra, unsigned clause, struct omp_ext_rpick *p)
 {
   struct omp_ext_region *r = lookup(ra);
@@ -128,6 +136,8 @@ void omp_ext_region_pick(const void *ra, unsigned clause, struct omp_ext_rpick *
   }
   p->region = r;
   __atomic_fetch_add(&r->instances, 1, __ATOMIC_RELAXED);
+  if (!clause && omp_ext_team_size_asked()) /* (as a num_threads clause of nthreads-var) */
+    clause = program_threads();
   if (r->fixed) {
     p->cfg = r->fixed;
     p->threads = clause ? 0 : r->fixed->threads;
@@ -151,7 +161,7 @@ void omp_ext_region_write_json(FILE *f, const void *at)
   if (r->fixed) {
     fputs(", \"control\": {\"source\": \"plan\", \"config\": \"", f);
     fputs(r->fixed->label, f);
-    fputs("\"}", f);
+    fprintf(f, "\", \"team_kept\": %s}", omp_ext_team_size_asked() ? "true" : "false");
   } else if (r->au) {
     omp_ext_auto_write_json(f, r->au);
   }

@@ -21,6 +21,10 @@ struct omp_ext_region {
   unsigned long instances;      /* atomic */
 };
 
+/* team_size.c: has the program called omp_get_max_threads() (it may cut
+ * its work by nthreads-var: every region keeps the program's team size)? */
+OMP_EXT_HIDDEN int omp_ext_team_size_asked(void);
+
 /* plan.c: OMP_EXT_PLAN=FILE read (0; else one line on stderr, -1). */
 OMP_EXT_HIDDEN int omp_ext_plan_init(const char *path);
 OMP_EXT_HIDDEN int omp_ext_plan_on(void);

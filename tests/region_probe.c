@@ -7,7 +7,9 @@
  *
  * CPULIST: the thread's affinity mask ("0-3,8").  REGION_PROBE_AUTO=1: first
  * omp_set_ht_policy(omp_ht_policy_auto) of the preloaded libomp_ext (found
- * with dlsym), printing "set RESULT".  An OpenMP program of this
+ * with dlsym), printing "set RESULT".  REGION_PROBE_ASK=1: first
+ * omp_get_max_threads(), printing "max N" (a program that may cut its work
+ * by it: per-region control then keeps the team size).  An OpenMP program of this
  * build's compiler without omp_ext: test_region.sh drives per-region
  * control (htplaces exec --plan, OMP_EXT_HT_POLICY=auto) into it through
  * the preloaded library.
@@ -32,7 +34,9 @@ int main(int argc, char **argv)
 {
   int count = argc > 1 ? atoi(argv[1]) : 300, i;
   volatile double sink = 0;
-  const char *api = getenv("REGION_PROBE_AUTO");
+  const char *api = getenv("REGION_PROBE_AUTO"), *ask = getenv("REGION_PROBE_ASK");
+  if (ask && *ask == '1')
+    printf("max %d\n", omp_get_max_threads());
   if (api && *api == '1') {
     int (*set)(int);
     *(void **)&set = dlsym(RTLD_DEFAULT, "omp_set_ht_policy");

@@ -200,6 +200,33 @@ cs = [r["control"] for r in json.load(open(sys.argv[1]))["regions"] if r["kind"]
 assert len(cs) == 2 and all(c["source"] == "auto" and (c["settled"] or c["reexplores"] >= 1)
                             for c in cs), cs
 PY
+# 5a. A program that called omp_get_max_threads() may cut its work by it:
+#     every region keeps the program's team (npus) under auto and under a
+#     plan that gives region A one thread; "team_kept" says so.
+for how in auto plan; do
+  rc=0
+  if [ $how = auto ]; then
+    REGION_PROBE_ASK=1 OMP_EXT_TIMING=$tmp/t5a.json OMP_EXT_HT_POLICY=auto LD_PRELOAD=$lib \
+      "$probe" 400 >"$tmp/r5a" || rc=$?
+  else
+    REGION_PROBE_ASK=1 OMP_EXT_TIMING=$tmp/t5a.json "$htp" exec --plan "$tmp" -- "$probe" 50 \
+      >"$tmp/r5a" || rc=$?
+  fi
+  [ $rc = 0 ] || fail "team kept ($how): run failed"
+  python3 - "$tmp/r5a" "$tmp/t5a.json" "$npus" "$how" <<'PY' || fail "team kept ($how): a region's team changed"
+import json, sys
+lines = open(sys.argv[1]).read().split("\n")
+npus, how = int(sys.argv[3]), sys.argv[4]
+assert lines[0] == "max %d" % npus, lines[0]
+rows = [l.split() for l in lines[1:] if l]
+assert rows and all(int(r[2]) == npus for r in rows), rows
+rs = [r for r in json.load(open(sys.argv[2]))["regions"] if r["kind"] == "parallel"]
+assert len(rs) == 2, rs
+for r in rs:
+    assert r["team_sizes"] == [npus], r["team_sizes"]
+    assert r["control"]["source"] == how and r["control"]["team_kept"] is True, r["control"]
+PY
+done
 # 5b. htplaces exec auto: the same tuner, libomp_ext preloaded by exec;
 #     an N or an unknown objective: exit 2, one line, the program not run.
 OMP_EXT_TIMING=$tmp/t5b.json "$htp" exec auto -- "$probe" 400 >"$tmp/r5b" ||

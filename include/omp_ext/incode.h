@@ -84,6 +84,13 @@ extern "C" {
  * (dlsym(RTLD_NEXT)); the __kmpc_* ones do the same under libomp and
  * libiomp5 (clang's entry points), and then no OMPT tool is started unless
  * OMP_TOOL_LIBRARIES names one to chain.
+ * interposed: omp_get_max_threads omp_get_max_threads_
+ * The omp_get_max_threads wrappers return the runtime's answer and note that
+ * the program asked: with dyn-var false a region without a num_threads
+ * clause gets that many threads (OpenMP 5.2 §10.1.1), and a program may cut
+ * its work by it, so from then on per-region control (auto, a plan) keeps
+ * every region's team size, as if it had a num_threads clause of that
+ * count, and only places its threads.
  */
 
 /** Bits of omp_ext_ht_hooks(). */
