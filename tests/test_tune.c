@@ -1203,6 +1203,46 @@ static void test_tied_hint(void)
   omp_ext_topo_destroy(topo);
 }
 
+/* Slower on 2 threads than on 1: Karp-Flatt s >= 1 is said, and the model
+ * line leaves it out (it printed "--serial-fraction 0.0000" under
+ * "s = 1.0000", found by the new-user pass on NPB MG). */
+static void test_model_line_no_speedup(void)
+{
+  static const double t1[] = {10, 10, 10}, t2[] = {13, 13, 13};
+  static const unsigned c2[] = {0, 1}, p2[] = {0, 1};
+  char *argv[] = {"./app", NULL}, *buf = NULL, *skipped[1];
+  struct tune_config c[2];
+  struct tune_result r[2];
+  struct tune_summary s;
+  struct tune_report rep;
+  omp_ext_topo_t *topo;
+  size_t len = 0;
+  FILE *f;
+  CU_ASSERT_EQUAL_FATAL(omp_ext_topo_load(&topo, "pack:1 core:2 pu:1", 0), 0);
+  craft(&c[0], TUNE_NONE, 1, 1, 0, t1, 3, 100);
+  craft(&c[1], omp_ht_policy_speedup, 2, 2, 0, t2, 3, 100);
+  place(&c[1], c2, p2);
+  CU_ASSERT_EQUAL_FATAL(tune_analyse(c, 2, NULL, NULL, r, &s), 0);
+  CU_ASSERT(s.serial >= 1);
+  memset(&rep, 0, sizeof(rep));
+  rep.c = c, rep.r = r, rep.n = 2, rep.s = &s, rep.argv = argv, rep.topo = topo;
+  rep.rounds = 3, rep.power_name = "c6100", rep.skipped = skipped;
+  rep.load.before = rep.load.during = rep.load.util = NAN, rep.load.low_util = -1;
+  f = open_memstream(&buf, &len);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  tune_print_table(f, &rep);
+  fclose(f);
+  CU_ASSERT_PTR_NOT_NULL(strstr(buf, ": no speed-up over one thread"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\n  (s >= 1 is outside the model's [0, 1): the line below "
+                                     "leaves it out)\n  htplaces model --sigma 0.300 "
+                                     "--power-model c6100\n"));
+  CU_ASSERT_PTR_NULL(strstr(buf, "--serial-fraction"));
+  free(buf);
+  tune_free_summary(&s);
+  free_configs(c, 2);
+  omp_ext_topo_destroy(topo);
+}
+
 /* --threads takes htbench's list syntax: counts and ranges. */
 static void test_parse_thread_ranges(void)
 {
@@ -1789,6 +1829,7 @@ static CU_TestInfo analysis_tests[] = {
   {"regions by key, buffers from the data", test_regions_by_key},
   {"JSON and table fields", test_report_fields},
   {"tied: --budget hint", test_tied_hint},
+  {"no speed-up: the model line leaves s out", test_model_line_no_speedup},
   {"20,000 regions", test_many_regions},
   {"auto: compared, never recommended", test_auto_never_recommended},
   CU_TEST_INFO_NULL};

@@ -386,8 +386,14 @@ static void print_model_inputs(FILE *out, const struct tune_report *t)
     fprintf(out, "  sigma: not measurable here (needs cores with SMT siblings and both C threads "
             "one per core and 2C threads on exactly those C cores: e.g. speedup C and spn 2C)\n");
   }
-  fprintf(out, "  htplaces model --serial-fraction %.4f --sigma %.3f --power-model %s\n",
-          isfinite(s->serial) && s->serial > 0 && s->serial < 1 ? s->serial : 0.0,
+  /* (The model takes s in [0, 1): a measured s >= 1, or none, is left out
+   * rather than replaced by another value.) */
+  if (isfinite(s->serial) && s->serial >= 1)
+    fprintf(out, "  (s >= 1 is outside the model's [0, 1): the line below leaves it out)\n");
+  fprintf(out, "  htplaces model");
+  if (isfinite(s->serial) && s->serial >= 0 && s->serial < 1)
+    fprintf(out, " --serial-fraction %.4f", s->serial);
+  fprintf(out, " --sigma %.3f --power-model %s\n",
           s->npairs && s->sigma > 0 && s->sigma <= 1 ? s->sigma : OMP_EXT_MODEL_SIGMA,
           t->power_name);
 }
