@@ -552,11 +552,12 @@ static void print_load(const struct tune_load *ld, const struct plan *p)
           busy ? ": the times are noisy, rerun when it is quiet" : "");
   if (ld->low_util >= 0 && ld->util < TUNE_LOW_UTIL) {
     const struct tune_config *c = &p->c[ld->low_util];
-    fprintf(stderr, "htplaces tune: warning: under %s %u the program kept %.1f of its %u "
+    char label[160];
+    tune_config_label(c, label, sizeof(label)); /* (as the table names it: "auto", no N) */
+    fprintf(stderr, "htplaces tune: warning: under %s the program kept %.1f of its %u "
             "threads busy (median CPU time / wall time, %.0f%%): it waits (I/O, locks, a long "
             "serial part) or shares the CPUs with other processes\n",
-            tune_policy_name(c->policy), c->threads, ld->util * c->threads, c->threads,
-            100 * ld->util);
+            label, ld->util * c->threads, c->threads, 100 * ld->util);
   }
 }
 
