@@ -237,6 +237,21 @@ cs = [r["control"] for r in json.load(open(sys.argv[1]))["regions"] if r["kind"]
 assert len(cs) == 2 and all(c["source"] == "auto" and c["objective"] == "time" and
                             (c["settled"] or c["reexplores"] >= 1) for c in cs), cs
 PY
+# -r: the process bound to those PUs first (auto's candidates are made of them)
+pu=$("$htp" os 1 | tr -d '{}')
+[ "$("$htp" -r "$pu" exec auto -- sh -c 'grep Cpus_allowed_list /proc/self/status' | cut -f2)" = "$pu" ] ||
+  fail "exec -r $pu auto: the process is not bound to PU $pu"
+# a leftover OMP_EXT_PLAN would turn auto off: refused, as OMP_EXT_HT_POLICY
+rc=0; OMP_EXT_PLAN=/etc/passwd "$htp" exec auto -- sh -c 'echo ran' >"$tmp/o5b" 2>"$tmp/e5b" || rc=$?
+[ $rc = 2 ] && [ ! -s "$tmp/o5b" ] && grep -q "^htplaces: OMP_EXT_PLAN is set" "$tmp/e5b" ||
+  fail "exec auto with OMP_EXT_PLAN set: exit $rc, stderr '$(cat "$tmp/e5b")'"
+# a library path with a space: LD_PRELOAD cannot carry it (exit 1, one line)
+mkdir -p "$tmp/sp ace/bin" "$tmp/sp ace/omp_ext"
+cp "$htp" "$tmp/sp ace/bin/" && cp "$lib" "$tmp/sp ace/omp_ext/libomp_ext.so.0"
+rc=0; "$tmp/sp ace/bin/htplaces" exec auto -- sh -c 'echo ran' >"$tmp/o5b" 2>"$tmp/e5b" || rc=$?
+[ $rc = 1 ] && [ ! -s "$tmp/o5b" ] && [ "$(wc -l <"$tmp/e5b")" = 1 ] &&
+  grep -q "has a space or ':', which LD_PRELOAD cannot carry" "$tmp/e5b" ||
+  fail "exec auto, library path with a space: exit $rc, stderr '$(cat "$tmp/e5b")'"
 for bad in "auto 2" "auto:fast"; do
   # shellcheck disable=SC2086
   rc=0; "$htp" exec $bad -- sh -c 'echo ran' >"$tmp/o5b" 2>"$tmp/e5b" || rc=$?

@@ -268,6 +268,15 @@ void htp_shell_word(FILE *f, const char *s)
 /* libomp_ext.so beside this htplaces: PREFIX/LIBDIR when installed
  * (bin/../LIBDIR), omp_ext/ in a build tree (bin/../omp_ext); NULL if
  * neither is there. */
+int htp_preload_path_error(const char *lib, int status)
+{
+  if (!strpbrk(lib, " :\t\n"))
+    return HTP_EXIT_OK;
+  return htp_error(status, "the library's path '%s' has a space or ':', which LD_PRELOAD cannot "
+                   "carry (the loader splits there): install omp_ext under a path without them",
+                   lib);
+}
+
 const char *htp_find_libomp_ext(char *buf, size_t len)
 {
   static const char *const rel[] = {"../" OMP_EXT_LIBDIR_REL "/libomp_ext.so." OMP_EXT_SOVERSION,

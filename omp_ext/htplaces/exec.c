@@ -16,7 +16,7 @@
 
 /* Variables that would override or fight the places under some runtime. */
 static const char *const conflicting[] = {"KMP_AFFINITY", "GOMP_CPU_AFFINITY",
-                                          "OMP_EXT_HT_POLICY"};
+                                          "OMP_EXT_HT_POLICY", "OMP_EXT_PLAN"};
 
 static int check_env(void)
 {
@@ -41,10 +41,12 @@ static int set_env(const omp_ext_pu_t *order, unsigned n)
   return ok ? HTP_EXIT_OK : htp_error(HTP_EXIT_FAIL, "cannot set the environment");
 }
 
-/* Keep the whole process in the rank's domain. */
-static int bind_domain(const struct htp_ctx *ctx)
+/* Keep the whole process in the rank's domain (and, \p restricted, in -r's
+ * PUs: what auto's candidates are made of). */
+static int bind_domain(const struct htp_ctx *ctx, int restricted)
 {
-  if (ctx->rank.mode != omp_ext_rank_split || !omp_ext_topo_is_thissystem(ctx->topo))
+  if ((ctx->rank.mode != omp_ext_rank_split && !restricted) ||
+      !omp_ext_topo_is_thissystem(ctx->topo))
     return HTP_EXIT_OK;
   if (hwloc_set_cpubind(omp_ext_topo_hwloc(ctx->topo), omp_ext_topo_allowed(ctx->topo),
                         HWLOC_CPUBIND_PROCESS) < 0)
@@ -68,7 +70,7 @@ static int exec_auto(struct htp_ctx *ctx, int nargs, char **args, char **argv)
   if (!htp_topo(ctx, &status)) /* (the rank's domain) */
     return status;
   htp_rank_warn(ctx);
-  if ((status = bind_domain(ctx)) != 0)
+  if ((status = bind_domain(ctx, ctx->restrict_list != NULL)) != 0)
     return status;
   htp_program_env(ctx);
   return htp_exec_preloaded("OMP_EXT_HT_POLICY", args[0], argv);
@@ -123,7 +125,7 @@ int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv)
   status = set_env(order, n);
   free(order);
   if (!status)
-    status = bind_domain(ctx);
+    status = bind_domain(ctx, 0);
   if (status)
     return status;
   fflush(stdout);

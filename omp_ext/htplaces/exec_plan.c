@@ -139,6 +139,8 @@ int htp_exec_plan(struct htp_ctx *ctx, const char *plan, char **argv)
   status = machine_matches(ctx, json_object_get(root, "machine"), file);
   if (!status && !htp_find_libomp_ext(lib, sizeof(lib)))
     status = htp_error(HTP_EXIT_FAIL, "libomp_ext.so not found beside htplaces");
+  if (!status)
+    status = htp_preload_path_error(lib, HTP_EXIT_FAIL);
   if (!status && ((fd = memfd_create("omp_ext_plan", 0)) < 0 || !(f = fdopen(fd, "w"))))
     status = htp_error(HTP_EXIT_FAIL, "cannot make the plan file: %s", strerror(errno));
   if (!status) {

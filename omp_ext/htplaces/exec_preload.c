@@ -16,8 +16,11 @@ int htp_exec_preloaded(const char *var, const char *value, char **argv)
 {
   char lib[4096], *preload;
   const char *old = getenv("LD_PRELOAD");
+  int status;
   if (!htp_find_libomp_ext(lib, sizeof(lib)))
     return htp_error(HTP_EXIT_FAIL, "libomp_ext.so not found beside htplaces");
+  if ((status = htp_preload_path_error(lib, HTP_EXIT_FAIL)) != 0)
+    return status;
   if (old && *old ? asprintf(&preload, "%s:%s", lib, old) < 0 : !(preload = strdup(lib)))
     return htp_error(HTP_EXIT_FAIL, "out of memory");
   /* Per-region control places every region: the runtime's own binding

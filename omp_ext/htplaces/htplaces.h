@@ -219,5 +219,8 @@ unsigned htp_env_check(FILE *out, char *const envp[], const omp_ext_topo_t *topo
 /* libomp_ext.so beside this htplaces (tune preloads it, exec --plan too):
  * PREFIX/LIBDIR when installed, omp_ext/ in a build tree; in buf, or NULL. */
 const char *htp_find_libomp_ext(char *buf, size_t len);
+/* 0 when \p lib can be named in LD_PRELOAD; else an error line ("has a
+ * space or ':'") and \p status. */
+int htp_preload_path_error(const char *lib, int status);
 
 #endif /* HTPLACES_H */

@@ -119,6 +119,8 @@ static int one_option(struct tune_opts *o, int c, const char *arg)
   case OPT_TIMING_LIB:
     if (access(arg, R_OK) != 0)
       return htp_error(HTP_EXIT_USAGE, "cannot read --timing-lib '%s': %s", arg, strerror(errno));
+    if (htp_preload_path_error(arg, HTP_EXIT_USAGE) != 0)
+      return HTP_EXIT_USAGE;
     o->timing_lib = arg;
     return HTP_EXIT_OK;
   case OPT_NO_REGIONS: o->no_regions = 1; return HTP_EXIT_OK;
@@ -602,7 +604,12 @@ static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *
     fprintf(stderr, "htplaces tune: energy is modelled (%s): %s\n", o->power_text, why);
   if (!o->no_regions) {
     x.timing_lib = o->timing_lib ? o->timing_lib : htp_find_libomp_ext(libbuf, sizeof(libbuf));
-    if (x.timing_lib) {
+    if (x.timing_lib && strpbrk(x.timing_lib, " :\t\n")) { /* (LD_PRELOAD splits there) */
+      fprintf(stderr, "htplaces tune: per-region figures are not available: libomp_ext.so's "
+              "path '%s' has a space or ':', which LD_PRELOAD cannot carry (install omp_ext "
+              "under a path without them)\n", x.timing_lib);
+      x.timing_lib = NULL;
+    } else if (x.timing_lib) {
       snprintf(tmp.timing_file, sizeof(tmp.timing_file), "%s/timing.%%p.json", tmp.dir);
       x.timing_file = tmp.timing_file;
     } else {
