@@ -9,7 +9,7 @@
  *   ...
  *
  * MODULE: the file name (no folder) of the executable or shared object
- * holding the region; OFFSET: the region's code address in it, hex "0x..."
+ * holding the region, '%', blanks and control characters written %XX (hex); OFFSET: the region's code address in it, hex "0x..."
  * (the timing file's "offset"); THREADS: the team size (0: the program's);
  * PLACES: an OMP_PLACES list of explicit places ("{0},{2}"; thread t runs
  * on place t modulo their number), or "-" for unbound.  "default" (at most
@@ -53,6 +53,27 @@ int omp_ext_plan_on(void)
   return plan_loaded;
 }
 
+/* MODULE's %XX escapes decoded into \p out (\p len bytes); NULL, or why not. */
+static const char *decode_module(const char *w, char *out, size_t len)
+{
+  size_t k = 0;
+  unsigned v;
+  for (; *w; w++) {
+    if (*w == '%') {
+      if (sscanf(w + 1, "%2x", &v) != 1 || !w[1] || !w[2] || v == 0)
+        return "MODULE has a '%' not followed by two hex digits";
+      w += 2;
+    } else {
+      v = (unsigned char)*w;
+    }
+    if (k + 1 >= len)
+      return "MODULE must be a file name without a folder";
+    out[k++] = (char)v;
+  }
+  out[k] = '\0';
+  return strchr(out, '/') ? "MODULE must be a file name without a folder" : NULL;
+}
+
 /* One "default" or "region" line (\p words, \p n of them) into \p e. */
 static const char *parse_entry(char **w, int n, struct entry *e, unsigned index)
 {
@@ -63,9 +84,9 @@ static const char *parse_entry(char **w, int n, struct entry *e, unsigned index)
   if (strcmp(w[0], "region") == 0) {
     if (n != 5)
       return "expected 'region MODULE OFFSET THREADS PLACES'";
-    if (strlen(w[1]) >= sizeof(e->module) || strchr(w[1], '/'))
-      return "MODULE must be a file name without a folder";
-    snprintf(e->module, sizeof(e->module), "%s", w[1]);
+    const char *why = decode_module(w[1], e->module, sizeof(e->module));
+    if (why)
+      return why;
     if (strncmp(w[2], "0x", 2) != 0 || !w[2][2] || (v = strtoull(w[2] + 2, &end, 16), *end))
       return "OFFSET must be hexadecimal, as 0x1a2c";
     e->offset = (unsigned long)v;

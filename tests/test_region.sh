@@ -100,6 +100,21 @@ OMP_EXT_TIMING=$tmp/t1.json "$htp" exec --plan "$tmp" -- "$probe" 50 >"$tmp/r1" 
 python3 "$tmp/check.py" "$tmp/r1" "$tmp/want.json" "$tmp/t1.json" || fail "exec --plan: threads off their places"
 grep -q '"source": "plan"' "$tmp/t1.json" || fail "timing file lacks the plan's control record"
 ! grep -q "none of the plan" "$tmp/e1" || fail "exec --plan: the matching plan said it matched nothing"
+# 1a. A program whose file name has a blank and a '%': its plan lines carry
+#     the name escaped (%XX), and every region gets its configuration.
+cp "$probe" "$tmp/my probe%1"
+python3 - "$tmp" <<'PY'
+import json, sys
+plan = json.load(open(sys.argv[1] + "/results.json"))
+for r in plan["summary"]["regions"]:
+    r["module"] = sys.argv[1] + "/my probe%1"
+json.dump(plan, open(sys.argv[1] + "/spaced.json", "w"))
+PY
+OMP_EXT_TIMING=$tmp/t1a.json "$htp" exec --plan "$tmp/spaced.json" -- "$tmp/my probe%1" 5 \
+  >/dev/null 2>"$tmp/e1a" || fail "exec --plan, a program name with a blank: the program failed"
+[ ! -s "$tmp/e1a" ] || fail "exec --plan, a program name with a blank: stderr: $(cat "$tmp/e1a")"
+[ "$(grep -o '"source": "plan", "config": "plan:[0-9]' "$tmp/t1a.json" | wc -l)" = 2 ] ||
+  fail "exec --plan, a program name with a blank: the regions did not get their lines"
 # 1b. A plan whose regions are another program's: the program runs (its
 #     regions get the plan's default), and says so at exit, once.
 python3 - "$tmp" <<'PY'

@@ -72,6 +72,18 @@ static int config_text(json_t *configs, json_int_t i, json_int_t npus, const cha
   return HTP_EXIT_OK;
 }
 
+/* \p module for a plan line: '%', blanks and control characters as %XX
+ * (the line's fields are blank-separated; plan.c decodes). */
+static void put_module(FILE *f, const char *module)
+{
+  const unsigned char *c;
+  for (c = (const unsigned char *)module; *c; c++)
+    if (*c <= ' ' || *c == '%' || *c == 0x7f)
+      fprintf(f, "%%%02X", *c);
+    else
+      fputc(*c, f);
+}
+
 /* The plan's lines into \p f. */
 static int write_plan(FILE *f, json_t *root, const char *path, unsigned *nregions)
 {
@@ -101,7 +113,9 @@ static int write_plan(FILE *f, json_t *root, const char *path, unsigned *nregion
     base = strrchr(module, '/');
     if ((status = config_text(configs, json_integer_value(b), npus, path, &text)) != 0)
       return status;
-    fprintf(f, "region %s %s %s\n", base ? base + 1 : module, offset, text);
+    fputs("region ", f);
+    put_module(f, base ? base + 1 : module);
+    fprintf(f, " %s %s\n", offset, text);
     free(text);
     (*nregions)++;
   }
