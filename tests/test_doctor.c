@@ -234,6 +234,21 @@ static void test_env_conflicts(void)
   CU_ASSERT_EQUAL(r.status, 1);
   CONTAINS(r.out, "conflict: OMP_PROC_BIND=false with OMP_PLACES set");
   run_free(&r);
+
+  /* a value with a newline forges no line of the report (printed escaped);
+   * an invalid OMP_EXT_HT_POLICY is a conflict */
+  {
+    char *forged[] = {"OMP_PROC_BIND=x\nconflict: forged", "OMP_EXT_HT_POLICY=fast",
+                      "OMP_PLACES=", "KMP_AFFINITY=", "GOMP_CPU_AFFINITY=", "OMP_NUM_THREADS=",
+                      NULL};
+    r = doctor("sys-plain", "cg1none", forged, "--no-saturation", NULL);
+    CU_ASSERT_EQUAL(r.status, 1);
+    LACKS(r.out, "\nconflict: forged");
+    CONTAINS(r.out, "  OMP_PROC_BIND=x\\nconflict: forged\n");
+    CONTAINS(r.out, "conflict: OMP_PROC_BIND='x\\nconflict: forged' is invalid");
+    CONTAINS(r.out, "conflict: OMP_EXT_HT_POLICY='fast' is invalid: libomp_ext ignores it");
+    run_free(&r);
+  }
 }
 
 static void test_hybrid_fixture(void)

@@ -10,6 +10,7 @@
 
 #include "analysis.h"
 #include "htplaces.h"
+#include "util.h"
 
 static char *list_text(hwloc_const_bitmap_t set)
 {
@@ -24,11 +25,23 @@ static int weight(hwloc_const_bitmap_t set)
   return set ? hwloc_bitmap_weight(set) : 0;
 }
 
+#define SHOWN_SIZE (4 * OMP_EXT_QUOTE_MAX + 32)
+
+/* \p v as printed: itself when printable ASCII, else escaped (a value with
+ * a newline or a terminal escape must not forge a line of the report). */
+static const char *shown(const char *v, char *buf)
+{
+  const unsigned char *c;
+  for (c = (const unsigned char *)v; *c && *c >= ' ' && *c < 0x7f; c++)
+    ;
+  return *c ? omp_ext_quote(v, buf, SHOWN_SIZE) : v;
+}
+
 /* One finding's sentence (no prefix, no newline). */
 static void finding_text(FILE *out, const struct htp_finding *f)
 {
   const char *control = htp_finding_text(f, "control");
-  char *a = NULL, *b = NULL;
+  char *a = NULL, *b = NULL, buf[SHOWN_SIZE];
   switch (f->kind) {
   case htp_finding_smt_off:
     fprintf(out, "SMT is switched off (smt/control=%s): one PU per core, so the speedup and spn "
@@ -91,11 +104,11 @@ static void finding_text(FILE *out, const struct htp_finding *f)
   case htp_finding_ht_policy_invalid:
     fprintf(out, "OMP_EXT_HT_POLICY='%s' is invalid: libomp_ext ignores it (and says so in an "
             "OpenMP program); allowed: POLICY[:N] (%s), auto, auto:time, auto:energy",
-            htp_finding_text(f, "value"), htp_policy_names(0));
+            shown(htp_finding_text(f, "value"), buf), htp_policy_names(0));
     break;
   case htp_finding_invalid_proc_bind:
     fprintf(out, "OMP_PROC_BIND='%s' is invalid; allowed: true, false, or a list of primary, "
-            "close, spread", htp_finding_text(f, "value"));
+            "close, spread", shown(htp_finding_text(f, "value"), buf));
     break;
   case htp_finding_kmp_affinity_wins: {
     int places = htp_finding_uint(f, "omp_places_set") != 0;
@@ -116,7 +129,7 @@ static void finding_text(FILE *out, const struct htp_finding *f)
     break;
   case htp_finding_num_threads_invalid:
     fprintf(out, "OMP_NUM_THREADS='%s' is not a positive number (list)",
-            htp_finding_text(f, "value"));
+            shown(htp_finding_text(f, "value"), buf));
     break;
   case htp_finding_num_threads_above_pus:
     fprintf(out, "OMP_NUM_THREADS=%llu is above the %llu allowed PUs: threads will share PUs",
@@ -172,7 +185,8 @@ void htp_env_print_text(FILE *out, char *const envp[], const struct htp_findings
   fprintf(out, "environment:\n");
   for (e = envp; e && *e; e++)
     if (htp_is_runtime_var(*e)) {
-      fprintf(out, "  %s\n", *e);
+      char buf[SHOWN_SIZE];
+      fprintf(out, "  %s\n", shown(*e, buf));
       listed++;
     }
   if (!listed)
