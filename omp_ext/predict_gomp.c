@@ -196,6 +196,24 @@ int omp_ext_places_gomp_order(const omp_ext_topo_t *t, omp_ext_abstract_t abstra
 static const char gomp_order_why[] = "libgomp: places ordered by their lowest OS index";
 static const char gomp_numa_why[] = "libgomp: NUMA nodes in ascending node number";
 
+
+/* \p l (owned) becomes the prediction's list, outcome places with note
+ * \p why (NULL: none); an empty \p l is an ignored value (\p empty_why)
+ * instead.  Returns omp_ext_success. */
+static int adopt(omp_ext_prediction_t *pr, omp_ext_placelist_t *l, const char *empty_why,
+                 const char *why)
+{
+  if (l->nplaces == 0) {
+    omp_ext_placelist_destroy(l);
+    omp_ext_pred_set(pr, omp_ext_outcome_ignored, empty_why);
+    return omp_ext_success;
+  }
+  omp_ext_placelist_destroy(pr->list);
+  pr->list = l;
+  omp_ext_pred_set(pr, omp_ext_outcome_places, why);
+  return omp_ext_success;
+}
+
 static int gomp_omp_places(const omp_ext_topo_t *t, const char *text, omp_ext_prediction_t *pr)
 {
   const char *s = text;
@@ -308,19 +326,10 @@ static int gomp_omp_places(const omp_ext_topo_t *t, const char *text, omp_ext_pr
     omp_ext_pred_keep_allowed(l, allowed, NULL, &dc, &dp);
     hwloc_bitmap_free(allowed);
   }
-  if (l->nplaces == 0) {
-    omp_ext_placelist_destroy(l);
-    omp_ext_pred_set(pr, omp_ext_outcome_ignored,
-                     "libgomp: no place contains a usable CPU: invalid value");
-    return omp_ext_success;
-  }
-  omp_ext_placelist_destroy(pr->list);
-  pr->list = l;
-  omp_ext_pred_set(pr, omp_ext_outcome_places,
-                   dp ? "libgomp: places without a usable CPU dropped (\"Number of places "
-                        "reduced\")"
-                   : dc ? "libgomp: CPUs outside the allowed set dropped from places" : NULL);
-  return omp_ext_success;
+  return adopt(pr, l, "libgomp: no place contains a usable CPU: invalid value",
+               dp ? "libgomp: places without a usable CPU dropped (\"Number of places "
+                    "reduced\")"
+               : dc ? "libgomp: CPUs outside the allowed set dropped from places" : NULL);
 ignored:
   omp_ext_placelist_destroy(l);
   omp_ext_pred_set(pr, omp_ext_outcome_ignored, "libgomp: invalid value, ignored");
@@ -351,18 +360,9 @@ static int gomp_affinity(const omp_ext_topo_t *t, const char *text, omp_ext_pred
     l->places[n++] = l->places[i];
   }
   l->nplaces = n;
-  if (n == 0) {
-    omp_ext_placelist_destroy(l);
-    omp_ext_pred_set(pr, omp_ext_outcome_ignored,
-                     "libgomp: no CPU number within its CPU set: GOMP_CPU_AFFINITY ignored");
-    return omp_ext_success;
-  }
-  omp_ext_placelist_destroy(pr->list);
-  pr->list = l;
-  omp_ext_pred_set(pr, omp_ext_outcome_places,
-                   skipped ? "libgomp: CPU numbers beyond its CPU set skipped without a message"
-                           : NULL);
-  return omp_ext_success;
+  return adopt(pr, l, "libgomp: no CPU number within its CPU set: GOMP_CPU_AFFINITY ignored",
+               skipped ? "libgomp: CPU numbers beyond its CPU set skipped without a message"
+                       : NULL);
 }
 
 static int gomp_predict(const omp_ext_topo_t *t, const char *text, omp_ext_syntax_t syntax,

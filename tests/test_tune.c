@@ -1165,6 +1165,26 @@ static void test_report_fields(void)
   omp_ext_topo_destroy(topo);
 }
 
+/* The table tune prints for configurations \p c (results \p r, summary
+ * \p s) on \p topo, 3 rounds, the c6100 model, no load figures; malloc'd. */
+static char *table_of(struct tune_config *c, struct tune_result *r, unsigned n,
+                      struct tune_summary *s, omp_ext_topo_t *topo)
+{
+  char *argv[] = {"./app", NULL}, *buf = NULL, *skipped[1];
+  struct tune_report rep;
+  size_t len = 0;
+  FILE *f;
+  memset(&rep, 0, sizeof(rep));
+  rep.c = c, rep.r = r, rep.n = n, rep.s = s, rep.argv = argv, rep.topo = topo;
+  rep.rounds = 3, rep.power_name = "c6100", rep.skipped = skipped;
+  rep.load.before = rep.load.during = rep.load.util = NAN, rep.load.low_util = -1;
+  if (!(f = open_memstream(&buf, &len)))
+    return NULL;
+  tune_print_table(f, &rep);
+  fclose(f);
+  return buf;
+}
+
 /* All tied after the minimum rounds, the cheapest recommended while another
  * had the better median (gm, iqtree under load: 1 thread recommended, 2
  * threads 1.4x faster by median): the table says --budget may separate them
@@ -1172,28 +1192,18 @@ static void test_report_fields(void)
 static void test_tied_hint(void)
 {
   static const double t1[] = {10, 10, 10}, t2[] = {5, 12, 6};
-  char *argv[] = {"./app", NULL}, *buf = NULL, *skipped[1];
+  char *buf = NULL;
   struct tune_config c[2];
   struct tune_result r[2];
   struct tune_summary s;
-  struct tune_report rep;
   omp_ext_topo_t *topo;
-  size_t len = 0;
-  FILE *f;
   CU_ASSERT_EQUAL_FATAL(omp_ext_topo_load(&topo, "pack:1 core:2 pu:1", 0), 0);
   craft(&c[0], TUNE_NONE, 1, 1, 0, t1, 3, 100);
   craft(&c[1], TUNE_NONE, 2, 2, 0, t2, 3, 100);
   CU_ASSERT_EQUAL_FATAL(tune_analyse(c, 2, NULL, NULL, r, &s), 0);
   CU_ASSERT_EQUAL(s.best[TUNE_TIME], 0);
   CU_ASSERT_EQUAL(s.fastest[TUNE_TIME], 1);
-  memset(&rep, 0, sizeof(rep));
-  rep.c = c, rep.r = r, rep.n = 2, rep.s = &s, rep.argv = argv, rep.topo = topo;
-  rep.rounds = 3, rep.power_name = "c6100", rep.skipped = skipped;
-  rep.load.before = rep.load.during = rep.load.util = NAN, rep.load.low_util = -1;
-  f = open_memstream(&buf, &len);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-  tune_print_table(f, &rep);
-  fclose(f);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(buf = table_of(c, r, 2, &s, topo));
   CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\n  (tied after 3 rounds, though another configuration had "
                                      "the better median: --budget SECONDS adds rounds until one "
                                      "is significantly ahead)\n"));
@@ -1210,28 +1220,18 @@ static void test_model_line_no_speedup(void)
 {
   static const double t1[] = {10, 10, 10}, t2[] = {13, 13, 13};
   static const unsigned c2[] = {0, 1}, p2[] = {0, 1};
-  char *argv[] = {"./app", NULL}, *buf = NULL, *skipped[1];
+  char *buf = NULL;
   struct tune_config c[2];
   struct tune_result r[2];
   struct tune_summary s;
-  struct tune_report rep;
   omp_ext_topo_t *topo;
-  size_t len = 0;
-  FILE *f;
   CU_ASSERT_EQUAL_FATAL(omp_ext_topo_load(&topo, "pack:1 core:2 pu:1", 0), 0);
   craft(&c[0], TUNE_NONE, 1, 1, 0, t1, 3, 100);
   craft(&c[1], omp_ht_policy_speedup, 2, 2, 0, t2, 3, 100);
   place(&c[1], c2, p2);
   CU_ASSERT_EQUAL_FATAL(tune_analyse(c, 2, NULL, NULL, r, &s), 0);
   CU_ASSERT(s.serial >= 1);
-  memset(&rep, 0, sizeof(rep));
-  rep.c = c, rep.r = r, rep.n = 2, rep.s = &s, rep.argv = argv, rep.topo = topo;
-  rep.rounds = 3, rep.power_name = "c6100", rep.skipped = skipped;
-  rep.load.before = rep.load.during = rep.load.util = NAN, rep.load.low_util = -1;
-  f = open_memstream(&buf, &len);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-  tune_print_table(f, &rep);
-  fclose(f);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(buf = table_of(c, r, 2, &s, topo));
   CU_ASSERT_PTR_NOT_NULL(strstr(buf, ": no speed-up over one thread"));
   CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\n  (s >= 1 is outside the model's [0, 1): the line below "
                                      "leaves it out)\n  htplaces model --sigma 0.300 "
