@@ -148,6 +148,8 @@ static void test_similar_regions(void)
   CU_ASSERT_EQUAL(paid, 2 * nworse);
   CU_ASSERT_EQUAL(skipped, 18 * nworse);
   CU_ASSERT_EQUAL(t.total, 320);
+  for (i = 0; i < 20; i++)
+    free(a[i]); /* (as region.c: a region's state is one allocation) */
 }
 
 /* A region of another length (20 ms, another bucket) learns for itself:
@@ -171,6 +173,7 @@ static void test_other_length(void)
   settled_config(a, cfg, sizeof(cfg));
   CU_ASSERT(strcmp(cfg, "default") == 0 || strtoul(strchr(cfg, ':') ? strchr(cfg, ':') + 1 : "0",
                                                    NULL, 10) >= NCORES);
+  free(a);
 }
 
 /* Regions that one thread runs best, near the length of the first test's
@@ -191,6 +194,7 @@ static void test_better_not_skipped(void)
     settled_config(a[i], cfg, sizeof(cfg));
     CU_ASSERT_STRING_EQUAL(strchr(cfg, ':') ? strchr(cfg, ':') : cfg, ":1");
     free(js);
+    free(a[i]);
   }
 }
 
@@ -213,6 +217,7 @@ static void test_tiny(void)
     free(js);
     settled_config(a[i], cfg, sizeof(cfg));
     CU_ASSERT_STRING_EQUAL(strchr(cfg, ':') ? strchr(cfg, ':') : cfg, ":1");
+    free(a[i]);
   }
 }
 
