@@ -22,6 +22,9 @@
 # side.  Returns 0; 77 with one line on stderr when not root or Slurm or
 # munge is not installed (a test's skip); 1 with the daemons' log tails on
 # stderr when a daemon did not come up (then everything started is stopped).
+# The folders above DIR must be searchable by all (munged checks its
+# socket's path): `mktemp -d` makes 0700 folders, so chmod 755 a parent
+# made that way (DIR itself is chmod'ed by the harness).
 # A watchdog stops the daemons when the shell that started them is gone
 # (killed by ctest's timeout, where no trap runs).
 #
@@ -134,9 +137,23 @@ slurm_cluster_tails_()
   done
 }
 
+# munged wants every folder above its socket searchable by all.
+slurm_cluster_searchable_()
+{
+  _up=$(dirname "$1")
+  while [ "$_up" != / ]; do
+    if [ "$(find "$_up" -maxdepth 0 -perm -o+x 2>/dev/null)" != "$_up" ]; then
+      echo "slurm cluster: $_up is not searchable by all (munged needs it): chmod o+x $_up" >&2
+      return 1
+    fi
+    _up=$(dirname "$_up")
+  done
+}
+
 slurm_cluster_munge_()
 {
   _d=$1
+  slurm_cluster_searchable_ "$_d" || return 1
   mkdir -p "$_d/munge" && chmod 755 "$_d" "$_d/munge" || return 1
   dd if=/dev/urandom of="$_d/munge/munge.key" bs=1024 count=1 2>/dev/null || return 1
   chmod 400 "$_d/munge/munge.key"
@@ -276,7 +293,7 @@ slurm_cluster_stepds_()
 {
   for _s in /proc/[0-9]*; do
     [ "$(cat "$_s/comm" 2>/dev/null)" = slurmstepd ] || continue
-    tr '\0' '\n' <"$_s/environ" 2>/dev/null | grep -qxF "SLURM_CONF=$1/slurm.conf" &&
+    { tr '\0' '\n' <"$_s/environ"; } 2>/dev/null | grep -qxF "SLURM_CONF=$1/slurm.conf" &&
       echo "${_s#/proc/}"
   done
 }
