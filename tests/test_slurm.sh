@@ -198,11 +198,24 @@ if [ "$mode" != --smt ]; then
   grep -q '^Slurm step: ' "$dir/d" && grep -q '^Slurm plugin: policy=spn' "$dir/d" &&
     ok "doctor in a step reports the step and the plugin's settings" ||
     bad "doctor in a step: $(grep -i slurm "$dir/d" | head -n 4 | tr '\n' '|')"
-  timeout 60 srun -n 1 --ht-policy=spn sh -c 'OMP_PLACES="{0}" "$0" doctor --no-saturation' "$H" \
+  timeout 60 srun -n 1 --ht-policy=spn sh -c 'OMP_PLACES=cores "$0" doctor --no-saturation' "$H" \
     >"$dir/d" 2>&1
-  grep -q '^conflict: .*OMP_PLACES.*--ht-policy' "$dir/d" &&
+  grep -q "^  conflict: OMP_PLACES='cores' is not what omp_ext's Slurm plugin set for --ht-policy=spn" "$dir/d" &&
     ok "doctor in a step: OMP_PLACES changed after the plugin set it is a conflict" ||
     bad "doctor: no conflict for a changed OMP_PLACES: $(grep -iE 'slurm|conflict' "$dir/d" | tr '\n' '|')"
+  if [ "$(nproc)" -ge 2 ]; then
+    timeout 60 srun -n 1 -c 2 --ht-policy=spn taskset -c 1 "$H" doctor --no-saturation >"$dir/d" 2>&1
+    grep -q "^  conflict: this process runs on PUs 1, not on 0-1 where omp_ext's Slurm plugin bound" "$dir/d" &&
+      ok "doctor in a step: a task rebound after the plugin is a conflict" ||
+      bad "doctor: no conflict for a rebound task: $(grep -iE 'slurm|conflict' "$dir/d" | tr '\n' '|')"
+  fi
+  timeout 60 srun -n 3 --overcommit --ht-policy=spn "$H" doctor --no-saturation >"$dir/d" 2>&1
+  check "doctor in an unplaced step: each of the 3 tasks reports slurm_unplaced" "3" \
+    "$(grep -c "^  conflict: omp_ext's Slurm plugin was asked to place this task and did not" "$dir/d")"
+  timeout 60 srun -n 1 "$H" -f json doctor --no-saturation >"$dir/d" 2>&1
+  grep -q '"slurm": {"job": "[0-9]*", "step": "0", ' "$dir/d" && grep -q '"plugin": null' "$dir/d" &&
+    ok "doctor -f json in a step without the plugin: the step, plugin null" ||
+    bad "doctor -f json: $(grep slurm "$dir/d")"
 
   # The site's default (plugstack.conf default=spn): applied without an
   # option, stepping aside for the user's own binding, off with --ht-policy=off.

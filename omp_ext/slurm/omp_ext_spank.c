@@ -324,19 +324,25 @@ static void verbose_idle(char **env, uint32_t global)
   hwloc_bitmap_free(cur);
 }
 
-/* OMP_EXT_SLURM: what the plugin did, for htplaces doctor and the user. */
+/* OMP_EXT_SLURM: what the plugin did, for htplaces doctor and the user:
+ * "policy=P smt=K|all task=L/K pus=LIST step=LIST places=OMP_PLACES" (no
+ * places= under auto). */
 static int set_summary(spank_t sp, int local, const struct hts_task *t)
 {
-  char *step = NULL, text[HTS_ERRLEN], smt[16] = "all";
+  char *step = NULL, *text = NULL, smt[16] = "all";
   int ret;
   if (hwloc_bitmap_list_asprintf(&step, g.node.alloc) < 0)
     return -1;
   if (g.s.smt)
     snprintf(smt, sizeof(smt), "%u", g.s.smt);
-  snprintf(text, sizeof(text), "policy=%s smt=%s task=%d/%u pus=%s step=%s", g.s.text, smt,
-           local, g.node.ntasks, t->pus_text, step);
+  ret = asprintf(&text, "policy=%s smt=%s task=%d/%u pus=%s step=%s%s%s", g.s.text, smt, local,
+                 g.node.ntasks, t->pus_text, step, t->places ? " places=" : "",
+                 t->places ? t->places : "");
   free(step);
+  if (ret < 0)
+    return -1;
   ret = spank_setenv(sp, "OMP_EXT_SLURM", text, 1) == ESPANK_SUCCESS ? 0 : -1;
+  free(text);
   return ret;
 }
 
