@@ -34,7 +34,7 @@ check() { # check DESC WANT GOT
 # list "0-2,5" -> "0,1,2,5"
 expand() {
   echo "$1" | tr ',' '\n' | awk -F- 'NF { b = $1; e = (NF > 1) ? $2 : $1; for (i = b; i <= e; i++) print i }' |
-    sort -n | paste -sd, -
+    sort -nu | paste -sd, -
 }
 # subset A B: every PU of A is in B (comma lists).
 subset() {
@@ -235,28 +235,37 @@ else
   sys=/sys/devices/system/cpu
   core_of() { echo "$(cat $sys/cpu$1/topology/physical_package_id):$(cat $sys/cpu$1/topology/core_id)"; }
   first_two() { echo "$1" | tr -d '{}' | cut -d, -f1,2; }
-  step "$dir/s" -n 2 --ht-policy=spn
+  # Two tasks of two cores each (-c 4: a package of smt2x2 each).
+  step "$dir/s" -n 2 -c 4 --ht-policy=spn
   for r in 0 1; do
     p=$(first_two "$(grep "^task $r " "$dir/s" | field places)")
     check "smt: spn task $r: places 0 and 1 ($p) are siblings of one core" \
       "$(core_of "${p%,*}")" "$(core_of "${p#*,}")"
   done
-  step "$dir/s" -n 2 --ht-policy=speedup
+  step "$dir/s" -n 2 -c 4 --ht-policy=speedup
   for r in 0 1; do
     p=$(first_two "$(grep "^task $r " "$dir/s" | field places)")
-    [ "$(core_of "${p%,*}")" != "$(core_of "${p#*,}")" ] &&
+    [ -n "$p" ] && [ "$(core_of "${p%,*}")" != "$(core_of "${p#*,}")" ] &&
       ok "smt: speedup task $r: places 0 and 1 ($p) on two cores" ||
       bad "smt: speedup task $r: places 0 and 1 ($p) on one core"
   done
-  step "$dir/s" -n 2 --ht-policy=spn --ht-smt=1
+  step "$dir/s" -n 2 -c 4 --ht-policy=spn --ht-smt=1
   for r in 0 1; do
     cpus=$(expand "$(grep "^task $r " "$dir/s" | field cpus)")
     cores=$(for c in $(echo "$cpus" | tr ',' ' '); do core_of "$c"; done | sort -u | wc -l)
     n=$(echo "$cpus" | tr ',' '\n' | wc -l)
-    check "smt: --ht-smt=1 task $r: one PU per core ($cpus)" "$cores" "$n"
+    check "smt: --ht-smt=1 task $r: one PU per core, 2 cores ($cpus)" "2 2" "$cores $n"
   done
-  check_step "smt: -n 2 spn" spn 2 -n 2
+  # Two tasks on one core (-n 2 alone: Slurm gives both one core's two
+  # PUs): not whole cores, unplaced with one line; a core each with
+  # --ntasks-per-core=1.
+  step "$dir/s" -n 2 --ht-policy=spn
+  check "smt: -n 2 on one core: unplaced, one line" "2 1" \
+    "$(grep -c ' x=unplaced ' "$dir/s") $(grep -c '^omp_ext-slurm: ' "$dir/s.err")"
+  check_step "smt: -n 2 --ntasks-per-core=1 spn" spn 2 -n 2 --ntasks-per-core=1
+  check_step "smt: -n 2 -c 4 spn" spn 2 -n 2 -c 4
   check_step "smt: -n 1 -c 4 speedup" speedup 1 -n 1 -c 4
+  check_step "smt: -n 2 -c 4 spread" spread 2 -n 2 -c 4
 fi
 echo "# test_slurm: $passes passed, $fails failed"
 [ $fails = 0 ]

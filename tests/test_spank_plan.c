@@ -139,6 +139,19 @@ static void test_conflict(void)
   CU_ASSERT_EQUAL(hts_conflict(&s, 0, none, err, sizeof(err)), 1); /* the default steps aside */
   HAS(err, "OMP_PLACES=cores is set");
   CU_ASSERT_EQUAL(hts_conflict(&s, 1, empty, err, sizeof(err)), 0);
+  {
+    /* srun --ntasks-per-core=1 implies "cores", --ntasks-per-socket
+     * "sockets": not a binding the user asked for; with the other level it is. */
+    char *per_core[] = {"SLURM_CPU_BIND_TYPE=cores", "SLURM_NTASKS_PER_CORE=1", NULL};
+    char *per_socket[] = {"SLURM_CPU_BIND_TYPE=sockets", "SLURM_NTASKS_PER_SOCKET=2", NULL};
+    char *threads[] = {"SLURM_CPU_BIND_TYPE=threads", "SLURM_NTASKS_PER_CORE=1", NULL};
+    char *mask[] = {"SLURM_CPU_BIND_TYPE=mask_cpu:", "SLURM_NTASKS_PER_CORE=1", NULL};
+    CU_ASSERT_EQUAL(hts_conflict(&s, 1, per_core, err, sizeof(err)), 0);
+    CU_ASSERT_EQUAL(hts_conflict(&s, 1, per_socket, err, sizeof(err)), 0);
+    CU_ASSERT_EQUAL(hts_conflict(&s, 1, threads, err, sizeof(err)), 1);
+    CU_ASSERT_EQUAL(hts_conflict(&s, 1, mask, err, sizeof(err)), 1);
+    HAS(err, "SLURM_CPU_BIND_TYPE=mask_cpu:");
+  }
   CU_ASSERT_EQUAL(hts_conflict(&s, 1, kmp, err, sizeof(err)), 1);
   HAS(err, "KMP_AFFINITY=compact is set and would override the places");
 }

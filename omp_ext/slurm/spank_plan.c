@@ -124,8 +124,9 @@ static int split_domains(omp_ext_topo_t *topo, struct hts_node *node, char *err,
   int e;
   if (node->ntasks > ncores)
     return fail(err, len, "the step runs %u tasks on this node but has %u allocated core%s: "
-                "omp_ext gives each task whole cores (ask for fewer tasks, or more CPUs per "
-                "task with -c)", node->ntasks, ncores, ncores == 1 ? "" : "s");
+                "omp_ext gives each task whole cores (ask Slurm for a core per task: "
+                "--ntasks-per-core=1, or -c with the PUs of a core)", node->ntasks, ncores,
+                ncores == 1 ? "" : "s");
   if (!(node->domain = calloc(node->ntasks, sizeof(*node->domain))))
     return fail(err, len, "out of memory");
   for (r = 0; r < node->ntasks; r++) {

@@ -61,7 +61,9 @@ int hts_active(const struct hts_settings *s);
 /*
  * What in the job's environment \p envp fights the placement: Slurm's own
  * binding (SLURM_CPU_BIND_TYPE other than empty or "none", as srun sets it
- * from --cpu-bind, --hint or SLURM_CPU_BIND), or a variable that would
+ * from --cpu-bind, --hint or SLURM_CPU_BIND; but not "cores" with
+ * SLURM_NTASKS_PER_CORE set, nor "sockets" with SLURM_NTASKS_PER_SOCKET:
+ * srun implies those levels from --ntasks-per-core/-socket), or a variable that would
  * override the places under some runtime (KMP_AFFINITY, GOMP_CPU_AFFINITY,
  * OMP_EXT_HT_POLICY, OMP_EXT_PLAN).  \p asked: the user gave --ht-policy or
  * --ht-smt (then the conflict is refused); otherwise only the site's default

@@ -145,6 +145,21 @@ int hts_active(const struct hts_settings *s)
   return s->policy_set && !s->off;
 }
 
+/* Slurm's binding type as srun set it: "" / "none" (none), a level alone
+ * that srun implies from --ntasks-per-core ("cores") or --ntasks-per-socket
+ * ("sockets") (none either: the level of its automatic binding, which the
+ * plugin replaces), or a binding the user asked for.  1 for the last. */
+static int slurm_binds(char *const *envp, const char *type)
+{
+  if (!type || !*type || strcmp(type, "none") == 0)
+    return 0;
+  if (strcmp(type, "cores") == 0 && omp_ext_env_get(envp, "SLURM_NTASKS_PER_CORE"))
+    return 0;
+  if (strcmp(type, "sockets") == 0 && omp_ext_env_get(envp, "SLURM_NTASKS_PER_SOCKET"))
+    return 0;
+  return 1;
+}
+
 int hts_conflict(const struct hts_settings *s, int asked, char *const *envp, char *err,
                  size_t len)
 {
@@ -153,7 +168,7 @@ int hts_conflict(const struct hts_settings *s, int asked, char *const *envp, cha
   const char *type = omp_ext_env_get(envp, "SLURM_CPU_BIND_TYPE");
   char q[4 * OMP_EXT_QUOTE_MAX + 32];
   unsigned i;
-  if (type && *type && strcmp(type, "none") != 0) {
+  if (slurm_binds(envp, type)) {
     omp_ext_quote(type, q, sizeof(q));
     if (asked)
       return fail(err, len, "--ht-policy=%s refused: Slurm binds the tasks itself "

@@ -121,6 +121,10 @@ slurm_cluster_write_conf_()
     slurm_cluster_node_line_ "$_node" "$_cpus"
     echo "PartitionName=test Nodes=$_node Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO"
   } >"$_d/slurm.conf"
+  # slurmd 22.05 loads a cgroup plugin even with proctrack/linuxproc; on a
+  # cgroup v2 machine without systemd's D-Bus (a container, the SMT guests)
+  # its scope must be made without systemd.  Read beside slurm.conf.
+  echo "IgnoreSystemd=yes" >"$_d/cgroup.conf"
   if [ -n "${OMP_EXT_SPANK:-}" ]; then
     echo "required $OMP_EXT_SPANK ${OMP_EXT_SPANK_ARGS:-}" >"$_d/plugstack.conf"
   else
