@@ -20,7 +20,9 @@
 # fails; prefer srun --overcommit, or --cpu-bind=none).  The ports are free
 # ones found from a hash of DIR, so clusters in different folders run side by
 # side.  Returns 0; 77 with one line on stderr when not root or Slurm or
-# munge is not installed (a test's skip); 1 with the daemons' log tails on
+# munge is not installed, or the machine lacks what the daemons need (an
+# IPv4 address besides 127.0.0.1, a host name that resolves) (a test's
+# skip); 1 with the daemons' log tails on
 # stderr when a daemon did not come up (then everything started is stopped).
 # The folders above DIR must be searchable by all (munged checks its
 # socket's path): `mktemp -d` makes 0700 folders, so chmod 755 a parent
@@ -234,6 +236,18 @@ slurm_cluster_start()
   mkdir -p "$_dir/state" "$_dir/spool" "$_dir/log" || return 1
   SLURM_CLUSTER_NODE=$(hostname -s 2>/dev/null || hostname)
   case $SLURM_CLUSTER_NODE in '' | *[!A-Za-z0-9_.-]*) SLURM_CLUSTER_NODE=localhost ;; esac
+  # What the daemons need of the machine (a bare container or the SMT
+  # guests lack them): glibc's getaddrinfo(AI_ADDRCONFIG) finds nothing with
+  # 127.0.0.1 as the only IPv4 address, and the host name must resolve.
+  if command -v ip >/dev/null 2>&1 &&
+    [ -z "$(ip -4 -o addr show 2>/dev/null | awk '{ split($4, a, "/"); if (a[1] != "127.0.0.1") print a[1] }')" ]; then
+    echo "slurm cluster: no IPv4 address besides 127.0.0.1 (slurmctld's getaddrinfo needs one; e.g. ip addr add 127.0.0.2/32 dev lo)" >&2
+    return 77
+  fi
+  if ! getent hosts "$(hostname)" >/dev/null 2>&1; then
+    echo "slurm cluster: the host name $(hostname) does not resolve (add it to /etc/hosts)" >&2
+    return 77
+  fi
   export SLURM_CLUSTER_NODE
   SLURM_CONF=$_dir/slurm.conf
   export SLURM_CONF
