@@ -7,7 +7,6 @@
  * prints for the same PUs.
  */
 #define _GNU_SOURCE
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,18 +14,6 @@
 
 #include "spank_plan.h"
 #include "util.h"
-
-static int fail(char *err, size_t len, const char *fmt, ...)
-  __attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t len, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, len, fmt, ap);
-  va_end(ap);
-  return -1;
-}
 
 /* The whole machine as Slurm numbers it: every PU, allowed or not. */
 static int load_whole(const char *input, hwloc_topology_t *hw)
@@ -55,16 +42,16 @@ static int alloc_pus(const char *input, const char *cores, hwloc_bitmap_t out, c
   int c, ncores, ret = 0;
   omp_ext_quote(cores ? cores : "", q, sizeof(q));
   if (!list)
-    return fail(err, len, "out of memory");
+    return hts_fail(err, len, "out of memory");
   if (!cores || !*cores || hwloc_bitmap_list_sscanf(list, cores) < 0 ||
       hwloc_bitmap_iszero(list) || hwloc_bitmap_weight(list) < 0) {
     hwloc_bitmap_free(list);
-    return fail(err, len, "Slurm gave no readable core list for the step (S_STEP_ALLOC_CORES "
-                "'%s')", q);
+    return hts_fail(err, len, "Slurm gave no readable core list for the step (S_STEP_ALLOC_CORES "
+                    "'%s')", q);
   }
   if (load_whole(input, &hw) < 0) {
     hwloc_bitmap_free(list);
-    return fail(err, len, "cannot read this machine's topology (hwloc)");
+    return hts_fail(err, len, "cannot read this machine's topology (hwloc)");
   }
   ncores = hwloc_get_nbobjs_by_type(hw, HWLOC_OBJ_CORE);
   hwloc_bitmap_zero(out);
@@ -72,9 +59,9 @@ static int alloc_pus(const char *input, const char *cores, hwloc_bitmap_t out, c
   {
     hwloc_obj_t core = hwloc_get_obj_by_type(hw, HWLOC_OBJ_CORE, (unsigned)c);
     if (!core) {
-      ret = fail(err, len, "Slurm's core %d of the step (S_STEP_ALLOC_CORES '%s') is past "
-                 "this machine's %d cores: slurm.conf's node line does not match the machine "
-                 "(compare slurmd -C)", c, q, ncores);
+      ret = hts_fail(err, len, "Slurm's core %d of the step (S_STEP_ALLOC_CORES '%s') is past "
+                     "this machine's %d cores: slurm.conf's node line does not match the machine "
+                     "(compare slurmd -C)", c, q, ncores);
       break;
     }
     hwloc_bitmap_or(out, out, core->cpuset);
@@ -83,8 +70,8 @@ static int alloc_pus(const char *input, const char *cores, hwloc_bitmap_t out, c
   if (!ret)
     hwloc_bitmap_and(out, out, hwloc_topology_get_allowed_cpuset(hw));
   if (!ret && hwloc_bitmap_iszero(out))
-    ret = fail(err, len, "none of the step's cores (S_STEP_ALLOC_CORES '%s') is allowed to "
-               "this process (cgroup, offline CPUs)", q);
+    ret = hts_fail(err, len, "none of the step's cores (S_STEP_ALLOC_CORES '%s') is allowed to "
+                   "this process (cgroup, offline CPUs)", q);
   hwloc_topology_destroy(hw);
   hwloc_bitmap_free(list);
   return ret;
@@ -123,18 +110,18 @@ static int split_domains(omp_ext_topo_t *topo, struct hts_node *node, char *err,
   unsigned r, ncores = omp_ext_topo_ncores(topo);
   int e;
   if (node->ntasks > ncores)
-    return fail(err, len, "the step runs %u tasks on this node but has %u allocated core%s: "
-                "omp_ext gives each task whole cores (ask Slurm for a core per task: "
-                "--ntasks-per-core=1, or -c with the PUs of a core)", node->ntasks, ncores,
-                ncores == 1 ? "" : "s");
+    return hts_fail(err, len, "the step runs %u tasks on this node but has %u allocated core%s: "
+                    "omp_ext gives each task whole cores (ask Slurm for a core per task: "
+                    "--ntasks-per-core=1, or -c with the PUs of a core)", node->ntasks, ncores,
+                    ncores == 1 ? "" : "s");
   if (!(node->domain = calloc(node->ntasks, sizeof(*node->domain))))
-    return fail(err, len, "out of memory");
+    return hts_fail(err, len, "out of memory");
   for (r = 0; r < node->ntasks; r++) {
     if (!(node->domain[r] = hwloc_bitmap_alloc()))
-      return fail(err, len, "out of memory");
+      return hts_fail(err, len, "out of memory");
     if ((e = omp_ext_domain_split(topo, node->ntasks, r, node->domain[r])) != 0)
-      return fail(err, len, "cannot split the step's %u cores between %u tasks: %s", ncores,
-                  node->ntasks, omp_ext_strerror(e));
+      return hts_fail(err, len, "cannot split the step's %u cores between %u tasks: %s", ncores,
+                      node->ntasks, omp_ext_strerror(e));
   }
   return 0;
 }
@@ -147,16 +134,16 @@ int hts_node_plan(const struct hts_settings *s, const struct hts_node_in *in,
   memset(node, 0, sizeof(*node));
   node->ntasks = in->ntasks;
   if (in->ntasks == 0)
-    return fail(err, len, "Slurm gave the step no task on this node");
+    return hts_fail(err, len, "Slurm gave the step no task on this node");
   if (!(node->alloc = hwloc_bitmap_alloc()))
-    return fail(err, len, "out of memory");
+    return hts_fail(err, len, "out of memory");
   ret = alloc_pus(in->topo_input, in->alloc_cores, node->alloc, err, len);
   if (!ret && (e = omp_ext_topo_load(&topo, in->topo_input, omp_ext_topo_ignore_binding)) != 0)
-    ret = fail(err, len, "cannot load the topology: %s", omp_ext_strerror(e));
+    ret = hts_fail(err, len, "cannot load the topology: %s", omp_ext_strerror(e));
   if (!ret && ((e = omp_ext_topo_restrict(topo, node->alloc)) != 0 ||
                (e = keep_smt(topo, smt_cap(s, in->threads_cap))) != 0))
-    ret = fail(err, len, "cannot restrict the topology to the step's PUs: %s",
-               omp_ext_strerror(e));
+    ret = hts_fail(err, len, "cannot restrict the topology to the step's PUs: %s",
+                   omp_ext_strerror(e));
   if (!ret)
     ret = split_domains(topo, node, err, len);
   omp_ext_topo_destroy(topo);
@@ -188,8 +175,8 @@ static int thread_count(const struct hts_settings *s, char *const *envp, unsigne
   *n = all;
   if (s->n) {
     if (s->n > npus)
-      return fail(err, len, "--ht-policy=%s: N is above the %u PUs of task %u", s->text, npus,
-                  r);
+      return hts_fail(err, len, "--ht-policy=%s: N is above the %u PUs of task %u", s->text, npus,
+                      r);
     *n = s->n;
     return 0;
   }
@@ -212,19 +199,19 @@ static int task_order(const struct hts_settings *s, omp_ext_topo_t *topo, char *
   unsigned all, n;
   int e, set;
   if ((e = omp_ext_model_from_env(envp, &model, &bad)) != 0)
-    return fail(err, len, "the job's %s is invalid (energy model): %s", bad ? bad : "model",
-                omp_ext_strerror(e));
+    return hts_fail(err, len, "the job's %s is invalid (energy model): %s", bad ? bad : "model",
+                    omp_ext_strerror(e));
   if ((e = omp_ext_policy_resolve(topo, &model, s->policy, &base, &all)) != 0)
-    return fail(err, len, "policy %s: %s", s->text, omp_ext_strerror(e));
+    return hts_fail(err, len, "policy %s: %s", s->text, omp_ext_strerror(e));
   if (thread_count(s, envp, omp_ext_topo_npus(topo), all, &n, &set, r, err, len) < 0)
     return -1;
   if (!(order = malloc(n * sizeof(*order))))
-    return fail(err, len, "out of memory");
+    return hts_fail(err, len, "out of memory");
   if ((e = omp_ext_order(topo, &model, s->policy, n, order)) == 0)
     e = omp_ext_places_format(order, n, omp_ext_format_omp, &task->places);
   free(order);
   if (e)
-    return fail(err, len, "policy %s for task %u: %s", s->text, r, omp_ext_strerror(e));
+    return hts_fail(err, len, "policy %s for task %u: %s", s->text, r, omp_ext_strerror(e));
   task->nthreads = set ? n : 0;
   return 0;
 }
@@ -238,24 +225,24 @@ int hts_task_plan(const struct hts_settings *s, const struct hts_node *node, uns
   int e, ret = 0;
   memset(task, 0, sizeof(*task));
   if (r >= node->ntasks)
-    return fail(err, len, "task %u is past the step's %u tasks on this node", r, node->ntasks);
+    return hts_fail(err, len, "task %u is past the step's %u tasks on this node", r, node->ntasks);
   if (current && !hwloc_bitmap_isincluded(current, node->alloc)) {
     hwloc_bitmap_list_asprintf(&cur, current);
     hwloc_bitmap_list_asprintf(&all, node->alloc);
-    ret = fail(err, len, "Slurm bound task %u to PUs %s, outside the step's PUs %s as omp_ext "
-               "reads Slurm's core numbers: slurm.conf's node line may not match the machine "
-               "(compare slurmd -C)", r, cur ? cur : "?", all ? all : "?");
+    ret = hts_fail(err, len, "Slurm bound task %u to PUs %s, outside the step's PUs %s as omp_ext "
+                   "reads Slurm's core numbers: slurm.conf's node line may not match the machine "
+                   "(compare slurmd -C)", r, cur ? cur : "?", all ? all : "?");
     free(cur);
     free(all);
     return ret;
   }
   if ((e = omp_ext_topo_load(&topo, topo_input, omp_ext_topo_ignore_binding)) != 0 ||
       (e = omp_ext_topo_restrict(topo, node->domain[r])) != 0)
-    ret = fail(err, len, "cannot load task %u's domain: %s", r, omp_ext_strerror(e));
+    ret = hts_fail(err, len, "cannot load task %u's domain: %s", r, omp_ext_strerror(e));
   if (!ret && !(task->pus = hwloc_bitmap_dup(omp_ext_topo_allowed(topo))))
-    ret = fail(err, len, "out of memory");
+    ret = hts_fail(err, len, "out of memory");
   if (!ret && hwloc_bitmap_list_asprintf(&task->pus_text, task->pus) < 0)
-    ret = fail(err, len, "out of memory");
+    ret = hts_fail(err, len, "out of memory");
   if (!ret && !s->is_auto)
     ret = task_order(s, topo, envp, r, task, err, len);
   omp_ext_topo_destroy(topo);

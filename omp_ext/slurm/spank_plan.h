@@ -20,6 +20,9 @@
 /* Most bytes of an error line. */
 #define HTS_ERRLEN 512
 
+/* The error line \p fmt in err (len bytes); returns -1. */
+int hts_fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* A step's settings: plugstack.conf's defaults, then srun's options. */
 struct hts_settings {
   int policy_set;          /* a policy (or off) was given */

@@ -13,10 +13,7 @@
 /* Most threads or PUs per core a value may name. */
 #define HTS_MAX_NUM 1000000ULL
 
-static int fail(char *err, size_t len, const char *fmt, ...)
-  __attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t len, const char *fmt, ...)
+int hts_fail(char *err, size_t len, const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
@@ -65,13 +62,13 @@ int hts_parse_policy(const char *what, const char *text, struct hts_settings *s,
     return 0;
   }
   if (nlen == 0 || nlen >= sizeof(name) || strncmp(text, "auto:", 5) == 0)
-    return fail(err, len, "%s '%s': unknown policy; allowed: %s (POLICY[:N])", what, q, names);
+    return hts_fail(err, len, "%s '%s': unknown policy; allowed: %s (POLICY[:N])", what, q, names);
   memcpy(name, text, nlen);
   name[nlen] = '\0';
   if (omp_ext_policy_from_name(name, &policy) != 0 || policy == omp_ht_policy_auto)
-    return fail(err, len, "%s '%s': unknown policy; allowed: %s (POLICY[:N])", what, q, names);
+    return hts_fail(err, len, "%s '%s': unknown policy; allowed: %s (POLICY[:N])", what, q, names);
   if (colon && omp_ext_parse_uint(colon + 1, 1, HTS_MAX_NUM, &n) != OMP_EXT_UINT_OK)
-    return fail(err, len, "%s '%s': N must be a whole number of threads >= 1", what, q);
+    return hts_fail(err, len, "%s '%s': N must be a whole number of threads >= 1", what, q);
   snprintf(s->text, sizeof(s->text), "%s", text);
   s->policy_set = 1;
   s->off = s->is_auto = 0;
@@ -86,8 +83,8 @@ int hts_parse_smt(const char *what, const char *text, struct hts_settings *s, ch
   unsigned long long k;
   char q[4 * OMP_EXT_QUOTE_MAX + 32];
   if (omp_ext_parse_uint(text, 1, HTS_MAX_NUM, &k) != OMP_EXT_UINT_OK)
-    return fail(err, len, "%s '%s': K must be a whole number >= 1 (PUs used per core)", what,
-                omp_ext_quote(text, q, sizeof(q)));
+    return hts_fail(err, len, "%s '%s': K must be a whole number >= 1 (PUs used per core)", what,
+                    omp_ext_quote(text, q, sizeof(q)));
   s->smt = (unsigned)k;
   s->smt_set = 1;
   return 0;
@@ -109,10 +106,10 @@ int hts_parse_arg(const char *arg, struct hts_settings *s, char *err, size_t len
   if (strncmp(arg, "preload=", 8) == 0 && arg[8] == '/' && strlen(arg + 8) < sizeof(s->preload))
     return snprintf(s->preload, sizeof(s->preload), "%s", arg + 8), 0;
   if (strncmp(arg, "preload=", 8) == 0)
-    return fail(err, len, "plugstack.conf %s: PATH must be an absolute path to libomp_ext.so",
-                omp_ext_quote(arg, q, sizeof(q)));
-  return fail(err, len, "plugstack.conf: unknown argument '%s'; %s",
-              omp_ext_quote(arg, q, sizeof(q)), allowed);
+    return hts_fail(err, len, "plugstack.conf %s: PATH must be an absolute path to libomp_ext.so",
+                    omp_ext_quote(arg, q, sizeof(q)));
+  return hts_fail(err, len, "plugstack.conf: unknown argument '%s'; %s",
+                  omp_ext_quote(arg, q, sizeof(q)), allowed);
 }
 
 void hts_merge(const struct hts_settings *site, const struct hts_settings *user,
@@ -171,13 +168,13 @@ int hts_conflict(const struct hts_settings *s, int asked, char *const *envp, cha
   if (slurm_binds(envp, type)) {
     omp_ext_quote(type, q, sizeof(q));
     if (asked)
-      return fail(err, len, "--ht-policy=%s refused: Slurm binds the tasks itself "
-                  "(SLURM_CPU_BIND_TYPE=%s, from srun --cpu-bind, --hint or SLURM_CPU_BIND); "
-                  "use --cpu-bind=none, or drop the --ht-* options", s->text, q),
-             1;
-    return fail(err, len, "the site's default %s is not applied: Slurm binds the tasks "
-                "(SLURM_CPU_BIND_TYPE=%s)", s->text, q),
-           1;
+      hts_fail(err, len, "--ht-policy=%s refused: Slurm binds the tasks itself "
+               "(SLURM_CPU_BIND_TYPE=%s, from srun --cpu-bind, --hint or SLURM_CPU_BIND); use "
+               "--cpu-bind=none, or drop the --ht-* options", s->text, q);
+    else
+      hts_fail(err, len, "the site's default %s is not applied: Slurm binds the tasks "
+               "(SLURM_CPU_BIND_TYPE=%s)", s->text, q);
+    return 1;
   }
   for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
     const char *v = omp_ext_env_get(envp, vars[i]);
@@ -185,12 +182,12 @@ int hts_conflict(const struct hts_settings *s, int asked, char *const *envp, cha
       continue;
     omp_ext_quote(v, q, sizeof(q));
     if (asked)
-      return fail(err, len, "--ht-policy=%s refused: %s=%s is set and would override the "
-                  "places; unset it, or drop the --ht-* options", s->text, vars[i], q),
-             1;
-    return fail(err, len, "the site's default %s is not applied: %s=%s is set", s->text,
-                vars[i], q),
-           1;
+      hts_fail(err, len, "--ht-policy=%s refused: %s=%s is set and would override the places; "
+               "unset it, or drop the --ht-* options", s->text, vars[i], q);
+    else
+      hts_fail(err, len, "the site's default %s is not applied: %s=%s is set", s->text, vars[i],
+               q);
+    return 1;
   }
   return 0;
 }
