@@ -217,6 +217,14 @@ if [ "$mode" != --smt ]; then
     ok "doctor -f json in a step without the plugin: the step, plugin null" ||
     bad "doctor -f json: $(grep slurm "$dir/d")"
 
+  # sbatch --ht-policy: the option reaches the job's steps (not its batch
+  # script, one process); --ht-policy=off in a step turns it off there.
+  timeout 120 sbatch --wait -n 2 --ht-policy=spn -o "$dir/batch.out" -D "$dir" --wrap \
+    "echo script \${OMP_EXT_SLURM-none}; srun -n 2 sh -c 'echo step \$SLURM_PROCID \$OMP_EXT_SLURM';
+     srun -n 2 --ht-policy=off sh -c 'echo off \$SLURM_PROCID \${OMP_EXT_SLURM-none}'" >/dev/null 2>&1
+  check "sbatch --ht-policy=spn: its script unplaced, its step's 2 tasks spn, none with --ht-policy=off" \
+    "1 2 2" "$(grep -c '^script none$' "$dir/batch.out") $(grep -c '^step [01] policy=spn ' "$dir/batch.out") $(grep -c '^off [01] none$' "$dir/batch.out")"
+
   # The site's default (plugstack.conf default=spn): applied without an
   # option, stepping aside for the user's own binding, off with --ht-policy=off.
   slurm_cluster_stop "$dir/c1"
