@@ -15,9 +15,11 @@
 # files under DIR), waits until sinfo shows the node idle, and exports
 # SLURM_CONF=DIR/slurm.conf and SLURM_CLUSTER_NODE (the node's name, for
 # -w).  The node is what `slurmd -C` sees; CPUS declares that many CPUs
-# instead (SlurmdParameters=config_overrides: more than the machine has lets
-# srun start more tasks than CPUs, but Slurm's own binding of the extra ones
-# fails; prefer srun --overcommit, or --cpu-bind=none).  The ports are free
+# instead (SlurmdParameters=config_overrides).  More than the machine has
+# lets a job ask for more tasks than CPUs, but Slurm's own task layout then
+# fails ("Unable to layout tasks on given cpus") unless the step has
+# --cpu-bind=none (checked: CPUS=4 on 2 CPUs, srun -n 4); prefer the
+# default node with srun --overcommit.  The ports are free
 # ones found from a hash of DIR, so clusters in different folders run side by
 # side.  Returns 0; 77 with one line on stderr when not root or Slurm or
 # munge is not installed, or the machine lacks what the daemons need (an
