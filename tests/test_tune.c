@@ -6,6 +6,7 @@
  * to end on tests/tune_prog (files, recommendation line, every bad input).
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <sched.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cunit_main.h"
@@ -751,6 +753,7 @@ static void test_sweep_spawn(void)
   s.in = s.err = -1, s.out = SWEEP_CAPTURE;
   CU_ASSERT_EQUAL_FATAL(sweep_spawn(&s, &w), 0);
   CU_ASSERT(w.exit_status == 3 && w.signal == 0 && w.out && !strcmp(w.out, "out env\n"));
+  CU_ASSERT(w.exec_errno == 0 && WIFEXITED(w.status) && WEXITSTATUS(w.status) == 3);
   CU_ASSERT(w.wall_s > 0 && w.wall_s < 10 && w.user_s >= 0 && w.sys_s >= 0);
   free(w.out);
   s.argv = killed, s.setup = NULL, s.out = -1;
@@ -758,10 +761,10 @@ static void test_sweep_spawn(void)
   CU_ASSERT(w.exit_status == -1 && w.signal == SIGUSR1 && !w.out);
   s.argv = missing, s.err = devnull;
   CU_ASSERT_EQUAL(sweep_spawn(&s, &w), 0);
-  CU_ASSERT(w.exit_status == 127 && w.signal == 0);
+  CU_ASSERT(w.exit_status == 127 && w.signal == 0 && w.exec_errno == ENOENT);
   s.argv = (char *[]){"/", NULL}, s.who = "test";
   CU_ASSERT_EQUAL(sweep_spawn(&s, &w), 0);
-  CU_ASSERT(w.exit_status == 126); /* (a folder: EACCES) */
+  CU_ASSERT(w.exit_status == 126 && w.exec_errno == EACCES); /* (a folder) */
   /* isolated */
   sigemptyset(&set);
   sigaddset(&set, SIGCHLD);

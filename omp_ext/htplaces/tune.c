@@ -585,9 +585,9 @@ static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *
   double before;
   unsigned i;
   int status;
-  tune_signals_catch();
+  sweep_signals_catch();
   if ((status = tune_make_temp_dir(tmp.dir, sizeof(tmp.dir))) != 0) {
-    tune_signals_restore();
+    sweep_signals_restore();
     return status;
   }
   x.tmp_dir = tmp.dir;
@@ -595,7 +595,7 @@ static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *
   if ((o->out && (status = make_out_dir(o->out)) != 0) ||
       (status = open_stdout_sink(o, tmp.dir, &x)) != 0) {
     tune_remove_temp_dir(tmp.dir);
-    tune_signals_restore();
+    sweep_signals_restore();
     return status;
   }
   if (omp_ext_rapl_open(NULL, &rapl, why, sizeof(why)) == 0)
@@ -622,7 +622,7 @@ static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *
       close(x.stdout_fd);
       omp_ext_rapl_close(rapl);
       tune_remove_temp_dir(tmp.dir);
-      tune_signals_restore();
+      sweep_signals_restore();
       return htp_error(HTP_EXIT_USAGE, "--policies auto needs libomp_ext.so preloaded into the "
                        "program: none found; give --timing-lib PATH");
     }
@@ -632,9 +632,9 @@ static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *
   tune_remove_temp_dir(tmp.dir);
   close(x.stdout_fd);
   omp_ext_rapl_close(rapl);
-  if (!status && tune_signal_caught())
-    status = 128 + tune_signal_caught();
-  tune_signals_restore(); /* (from here a signal ends tune: nothing is left to clean) */
+  if (!status && sweep_signal_caught())
+    status = 128 + sweep_signal_caught();
+  sweep_signals_restore(); /* (from here a signal ends tune: nothing is left to clean) */
   if (status > 128)
     htp_error(status, "interrupted by %s: forwarded to the run, its process group killed (at "
               "the latest %.0f s later), the temporary folder removed", status == 128 + SIGINT ? "SIGINT" :

@@ -258,7 +258,7 @@ int tune_find_program(const char *program);
  * stderr, else of its stdout).  A run that stops on the terminal (SIGTTIN,
  * SIGTTOU) is killed and reported (r->stopped).  Returns 0; HTP_EXIT_FAIL
  * when the run could not be started; 128 + SIG when SIGINT, SIGTERM or
- * SIGHUP reached tune (tune_signals_catch) before or during the run: the
+ * SIGHUP reached tune (sweep_signals_catch) before or during the run: the
  * signal was forwarded to the run's group, which was killed after
  * TUNE_GRACE_S. */
 int tune_run_once(const struct tune_exec *x, struct tune_config *c, struct tune_run *r);
@@ -272,14 +272,6 @@ char *tune_substitute(const char *arg, const struct tune_config *c);
 int tune_make_temp_dir(char *path, size_t len);
 /* Remove the folder and everything in it (timing files, the run's output). */
 void tune_remove_temp_dir(const char *path);
-/* SIGINT, SIGTERM and SIGHUP, except those ignored when tune started (as
- * under nohup: they stay ignored, also for the program), are caught from
- * now on: tune_run_once forwards them to the run and returns 128 + SIG.
- * tune_signals_restore() puts the dispositions back; tune_signal_caught()
- * is the first signal caught, or 0. */
-void tune_signals_catch(void);
-void tune_signals_restore(void);
-int tune_signal_caught(void);
 
 /* Load on the machine, for the busy-machine warning. */
 struct tune_load {

@@ -106,65 +106,6 @@ static void put_timing_env(const struct tune_exec *x)
     setenv("LD_PRELOAD", x->timing_lib, 1);
 }
 
-/* ---------------------------------------------------------------- signals */
-
-/* SIGINT, SIGTERM, SIGHUP: caught (catching[i]) unless ignored when tune
- * started, and their dispositions then (saved[i]) -- global state, as
- * signal dispositions are; the handler only records the first signal.
- * During a run they are blocked and taken by sigtimedwait() in
- * sweep_spawn's wait (take_signal), so none is missed between a check and
- * the wait. */
-static const int forwarded[3] = {SIGINT, SIGTERM, SIGHUP};
-static struct sigaction saved[3];
-static int catching[3];
-static volatile sig_atomic_t caught;
-
-static void on_signal(int sig)
-{
-  if (!caught)
-    caught = sig;
-}
-
-void tune_signals_catch(void)
-{
-  struct sigaction sa;
-  unsigned i;
-  memset(&sa, 0, sizeof(sa));
-  sa.sa_handler = on_signal;
-  sa.sa_flags = SA_RESTART; /* (tune's reads and waits between runs go on) */
-  sigemptyset(&sa.sa_mask);
-  for (i = 0; i < 3; i++) {
-    catching[i] = sigaction(forwarded[i], NULL, &saved[i]) == 0 &&
-                  saved[i].sa_handler != SIG_IGN && sigaction(forwarded[i], &sa, NULL) == 0;
-  }
-}
-
-void tune_signals_restore(void)
-{
-  unsigned i;
-  for (i = 0; i < 3; i++)
-    if (catching[i]) {
-      sigaction(forwarded[i], &saved[i], NULL);
-      catching[i] = 0;
-    }
-}
-
-int tune_signal_caught(void)
-{
-  return (int)caught;
-}
-
-/* SIGCHLD and the signals caught: what sweep_spawn's wait waits for. */
-static void run_signals(sigset_t *set)
-{
-  unsigned i;
-  sigemptyset(set);
-  sigaddset(set, SIGCHLD);
-  for (i = 0; i < 3; i++)
-    if (catching[i])
-      sigaddset(set, forwarded[i]);
-}
-
 /* ------------------------------------------------------------ the folder */
 
 int tune_make_temp_dir(char *path, size_t len)
@@ -269,24 +210,10 @@ struct child_ctx {
 static void child_setup(void *ctx)
 {
   const struct child_ctx *k = ctx;
-  unsigned i;
-  for (i = 0; i < 3; i++)
-    if (catching[i])
-      signal(forwarded[i], SIG_DFL);
+  sweep_signals_default();
   sigprocmask(SIG_SETMASK, k->mask, NULL);
   put_env(k->c);
   put_timing_env(k->x);
-}
-
-/* sweep_spawn's interrupt: a signal its wait took (blocked: taken there,
- * not by the handler) is recorded as caught; the one to forward is the
- * signal caught, before the run or during it. */
-static int take_signal(void *ctx, int sig)
-{
-  (void)ctx;
-  if (sig > 0 && !caught)
-    caught = sig;
-  return (int)caught;
 }
 
 /* The last non-empty line of fd from offset `from` to its end, into
@@ -438,7 +365,7 @@ static void spawn_of(const struct tune_exec *x, char **argv, const struct run_fi
   s->group = 1;
   s->timeout_s = x->timeout_s;
   s->wake = set;
-  s->interrupt = take_signal;
+  s->interrupt = sweep_take_signal;
   s->grace_s = TUNE_GRACE_S;
 }
 
@@ -454,11 +381,11 @@ static int run(const struct tune_exec *x, struct tune_config *c, struct tune_run
   int status, got, err;
   memset(r, 0, sizeof(*r));
   r->warmup = warmup;
-  run_signals(&set);
+  sweep_signals_wake(&set);
   sigprocmask(SIG_BLOCK, &set, &old);
-  if (caught) { /* (before the run: it is not started) */
+  if (sweep_signal_caught()) { /* (before the run: it is not started) */
     sigprocmask(SIG_SETMASK, &old, NULL);
-    return 128 + caught;
+    return 128 + sweep_signal_caught();
   }
   if ((status = open_run_files(x, c, warmup, &f)) != 0) {
     sigprocmask(SIG_SETMASK, &old, NULL);
@@ -564,7 +491,7 @@ double tune_load_now(hwloc_const_cpuset_t allowed, double seconds)
 {
   double s0 = self_cpu_s(), b0 = tune_busy_now(allowed), t0 = sweep_now();
   struct timespec ts = {(time_t)seconds, (long)((seconds - floor(seconds)) * 1e9)};
-  while (nanosleep(&ts, &ts) != 0 && errno == EINTR && !caught)
+  while (nanosleep(&ts, &ts) != 0 && errno == EINTR && !sweep_signal_caught())
     ;
   return (tune_busy_now(allowed) - b0 - (self_cpu_s() - s0)) / (sweep_now() - t0);
 }
