@@ -10,7 +10,10 @@
  *   tune_analysis.c  statistics, speed-up, Karp-Flatt, sigma, SPN, energy,
  *                    the recommendation (pure functions on crafted or
  *                    measured data; unit-tested on crafted data)
- *   tune_report.c    the table, results.csv / results.json, the plots
+ *   tune_report.c    the table, and the helpers the other reports share
+ *   tune_json.c      results.json (also -f json), results.csv
+ *   tune_plots.c     the gnuplot script of the plots
+ *   tune_out.c       the --out folder
  */
 #ifndef HTPLACES_TUNE_H
 #define HTPLACES_TUNE_H
@@ -393,8 +396,36 @@ struct tune_report {
   struct tune_load load;   /* other processes' load, the program's CPU use */
 };
 void tune_print_table(FILE *out, const struct tune_report *t);
+/* What every report says of a configuration: "ok", "failed (some runs)",
+ * "invalid", "too few runs (--budget)", "not run". */
+const char *tune_status_word(const struct tune_config *c, const struct tune_result *r);
+/* 1: no parallel region ran although the timing layer watched (no
+ * placement is recommended: TUNE_NO_REGION_VERDICT). */
+int tune_no_region(const struct tune_report *t);
+#define TUNE_NO_REGION_VERDICT "no parallel region ran: the thread count cannot matter"
+/* The median of a configuration's serial seconds, of one region's totals
+ * (NAN: none). */
+double tune_serial_median(const struct tune_config *c);
+double tune_region_total(const struct tune_region *g);
+/* The first auto configuration (-1: none), and region g's entry there (NULL). */
+int tune_auto_config(const struct tune_report *t);
+const struct tune_region *tune_auto_region(const struct tune_report *t,
+                                           const struct tune_region_summary *g);
+
+/* tune_json.c ---------------------------------------------------------- */
+
 void tune_print_json(FILE *out, const struct tune_report *t);
 void tune_print_csv(FILE *out, const struct tune_report *t);
+
+/* tune_plots.c --------------------------------------------------------- */
+
+/* The gnuplot script: tune-time and tune-spn, .png and .svg. */
+void tune_print_plot_script(FILE *f, const struct tune_report *t);
+
+/* tune_out.c ----------------------------------------------------------- */
+
+/* recommendation.txt: "OBJECTIVE: COMMAND" per objective. */
+void tune_print_recommendation(FILE *f, const struct tune_report *t);
 /* The exact command for configuration i: "htplaces exec spn 6 -- ./app",
  * preceded by "OMP_EXT_SIGMA=0.270 " when sigma was measured (in (0, 1]):
  * what omp_ext_share() and the in-code model read. */
