@@ -195,12 +195,15 @@ static void compare(const char *dir, const char *name, const char *suffix)
 static void test_golden_files(void)
 {
   struct fixture x;
+  struct tune_out out;
   char dir[] = "/tmp/test-tune-report-XXXXXX", *path = getenv("PATH"), *saved;
   CU_ASSERT_EQUAL_FATAL(make_fixture(&x), 0);
   CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
   saved = path ? strdup(path) : NULL;
   setenv("PATH", "/nonexistent", 1);
-  CU_ASSERT_EQUAL(tune_write_dir(dir, &x.rep), 0);
+  CU_ASSERT_EQUAL_FATAL(tune_out_open(dir, &out), 0);
+  CU_ASSERT_EQUAL(tune_out_write(&out, &x.rep), 0);
+  CU_ASSERT_EQUAL(tune_out_commit(&out), 0);
   if (saved)
     setenv("PATH", saved, 1);
   free(saved);
@@ -213,8 +216,31 @@ static void test_golden_files(void)
   free_fixture(&x);
 }
 
+/* The failure line: the last line that reads as a message, not a rule
+ * under it (issue 33: "-------" was reported), nor a number; else the
+ * last line that is not blank; control characters as blanks. */
+static void test_failure_line(void)
+{
+  char line[64];
+  CU_ASSERT_EQUAL(tune_failure_line("banner\nERROR: no input deck\n-------------\n\n", line,
+                                    sizeof(line)), 1);
+  CU_ASSERT_STRING_EQUAL(line, "ERROR: no input deck");
+  CU_ASSERT_EQUAL(tune_failure_line("  *** Abort: bad\tgrid ***  \n====\n 42\n*  *  *\n", line,
+                                    sizeof(line)), 1);
+  CU_ASSERT_STRING_EQUAL(line, "*** Abort: bad grid ***");
+  CU_ASSERT_EQUAL(tune_failure_line("-----\n=====\n", line, sizeof(line)), 0);
+  CU_ASSERT_STRING_EQUAL(line, "=====");
+  CU_ASSERT_EQUAL(tune_failure_line("\n \n", line, sizeof(line)), -1);
+  CU_ASSERT_STRING_EQUAL(line, "");
+  CU_ASSERT_EQUAL(tune_failure_line(NULL, line, sizeof(line)), -1);
+  CU_ASSERT_EQUAL(tune_failure_line("x: a message longer than the room there is for it\n", line,
+                                    16), 1);
+  CU_ASSERT_STRING_EQUAL(line, "x: a message lo");
+}
+
 static CU_TestInfo tests[] = {
   {"every file of --out, byte for byte", test_golden_files},
+  {"the failure line: a message, not a rule", test_failure_line},
   CU_TEST_INFO_NULL};
 static CU_SuiteInfo suites[] = {{"tune report", NULL, NULL, NULL, NULL, tests},
                                 CU_SUITE_INFO_NULL};

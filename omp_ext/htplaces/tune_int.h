@@ -23,6 +23,9 @@
 #include "htplaces.h"
 #include "sweep.h"
 
+/* The most of a failing run's output kept for --out's stderr-tails.txt. */
+#define TUNE_LAST_WORDS 4096
+
 /* Successful runs a configuration needs to be analysed and recommended. */
 #define TUNE_MIN_RUNS 3
 
@@ -94,7 +97,10 @@ struct tune_config {
   unsigned *place_core;  /* place t's core (omp_ext_pu_t.core), t < threads; NULL for none */
   struct tune_run *runs; /* runs[0 .. nruns-1], in the order they ran */
   unsigned nruns;
-  char tail[512];        /* the last failing run's stderr tail */
+  char tail[512];        /* the last failing run's message: the last line of its stderr
+                          * (else stdout) that reads as a message, not decoration */
+  char *last_words;      /* that run's last lines (TUNE_LAST_WORDS bytes at most) under
+                          * "==> htplaces tune: LABEL, run K: HOW <==", malloc'd; NULL */
   struct tune_region *regions; /* from the timing files of its runs */
   unsigned nregions;
   double *serial_s;      /* per run with a timing file: time outside any region */
@@ -255,6 +261,12 @@ struct tune_exec {
 /* Where PROGRAM is, as execvp would find it: 0, 127 (not found) or 126 (not
  * executable); prints the error. */
 int tune_find_program(const char *program);
+/* The failure line of a run's last words \p text (NULL: none): its last
+ * line that reads as a message (a word of two letters or more: not a rule
+ * such as "-------"), else its last line that is not blank; control
+ * characters as blanks, into line[len] ("" for none).  1: a message; 0:
+ * the last line (none reads as a message); -1: no line. */
+int tune_failure_line(const char *text, char *line, size_t len);
 /* Run the program once in configuration c, with stdin from x->stdin_path
  * (or /dev/null), in its own process group, which is killed (SIGKILL) when
  * the run ends: fills r; c->tail on failure (the last non-empty line of its
@@ -426,12 +438,36 @@ void tune_print_plot_script(FILE *f, const struct tune_report *t);
 
 /* recommendation.txt: "OBJECTIVE: COMMAND" per objective. */
 void tune_print_recommendation(FILE *f, const struct tune_report *t);
+/* --out DIR while tune runs: a staging folder on DIR's file system (inside
+ * DIR when it exists, else beside it), the program's stdout already there
+ * (stdout_fd: program-stdout.txt). */
+struct tune_out {
+  char dir[4096];   /* --out, without trailing slashes */
+  char stage[4200]; /* the staging folder ("" once removed or renamed) */
+  int existed;      /* DIR existed: its files are replaced one by one */
+  int empty;        /* DIR held none of tune's files (or did not exist) */
+  int stdout_fd;    /* program-stdout.txt in the staging folder, -1 once closed */
+};
+/* Make DIR's parents and the staging folder with program-stdout.txt; 0, or
+ * prints the error and returns HTP_EXIT_FAIL (nothing made but the parents). */
+int tune_out_open(const char *dir, struct tune_out *o);
+/* Every file of the report into the staging folder, checked (each write,
+ * fsync), gnuplot's plots checked (exit status; not empty, complete); 0, or
+ * prints the one error line and returns HTP_EXIT_FAIL.  No gnuplot, or
+ * gnuplot failing on its own: a warning, no plots. */
+int tune_out_write(struct tune_out *o, const struct tune_report *t);
+/* The program failed in every configuration: program-stdout.txt and
+ * stderr-tails.txt only (the caller commits them only into a DIR that held
+ * no results: o->empty); 0 or HTP_EXIT_FAIL (printed). */
+int tune_out_write_failure(struct tune_out *o, const struct tune_config *c, unsigned n);
+/* Put the staging folder's files in place (see tune_out.c); 0 or
+ * HTP_EXIT_FAIL (printed). */
+int tune_out_commit(struct tune_out *o);
+/* Remove the staging folder: DIR as it was. */
+void tune_out_abort(struct tune_out *o);
 /* The exact command for configuration i: "htplaces exec spn 6 -- ./app",
  * preceded by "OMP_EXT_SIGMA=0.270 " when sigma was measured (in (0, 1]):
  * what omp_ext_share() and the in-code model read. */
 char *tune_exec_line(const struct tune_report *t, int i);
-/* --out DIR: results.csv, results.json, recommendation.txt and, with
- * gnuplot, plots; returns 0 or prints the error. */
-int tune_write_dir(const char *dir, const struct tune_report *t);
 
 #endif /* HTPLACES_TUNE_H */

@@ -223,6 +223,9 @@ size_t sweep_kill_descendants(const pid_t *keep, size_t nkeep, double seconds);
  * a time. */
 void sweep_signals_catch(void);
 void sweep_signals_restore(void);
+/** From now on a signal caught interrupts a blocked system call (EINTR,
+ * no SA_RESTART): a write to a pipe nobody reads ends. */
+void sweep_signals_no_restart(void);
 /** The first signal caught (or taken by sweep_take_signal), or 0. */
 int sweep_signal_caught(void);
 /** SIGCHLD and the signals caught: sweep_spawn.wake. */

@@ -42,6 +42,18 @@ void sweep_signals_catch(void)
                   saved[i].sa_handler != SIG_IGN && sigaction(forwarded[i], &sa, NULL) == 0;
 }
 
+void sweep_signals_no_restart(void)
+{
+  struct sigaction sa;
+  unsigned i;
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  for (i = 0; i < 3; i++)
+    if (catching[i])
+      sigaction(forwarded[i], &sa, NULL);
+}
+
 void sweep_signals_restore(void)
 {
   unsigned i;
