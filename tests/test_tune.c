@@ -1643,6 +1643,49 @@ static void test_no_addr2line(void)
   run_free(&res);
 }
 
+/* 200 regions of one module (tune_regions_prog many, -O2 -g): named
+ * FILE:LINE by one addr2line process for all of them (issue 33: one per
+ * region made 1000 regions cost 36 s), counted by a stand-in addr2line on
+ * PATH that logs each start and runs the real one. */
+static void test_addr2line_batched(void)
+{
+  struct run_result res;
+  char dir[] = "/tmp/test-tune-a2l-XXXXXX", wrapper[600], log[600], env_path[1300],
+       env_log[700], real[600] = "", *text;
+  char *args[] = {"--reps", "3", "--threads", "1", "--policies", "none", "--", TUNE_REGIONS_BIN,
+                  "many", NULL};
+  char *env[] = {env_path, env_log, NULL};
+  FILE *f, *p = popen("command -v addr2line", "r");
+  if (!p || !fgets(real, sizeof(real), p) || real[0] != '/') {
+    if (p)
+      pclose(p);
+    OMP_EXT_SKIP("no addr2line on PATH (binutils)");
+    return;
+  }
+  pclose(p);
+  real[strcspn(real, "\n")] = '\0';
+  CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+  snprintf(wrapper, sizeof(wrapper), "%s/addr2line", dir);
+  snprintf(log, sizeof(log), "%s/log", dir);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f = fopen(wrapper, "w"));
+  fprintf(f, "#!/bin/sh\necho \"$*\" >>'%s'\nexec '%s' \"$@\"\n", log, real);
+  fclose(f);
+  chmod(wrapper, 0755);
+  snprintf(env_path, sizeof(env_path), "PATH=%s:%s", dir, getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+  snprintf(env_log, sizeof(env_log), "A2L_LOG=%s", log);
+  CU_ASSERT_EQUAL_FATAL(run_tune(&res, env, args), 0);
+  CU_ASSERT_EQUAL(res.status, 0);
+  CU_ASSERT(count_occurrences(res.out, "tune_regions_prog.c:") >= 200);
+  text = slurp(dir, "log");
+  CU_ASSERT_PTR_NOT_NULL(text);
+  CU_ASSERT_EQUAL(text ? count_occurrences(text, "\n") : 0, 1); /* one process, one module */
+  if (text && count_occurrences(text, "\n") != 1)
+    fprintf(stderr, "\naddr2line started %u times\n", count_occurrences(text, "\n"));
+  free(text);
+  run_free(&res);
+  unlink(log), unlink(wrapper), rmdir(dir);
+}
+
 /* --budget: runs stop being started; what was skipped is listed. */
 static void test_budget(void)
 {
@@ -1854,6 +1897,7 @@ static CU_TestInfo command_tests[] = {
   {"failing and slow program", test_failing_program},
   {"threads elsewhere: runs invalid", test_invalid_binding},
   {"no addr2line: function names", test_no_addr2line},
+  {"200 regions: one addr2line", test_addr2line_batched},
   {"budget", test_budget},
   {"inline helper x16, 200 regions on a line, no region", test_region_shapes},
   {"identical placements run once", test_identical_placements_run_once},

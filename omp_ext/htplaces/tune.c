@@ -692,7 +692,13 @@ static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *
   l.st.start = sweep_now();
   sweep_signals_catch(); /* (until --out is in place or removed) */
   status = runs(ctx, p, o, &x, &out, &l, &before);
+  tune_read_timing_done();
   measured = x.rapl != NULL;
+  if (!status && tune_name_regions(p->c, p->n) != 0) { /* (after the runs: all at once) */
+    if (o->out)
+      tune_out_abort(&out);
+    status = htp_error(HTP_EXIT_FAIL, "out of memory");
+  }
   if (!status) {
     tune_machine_load(p->c, p->n, before, (unsigned)hwloc_bitmap_weight(x.allowed), &load);
     sweep_signals_no_restart(); /* (a signal now interrupts a blocked write of the report) */

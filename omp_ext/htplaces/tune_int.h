@@ -60,6 +60,8 @@ struct tune_run {
                       * (a run of status 0 left out of every figure) */
 };
 
+struct tune_region_index;
+
 /* One parallel region of the program (or named measurement) in one
  * configuration: its total seconds in each run that wrote a timing file. */
 struct tune_region {
@@ -70,7 +72,9 @@ struct tune_region {
                             * a run recorded regions.  Regions are matched by key only. */
   char *name;              /* display name, malloc'd, no length limit: FILE:LINE,
                             * the demangled function, "lib.so: function", or the
-                            * timing file's name; the same prefix as the key */
+                            * timing file's name (until tune_name_regions); the
+                            * same prefix as the key */
+  struct tune_site *site;  /* where it is, to name it (NULL: a named measurement) */
   double *total_s;         /* per run */
   double *median_s;        /* per run: the median seconds of one instance */
   unsigned nruns;
@@ -79,6 +83,18 @@ struct tune_region {
   char *control;           /* under auto: what it chose in the last run (the timing
                             * file's "control": "spn:2", "spn:2 exploring"), malloc'd;
                             * NULL: not recorded */
+};
+
+/* Where a parallel region is, from the timing file: what names it. */
+struct tune_site {
+  char *module;            /* the object holding the construct (its path) */
+  unsigned long offset;    /* the return address of the call that starts it, in the
+                            * module's own terms ("offset") */
+  char *outlined_module;   /* the outlined body (libgomp: the function GOMP_parallel
+                            * runs), NULL: not recorded */
+  unsigned long outlined;  /* its start in outlined_module */
+  int shared;              /* 1: the module is a library, not the process's program */
+  char *label;             /* "app", "app#2" when more than one process recorded; NULL */
 };
 
 /* One configuration of the plan, with its runs. */
@@ -103,6 +119,7 @@ struct tune_config {
                           * "==> htplaces tune: LABEL, run K: HOW <==", malloc'd; NULL */
   struct tune_region *regions; /* from the timing files of its runs */
   unsigned nregions;
+  struct tune_region_index *index; /* regions by key (tune_regions.c), NULL */
   double *serial_s;      /* per run with a timing file: time outside any region */
   unsigned nserial;
   unsigned untimed;      /* successful runs that wrote no timing file */
@@ -327,6 +344,8 @@ void tune_machine_load(const struct tune_config *c, unsigned n, double before,
  * then nothing is added and invalid[len] says why. */
 int tune_read_timing(const char *path, struct tune_config *c, double *serial_s, char *invalid,
                      size_t len);
+/* The memory tune_read_timing keeps from one run to the next, released. */
+void tune_read_timing_done(void);
 /* Remove a run's timing files (\p path as for tune_read_timing), and the
  * temporary files a killed process left. */
 void tune_clear_timing(const char *path);
@@ -338,19 +357,59 @@ void tune_clear_timing(const char *path);
  * are never invalid. */
 int tune_check_binding(const char *region, const struct tune_config *c, char *why, size_t len);
 void tune_free_regions(struct tune_config *c);
+void tune_free_site(struct tune_site *s);
 /* Why no run wrote a timing file, for people: "a statically linked
  * program" when PROGRAM (as execvp finds it) is an ELF file without an
  * interpreter, else "no parallel region ran, or the program's OpenMP
  * runtime started no hook" (static buffer). */
 const char *tune_untimed_reason(const char *program);
 
+/* tune_names.c --------------------------------------------------------- */
+
+/* Name every parallel region of c[0..n-1] (tune_region.name replaced):
+ * FILE:LINE where its module has debug information (addr2line, binutils:
+ * one process per module for all its regions); else its function from the
+ * symbol table: the outlined body's source function when its name carries
+ * one (GCC's NAME._omp_fn.K -> NAME), the caller's (the function holding
+ * the call: clang's .omp_outlined. carries none), "NAME (in CALLER)" when
+ * they differ (a function inlined into its caller), demangled, without
+ * clone suffixes; "lib.so: " before it in a library; the process label
+ * before all.  Without either: the timing file's name.  0, or -1 when out
+ * of memory (the names left as they were). */
+int tune_name_regions(struct tune_config *c, unsigned n);
+/* The name one site would get (for a message), malloc'd; NULL: none. */
+char *tune_site_name(const struct tune_site *site);
+/* A function name without the compiler's clone suffix: "f.constprop.0",
+ * "f.part.1", "f.isra.0", "f.cold" (GCC) -> "f"; "g(int) [clone
+ * .constprop.0]" (demangled) -> "g(int)"; ".omp_outlined." kept (malloc'd). */
+char *tune_function_name(const char *text);
+/* The source function an outlined body's symbol names, demangled and
+ * without clone suffixes (malloc'd): "main._omp_fn.2" -> "main",
+ * "_ZN1a1bEv._omp_fn.0" -> "a::b()", "foo.omp_outlined" -> "foo"; NULL when
+ * it names none (".omp_outlined.", ".omp_outlined._debug__"). */
+char *tune_outlined_source(const char *symbol);
+
 /* tune_symbols.c ------------------------------------------------------- */
 
-/* The function holding \p addr (an address in the module's own terms, as
- * the timing file's "offset") in the ELF symbol table of \p module
- * (.symtab, else .dynsym), only when the address is inside the symbol;
- * demangled (malloc'd), or NULL. */
-char *tune_symbol_at(const char *module, unsigned long addr);
+/* One module's function symbols, sorted by address (.symtab, static
+ * functions too, else .dynsym); NULL when the file is no readable ELF64
+ * object or out of memory. */
+struct tune_symtab;
+struct tune_symtab *tune_symtab_open(const char *module);
+void tune_symtab_close(struct tune_symtab *t);
+/* The function holding \p addr (in the module's own terms), only when the
+ * address is inside the symbol; of aliases, the first in the table; its
+ * name as in the table (mangled), or NULL. */
+const char *tune_symtab_at(const struct tune_symtab *t, unsigned long addr);
+/* The function starting exactly at \p addr, or NULL. */
+const char *tune_symtab_start(const struct tune_symtab *t, unsigned long addr);
+/* \p name demangled (C++: __cxa_demangle), else a copy; malloc'd. */
+char *tune_demangle(const char *name);
+/* How many of names[0..n-1] the ELF64 object at \p path does not export as
+ * functions (.dynsym: defined, global or weak, default visibility), the
+ * first of them in *missing; -1 when it is no readable ELF64 object. */
+int tune_elf_exports(const char *path, const char *const *names, unsigned n,
+                     const char **missing);
 
 /* tune_analysis.c ------------------------------------------------------ */
 
