@@ -775,7 +775,10 @@ static void test_sweep_spawn(void)
   s.argv = slow, s.timeout_s = 0.3;
   CU_ASSERT_EQUAL(sweep_spawn(&s, &w), 0);
   CU_ASSERT(w.timed_out && w.signal == SIGKILL && w.wall_s >= 0.3 && w.wall_s < 4);
+  /* (a grace period: with none the SIGKILL may come before sh has ended on
+   * the SIGTERM) */
   s.timeout_s = 0, s.interrupt = spawn_interrupt, s.ctx = &forward, forward = SIGTERM;
+  s.grace_s = 3;
   CU_ASSERT_EQUAL(sweep_spawn(&s, &w), 0);
   CU_ASSERT(w.interrupted == SIGTERM && !w.timed_out && w.signal == SIGTERM && w.wall_s < 4);
   s.argv = spin, s.interrupt = NULL;
@@ -1034,6 +1037,11 @@ static void test_regions_by_key(void)
       y->instances = 1;
     }
   }
+  for (k = 0; k < 2; k++) { /* 0.5 s outside the regions */
+    c[k].serial_s = malloc(3 * sizeof(double));
+    for (c[k].nserial = 0; c[k].nserial < 3; c[k].nserial++)
+      c[k].serial_s[c[k].nserial] = 0.5;
+  }
   CU_ASSERT_EQUAL_FATAL(tune_analyse(c, 2, NULL, NULL, r, &s), 0);
   CU_ASSERT_EQUAL_FATAL(s.nregions, 2);
   /* sorted by total time: prog+0x20 (0.2 s at 1 thread, 0.1 s at 2) first */
@@ -1042,7 +1050,12 @@ static void test_regions_by_key(void)
   CU_ASSERT_DOUBLE_EQUAL(s.regions[0].best_s, 0.1, 1e-12);
   CU_ASSERT_DOUBLE_EQUAL(s.regions[1].best_s, 0.05, 1e-12);
   CU_ASSERT_DOUBLE_EQUAL(s.regions[0].speedup, 2, 1e-12);
-  CU_ASSERT_DOUBLE_EQUAL(s.regions[0].share, 0.1, 1e-12);
+  /* shares of one total, at none 1 (recommended: a tie, the cheaper): the
+   * regions' medians 0.2 s and 0.1 s and the serial 0.5 s make 100 % */
+  CU_ASSERT_EQUAL(s.share_from, 0);
+  CU_ASSERT_DOUBLE_EQUAL(s.regions[0].share, 0.25, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(s.regions[1].share, 0.125, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(s.serial_share, 0.625, 1e-12);
   CU_ASSERT_EQUAL(s.regions[0].same_name, 1);
   CU_ASSERT_EQUAL(s.regions[1].same_name, 1);
   CU_ASSERT_EQUAL(s.regions[0].only_multi, 0);
@@ -1122,8 +1135,12 @@ static void test_report_fields(void)
   add_region(&c[1], "/usr/lib/libfoo.so.1+0x1a2b", 5);
   add_region(&c[2], "/usr/lib/libfoo.so.1+0x1a2b", 4);
   for (i = 0; i < 3; i++) {
+    unsigned k;
     free(c[i].regions[0].name);
     c[i].regions[0].name = strdup("libfoo.so.1: a_function_whose_name_is_longer_than_forty_characters");
+    c[i].serial_s = malloc(3 * sizeof(double)); /* (0.4 s outside the region) */
+    for (k = 0; k < 3; k++)
+      c[i].serial_s[c[i].nserial++] = 0.4;
   }
   CU_ASSERT_EQUAL_FATAL(tune_analyse(c, 3, NULL, NULL, r, &s), 0);
   memset(&rep, 0, sizeof(rep));
@@ -1157,7 +1174,9 @@ static void test_report_fields(void)
   /* the name whole, on a line of its own; the time in a readable unit */
   CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\n  libfoo.so.1: a_function_whose_name_is_longer_than_forty_"
                                      "characters\n"));
-  CU_ASSERT_PTR_NOT_NULL(strstr(buf, "4.000 s  90.9%"));
+  /* 4 s of the 4.4 s (region and serial part) at spn 4, the recommended one */
+  CU_ASSERT_PTR_NOT_NULL(strstr(buf, "4.000 s   90.9%"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(buf, "serial part (outside any region): median 400 ms at spn 4, 9.1%\n"));
   CU_ASSERT_PTR_NOT_NULL(strstr(buf, "significantly below every other"));
   CU_ASSERT_PTR_NULL(strstr(buf, "0.0000 "));
   free(buf);

@@ -88,6 +88,7 @@ static void craft_one(struct tune_config *c, const struct spec *p)
     y->key = strdup(regions[g].key);
     y->name = strdup(regions[g].name);
     y->instances = g == 3 ? 40 : 1000;
+    y->timer = g == 3; /* (name:io: a named measurement) */
     y->team_max = g == 3 ? 1 : p->threads;
     y->total_s = calloc(p->nruns, sizeof(double));
     y->median_s = calloc(p->nruns, sizeof(double));
@@ -216,6 +217,56 @@ static void test_golden_files(void)
   free_fixture(&x);
 }
 
+/* The table of the fixture as a string (malloc'd). */
+static char *table(const struct fixture *x)
+{
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (!f)
+    return NULL;
+  tune_print_table(f, &x->rep);
+  fclose(f);
+  return buf;
+}
+
+/* Issue 33's report rules, one by one on the fixture: the shares of the
+ * parallel regions and the serial part sum to 100 % on one total (on main
+ * they were each of their own best configuration's run time: 108 % on a
+ * real program); a CI clipped at 0 reads "< 0.1 ms", not "0 s", and the
+ * JSON says it was clipped; "tied" says over how many rounds, with the
+ * --budget hint. */
+static void test_report_rules(void)
+{
+  struct fixture x;
+  double sum;
+  unsigned k;
+  char *text;
+  CU_ASSERT_EQUAL_FATAL(make_fixture(&x), 0);
+  CU_ASSERT_EQUAL(x.s.share_from, 0); /* none 1: recommended (all tied, the cheapest) */
+  sum = x.s.serial_share;
+  for (k = 0; k < x.s.nregions; k++)
+    if (!x.s.regions[k].timer)
+      sum += x.s.regions[k].share;
+  CU_ASSERT_DOUBLE_EQUAL(sum, 1, 1e-9);
+  CU_ASSERT(x.r[3].clipped & (1u << TUNE_TIME));
+  CU_ASSERT_FALSE(x.r[0].clipped & (1u << TUNE_TIME));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(text = table(&x));
+  CU_ASSERT_PTR_NOT_NULL(strstr(text, " [< 0.1 ms, 14.072 s] "));
+  CU_ASSERT_PTR_NULL(strstr(text, "[0 s,"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(text, " +165.4% tied (3) "));
+  CU_ASSERT_PTR_NOT_NULL(strstr(text, "tied (R): not significantly higher over R paired rounds"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(text, "more rounds may separate them: --budget SECONDS adds "
+                                      "rounds of the tied configurations"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n  app.c:42 "));
+  CU_ASSERT_PTR_NOT_NULL(strstr(text, "   63.2% "));
+  CU_ASSERT_PTR_NOT_NULL(strstr(text, "  (5.3%) ")); /* (the named measurement: outside the 100 %) */
+  CU_ASSERT_PTR_NOT_NULL(strstr(text, "serial part (outside any region): median 1.010 s at none 1, "
+                                      "10.5%\n"));
+  free(text);
+  free_fixture(&x);
+}
+
 /* The failure line: the last line that reads as a message, not a rule
  * under it (issue 33: "-------" was reported), nor a number; else the
  * last line that is not blank; control characters as blanks. */
@@ -241,6 +292,7 @@ static void test_failure_line(void)
 static CU_TestInfo tests[] = {
   {"every file of --out, byte for byte", test_golden_files},
   {"the failure line: a message, not a rule", test_failure_line},
+  {"shares of one total, clipped CIs, tied rounds", test_report_rules},
   CU_TEST_INFO_NULL};
 static CU_SuiteInfo suites[] = {{"tune report", NULL, NULL, NULL, NULL, tests},
                                 CU_SUITE_INFO_NULL};

@@ -83,6 +83,8 @@ struct tune_region {
   char *control;           /* under auto: what it chose in the last run (the timing
                             * file's "control": "spn:2", "spn:2 exploring"), malloc'd;
                             * NULL: not recorded */
+  int timer;               /* 1: a named measurement (omp_ext_timer_start), which may
+                            * overlap the parallel regions */
 };
 
 /* Where a parallel region is, from the timing file: what names it. */
@@ -146,7 +148,12 @@ struct tune_region_summary {
   double serial;           /* Karp-Flatt at the summary's serial_from, NAN */
   double sigma;            /* median over the C / 2C pairs, NAN */
   unsigned npairs;
-  double share;            /* best_s / its configuration's median run time, NAN */
+  double share;            /* its median total at the summary's share_from over that
+                            * configuration's total (every parallel region's median
+                            * total and the serial part's: they sum to 1); NAN when
+                            * it did not run there.  A named measurement's is on the
+                            * same total, outside the sum (it may overlap regions) */
+  int timer;               /* a named measurement */
   int only_multi;          /* timed in some configuration, but in none with 1 thread that
                             * has timing: the region exists only at N > 1 */
 };
@@ -174,6 +181,8 @@ struct tune_result {
   int tied[TUNE_NOBJECTIVES]; /* 1: usable and not significantly worse than the fastest
                                * (the fastest itself included) */
   double ratio[TUNE_NOBJECTIVES]; /* geometric mean per-round ratio to the fastest, NAN */
+  unsigned clipped;        /* bit o: metric o's 95% CI reached below 0, its low end
+                            * clipped at 0 (times, energies, SPN are never negative) */
   unsigned paired[TUNE_NOBJECTIVES]; /* rounds paired with the fastest */
 };
 
@@ -209,6 +218,10 @@ struct tune_summary {
   int timed;               /* some run wrote a timing file */
   struct tune_region_summary *regions; /* every region any run timed */
   unsigned nregions;
+  int share_from;          /* the configuration the regions' shares are of: the
+                            * recommended one for time, else the fastest with timing
+                            * files; -1 none */
+  double serial_share;     /* the serial part's share there, NAN */
 };
 
 /* tune_plan.c ---------------------------------------------------------- */

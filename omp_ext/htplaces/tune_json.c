@@ -42,7 +42,9 @@ static void json_key_parts(FILE *f, const char *key)
   omp_ext_json_string(f, plus + 1);
 }
 
-static void json_stats(FILE *f, const omp_ext_stats_t *st)
+/* {n, median, mean, ci95 [lo, hi], ci95_clipped (lo was below 0: shown
+ * as 0), min, max} */
+static void json_stats(FILE *f, const omp_ext_stats_t *st, int clipped)
 {
   fprintf(f, "{\"n\": %u, \"median\": ", st->n);
   json_num(f, st->n ? st->median : NAN);
@@ -52,7 +54,7 @@ static void json_stats(FILE *f, const omp_ext_stats_t *st)
   json_num(f, st->n ? st->ci95_lo : NAN);
   fputs(", ", f);
   json_num(f, st->n ? st->ci95_hi : NAN);
-  fputs("], \"min\": ", f);
+  fprintf(f, "], \"ci95_clipped\": %s, \"min\": ", clipped ? "true" : "false");
   json_num(f, st->n ? st->min : NAN);
   fputs(", \"max\": ", f);
   json_num(f, st->n ? st->max : NAN);
@@ -148,10 +150,10 @@ static void json_config(FILE *f, const struct tune_report *t, unsigned i)
     fputc('}', f);
   }
   fputs("],\n     \"time_s\": ", f);
-  json_stats(f, &r->time);
+  json_stats(f, &r->time, (r->clipped >> TUNE_TIME) & 1);
   for (o = 1; o < TUNE_NOBJECTIVES; o++) {
     fprintf(f, ",\n     \"%s\": ", o == TUNE_ENERGY ? "energy_j" : o == TUNE_SPN ? "spn" : "edp");
-    json_stats(f, &r->metric[o]);
+    json_stats(f, &r->metric[o], (r->clipped >> o) & 1);
   }
   fputs(",\n     \"speedup\": ", f);
   json_num(f, r->speedup);
@@ -263,11 +265,19 @@ void tune_print_json(FILE *f, const struct tune_report *t)
     fprintf(f, "%u", s->bound);
   else
     fputs("null", f);
+  fputs(", \"share_of\": ", f);
+  if (s->share_from >= 0)
+    fprintf(f, "%d", s->share_from);
+  else
+    fputs("null", f);
+  fputs(", \"serial_share\": ", f);
+  json_num(f, s->serial_share);
   fputs(", \"regions\": [", f);
   for (i = 0; i < s->nregions; i++) {
     const struct tune_region_summary *g = &s->regions[i];
     fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
     omp_ext_json_string(f, g->name);
+    fprintf(f, ", \"kind\": \"%s\"", g->timer ? "timer" : "parallel");
     json_key_parts(f, g->key);
     fprintf(f, ", \"same_name\": %u, \"only_multi_thread\": %s, \"instances\": %lu, "
             "\"team_sizes\": [%u], \"best\": ", g->same_name, g->only_multi ? "true" : "false",

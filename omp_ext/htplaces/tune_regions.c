@@ -288,6 +288,7 @@ static struct tune_region *find_or_add(struct tune_config *c, const char *key, c
     return NULL;
   }
   r->site = site_of(reg, program, label);
+  r->timer = str_of(reg, "kind") && strcmp(str_of(reg, "kind"), "timer") == 0;
   c->index->slot[at] = c->nregions + 1;
   c->nregions++;
   return r;

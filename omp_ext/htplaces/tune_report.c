@@ -242,8 +242,9 @@ static void print_region_row(FILE *out, const struct tune_report *t,
     fprintf(out, "  %s\n  %-*s", g->name, REGION_WIDTH, "");
   else
     fprintf(out, "  %-*s", REGION_WIDTH, g->name);
-  snprintf(share, sizeof(share), isfinite(g->share) ? "%.1f%%" : "-", 100 * g->share);
-  fprintf(out, " %10s %6s %9lu %4u  %-24s", fmt_seconds(g->best >= 0 ? g->best_s : NAN, sec,
+  snprintf(share, sizeof(share), !isfinite(g->share) ? "-" : g->timer ? "(%.1f%%)" : "%.1f%%",
+           100 * g->share);
+  fprintf(out, " %10s %7s %9lu %4u  %-24s", fmt_seconds(g->best >= 0 ? g->best_s : NAN, sec,
                                                         sizeof(sec)),
           share, g->instances, g->team_max, name);
   if (g->only_multi)
@@ -267,7 +268,7 @@ static void print_region_row(FILE *out, const struct tune_report *t,
 static void print_regions(FILE *out, const struct tune_report *t)
 {
   const struct tune_summary *s = t->s;
-  unsigned k, untimed = untimed_runs(t), multi = 0, clash = 0;
+  unsigned k, untimed = untimed_runs(t), multi = 0, clash = 0, timers = 0;
   char name[160], sec[32];
   if (tune_no_region(t)) {
     fprintf(out, "\nParallel regions: none -- the timing layer watched every run and %s\n",
@@ -280,15 +281,19 @@ static void print_regions(FILE *out, const struct tune_report *t)
             untimed ? tune_untimed_reason(t->argv[0]) : "");
     return;
   }
+  if (s->share_from >= 0)
+    config_name(&t->c[s->share_from], name, sizeof(name));
   fprintf(out, "\nParallel regions (omp_ext's timing layer; by total time at each region's "
-          "best configuration, median per run; share: of that configuration's run time):\n");
-  fprintf(out, "  %-*s %10s %6s %9s %4s  %-24s %8s %7s %7s%s\n", REGION_WIDTH, "region",
+          "best configuration, median per run; share: of the time at %s, where the regions "
+          "and the serial part make 100%%):\n", s->share_from >= 0 ? name : "-");
+  fprintf(out, "  %-*s %10s %7s %9s %4s  %-24s %8s %7s %7s%s\n", REGION_WIDTH, "region",
           "total", "share", "instances", "team", "best configuration", "speedup", "serial",
           "sigma", tune_auto_config(t) >= 0 ? "  auto chose, total" : "");
   for (k = 0; k < s->nregions; k++) {
     print_region_row(out, t, &s->regions[k]);
     multi += s->regions[k].only_multi != 0;
     clash += s->regions[k].same_name != 0;
+    timers += s->regions[k].timer && isfinite(s->regions[k].share);
   }
   if (multi)
     fprintf(out, "  N>1 only: %u region%s exist%s only at N > 1 (no 1-thread run timed %s): no "
@@ -297,29 +302,58 @@ static void print_regions(FILE *out, const struct tune_report *t)
   if (clash)
     fprintf(out, "  %u regions share a name with another: each is its own code address "
             "[shown], never merged\n", clash);
-  if (s->best[TUNE_TIME] >= 0 && t->c[s->best[TUNE_TIME]].nserial) {
-    config_name(&t->c[s->best[TUNE_TIME]], name, sizeof(name));
-    fprintf(out, "  serial part (outside any region): median %s at %s\n",
-            fmt_seconds(tune_serial_median(&t->c[s->best[TUNE_TIME]]), sec, sizeof(sec)), name);
+  if (s->share_from >= 0) {
+    config_name(&t->c[s->share_from], name, sizeof(name));
+    fprintf(out, "  serial part (outside any region): median %s at %s, %.1f%%\n",
+            fmt_seconds(tune_serial_median(&t->c[s->share_from]), sec, sizeof(sec)), name,
+            100 * s->serial_share);
   }
+  if (timers)
+    fprintf(out, "  (N%%): a named measurement's share of the same time; it may overlap the "
+            "regions, and is not part of the 100%%\n");
   if (untimed)
     fprintf(out, "  %u successful runs wrote no timing file (no process of theirs recorded a "
             "region): the figures above are of the others\n", untimed);
 }
 
-/* Against the objective's fastest: "fastest", "+3.2% tied", "+25.0%". */
+/* Against the objective's fastest: "fastest", "+3.2% tied (5)" (over 5
+ * paired rounds), "+25.0%". */
 static void print_vs_fastest(FILE *out, const struct tune_report *t, unsigned i)
 {
   enum tune_objective o = t->objective;
   const struct tune_result *r = &t->r[i];
-  char text[32];
+  char text[48];
   if ((int)i == t->s->fastest[o])
     snprintf(text, sizeof(text), "fastest");
+  else if (isfinite(r->ratio[o]) && r->tied[o])
+    snprintf(text, sizeof(text), "%+.1f%% tied (%u)", 100 * (r->ratio[o] - 1), r->paired[o]);
   else if (isfinite(r->ratio[o]))
-    snprintf(text, sizeof(text), "%+.1f%%%s", 100 * (r->ratio[o] - 1), r->tied[o] ? " tied" : "");
+    snprintf(text, sizeof(text), "%+.1f%%", 100 * (r->ratio[o] - 1));
   else
     snprintf(text, sizeof(text), "-");
-  fprintf(out, " %12s", text);
+  fprintf(out, " %17s", text);
+}
+
+/* A CI's low end: clipped at 0 (the interval reached below it), it reads
+ * "< 0.1 ms" (the smallest time the table shows in the high end's unit):
+ * never "0 s", which no run took. */
+static const char *ci_low(double lo, double hi, int clipped, char *buf, size_t len)
+{
+  if (!clipped)
+    return fmt_seconds(lo, buf, len);
+  snprintf(buf, len, "< 0.1 %s", hi >= 1e-3 ? "ms" : hi >= 1e-6 ? "us" : "ns");
+  return buf;
+}
+
+/* Is a configuration other than the fastest tied with it? */
+static int some_tied(const struct tune_report *t)
+{
+  unsigned i;
+  for (i = 0; i < t->n; i++)
+    if ((int)i != t->s->fastest[t->objective] && t->r[i].tied[t->objective] &&
+        isfinite(t->r[i].ratio[t->objective]))
+      return 1;
+  return 0;
 }
 
 static void print_config_row(FILE *out, const struct tune_report *t, unsigned i, int width)
@@ -331,7 +365,7 @@ static void print_config_row(FILE *out, const struct tune_report *t, unsigned i,
   fprintf(out, "%-*s %5u %4u %10s", width, name, c->usage.cores, r->ok,
           fmt_seconds(r->ok ? r->time.median : NAN, m, sizeof(m)));
   if (r->ok) {
-    fmt_seconds(r->time.ci95_lo, a, sizeof(a));
+    ci_low(r->time.ci95_lo, r->time.ci95_hi, r->clipped & (1u << TUNE_TIME), a, sizeof(a));
     fmt_seconds(r->time.ci95_hi, b, sizeof(b));
     snprintf(ci, sizeof(ci), "[%s, %s]", a, b);
     fprintf(out, " %24s", ci);
@@ -433,7 +467,7 @@ void tune_print_table(FILE *out, const struct tune_report *t)
     if ((int)strlen(name) > width)
       width = (int)strlen(name);
   }
-  fprintf(out, "%-*s %5s %4s %10s %24s %12s %8s %7s %8s %9s %8s %s\n", width, "configuration",
+  fprintf(out, "%-*s %5s %4s %10s %24s %17s %8s %7s %8s %9s %8s %s\n", width, "configuration",
           "cores", "runs", "median", "95% CI of mean", "vs fastest", "speedup", "serial",
           "power_W", t->energy_measured ? "energy_J" : "energy_J*", "SPN", "status");
   for (i = 0; i < t->n; i++)
@@ -453,9 +487,15 @@ void tune_print_table(FILE *out, const struct tune_report *t)
             "places chosen at run time): shown beside the global configurations, never "
             "recommended -- to use it, htplaces exec auto -- PROGRAM; to apply "
             "tune's own per-region answer, htplaces exec --plan\n");
-  fprintf(out, "vs fastest: geometric mean of the per-round ratios to the fastest %s; tied: "
-          "not significantly %s (%s)\n", tune_objective_name(t->objective),
-          t->objective == TUNE_SPN ? "lower" : "higher", TUNE_TEST_NAME);
+  fprintf(out, "vs fastest: geometric mean of the per-round ratios to the fastest %s; tied (R): "
+          "not significantly %s over R paired rounds (%s)%s\n", tune_objective_name(t->objective),
+          t->objective == TUNE_SPN ? "lower" : "higher", TUNE_TEST_NAME,
+          !some_tied(t) ? ""
+          : !t->adaptive ? "; more rounds may separate them: --budget SECONDS adds rounds of the "
+                           "tied configurations until the best is significantly ahead"
+          : strcmp(t->adaptive, "budget") == 0 ? "; the --budget ended before they separated: "
+                                                 "a larger one may separate them"
+                                               : "");
   if (isfinite(t->load.during))
     fprintf(out, "load from other processes during the runs: %.2f of %u CPUs\n", t->load.during,
             t->load.ncpus);
