@@ -6,6 +6,7 @@
  * to end on tests/tune_prog (files, recommendation line, every bad input).
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -1510,6 +1511,18 @@ static void test_bad_input(void)
   {
     char *a[] = {"--reps", "2", "--", TUNE_PROG_BIN, NULL};
     bad(2, "invalid --reps '2'; allowed: 3..1000", NULL, a);
+  }
+  { /* --timing-lib: omp_ext's library or nothing (issue 33: libm.so.6 was
+     * preloaded and an "auto" row measured without auto) */
+    Dl_info info;
+    char *a[] = {"--policies", "spn,auto", "--timing-lib", NULL, "--", TUNE_PROG_BIN, NULL};
+    if (dladdr((void *)&cos, &info) && info.dli_fname && strchr(info.dli_fname, '/')) {
+      a[3] = (char *)info.dli_fname;
+      bad(2, "it does not export omp_ext_timer_start (and more), one of omp_ext's timing entry "
+             "points: not omp_ext's libomp_ext.so", NULL, a);
+    }
+    a[3] = notexec;
+    bad(2, "not an ELF64 shared library", NULL, a);
   }
   {
     char *a[] = {"--budget", "0", "--", TUNE_PROG_BIN, NULL};

@@ -71,6 +71,31 @@ static int parse_stdin(const char *path, const char **out)
   return HTP_EXIT_OK;
 }
 
+/* --timing-lib PATH: omp_ext's library, whose timing entry points it
+ * exports (its timer API, the libgomp wrapper, the OMPT tool's start):
+ * another library (libm.so.6) would be preloaded for nothing and an auto
+ * configuration measured without auto. */
+static int parse_timing_lib(const char *path, const char **out)
+{
+  static const char *const entries[] = {"omp_ext_timer_start", "omp_ext_timer_stop",
+                                        "GOMP_parallel", "ompt_start_tool"};
+  const char *missing;
+  int n;
+  if (access(path, R_OK) != 0)
+    return htp_error(HTP_EXIT_USAGE, "cannot read --timing-lib '%s': %s", path, strerror(errno));
+  if (htp_preload_path_error(path, HTP_EXIT_USAGE) != 0)
+    return HTP_EXIT_USAGE;
+  if ((n = tune_elf_exports(path, entries, sizeof(entries) / sizeof(entries[0]), &missing)) < 0)
+    return htp_error(HTP_EXIT_USAGE, "invalid --timing-lib '%s': not an ELF64 shared library; "
+                     "give omp_ext's libomp_ext.so (by default the one beside htplaces)", path);
+  if (n > 0)
+    return htp_error(HTP_EXIT_USAGE, "invalid --timing-lib '%s': it does not export %s%s, one "
+                     "of omp_ext's timing entry points: not omp_ext's libomp_ext.so", path,
+                     missing, n > 1 ? " (and more)" : "");
+  *out = path;
+  return HTP_EXIT_OK;
+}
+
 static int parse_reps(const char *text, unsigned *k)
 {
   unsigned long long v;
@@ -116,13 +141,7 @@ static int one_option(struct tune_opts *o, int c, const char *arg)
       return htp_error(HTP_EXIT_USAGE, "empty --out; give a folder");
     o->out = arg;
     return HTP_EXIT_OK;
-  case OPT_TIMING_LIB:
-    if (access(arg, R_OK) != 0)
-      return htp_error(HTP_EXIT_USAGE, "cannot read --timing-lib '%s': %s", arg, strerror(errno));
-    if (htp_preload_path_error(arg, HTP_EXIT_USAGE) != 0)
-      return HTP_EXIT_USAGE;
-    o->timing_lib = arg;
-    return HTP_EXIT_OK;
+  case OPT_TIMING_LIB: return parse_timing_lib(arg, &o->timing_lib);
   case OPT_NO_REGIONS: o->no_regions = 1; return HTP_EXIT_OK;
   case OPT_POWER:
     if (omp_ext_power_model_parse(arg, &o->power) != 0)
