@@ -4,14 +4,14 @@
 # per region made 1000 regions cost 36 s of tune's own time, 98 %).
 #
 # Generates a C program of REGIONS functions, each one parallel region that
-# adds WORK numbers per thread (default 20000), all called once per run;
+# adds WORK numbers per thread (default 200000, about 0.2 ms), all called once per run;
 # builds it with CC (default cc) -O2 -g (debug information: every region
 # named FILE:LINE by addr2line, the costly path); runs
 #   htplaces tune --reps 3 --threads 1,2 --policies none,spn -- PROGRAM
 # and prints tune's closing line, then "tune's own time / the runs' time".
 # The goal: under 10 %.
 set -eu
-build=$(cd "$1" && pwd) regions=${2:-5000} work=${3:-20000} cc=${4:-cc}
+build=$(cd "$1" && pwd) regions=${2:-5000} work=${3:-200000} cc=${4:-cc}
 htp=$build/bin/htplaces
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP_TMP-}" ] && echo "kept $tmp" || rm -rf "$tmp"' EXIT

@@ -277,8 +277,8 @@ void tune_print_json(FILE *f, const struct tune_report *t)
     const struct tune_region_summary *g = &s->regions[i];
     fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
     omp_ext_json_string(f, g->name);
-    fprintf(f, ", \"kind\": \"%s\"", g->timer ? "timer" : "parallel");
     json_key_parts(f, g->key);
+    fprintf(f, ", \"kind\": \"%s\"", g->timer ? "timer" : "parallel");
     fprintf(f, ", \"same_name\": %u, \"only_multi_thread\": %s, \"instances\": %lu, "
             "\"team_sizes\": [%u], \"best\": ", g->same_name, g->only_multi ? "true" : "false",
             g->instances, g->team_max);
