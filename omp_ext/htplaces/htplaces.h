@@ -144,12 +144,6 @@ int htp_parse_count(const char *text, unsigned max, unsigned *n);
  * unless the user had set it), so the program sees the user's environment. */
 void htp_program_env(const struct htp_ctx *ctx);
 
-/* SIGINT, SIGTERM and SIGHUP to htplaces reach the program it runs (verify,
- * tune), then end htplaces with the same signal; htp_running_child(pid),
- * (-pgid: a process group), 0 when none runs. */
-void htp_forward_signals(void);
-void htp_running_child(pid_t target);
-
 /* Write \p s on \p f as one shell word: bare when safe, else single-quoted. */
 void htp_shell_word(FILE *f, const char *s);
 
