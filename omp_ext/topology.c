@@ -38,8 +38,12 @@ static unsigned long synthetic_pus(const char *d)
         colon = d;
     }
     if (d > start && *start != '[') {
-      const char *num = colon ? colon + 1 : start;
-      unsigned long count = strtoul(num, NULL, 10);
+      const char *num = colon ? colon + 1 : start, *end;
+      unsigned long long count = 0;
+      /* digits only: "-1" or "+2" are hwloc's to refuse (strtoul read
+       * "-1" as 2^64 - 1, "more than 65536 PUs") */
+      if (omp_ext_scan_uint(num, &end, OMP_EXT_TOPO_MAX_PUS + 1ULL, &count) == OMP_EXT_UINT_ABOVE)
+        count = OMP_EXT_TOPO_MAX_PUS + 1ULL;
       if (count > 0)
         n = count > (OMP_EXT_TOPO_MAX_PUS + 1UL) / n ? OMP_EXT_TOPO_MAX_PUS + 1UL : n * count;
     }

@@ -90,6 +90,41 @@ static void test_parse_uint(void)
   CU_ASSERT_STRING_EQUAL(end, "x");
 }
 
+/* The one CPU-list parser (-r, the kernel's lists, the threads' reports):
+ * strict syntax, no index wraps modulo 2^32 (hwloc_bitmap_list_sscanf
+ * read 4294967297 as 1). */
+static void test_parse_cpulist(void)
+{
+  hwloc_bitmap_t set = hwloc_bitmap_alloc();
+  const char *above = NULL;
+  char *text = NULL;
+  CU_ASSERT_EQUAL(omp_ext_parse_cpulist("0-3,8", 65535, set, NULL), OMP_EXT_UINT_OK);
+  hwloc_bitmap_list_asprintf(&text, set);
+  CU_ASSERT_STRING_EQUAL(text, "0-3,8");
+  free(text);
+  CU_ASSERT_EQUAL(omp_ext_parse_cpulist("", 65535, set, NULL), OMP_EXT_UINT_OK);
+  CU_ASSERT(hwloc_bitmap_iszero(set));
+  CU_ASSERT_EQUAL(omp_ext_parse_cpulist("4-", 65535, set, NULL), OMP_EXT_UINT_OK);
+  CU_ASSERT(hwloc_bitmap_isset(set, 4) && !hwloc_bitmap_isset(set, 3) && hwloc_bitmap_isset(set, 1000));
+  CU_ASSERT_EQUAL(omp_ext_parse_cpulist("65535", 65535, set, NULL), OMP_EXT_UINT_OK);
+  CU_ASSERT_EQUAL(hwloc_bitmap_first(set), 65535);
+  {
+    static const char *const big[] = {"4294967295", "4294967296", "4294967297",
+                                      "18446744073709551616", "1,65536", "0-4294967297"};
+    static const char *const bad[] = {"x", "1,,2", ",1", "1,", "-1", "2-1", "1-2-3", " 1",
+                                      "+1", "0x3", "1;2"};
+    unsigned i;
+    for (i = 0; i < sizeof(big) / sizeof(big[0]); i++) {
+      CU_ASSERT_EQUAL(omp_ext_parse_cpulist(big[i], 65535, set, &above), OMP_EXT_UINT_ABOVE);
+      CU_ASSERT_PTR_NOT_NULL(above);
+      CU_ASSERT(above && strspn(above, "0123456789") >= 5);
+    }
+    for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+      CU_ASSERT_EQUAL(omp_ext_parse_cpulist(bad[i], 65535, set, NULL), OMP_EXT_UINT_MALFORMED);
+  }
+  hwloc_bitmap_free(set);
+}
+
 static void test_env_get(void)
 {
   char *envp[] = {"OMP_PLACESX=1", "OMP_PLACES=cores", "EMPTY=", NULL};
@@ -652,6 +687,7 @@ static void test_doctor_saturation_skipped(void)
 
 static CU_TestInfo util_tests[] = {
   {"omp_ext_parse_uint / omp_ext_scan_uint: digits only, ranges", test_parse_uint},
+  {"omp_ext_parse_cpulist: strict, no wrap at 2^32 or 2^64", test_parse_cpulist},
   {"omp_ext_env_get", test_env_get},
   {"omp_ext_read_text / omp_ext_read_cpulist", test_sysfs_readers},
   {"finding kinds: unique stable names, severities", test_kind_names},
