@@ -411,6 +411,82 @@ static void test_check_siblings(void)
 
 /* ---- doctor: environment ---- */
 
+static unsigned env_findings(char **envp, struct htp_findings *l);
+
+/* KMP_AFFINITY values and whether libomp 14 ignores part of them (a
+ * warning #57, #58, #59, #62 or #81), as the real libomp answered on the
+ * 2-core VM; in a clang build (libomp) each is asked of it again. */
+static const struct {
+  const char *value;
+  int ignored;
+} kmp_corpus[] = {
+    {"compact", 0}, {"Compact", 0}, {"granularity=fine,compact,1,0", 0}, {"gran=fine,scatter", 0},
+    {"noverbose,warnings,respect,granularity=fine,compact", 0}, {"none", 0}, {"disabled", 0},
+    {"balanced", 0}, {"logical", 0}, {"compact ,1", 0}, {"nodups,compact", 0}, {"", 0},
+    {"proclist=[0,1],explicit", 0}, {"granularity=core,compact,1", 0}, {"gran=ll_cache,compact", 0},
+    {"gran=tile,compact", 0}, {"garbage", 1}, {"reset", 1}, {"compact,x", 1}, {"comp", 1},
+    {"compactt", 1}, {"verbose=1", 1}, {"compact,1,2,3", 1}, {"respect,norespect", 1},
+    {"compact,scatter", 1}, {"explicit", 1}, {"explicit,proclist=[0", 1}, {"granularity", 1},
+    {"gran=numa,compact", 1}, {"gran=bogus", 1}, {"proclist=0,explicit", 1}};
+
+/* Does the real libomp warn that it ignores part of KMP_AFFINITY=value? */
+static int libomp_ignores(const char *value)
+{
+  char line[512];
+  int warned = 0;
+  FILE *p;
+  setenv("KMP_AFFINITY", value, 1);
+  p = popen(ORACLE_BIN " 2>&1", "r");
+  unsetenv("KMP_AFFINITY");
+  CU_ASSERT_FATAL(p != NULL);
+  while (fgets(line, sizeof(line), p))
+    warned |= strstr(line, "Warning #57") || strstr(line, "Warning #58") ||
+              strstr(line, "Warning #59") || strstr(line, "Warning #62") ||
+              strstr(line, "Warning #81");
+  pclose(p);
+  return warned;
+}
+
+/* doctor flags what libomp ignores in KMP_AFFINITY (issue 33: garbage was
+ * not flagged); the expectations held against the real libomp where this
+ * build has it. */
+static void test_kmp_affinity(void)
+{
+  char item[256], var[300], *env[] = {var, NULL};
+  const char *why;
+  struct htp_findings l;
+  const struct htp_finding *f;
+  unsigned i;
+  for (i = 0; i < sizeof(kmp_corpus) / sizeof(kmp_corpus[0]); i++) {
+    int got = htp_kmp_affinity_ignored(kmp_corpus[i].value, item, sizeof(item), &why);
+    CU_ASSERT_EQUAL(got, kmp_corpus[i].ignored);
+    if (got != kmp_corpus[i].ignored)
+      fprintf(stderr, "\n  KMP_AFFINITY='%s': %d, expected %d", kmp_corpus[i].value, got,
+              kmp_corpus[i].ignored);
+    if (ORACLE_RUNTIME == omp_ext_runtime_libomp && libomp_ignores(kmp_corpus[i].value) !=
+                                                        kmp_corpus[i].ignored) {
+      CU_FAIL("the real libomp disagrees");
+      fprintf(stderr, "\n  libomp on KMP_AFFINITY='%s' differs", kmp_corpus[i].value);
+    }
+  }
+  CU_ASSERT_EQUAL(htp_kmp_affinity_ignored("compact,garbage,1", item, sizeof(item), &why), 1);
+  CU_ASSERT_STRING_EQUAL(item, "garbage");
+  CU_ASSERT_STRING_EQUAL(why, "parameter invalid");
+  CU_ASSERT_EQUAL(htp_kmp_affinity_ignored("compactt", item, sizeof(item), &why), 1);
+  CU_ASSERT_STRING_EQUAL(item, "t");
+  CU_ASSERT_STRING_EQUAL(why, "extra trailing characters");
+  snprintf(var, sizeof(var), "KMP_AFFINITY=garbage");
+  CU_ASSERT_EQUAL(env_findings(env, &l), 1);
+  f = htp_findings_find(&l, htp_finding_kmp_affinity_ignored);
+  CU_ASSERT_FATAL(f != NULL);
+  CU_ASSERT_STRING_EQUAL(f->variable, "KMP_AFFINITY");
+  CU_ASSERT_STRING_EQUAL(htp_finding_text(f, "item"), "garbage");
+  htp_findings_free(&l);
+  snprintf(var, sizeof(var), "KMP_AFFINITY=granularity=fine,compact");
+  CU_ASSERT_EQUAL(env_findings(env, &l), 0);
+  htp_findings_free(&l);
+}
+
 static unsigned env_findings(char **envp, struct htp_findings *l)
 {
   omp_ext_topo_t *topo;
@@ -707,6 +783,7 @@ static CU_TestInfo check_tests[] = {
 
 static CU_TestInfo doctor_tests[] = {
   {"environment conflicts", test_env},
+  {"KMP_AFFINITY: what libomp ignores, against the real libomp", test_kmp_affinity},
   {"SMT off, offline CPUs", test_doctor_smt_off},
   {"plain and malformed sysfs", test_doctor_plain},
   {"quota: v2, nested, v1", test_doctor_quota},

@@ -47,6 +47,13 @@ int htp_check_predict(const omp_ext_topo_t *topo, const char *value, omp_ext_syn
  * one place per core; 2 places: {0},{1} (why)"; check_runtime.c. */
 void htp_print_prediction(FILE *out, const omp_ext_prediction_t *pred);
 
+/* env_kmp.c: 1 when libomp 14 ignores part of a KMP_AFFINITY value: the
+ * first such item in item (len bytes), the reason in *why (static text:
+ * "parameter invalid", "extra trailing characters", "too many integer
+ * parameters", "parameter given twice", "explicit without a proclist:
+ * affinity none"); 0 when it reads all of it. */
+int htp_kmp_affinity_ignored(const char *value, char *item, size_t len, const char **why);
+
 /* check_view.c: how a real runtime sees this machine, where it differs
  * from hwloc's topology (name NULL: no difference, or not looked at: -i,
  * the runtime not installed). */

@@ -577,6 +577,7 @@ static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *
                         NULL, NULL};
   struct scratch tmp;
   char libbuf[4096];
+  const char *unusable = NULL; /* libomp_ext.so found, its path unfit for LD_PRELOAD */
   struct loop l = {NULL, NULL, {0}, 0, NULL, NULL};
   l.st.start = sweep_now();
   struct tune_load load;
@@ -608,6 +609,7 @@ static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *
       fprintf(stderr, "htplaces tune: per-region figures are not available: libomp_ext.so's "
               "path '%s' has a space or ':', which LD_PRELOAD cannot carry (install omp_ext "
               "under a path without them)\n", x.timing_lib);
+      unusable = x.timing_lib;
       x.timing_lib = NULL;
     } else if (x.timing_lib) {
       snprintf(tmp.timing_file, sizeof(tmp.timing_file), "%s/timing.%%p.json", tmp.dir);
@@ -623,6 +625,11 @@ static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *
       omp_ext_rapl_close(rapl);
       tune_remove_temp_dir(tmp.dir);
       tune_signals_restore();
+      if (unusable) /* found, but LD_PRELOAD cannot carry it (it said "none found") */
+        return htp_error(HTP_EXIT_FAIL, "--policies auto needs libomp_ext.so preloaded into "
+                         "the program, and its path '%s' has a space or ':', which LD_PRELOAD "
+                         "cannot carry: install omp_ext under a path without them, or give "
+                         "--timing-lib PATH", unusable);
       return htp_error(HTP_EXIT_USAGE, "--policies auto needs libomp_ext.so preloaded into the "
                        "program: none found; give --timing-lib PATH");
     }
