@@ -168,6 +168,28 @@ static void test_show_topo_list(void)
   run_free(&r);
 }
 
+/* A topology without a Package object (a PS3's Cell, some VMs): the cores
+ * hang below the machine, and the pictures say so (they said "Package
+ * L#0"); the model still counts one package. */
+static void test_no_package(void)
+{
+  struct run_result r = htplaces("-i", "core:2 pu:2", "show", "spn", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\nMachine L#0\n    Core L#0"));
+  CU_ASSERT_PTR_NULL(strstr(r.out, "Package"));
+  run_free(&r);
+  r = htplaces("-i", "core:2 pu:2", "topo", NULL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "packages:  1 (no Package object in the topology: the "
+                                       "machine counts as one)\n"));
+  run_free(&r);
+  r = htplaces("-i", "core:2 pu:2", "check", "{0},{2}", NULL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "Machine L#0"));
+  run_free(&r);
+  r = htplaces("-i", "pack:1 core:2 pu:2", "show", "spn", NULL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\nPackage L#0\n"));
+  run_free(&r);
+}
+
 static void test_this_machine(void)
 {
   /* N defaults to all allowed PUs; the default list has one place each. */
@@ -318,6 +340,7 @@ static void test_bad_options(void)
 static CU_TestInfo output_tests[] = {
   {"policies on the C6100", test_policies},
   {"formats, --export, --restrict", test_formats},
+  {"no Package object: the machine holds the cores", test_no_package},
   {"-f before or after the command", test_format_anywhere},
   {"show, topo, list, --version, --help", test_show_topo_list},
   {"this machine", test_this_machine},
