@@ -1500,6 +1500,10 @@ static void test_bad_input(void)
     char *a[] = {"--", "/nonexistent/prog", NULL};
     bad(127, "cannot run '/nonexistent/prog'", NULL, a);
   }
+  { /* the PATH search made "" a folder: "Is a directory" */
+    char *a[] = {"--", "", NULL};
+    bad(127, "cannot run '': No such file or directory (an empty program name)", NULL, a);
+  }
   {
     char *a[] = {"--", "no-such-program-omp-ext", NULL};
     bad(127, "cannot run 'no-such-program-omp-ext'", NULL, a);

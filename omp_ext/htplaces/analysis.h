@@ -47,6 +47,29 @@ int htp_check_predict(const omp_ext_topo_t *topo, const char *value, omp_ext_syn
  * one place per core; 2 places: {0},{1} (why)"; check_runtime.c. */
 void htp_print_prediction(FILE *out, const omp_ext_prediction_t *pred);
 
+/* env_kmp.c: 1 when libomp 14 ignores part of a KMP_AFFINITY value: the
+ * first such item in item (len bytes), the reason in *why (static text:
+ * "parameter invalid", "extra trailing characters", "too many integer
+ * parameters", "parameter given twice", "explicit without a proclist:
+ * affinity none"); 0 when it reads all of it. */
+int htp_kmp_affinity_ignored(const char *value, char *item, size_t len, const char **why);
+
+/* check_view.c: how a real runtime sees this machine, where it differs
+ * from hwloc's topology (name NULL: no difference, or not looked at: -i,
+ * the runtime not installed). */
+struct htp_view {
+  omp_ext_runtime_t runtime;
+  const char *name; /* the abstract name whose places differ */
+  char *real;       /* what the runtime built, canonical */
+  char *predicted;  /* what the prediction gives on hwloc's topology */
+};
+/* 1 and *v filled when the runtime's places for threads or cores differ
+ * from the prediction's on this machine; 0 otherwise. */
+int htp_runtime_view(const omp_ext_topo_t *topo, omp_ext_runtime_t rt, struct htp_view *v);
+void htp_view_clear(struct htp_view *v);
+/* One "note: ..." line. */
+void htp_print_view(FILE *out, const struct htp_view *v);
+
 /* How many places of l keep a CPU of topo's allowed set: the places
  * libgomp and libomp keep after dropping the CPUs they cannot use ("0 of
  * 1 places remain": no usable place). */

@@ -118,6 +118,10 @@ static void finding_text(FILE *out, const struct htp_finding *f)
             htp_finding_text(f, "reason"), fallback[which]);
     break;
   }
+  case htp_finding_kmp_affinity_ignored:
+    fprintf(out, "KMP_AFFINITY: libomp ignores '%s' (%s) and runs with the rest of the value",
+            shown(htp_finding_text(f, "item"), buf), htp_finding_text(f, "reason"));
+    break;
   case htp_finding_ht_policy_invalid:
     fprintf(out, "OMP_EXT_HT_POLICY='%s' is invalid: libomp_ext ignores it (and says so in an "
             "OpenMP program); allowed: POLICY[:N] (%s), auto, auto:time, auto:energy",

@@ -119,6 +119,9 @@ int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv)
   if (sep > optind && strncmp(argv[optind], "auto", 4) == 0 &&
       (argv[optind][4] == 0 || argv[optind][4] == ':'))
     return exec_auto(ctx, sep - optind, argv + optind, argv + sep + 1);
+  if (sep > optind && omp_ext_policy_from_name(argv[optind], &policy) != omp_ext_success)
+    return htp_error(HTP_EXIT_USAGE, "unknown policy '%s'; allowed: %s, auto[:time|:energy] (or "
+                     "exec --plan DIR|FILE)", argv[optind], htp_policy_names(0));
   if ((status = htp_policy_order(ctx, sep - optind, argv + optind, &policy, &order, &n)) != 0)
     return status;
   htp_rank_warn(ctx);

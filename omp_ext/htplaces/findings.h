@@ -72,7 +72,8 @@
   X(num_threads_above_places, conflict)                                                       \
   X(list_problems, conflict)                                                                  \
   X(ht_policy_invalid, conflict)                                                              \
-  X(libomp_fork_places, note)
+  X(libomp_fork_places, note)                                                                 \
+  X(kmp_affinity_ignored, conflict)
 
 #define HTP_X_KIND(name, severity) htp_finding_##name,
 enum htp_finding_kind { HTP_FINDING_KINDS(HTP_X_KIND) htp_finding_nkinds };

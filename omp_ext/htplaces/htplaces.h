@@ -174,6 +174,10 @@ int htp_show_ranks(struct htp_ctx *ctx, int argc, char **argv);
 
 /* The picture of packages, cores and PUs; thread[i] (and rank[i] if not
  * NULL) label topology PU i, -1 for none. */
+/* picture.c: what holds the cores in the pictures: "Package", or
+ * "Machine" where hwloc has no Package object (a PS3's Cell, some VMs and
+ * synthetic strings such as "core:2 pu:2"). */
+const char *htp_package_label(const omp_ext_topo_t *topo);
 void htp_show_picture(const omp_ext_topo_t *topo, const int *thread, const int *rank);
 
 /* Subcommands. */

@@ -628,6 +628,7 @@ struct scratch {
 static int timing_setup(const struct tune_opts *o, const struct plan *p, struct scratch *tmp,
                         char *libbuf, size_t len, struct tune_exec *x)
 {
+  const char *unusable = NULL; /* libomp_ext.so found, its path unfit for LD_PRELOAD */
   unsigned i;
   if (!o->no_regions) {
     x->timing_lib = o->timing_lib ? o->timing_lib : htp_find_libomp_ext(libbuf, len);
@@ -635,6 +636,7 @@ static int timing_setup(const struct tune_opts *o, const struct plan *p, struct 
       fprintf(stderr, "htplaces tune: per-region figures are not available: libomp_ext.so's "
               "path '%s' has a space or ':', which LD_PRELOAD cannot carry (install omp_ext "
               "under a path without them)\n", x->timing_lib);
+      unusable = x->timing_lib;
       x->timing_lib = NULL;
     } else if (x->timing_lib) {
       snprintf(tmp->timing_file, sizeof(tmp->timing_file), "%s/timing.%%p.json", tmp->dir);
@@ -646,8 +648,13 @@ static int timing_setup(const struct tune_opts *o, const struct plan *p, struct 
   }
   for (i = 0; i < p->n && !x->timing_lib; i++)
     if (TUNE_IS_AUTO(&p->c[i])) /* auto is libomp_ext's: it must be preloaded */
-      return htp_error(HTP_EXIT_USAGE, "--policies auto needs libomp_ext.so preloaded into the "
-                       "program: none found; give --timing-lib PATH");
+      return unusable /* found, but LD_PRELOAD cannot carry it (it said "none found") */
+               ? htp_error(HTP_EXIT_FAIL, "--policies auto needs libomp_ext.so preloaded into "
+                           "the program, and its path '%s' has a space or ':', which LD_PRELOAD "
+                           "cannot carry: install omp_ext under a path without them, or give "
+                           "--timing-lib PATH", unusable)
+               : htp_error(HTP_EXIT_USAGE, "--policies auto needs libomp_ext.so preloaded into "
+                           "the program: none found; give --timing-lib PATH");
   return HTP_EXIT_OK;
 }
 

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "tune_int.h"
+#include "util.h"
 
 static const char *base_name(const char *path)
 {
@@ -145,7 +146,7 @@ static int check_region(const json_t *reg, const struct tune_config *c, const ch
       int have, place_ok = 0;
       if (!json_is_object(th))
         continue; /* null: the thread did not take part */
-      if (!cpus || hwloc_bitmap_list_sscanf(set, cpus) != 0) {
+      if (!cpus || omp_ext_parse_cpulist(cpus, OMP_EXT_CPULIST_ANY, set, NULL) != OMP_EXT_UINT_OK) {
         hwloc_bitmap_free(set);
         return 0; /* not one of omp_ext's: no verdict */
       }
@@ -208,7 +209,7 @@ static int self_bound(const json_t *regions)
     json_array_foreach(json_object_get(reg, "bindings"), j, b)
       json_array_foreach(json_object_get(b, "threads"), t, th) {
         const char *cpus = str_of(th, "cpus");
-        if (cpus && *cpus && hwloc_bitmap_list_sscanf(set, cpus) == 0 &&
+        if (cpus && *cpus && omp_ext_parse_cpulist(cpus, OMP_EXT_CPULIST_ANY, set, NULL) == OMP_EXT_UINT_OK &&
             !hwloc_bitmap_isequal(set, own))
           bound = 1;
       }

@@ -50,6 +50,8 @@ int tune_find_program(const char *program)
   const char *path = getenv("PATH"), *p, *colon;
   char buf[4096];
   int err = ENOENT, found = 0, r;
+  if (!*program) /* (the PATH search made it "DIR/": "Is a directory") */
+    return htp_error(127, "cannot run '': No such file or directory (an empty program name)");
   if (strchr(program, '/'))
     found = executable(program, &err);
   else

@@ -114,9 +114,9 @@ static void parse_report(struct verify *v, const char *line)
       strncmp(p, "affinity=", 9) != 0)
     return;
   aff = p + 9;
-  if (!*aff || strspn(aff, "0123456789,-") != strlen(aff) || !(set = hwloc_bitmap_alloc()))
+  if (!*aff || !(set = hwloc_bitmap_alloc()))
     return;
-  if (hwloc_bitmap_list_sscanf(set, aff) < 0) {
+  if (omp_ext_parse_cpulist(aff, OMP_EXT_CPULIST_ANY, set, NULL) != OMP_EXT_UINT_OK) {
     hwloc_bitmap_free(set);
     return;
   }
@@ -247,33 +247,6 @@ static int same_file(int a, int b)
   return fstat(a, &x) == 0 && fstat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
 }
 
-/* Once the program has ended, before it is reaped: its initial thread's
- * Cpus_allowed_list (a zombie's /proc/PID/status still has it). */
-static void read_at_exit(struct verify *v, pid_t pid)
-{
-  siginfo_t si;
-  char path[64], line[4096];
-  FILE *f;
-  while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0)
-    if (errno != EINTR)
-      return;
-  snprintf(path, sizeof(path), "/proc/%ld/status", (long)pid);
-  if (!(f = fopen(path, "r")))
-    return;
-  while (fgets(line, sizeof(line), f))
-    if (strncmp(line, "Cpus_allowed_list:", 18) == 0) {
-      char *l = line + 18;
-      l += strspn(l, " \t");
-      l[strcspn(l, "\n")] = '\0';
-      if ((v->at_exit = hwloc_bitmap_alloc()) && hwloc_bitmap_list_sscanf(v->at_exit, l) < 0) {
-        hwloc_bitmap_free(v->at_exit);
-        v->at_exit = NULL;
-      }
-      break;
-    }
-  fclose(f);
-}
-
 /* A cpulist after "Cpus_allowed_list:" in a status file; NULL if none. */
 static hwloc_bitmap_t status_cpus(const char *path)
 {
@@ -287,7 +260,8 @@ static hwloc_bitmap_t status_cpus(const char *path)
       char *l = line + 18;
       l += strspn(l, " \t");
       l[strcspn(l, "\n")] = '\0';
-      if ((set = hwloc_bitmap_alloc()) && hwloc_bitmap_list_sscanf(set, l) < 0) {
+      if ((set = hwloc_bitmap_alloc()) &&
+          omp_ext_parse_cpulist(l, OMP_EXT_CPULIST_ANY, set, NULL) != OMP_EXT_UINT_OK) {
         hwloc_bitmap_free(set);
         set = NULL;
       }
@@ -296,6 +270,20 @@ static hwloc_bitmap_t status_cpus(const char *path)
   fclose(f);
   return set;
 }
+
+/* Once the program has ended, before it is reaped: its initial thread's
+ * Cpus_allowed_list (a zombie's /proc/PID/status still has it). */
+static void read_at_exit(struct verify *v, pid_t pid)
+{
+  siginfo_t si;
+  char path[64];
+  while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0)
+    if (errno != EINTR)
+      return;
+  snprintf(path, sizeof(path), "/proc/%ld/status", (long)pid);
+  v->at_exit = status_cpus(path);
+}
+
 
 /* Sample every thread of the program: its Cpus_allowed_list now, the
  * kernel's answer (not the runtime's record), kept per thread id. */
