@@ -45,7 +45,7 @@ static void compare_plugin(struct htp_slurm *s, char *const envp[], hwloc_const_
     htp_put_text(out, f, "places", places ? places : "");
   }
   if (pus && (s->pus = hwloc_bitmap_alloc()) != NULL &&
-      hwloc_bitmap_list_sscanf(s->pus, pus) == 0 && affinity &&
+      omp_ext_parse_cpulist(pus, OMP_EXT_CPULIST_ANY, s->pus, NULL) == OMP_EXT_UINT_OK && affinity &&
       !hwloc_bitmap_isequal(s->pus, affinity)) {
     f = htp_finding_add(out, htp_finding_slurm_binding_changed, htp_section_slurm, htp_at_none,
                         0);

@@ -43,7 +43,8 @@ static int alloc_pus(const char *input, const char *cores, hwloc_bitmap_t out, c
   omp_ext_quote(cores ? cores : "", q, sizeof(q));
   if (!list)
     return hts_fail(err, len, "out of memory");
-  if (!cores || !*cores || hwloc_bitmap_list_sscanf(list, cores) < 0 ||
+  if (!cores || !*cores ||
+      omp_ext_parse_cpulist(cores, OMP_EXT_CPULIST_ANY, list, NULL) != OMP_EXT_UINT_OK ||
       hwloc_bitmap_iszero(list) || hwloc_bitmap_weight(list) < 0) {
     hwloc_bitmap_free(list);
     return hts_fail(err, len, "Slurm gave no readable core list for the step (S_STEP_ALLOC_CORES "
