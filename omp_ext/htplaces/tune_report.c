@@ -92,6 +92,14 @@ char *tune_exec_line(const struct tune_report *t, int i)
     fprintf(f, "OMP_EXT_SIGMA=%.3f ", t->s->sigma);
   if (c->wait)
     fprintf(f, "OMP_WAIT_POLICY=%s ", tune_wait_name(c->wait));
+  if (c->ranks) { /* --launcher: the launcher, each rank's exec, the program */
+    int err = tune_ranks_command(f, c, t->argv);
+    if (fclose(f) != 0 || err) {
+      free(buf);
+      return NULL;
+    }
+    return buf;
+  }
   if (c->policy == TUNE_NONE)
     fprintf(f, "OMP_NUM_THREADS=%u", c->threads);
   else
@@ -173,8 +181,9 @@ static void print_pick(FILE *out, const struct tune_report *t, enum tune_objecti
   fprintf(out, "): tied with ");
   print_tied(out, t, o, b);
   fprintf(out, " -- not significantly %s than the %s (%s); the cheapest of them (fewer "
-          "cores, then fewer threads) is recommended\n", o == TUNE_SPN ? "lower" : "higher",
-          f == b ? "recommended one" : "best median", TUNE_TEST_NAME);
+          "cores, then fewer threads%s) is recommended\n", o == TUNE_SPN ? "lower" : "higher",
+          f == b ? "recommended one" : "best median", TUNE_TEST_NAME,
+          t->c[b].ranks ? " of all ranks, then fewer ranks" : "");
 }
 
 /* The median of n values, v left as it is; NAN for none (v may be NULL). */
@@ -596,8 +605,9 @@ static void json_config(FILE *f, const struct tune_report *t, unsigned i)
     omp_ext_json_string(f, c->places);
   else
     fputs("null", f);
+  tune_ranks_config_json(f, c); /* --launcher: ranks, threads per rank */
   fputs(", \"omp_places\": ", f);
-  if (c->places)
+  if (c->places && !c->ranks) /* (--launcher: one list per rank, in "places") */
     omp_ext_json_string(f, c->places);
   else
     fputs("null", f);
@@ -811,8 +821,9 @@ void tune_print_json(FILE *f, const struct tune_report *t)
 void tune_print_csv(FILE *f, const struct tune_report *t)
 {
   unsigned i, k;
-  fputs("policy,threads,wait_policy,cores,round_index,wall_s,cpu_s,energy_j,energy_source,"
-        "status,invalid\n", f);
+  int ranks = t->n && t->c[0].ranks; /* --launcher: a last column, the ranks */
+  fprintf(f, "policy,threads,wait_policy,cores,round_index,wall_s,cpu_s,energy_j,energy_source,"
+          "status,invalid%s\n", ranks ? ",ranks" : "");
   for (i = 0; i < t->n; i++)
     for (k = 0; k < t->c[i].nruns; k++) {
       unsigned b, bits = tune_policy_bits(&t->c[i]);
@@ -826,6 +837,8 @@ void tune_print_csv(FILE *f, const struct tune_report *t)
               t->energy_measured ? "rapl" : "modelled", t->c[i].runs[k].status);
       if (t->c[i].runs[k].invalid[0]) /* a quoted CSV field */
         sweep_csv_quoted(f, t->c[i].runs[k].invalid);
+      if (ranks)
+        fprintf(f, ",%u", t->c[i].ranks);
       fputc('\n', f);
     }
 }
