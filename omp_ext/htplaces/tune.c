@@ -720,7 +720,8 @@ int htp_cmd_tune(struct htp_ctx *ctx, int argc, char **argv)
   if (!htp_topo(ctx, &status))
     return status;
   if ((status = make_plan(ctx, &o, &p)) != 0 ||
-      (o.launcher && (status = tune_ranks_check_args(&p.hybrid->launcher, argv + sep + 1)))) {
+      (o.launcher &&
+       (status = tune_ranks_check_args(&p.hybrid->launcher, argv + sep + 1, !o.dry_run)))) {
     tune_free_plan(p.c, p.n);
     if (p.hybrid)
       tune_ranks_free(p.hybrid);
@@ -743,7 +744,8 @@ int htp_cmd_tune(struct htp_ctx *ctx, int argc, char **argv)
     else if (o.dry_run)
       print_plan(stdout, &p, &o);
     else
-      status = measure(ctx, &p, &o, argv + sep + 1, json);
+      status = (p.hybrid && tune_ranks_print_skips(stderr, p.hybrid),
+                measure(ctx, &p, &o, argv + sep + 1, json));
   }
   tune_free_plan(p.c, p.n);
   if (p.hybrid)

@@ -514,13 +514,17 @@ int tune_ranks_plan(struct htp_ctx *ctx, struct tune_hybrid *h, const int *polic
                     unsigned npol, const char *threads_text, const enum tune_wait *waits,
                     unsigned nwaits, struct tune_config **configs, unsigned *n);
 void tune_ranks_free(struct tune_hybrid *h);
-/* The program's arguments and the launcher under --launcher: the launcher
- * found (as tune_find_program), no {PLACES} (each rank has its own list).
+/* The program's arguments and the launcher under --launcher: no {PLACES}
+ * (each rank has its own list); with \p find, the launcher found (as
+ * tune_find_program: --dry-run shows a plan where it is not installed).
  * 0, or prints the error and returns the exit status. */
-int tune_ranks_check_args(const struct tune_launcher *l, char *const *prog);
+int tune_ranks_check_args(const struct tune_launcher *l, char *const *prog, int find);
 /* --dry-run: the launcher line and the skipped splits (text), or their JSON
  * members ("launcher": ..., "skipped": [...], with a leading comma). */
 void tune_ranks_print_plan(FILE *out, const struct tune_hybrid *h);
+/* Before the runs: one "htplaces tune: not run: 2x4: why" line per split
+ * that does not fit.  Returns how many. */
+unsigned tune_ranks_print_skips(FILE *out, const struct tune_hybrid *h);
 void tune_ranks_plan_json(FILE *out, const struct tune_hybrid *h);
 /* A configuration's JSON members for --launcher (", \"ranks\": R,
  * \"threads_per_rank\": T"); nothing without it. */

@@ -100,8 +100,6 @@ static int split_words(const char *text, struct tune_launcher *l, char *why, siz
     l->words[l->nwords++] = buf;
     l->words[l->nwords] = NULL;
   }
-  if (l->nwords == 0)
-    return snprintf(why, len, "no command"), -1;
   return 0;
 }
 
@@ -226,6 +224,11 @@ int tune_launcher_parse(const char *text, struct tune_launcher *l)
     return htp_error(HTP_EXIT_USAGE, "invalid --launcher '%s': %s (tune runs the launcher "
                      "without a shell; quote or give the value itself)", text, why);
   }
+  if (l->nwords == 0) {
+    tune_launcher_free(l);
+    return htp_error(HTP_EXIT_USAGE, "empty --launcher; give the command that starts the "
+                     "ranks, e.g. --launcher 'mpirun -np {R}'");
+  }
   for (i = 0; i < l->nwords; i++)
     has_r |= strstr(l->words[i], "{R}") != NULL;
   l->kind = kind_of(l->words[0]);
@@ -289,8 +292,9 @@ int tune_launcher_fits(const struct tune_launcher *l, unsigned ranks, char *why,
     return 1;
   if (l->pus % ranks == 0 && l->cores % ranks == 0)
     return 1;
-  snprintf(why, len, "srun: %u ranks cannot each get whole cores of the %u allowed (%u PUs) "
-           "with --cpus-per-task (give -c in --launcher to choose)", ranks, l->cores, l->pus);
+  snprintf(why, len, "srun's --cpus-per-task cannot give each rank whole cores: the %u "
+           "allowed cores (%u PUs) are not a multiple of %u (give -c in --launcher to choose)",
+           l->cores, l->pus, ranks);
   return 0;
 }
 

@@ -199,9 +199,9 @@ static int plan_one(struct htp_ctx *ctx, struct tune_hybrid *h, unsigned ranks,
   for (k = 0; k < nc && !err; k++) {
     struct tune_config *more;
     if ((t = counts[k]) > pus) {
-      snprintf(why, sizeof(why), "%u threads per rank > %u PU%s, the smallest of %u domains "
-               "(%u x %u = %u of %u allowed PUs)", t, pus, pus == 1 ? "" : "s", ranks, ranks, t,
-               ranks * t, omp_ext_topo_npus(ctx->topo));
+      snprintf(why, sizeof(why), "more threads than the %u PU%s of the smallest of %u "
+               "domains (%u x %u = %u of %u allowed PUs)", pus, pus == 1 ? "" : "s", ranks, ranks,
+               t, ranks * t, omp_ext_topo_npus(ctx->topo));
       add_skip(h, ranks, t, why);
       continue;
     }
@@ -264,8 +264,8 @@ int tune_ranks_plan(struct htp_ctx *ctx, struct tune_hybrid *h, const int *polic
   for (i = 0; i < h->nranks && !status; i++) {
     unsigned r = h->ranks[i];
     if (r > ncores) {
-      snprintf(why, sizeof(why), "%u ranks > %u allowed cores (each rank needs whole cores)", r,
-               ncores);
+      snprintf(why, sizeof(why), "more ranks than the %u allowed cores (each rank needs whole "
+               "cores)", ncores);
       add_skip(h, r, 0, why);
     } else if (!tune_launcher_fits(&h->launcher, r, why, sizeof(why))) {
       add_skip(h, r, 0, why);
@@ -292,14 +292,14 @@ int tune_ranks_plan(struct htp_ctx *ctx, struct tune_hybrid *h, const int *polic
   return HTP_EXIT_OK;
 }
 
-int tune_ranks_check_args(const struct tune_launcher *l, char *const *prog)
+int tune_ranks_check_args(const struct tune_launcher *l, char *const *prog, int find)
 {
   unsigned i;
   for (i = 1; prog[i]; i++)
     if (strstr(prog[i], "{PLACES}"))
       return htp_error(HTP_EXIT_USAGE, "{PLACES} in the program's arguments has no value with "
                        "--launcher: each rank has its own places ({N} is the threads per rank)");
-  return tune_find_program(l->words[0]);
+  return find ? tune_find_program(l->words[0]) : HTP_EXIT_OK;
 }
 
 void tune_ranks_free(struct tune_hybrid *h)
@@ -349,6 +349,17 @@ void tune_ranks_print_plan(FILE *out, const struct tune_hybrid *h)
     skip_text(&h->skips[i], text, sizeof(text));
     fprintf(out, "  %s\n", text);
   }
+}
+
+unsigned tune_ranks_print_skips(FILE *out, const struct tune_hybrid *h)
+{
+  char text[260];
+  unsigned i;
+  for (i = 0; i < h->nskips; i++) {
+    skip_text(&h->skips[i], text, sizeof(text));
+    fprintf(out, "htplaces tune: not run: %s\n", text);
+  }
+  return h->nskips;
 }
 
 void tune_ranks_plan_json(FILE *out, const struct tune_hybrid *h)
