@@ -743,9 +743,8 @@ int htp_cmd_tune(struct htp_ctx *ctx, int argc, char **argv)
       print_plan_json(stdout, &p, &o);
     else if (o.dry_run)
       print_plan(stdout, &p, &o);
-    else
-      status = (p.hybrid && tune_ranks_print_skips(stderr, p.hybrid),
-                measure(ctx, &p, &o, argv + sep + 1, json));
+    else if (!p.hybrid || tune_ranks_print_skips(stderr, p.hybrid) <= p.hybrid->nskips)
+      status = measure(ctx, &p, &o, argv + sep + 1, json);
   }
   tune_free_plan(p.c, p.n);
   if (p.hybrid)
