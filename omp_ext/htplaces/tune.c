@@ -743,8 +743,11 @@ int htp_cmd_tune(struct htp_ctx *ctx, int argc, char **argv)
       print_plan_json(stdout, &p, &o);
     else if (o.dry_run)
       print_plan(stdout, &p, &o);
-    else if (!p.hybrid || tune_ranks_print_skips(stderr, p.hybrid) <= p.hybrid->nskips)
+    else {
+      if (p.hybrid) /* --launcher: what is not run, before the runs */
+        tune_ranks_print_skips(stderr, p.hybrid);
       status = measure(ctx, &p, &o, argv + sep + 1, json);
+    }
   }
   tune_free_plan(p.c, p.n);
   if (p.hybrid)

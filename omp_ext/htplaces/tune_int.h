@@ -523,8 +523,8 @@ int tune_ranks_check_args(const struct tune_launcher *l, char *const *prog, int 
  * members ("launcher": ..., "skipped": [...], with a leading comma). */
 void tune_ranks_print_plan(FILE *out, const struct tune_hybrid *h);
 /* Before the runs: one "htplaces tune: not run: 2x4: why" line per split
- * that does not fit.  Returns how many. */
-unsigned tune_ranks_print_skips(FILE *out, const struct tune_hybrid *h);
+ * that does not fit. */
+void tune_ranks_print_skips(FILE *out, const struct tune_hybrid *h);
 void tune_ranks_plan_json(FILE *out, const struct tune_hybrid *h);
 /* A configuration's JSON members for --launcher (", \"ranks\": R,
  * \"threads_per_rank\": T"); nothing without it. */

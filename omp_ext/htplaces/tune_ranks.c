@@ -351,7 +351,7 @@ void tune_ranks_print_plan(FILE *out, const struct tune_hybrid *h)
   }
 }
 
-unsigned tune_ranks_print_skips(FILE *out, const struct tune_hybrid *h)
+void tune_ranks_print_skips(FILE *out, const struct tune_hybrid *h)
 {
   char text[260];
   unsigned i;
@@ -359,7 +359,6 @@ unsigned tune_ranks_print_skips(FILE *out, const struct tune_hybrid *h)
     skip_text(&h->skips[i], text, sizeof(text));
     fprintf(out, "htplaces tune: not run: %s\n", text);
   }
-  return h->nskips;
 }
 
 void tune_ranks_plan_json(FILE *out, const struct tune_hybrid *h)
