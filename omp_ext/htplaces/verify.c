@@ -650,7 +650,8 @@ int htp_cmd_verify(struct htp_ctx *ctx, int argc, char **argv)
   } else if (claim_torn(&v), choose_rule(&v, list) != 0) {
     status = htp_error(HTP_EXIT_FAIL, "out of memory");
   } else {
-    status = verify_report(&v, argv + cut + 1, wstatus);
+    status = ctx->rank.launcher ? verify_ranks_report(ctx, &v, argv + cut + 1, wstatus)
+                                : verify_report(&v, argv + cut + 1, wstatus);
   }
   omp_ext_placelist_destroy(list);
   free_verify(&v);

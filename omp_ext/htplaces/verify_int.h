@@ -83,5 +83,10 @@ struct verify {
  * level-1 thread where intended and the program exited 0; the program's
  * status when it failed (128 + N when killed by signal N); 1 otherwise. */
 int verify_report(struct verify *v, char **prog, int wstatus);
+/* Under an MPI launcher (ctx->rank.launcher: verify_ranks.c): the same
+ * report, opened by the rank's domain, each line after "rank G (local L of
+ * K on HOST): "; a rank bound to PUs the node's ranks must share fails too. */
+struct htp_ctx;
+int verify_ranks_report(const struct htp_ctx *ctx, struct verify *v, char **prog, int wstatus);
 
 #endif
