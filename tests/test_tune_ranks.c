@@ -56,7 +56,8 @@ static void test_refused(void)
     "mpirun --rankfile f -np {R}", "mpirun --map-by socket:PE=2 -np {R}",
     "mpiexec -binding cpu -np {R}", "srun --cpu-bind=cores -n {R}",
     "srun --cpu-bind map_cpu:0,1 -n {R}", "srun --cpu_bind=verbose,sockets -n {R}",
-    "srun --hint=nomultithread -n {R}", "srun --threads-per-core=1 -n {R}", NULL};
+    "srun --hint=nomultithread -n {R}", "srun --threads-per-core=1 -n {R}",
+    "srun --ht-policy=spn -n {R}", NULL};
   struct tune_launcher l;
   unsigned i;
   for (i = 0; bad[i]; i++) {
@@ -89,7 +90,7 @@ static void test_accepted(void)
   CU_ASSERT_EQUAL(l.cpus_given, 1);
   CU_ASSERT_STRING_EQUAL(tune_launcher_added(&l, buf, sizeof(buf)), "");
   tune_launcher_free(&l);
-  CU_ASSERT_EQUAL_FATAL(tune_launcher_parse("srun -c2 -n {R}", &l), 0);
+  CU_ASSERT_EQUAL_FATAL(tune_launcher_parse("srun -c2 --ht-policy=off -n {R}", &l), 0);
   CU_ASSERT_EQUAL(l.cpus_given, 1);
   CU_ASSERT_STRING_EQUAL(tune_launcher_added(&l, buf, sizeof(buf)), "--cpu-bind=none");
   tune_launcher_free(&l);

@@ -593,7 +593,10 @@ static void print_load(const struct tune_load *ld, const struct plan *p)
   fprintf(stderr, "htplaces tune: %sother processes kept %s CPUs busy before the runs, %s during "
           "them (of %u allowed%s)%s\n", busy ? "warning: the machine is busy: " : "",
           cpus_text(ld->before, b, sizeof(b)), cpus_text(ld->during, d, sizeof(d)), ld->ncpus,
-          isfinite(ld->during) ? "" : "; /proc/stat unreadable",
+          isfinite(ld->during) ? ""
+          : p->hybrid && !tune_launcher_owns_ranks(&p->hybrid->launcher)
+            ? "; srun's tasks are not tune's children: their own CPU time is unknown"
+            : "; /proc/stat unreadable",
           busy ? ": the times are noisy, rerun when it is quiet" : "");
   if (ld->low_util >= 0 && ld->util < TUNE_LOW_UTIL) {
     const struct tune_config *c = &p->c[ld->low_util];

@@ -12,7 +12,7 @@
  *     are refused;
  *   srun: --cpu-bind=none, unless the text says it; --cpu-bind=X, --hint,
  *     --threads-per-core (and SLURM_HINT, SLURM_THREADS_PER_CORE, which srun
- *     reads) are refused; without -c in the text, --cpus-per-task=PUs/R, so
+ *     reads), omp_ext's plugin --ht-policy=X but off are refused; without -c in the text, --cpus-per-task=PUs/R, so
  *     that the step holds every allowed PU (Slurm binds a step's tasks to the
  *     step's CPUs even with --cpu-bind=none: a smaller step would leave the
  *     ranks sharing those);
@@ -190,7 +190,7 @@ static int srun_binds(struct tune_launcher *l, char *bad, size_t len)
     if ((is(name, n, "cpu-bind") || is(name, n, "cpu_bind")) && cpu_bind_none(v))
       l->bind_off = 1;
     else if (is(name, n, "cpu-bind") || is(name, n, "cpu_bind") || is(name, n, "hint") ||
-             is(name, n, "threads-per-core"))
+             is(name, n, "threads-per-core") || (is(name, n, "ht-policy") && strcmp(v, "off")))
       return snprintf(bad, len, "%s%s%s", w, strchr(w, '=') ? "" : " ", strchr(w, '=') ? "" : v),
              1;
   }
