@@ -85,21 +85,8 @@ if [ "$prog" = - ] || [ "$mpiexec" = - ]; then
 else
   # ---- 3. tune through mpirun
   # What fits here: R <= cores, T <= the PUs of the smallest of R domains.
-  fits= nofit=
-  for r in 1 2; do
-    small=
-    if [ "$r" -le "$cores" ]; then
-      k=0
-      while [ "$k" -lt "$r" ]; do
-        n=$("$htp" --ranks-per-node "$r" --local-rank "$k" spn | tr -cd '{' | wc -c)
-        [ -z "$small" ] || [ "$n" -lt "$small" ] && small=$n
-        k=$((k + 1))
-      done
-    fi
-    for t in 1 2; do
-      if [ -n "$small" ] && [ "$t" -le "$small" ]; then fits="$fits ${r}x$t"; else nofit="$nofit ${r}x$t"; fi
-    done
-  done
+  . "$(dirname "$0")/hybrid_fits.sh"
+  hybrid_fits "$htp" 0
   nfits=$(echo $fits | wc -w)
   "$htp" tune --reps 3 --seed 7 --launcher "$mpiexec --oversubscribe -np {R}" --ranks 1,2 \
     --threads 1,2 --policies spn,none --out "$tmp/out" -- "$prog" --work 4000000 \

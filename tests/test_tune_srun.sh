@@ -16,6 +16,7 @@
 set -u
 htp=$1 prog=$2 src=$3
 . "$src/tests/slurm/cluster.sh"
+. "$src/tests/hybrid_fits.sh"
 dir=$(mktemp -d /tmp/omp_ext_slurm.XXXXXX)
 chmod 755 "$dir"
 trap 'slurm_cluster_stop "$dir"; rm -rf "$dir"' EXIT
@@ -36,23 +37,7 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 check() { if eval "$2"; then ok; else fail "$1"; fi; }
 
 # ---- 1. tune through srun
-cores=$("$htp" topo | sed -n 's/^cores: *//p')
-pus=$("$htp" topo | sed -n 's/^PUs: *\([0-9]*\) allowed.*/\1/p')
-fits= nofit=
-for r in 1 2; do
-  small=
-  if [ "$r" -le "$cores" ] && [ $((cores % r)) = 0 ] && [ $((pus % r)) = 0 ]; then
-    k=0
-    while [ "$k" -lt "$r" ]; do
-      n=$("$htp" --ranks-per-node "$r" --local-rank "$k" spn | tr -cd '{' | wc -c)
-      [ -z "$small" ] || [ "$n" -lt "$small" ] && small=$n
-      k=$((k + 1))
-    done
-  fi
-  for t in 1 2; do
-    if [ -n "$small" ] && [ "$t" -le "$small" ]; then fits="$fits ${r}x$t"; else nofit="$nofit ${r}x$t"; fi
-  done
-done
+hybrid_fits "$htp" 1
 nfits=$(echo $fits | wc -w)
 timeout 500 "$htp" tune --reps 3 --seed 3 --timeout 60 --launcher 'srun --mpi=pmix -n {R}' \
   --ranks 1,2 --threads 1,2 --policies spn,none -- "$prog" --work 4000000 \

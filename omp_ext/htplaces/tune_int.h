@@ -20,6 +20,7 @@
 #ifndef HTPLACES_TUNE_H
 #define HTPLACES_TUNE_H
 
+#include <glob.h>
 #include <stdio.h>
 
 #include "htplaces.h"
@@ -286,6 +287,9 @@ int tune_warm_up(const struct tune_exec *x, struct tune_config *c, struct tune_r
 /* ARG with each "{N}" replaced by c's thread count and each "{PLACES}" by
  * its OMP_PLACES text ("" for none); malloc'ed, NULL when out of memory. */
 char *tune_substitute(const char *arg, const struct tune_config *c);
+/* ARG with each from[k] replaced by to[k] (k < n, the first that matches);
+ * malloc'ed, NULL when out of memory. */
+char *tune_replace(const char *arg, const char *const *from, const char *const *to, unsigned n);
 /* tune's temporary folder: $TMPDIR (else /tmp)/htplaces-tune-XXXXXX into
  * path[len]; 0, or prints the error and returns HTP_EXIT_FAIL. */
 int tune_make_temp_dir(char *path, size_t len);
@@ -342,6 +346,10 @@ int tune_read_timing(const char *path, struct tune_config *c, double *serial_s, 
 /* Remove a run's timing files (\p path as for tune_read_timing), and the
  * temporary files a killed process left. */
 void tune_clear_timing(const char *path);
+/* The files of a run: \p path itself, or with "%p" every file where digits
+ * stand for it (globfree it); 0, or -1
+ * when there is none. */
+int tune_timing_files(const char *path, glob_t *g);
 /* One region object of a timing file (JSON text) against c's places
  * (OMP_PROC_BIND=close: in a team of T <= N threads, thread t on place t;
  * in a larger one, each thread on one of the places): 0, or 1 with why[len]

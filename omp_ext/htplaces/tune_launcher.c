@@ -320,24 +320,11 @@ const char *tune_launcher_added(const struct tune_launcher *l, char *buf, size_t
 /* w with every {R} replaced by r (malloc'd). */
 static char *with_ranks(const char *w, unsigned r)
 {
-  char *buf = NULL;
-  size_t size = 0;
-  FILE *f = open_memstream(&buf, &size);
-  const char *p;
-  if (!f)
-    return NULL;
-  for (p = w; *p;)
-    if (strncmp(p, "{R}", 3) == 0) {
-      fprintf(f, "%u", r);
-      p += 3;
-    } else {
-      fputc(*p++, f);
-    }
-  if (fclose(f) != 0) {
-    free(buf);
-    return NULL;
-  }
-  return buf;
+  static const char *const from[] = {"{R}"};
+  char text[16];
+  const char *to[] = {text};
+  snprintf(text, sizeof(text), "%u", r);
+  return tune_replace(w, from, to, 1);
 }
 
 /* Append a word (malloc'd copy of the format's text); -1 out of memory. */

@@ -413,35 +413,6 @@ int tune_ranks_command(FILE *f, const struct tune_config *c, char *const *prog)
 
 /* ------------------------------------------------------- timing files */
 
-/* The run's files: path itself, or with "%p" those where digits stand
- * for it.  0, or -1 when none. */
-static int rank_files(const char *path, glob_t *g)
-{
-  const char *p = strstr(path, "%p");
-  char *pattern;
-  size_t i, k;
-  memset(g, 0, sizeof(*g));
-  if (!p)
-    return access(path, R_OK) == 0 && glob(path, GLOB_NOESCAPE, NULL, g) == 0 ? 0 : -1;
-  if (asprintf(&pattern, "%.*s[0-9]*%s", (int)(p - path), path, p + 2) < 0)
-    return -1;
-  i = (size_t)glob(pattern, GLOB_NOESCAPE, NULL, g);
-  free(pattern);
-  if (i != 0)
-    return -1;
-  for (i = k = 0; i < g->gl_pathc; i++) { /* the digits, exactly */
-    const char *name = g->gl_pathv[i] + (p - path), *end = name + strspn(name, "0123456789");
-    if (strcmp(end, p + 2) == 0)
-      g->gl_pathv[k++] = g->gl_pathv[i];
-    else
-      free(g->gl_pathv[i]);
-  }
-  for (i = k; i < g->gl_pathc; i++)
-    g->gl_pathv[i] = NULL;
-  g->gl_pathc = k;
-  return k ? 0 : -1;
-}
-
 /* Rank r's view of c: one process of T threads on rank r's places. */
 static void rank_view(const struct tune_config *c, unsigned r, struct tune_config *v)
 {
@@ -579,7 +550,7 @@ int tune_ranks_read_timing(const char *path, struct tune_config *c, double *seri
   int status = -1;
   *serial_s = NAN;
   invalid[0] = '\0';
-  if (rank_files(path, &g) != 0)
+  if (tune_timing_files(path, &g) != 0)
     return -1;
   if ((runs = malloc((nb + 1) * sizeof(*runs))) && (v = calloc(g.gl_pathc, sizeof(*v))) &&
       (serial = malloc(g.gl_pathc * sizeof(*serial))))

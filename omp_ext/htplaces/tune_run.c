@@ -198,30 +198,39 @@ void tune_remove_temp_dir(const char *path)
 
 /* --------------------------------------------------------------- the run */
 
-char *tune_substitute(const char *arg, const struct tune_config *c)
+char *tune_replace(const char *arg, const char *const *from, const char *const *to, unsigned n)
 {
-  char count[16], *buf = NULL;
+  char *buf = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&buf, &len);
   const char *p;
+  unsigned k;
   if (!f)
     return NULL;
-  snprintf(count, sizeof(count), "%u", tune_rank_threads(c));
-  for (p = arg; *p;)
-    if (strncmp(p, "{N}", 3) == 0) {
-      fputs(count, f);
-      p += 3;
-    } else if (strncmp(p, "{PLACES}", 8) == 0) {
-      fputs(c->places ? c->places : "", f);
-      p += 8;
+  for (p = arg; *p;) {
+    for (k = 0; k < n && strncmp(p, from[k], strlen(from[k])) != 0; k++)
+      ;
+    if (k < n) {
+      fputs(to[k], f);
+      p += strlen(from[k]);
     } else {
       fputc(*p++, f);
     }
+  }
   if (fclose(f) != 0) {
     free(buf);
     return NULL;
   }
   return buf;
+}
+
+char *tune_substitute(const char *arg, const struct tune_config *c)
+{
+  static const char *const from[] = {"{N}", "{PLACES}"};
+  char count[16];
+  const char *to[] = {count, c->places ? c->places : ""};
+  snprintf(count, sizeof(count), "%u", tune_rank_threads(c));
+  return tune_replace(arg, from, to, 2);
 }
 
 /* PROGRAM and its arguments with {N} and {PLACES} replaced (NULL-ended;
