@@ -91,10 +91,14 @@ static int split_words(const char *text, struct tune_launcher *l, char *why, siz
       break;
     if (!(f = open_memstream(&buf, &size)))
       return snprintf(why, len, "out of memory"), -1;
-    if (one_word(&p, f, why, len) != 0 || fclose(f) != 0 ||
-        !(more = realloc(l->words, (l->nwords + 2) * sizeof(*more)))) {
+    if (one_word(&p, f, why, len) != 0) {
+      fclose(f);
       free(buf);
       return -1;
+    }
+    if (fclose(f) != 0 || !(more = realloc(l->words, (l->nwords + 2) * sizeof(*more)))) {
+      free(buf);
+      return snprintf(why, len, "out of memory"), -1;
     }
     l->words = more;
     l->words[l->nwords++] = buf;
