@@ -120,8 +120,11 @@ static const struct htp_command commands[] = {
    "  --timing-lib PATH    the libomp_ext.so to preload for per-region times\n"
    "  --no-regions         preload nothing: whole-program times only\n"
    "  -f json              print the JSON document instead of the table\n"
-   "  In PROG's arguments {N} is the thread count, {PLACES} the place list.\n"
-   HTP_HELP_HERE},
+   "  --launcher 'CMD {R}' hybrid MPI + OpenMP: ranks x threads per rank x policy, each\n"
+   "                       run CMD with {R} ranks (mpirun -np {R}, srun -n {R})\n"
+   "  --ranks LIST         with --launcher: the rank counts (default 1, 2, 4 ... cores)\n"
+   "  In PROG's arguments {N} is the thread count (per rank), {PLACES} the place list.\n"
+   HTP_HELP_RANKS "  (-i X only with --dry-run: the plan on another machine)\n"},
   {"verify", "verify [POLICY [N]] -- PROG",
    "run an OpenMP program, compare each thread's affinity with its place", htp_cmd_verify,
    HTP_HELP_HERE "  Without POLICY, the program runs with OMP_PLACES as set.\n"},

@@ -26,7 +26,8 @@
 #define MAX_LIST 64
 enum {
   OPT_POLICIES = 256, OPT_THREADS, OPT_WAIT, OPT_REPS, OPT_SEED, OPT_BUDGET, OPT_TIMEOUT,
-  OPT_DRY_RUN, OPT_OBJECTIVE, OPT_OUT, OPT_POWER, OPT_TIMING_LIB, OPT_NO_REGIONS, OPT_STDIN
+  OPT_DRY_RUN, OPT_OBJECTIVE, OPT_OUT, OPT_POWER, OPT_TIMING_LIB, OPT_NO_REGIONS, OPT_STDIN,
+  OPT_LAUNCHER, OPT_RANKS
 };
 
 struct tune_opts {
@@ -39,6 +40,7 @@ struct tune_opts {
   enum tune_objective objective;
   omp_ext_power_model_t power;
   const char *stdin_path; /* --stdin FILE, or NULL: /dev/null */
+  const char *launcher, *ranks; /* --launcher TEXT, --ranks LIST (tune_ranks.c); NULL */
 };
 
 static int positive_seconds(const char *opt, const char *text, double *v)
@@ -143,6 +145,8 @@ static int one_option(struct tune_opts *o, int c, const char *arg)
     return HTP_EXIT_OK;
   case OPT_TIMING_LIB: return parse_timing_lib(arg, &o->timing_lib);
   case OPT_NO_REGIONS: o->no_regions = 1; return HTP_EXIT_OK;
+  case OPT_LAUNCHER: o->launcher = arg; return HTP_EXIT_OK;
+  case OPT_RANKS: o->ranks = arg; return HTP_EXIT_OK;
   case OPT_POWER:
     if (omp_ext_power_model_parse(arg, &o->power) != 0)
       return htp_power_model_error("--power-model", arg);
@@ -171,6 +175,8 @@ static int parse_options(struct htp_ctx *ctx, int argc, char **argv, struct tune
     {"timing-lib", required_argument, NULL, OPT_TIMING_LIB},
     {"no-regions", no_argument, NULL, OPT_NO_REGIONS},
     {"stdin", required_argument, NULL, OPT_STDIN},
+    {"launcher", required_argument, NULL, OPT_LAUNCHER},
+    {"ranks", required_argument, NULL, OPT_RANKS},
     {0}};
   int c, status;
   optind = 0;
@@ -193,14 +199,20 @@ static int parse_options(struct htp_ctx *ctx, int argc, char **argv, struct tune
   return HTP_EXIT_OK;
 }
 
-static int check_env(const struct htp_ctx *ctx, int *json)
+static int check_env(const struct htp_ctx *ctx, const struct tune_opts *o, int *json)
 {
   int status;
   static const char *const conflicting[] = {"KMP_AFFINITY", "GOMP_CPU_AFFINITY",
                                             "OMP_EXT_HT_POLICY"};
   unsigned i;
-  if (ctx->input)
-    return htp_error(HTP_EXIT_USAGE, "tune runs the program on this machine: -i does not apply");
+  if (ctx->input && !o->dry_run)
+    return htp_error(HTP_EXIT_USAGE, "tune runs the program on this machine: -i does not apply "
+                     "(except to --dry-run: the plan on another machine)");
+  if (o->ranks && !o->launcher)
+    return htp_error(HTP_EXIT_USAGE, "--ranks needs --launcher, e.g. --launcher 'mpirun -np {R}'");
+  if (o->launcher && (ctx->ranks_opt || ctx->rank_opt))
+    return htp_error(HTP_EXIT_USAGE, "--ranks-per-node and --local-rank do not apply with "
+                     "--launcher: --ranks gives the ranks tune tries");
   if ((status = htp_report_format(ctx, "tune", json)) != 0)
     return status;
   for (i = 0; i < sizeof(conflicting) / sizeof(conflicting[0]); i++)
@@ -217,24 +229,49 @@ struct plan {
   unsigned npol, ncounts, nwaits;
   struct tune_config *c;
   unsigned n;
+  struct tune_hybrid *hybrid; /* --launcher: the ranks, the launcher, what is skipped */
 };
 
-static int make_plan(const omp_ext_topo_t *topo, const struct tune_opts *o, struct plan *p)
+/* --launcher: ranks x threads per rank x policy (tune_ranks.c). */
+static int make_hybrid(struct htp_ctx *ctx, const struct tune_opts *o, struct plan *p)
 {
+  struct tune_hybrid *h = p->hybrid = calloc(1, sizeof(*p->hybrid));
+  unsigned i;
+  int status;
+  if (!h)
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  for (i = 0; i < p->npol; i++)
+    if (p->policies[i] == TUNE_AUTO)
+      return htp_error(HTP_EXIT_USAGE, "--policies auto is not measured with --launcher (each "
+                       "rank would choose its own); run 'htplaces exec auto' under the launcher");
+  if ((status = tune_launcher_parse(o->launcher, &h->launcher)) != 0 ||
+      (status = tune_launcher_setup(&h->launcher, ctx->topo, ctx->restrict_list)) != 0 ||
+      (status = tune_parse_ranks(o->ranks, omp_ext_topo_ncores(ctx->topo), &h->ranks,
+                                 &h->nranks)) != 0)
+    return status;
+  return tune_ranks_plan(ctx, h, p->policies, p->npol, o->threads, p->waits, p->nwaits, &p->c,
+                         &p->n);
+}
+
+static int make_plan(struct htp_ctx *ctx, const struct tune_opts *o, struct plan *p)
+{
+  const omp_ext_topo_t *topo = ctx->topo;
   unsigned npus = omp_ext_topo_npus(topo), room = npus > MAX_LIST ? npus : MAX_LIST;
   int status;
   if ((status = tune_parse_policies(o->policies, p->policies, MAX_LIST, &p->npol)) != 0)
     return status;
+  p->nwaits = 1;
+  p->waits[0] = TUNE_WAIT_UNSET;
+  if (o->waits && (status = tune_parse_waits(o->waits, p->waits, 3, &p->nwaits)) != 0)
+    return status;
+  if (o->launcher)
+    return make_hybrid(ctx, o, p);
   if (!(p->counts = malloc(room * sizeof(*p->counts))))
     return htp_error(HTP_EXIT_FAIL, "out of memory");
   if (strcmp(o->threads, "auto") == 0)
     p->ncounts = tune_auto_threads(omp_ext_topo_ncores(topo), npus, omp_ext_topo_max_smt(topo),
                                    p->counts, room);
   else if ((status = tune_parse_threads(o->threads, npus, p->counts, room, &p->ncounts)) != 0)
-    return status;
-  p->nwaits = 1;
-  p->waits[0] = TUNE_WAIT_UNSET;
-  if (o->waits && (status = tune_parse_waits(o->waits, p->waits, 3, &p->nwaits)) != 0)
     return status;
   return tune_make_plan(topo, p->policies, p->npol, p->counts, p->ncounts, p->waits, p->nwaits,
                         &p->c, &p->n);
@@ -257,6 +294,8 @@ static void print_plan_json(FILE *out, const struct plan *p, const struct tune_o
     fprintf(out, "%.9g", o->budget_s);
   else
     fputs("null", out);
+  if (p->hybrid) /* --launcher: its words, what tune adds, the splits not run */
+    tune_ranks_plan_json(out, p->hybrid);
   fputs(",\n   \"configurations\": [", out);
   for (i = 0; i < p->n; i++) {
     const struct tune_config *c = &p->c[i];
@@ -271,8 +310,10 @@ static void print_plan_json(FILE *out, const struct plan *p, const struct tune_o
         fprintf(out, "%s\"%s\"", first ? "" : ", ", tune_bit_name(b));
         first = 0;
       }
-    fprintf(out, "], \"threads\": %u, \"wait\": \"%s\", \"cores\": %u, \"places\": ",
-            c->threads, tune_wait_name(c->wait), c->usage.cores);
+    fprintf(out, "], \"threads\": %u", c->threads);
+    tune_ranks_config_json(out, c);
+    fprintf(out, ", \"wait\": \"%s\", \"cores\": %u, \"places\": ", tune_wait_name(c->wait),
+            c->usage.cores);
     if (c->places)
       omp_ext_json_string(out, c->places);
     else
@@ -295,6 +336,8 @@ static void print_plan(FILE *out, const struct plan *p, const struct tune_opts *
             : TUNE_IS_AUTO(&p->c[i]) ? "(OMP_EXT_HT_POLICY=auto: per region, at run time)"
                                      : "(no OMP_PLACES: the runtime's default)");
   }
+  if (p->hybrid) /* --launcher: the command, the splits not run */
+    tune_ranks_print_plan(out, p->hybrid);
   if (o->timeout_s > 0)
     fprintf(out, "estimated time: at most %.0f s (%u runs x --timeout %.0f s); typically %u x "
             "the program's own time\n", runs * o->timeout_s, runs, o->timeout_s, runs);
@@ -603,7 +646,10 @@ static void print_load(const struct tune_load *ld, const struct plan *p)
   fprintf(stderr, "htplaces tune: %sother processes kept %s CPUs busy before the runs, %s during "
           "them (of %u allowed%s)%s\n", busy ? "warning: the machine is busy: " : "",
           cpus_text(ld->before, b, sizeof(b)), cpus_text(ld->during, d, sizeof(d)), ld->ncpus,
-          isfinite(ld->during) ? "" : "; /proc/stat unreadable",
+          isfinite(ld->during) ? ""
+          : p->hybrid && !tune_launcher_owns_ranks(&p->hybrid->launcher)
+            ? "; srun's tasks are not tune's children: their own CPU time is unknown"
+            : "; /proc/stat unreadable",
           busy ? ": the times are noisy, rerun when it is quiet" : "");
   if (ld->low_util >= 0 && ld->util < TUNE_LOW_UTIL) {
     const struct tune_config *c = &p->c[ld->low_util];
@@ -751,7 +797,7 @@ static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *
 int htp_cmd_tune(struct htp_ctx *ctx, int argc, char **argv)
 {
   struct tune_opts o = {"speedup,spn,spread,none", "auto", NULL, NULL, NULL, NULL, 0, 5, 1, 0,
-                        0, 0, TUNE_TIME, {0, 0, 0, 0}, NULL};
+                        0, 0, TUNE_TIME, {0, 0, 0, 0}, NULL, NULL, NULL};
   struct plan p = {0};
   omp_ext_model_t m;
   int status, sep = 0, json = 0;
@@ -765,11 +811,17 @@ int htp_cmd_tune(struct htp_ctx *ctx, int argc, char **argv)
   if (!o.power_text || !*o.power_text)
     o.power_text = OMP_EXT_MODEL_PRESET;
   if ((status = parse_options(ctx, argc, argv, &o, &sep)) != 0 ||
-      (status = check_env(ctx, &json)) != 0 || (status = htp_this_machine("tune")) != 0)
+      (status = check_env(ctx, &o, &json)) != 0 || (status = htp_this_machine("tune")) != 0)
     return status;
   if (!htp_topo(ctx, &status))
     return status;
-  if ((status = make_plan(ctx->topo, &o, &p)) != 0) {
+  if ((status = make_plan(ctx, &o, &p)) != 0 ||
+      (o.launcher &&
+       (status = tune_ranks_check_args(&p.hybrid->launcher, argv + sep + 1, !o.dry_run)))) {
+    tune_free_plan(p.c, p.n);
+    if (p.hybrid)
+      tune_ranks_free(p.hybrid);
+    free(p.hybrid);
     free(p.counts);
     return status;
   }
@@ -787,10 +839,16 @@ int htp_cmd_tune(struct htp_ctx *ctx, int argc, char **argv)
       print_plan_json(stdout, &p, &o);
     else if (o.dry_run)
       print_plan(stdout, &p, &o);
-    else
+    else {
+      if (p.hybrid) /* --launcher: what is not run, before the runs */
+        tune_ranks_print_skips(stderr, p.hybrid);
       status = measure(ctx, &p, &o, argv + sep + 1, json);
+    }
   }
   tune_free_plan(p.c, p.n);
+  if (p.hybrid)
+    tune_ranks_free(p.hybrid);
+  free(p.hybrid);
   free(p.counts);
   return status;
 }

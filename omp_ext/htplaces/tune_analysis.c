@@ -121,7 +121,7 @@ static void one_config(const struct tune_config *c, double t1, double *buf, stru
   if (r->metric[TUNE_ENERGY].n)
     r->power_w = r->metric[TUNE_ENERGY].median / r->time.median;
   for (i = 0; i < c->nruns; i++)
-    if (counts(&c->runs[i]) && c->runs[i].wall_s > 0)
+    if (counts(&c->runs[i]) && c->runs[i].wall_s > 0 && isfinite(c->runs[i].cpu_s))
       buf[k++] = c->runs[i].cpu_s / (c->runs[i].wall_s * c->threads);
   r->cpu_util = tune_median(buf, k);
 }
@@ -189,7 +189,8 @@ static int distinct_pus(const struct tune_config *j)
 static int is_sigma_pair(const struct tune_config *i, const struct tune_config *j, unsigned *tmp)
 {
   unsigned *a = tmp, *b = tmp + i->threads, k;
-  if (j->threads != 2 * i->threads || j->wait != i->wait || sorted_cores(i, a) != 0 ||
+  if (j->threads != 2 * i->threads || j->wait != i->wait || j->ranks != i->ranks ||
+      sorted_cores(i, a) != 0 ||
       sorted_cores(j, b) != 0)
     return 0;
   for (k = 0; k < i->threads; k++)
@@ -241,17 +242,20 @@ static int sigma_pairs(const struct tune_config *c, const struct tune_result *r,
   return omp_ext_success;
 }
 
-/* Fewer cores, then fewer threads. */
+/* Fewer cores, then fewer threads (--launcher: of all ranks, the PUs in
+ * use), then fewer ranks (less memory and communication for the same PUs). */
 static int cheaper(const struct tune_config *a, const struct tune_config *b)
 {
   if (a->usage.cores != b->usage.cores)
     return a->usage.cores < b->usage.cores;
-  return a->threads < b->threads;
+  if (a->threads != b->threads)
+    return a->threads < b->threads;
+  return a->ranks < b->ranks;
 }
 
 static int same_cost(const struct tune_config *a, const struct tune_config *b)
 {
-  return a->usage.cores == b->usage.cores && a->threads == b->threads;
+  return a->usage.cores == b->usage.cores && a->threads == b->threads && a->ranks == b->ranks;
 }
 
 /* Is a's median better than b's for objective o (exact ties: cheaper)? */

@@ -14,10 +14,16 @@
  *   tune_json.c      results.json (also -f json), results.csv
  *   tune_plots.c     the gnuplot script of the plots
  *   tune_out.c       the --out folder
+ *   tune_launcher.c  --launcher: the launcher's words, its binding turned off,
+ *                    one run's command line (hybrid MPI + OpenMP)
+ *   tune_ranks.c     --launcher: the plan of ranks x threads per rank x
+ *                    policy (what fits, what is skipped and why), each
+ *                    rank's timing file checked against its domain
  */
 #ifndef HTPLACES_TUNE_H
 #define HTPLACES_TUNE_H
 
+#include <glob.h>
 #include <stdio.h>
 
 #include "htplaces.h"
@@ -128,6 +134,11 @@ struct tune_config {
   int self_bound;        /* "none" only: the timing layer saw the program's threads
                           * bound to less than the CPUs the run started with (the
                           * program pins its own threads: not an unbound baseline) */
+  /* --launcher (tune_ranks.c): `ranks` processes of threads / ranks threads
+   * each, started by the launcher, each in its domain; place_pu/place_core
+   * rank after rank.  0 / NULL: one process (every other field as above). */
+  unsigned ranks;
+  const struct tune_launcher *launcher;
 };
 
 /* What the regions say across configurations (tune_analysis.c). */
@@ -233,6 +244,10 @@ int tune_parse_policies(const char *text, int *policies, unsigned max, unsigned 
  * errors naming --threads. */
 int tune_parse_threads(const char *text, unsigned max_threads, unsigned *counts, unsigned max,
                        unsigned *n);
+/* The same for any --WHAT list of counts within 1..limit (limit_text, e.g.
+ * " (the allowed PUs)", ends the error message). */
+int tune_parse_counts(const char *text, const char *what, unsigned limit, const char *limit_text,
+                      unsigned *counts, unsigned max, unsigned *n);
 /* "passive,active" -> wait policies; prints errors. */
 int tune_parse_waits(const char *text, enum tune_wait *waits, unsigned max, unsigned *n);
 /* The automatic thread counts for ncores cores and npus PUs (max_smt PUs per
@@ -247,6 +262,11 @@ int tune_make_plan(const omp_ext_topo_t *topo, const int *policies, unsigned npo
                    const unsigned *counts, unsigned ncounts, const enum tune_wait *waits,
                    unsigned nwaits, struct tune_config **configs, unsigned *n);
 void tune_free_plan(struct tune_config *configs, unsigned n);
+/* Configurations with the same place list, N, ranks and wait policy are one
+ * placement: measured once, named by all the policies giving it.  "none"
+ * (no place list) is never the same as a placement.  Returns the new count;
+ * the order of first appearance is kept (the others freed). */
+unsigned tune_merge_identical(struct tune_config *c, unsigned n);
 /* Free one configuration's places, runs and regions (zeroes it). */
 void tune_free_plan_entry(struct tune_config *c);
 /* "speedup/spn/spread 2" or "spn 2 active": the configuration as tables,
@@ -312,6 +332,9 @@ int tune_warm_up(const struct tune_exec *x, struct tune_config *c, struct tune_r
 /* ARG with each "{N}" replaced by c's thread count and each "{PLACES}" by
  * its OMP_PLACES text ("" for none); malloc'ed, NULL when out of memory. */
 char *tune_substitute(const char *arg, const struct tune_config *c);
+/* ARG with each from[k] replaced by to[k] (k < n, the first that matches);
+ * malloc'ed, NULL when out of memory. */
+char *tune_replace(const char *arg, const char *const *from, const char *const *to, unsigned n);
 /* tune's temporary folder: $TMPDIR (else /tmp)/htplaces-tune-XXXXXX into
  * path[len]; 0, or prints the error and returns HTP_EXIT_FAIL. */
 int tune_make_temp_dir(char *path, size_t len);
@@ -362,6 +385,10 @@ void tune_read_timing_done(void);
 /* Remove a run's timing files (\p path as for tune_read_timing), and the
  * temporary files a killed process left. */
 void tune_clear_timing(const char *path);
+/* The files of a run: \p path itself, or with "%p" every file where digits
+ * stand for it (globfree it); 0, or -1
+ * when there is none. */
+int tune_timing_files(const char *path, glob_t *g);
 /* One region object of a timing file (JSON text) against c's places
  * (OMP_PROC_BIND=close: in a team of T <= N threads, thread t on place t;
  * in a larger one, each thread on one of the places): 0, or 1 with why[len]
@@ -541,5 +568,116 @@ void tune_out_abort(struct tune_out *o);
  * preceded by "OMP_EXT_SIGMA=0.270 " when sigma was measured (in (0, 1]):
  * what omp_ext_share() and the in-code model read. */
 char *tune_exec_line(const struct tune_report *t, int i);
+
+/* tune_launcher.c ------------------------------------------------------ */
+
+/* How --launcher's ranks start: "mpirun"/"mpiexec" (Open MPI, MPICH Hydra),
+ * "srun", or another command, whose binding tune cannot switch off. */
+enum tune_launcher_kind { TUNE_LAUNCHER_MPIRUN, TUNE_LAUNCHER_SRUN, TUNE_LAUNCHER_OTHER };
+
+struct tune_launcher {
+  char **words;             /* the --launcher text split as a shell would (malloc'd) */
+  unsigned nwords;
+  enum tune_launcher_kind kind;
+  int bind_off;             /* the text itself says --bind-to none / --cpu-bind=none */
+  int cpus_given;           /* srun: the text gives -c / --cpus-per-task */
+  unsigned pus, cores;      /* the allowed PUs and cores (tune_launcher_setup) */
+  char *htplaces;           /* the word that runs this htplaces: "htplaces" when
+                             * $PATH finds this one, else its absolute path */
+  char *restrict_list;      /* tune's -r LIST, passed to each rank's exec; NULL */
+};
+
+/* Split --launcher's text into l's words (NULL-ended) and check it: {R}
+ * present, nothing a shell would expand ($, `, globs, |, ;, <, >, ...),
+ * no binding of its own (mpirun --bind-to X but none, --cpu-set,
+ * --rankfile, --map-by ...:PE=n; srun --cpu-bind=X but none, --hint,
+ * --threads-per-core; SLURM_HINT set).  0, or prints the one-line error
+ * and returns HTP_EXIT_USAGE (l left empty). */
+int tune_launcher_parse(const char *text, struct tune_launcher *l);
+/* The allowed PUs and cores (topo), the htplaces word, -r LIST; 0 or
+ * prints the error and returns HTP_EXIT_FAIL. */
+int tune_launcher_setup(struct tune_launcher *l, const omp_ext_topo_t *topo,
+                        const char *restrict_list);
+void tune_launcher_free(struct tune_launcher *l);
+/* Whether R ranks can each get whole cores through this launcher: srun
+ * without -c in the text gets --cpus-per-task=PUs/R, which must give each
+ * rank whole cores of a step that holds every allowed PU (Slurm binds a
+ * step's tasks to its CPUs even with --cpu-bind=none).  1 fits; 0 with
+ * why[len]. */
+int tune_launcher_fits(const struct tune_launcher *l, unsigned ranks, char *why, size_t len);
+/* What tune adds to the launcher's words, "--bind-to none" (static); ""
+ * when nothing. */
+const char *tune_launcher_added(const struct tune_launcher *l, char *buf, size_t len);
+/* The command of one run of configuration c (c->ranks, c->launcher): the
+ * launcher's words with {R} replaced and its binding turned off, then
+ * `htplaces exec --ranks-per-node R POLICY T --` (none: nothing) and
+ * PROGRAM ARGS (each with tune_substitute).  NULL-ended, malloc'd (each
+ * word too); NULL when out of memory. */
+char **tune_launcher_argv(const struct tune_config *c, char *const *prog);
+/* Whether the ranks are the launcher's descendants (mpirun forks them; srun's
+ * tasks are slurmstepd's): only then is the run's CPU time theirs. */
+int tune_launcher_owns_ranks(const struct tune_launcher *l);
+
+/* tune_ranks.c --------------------------------------------------------- */
+
+/* A ranks x threads split that does not fit (listed by --dry-run and the
+ * report); threads 0: every thread count. */
+struct tune_skip {
+  unsigned ranks, threads;
+  char why[200];
+};
+
+/* What --launcher adds to the plan. */
+struct tune_hybrid {
+  struct tune_launcher launcher;
+  unsigned *ranks;          /* --ranks, in the order given */
+  unsigned nranks;
+  struct tune_skip *skips;  /* the splits that do not fit */
+  unsigned nskips;
+};
+
+/* Threads per rank: threads / ranks with --launcher, else threads. */
+unsigned tune_rank_threads(const struct tune_config *c);
+/* --ranks "1,2,4" or "1-4" (as --threads): each 1..65536, a count listed
+ * twice kept once; prints errors naming --ranks.  NULL text: 1, 2, 4, ...
+ * up to the allowed cores, and the cores. */
+int tune_parse_ranks(const char *text, unsigned ncores, unsigned **ranks, unsigned *n);
+/* The hybrid plan on ctx's topology: for each R of h->ranks, each thread
+ * count T (threads_text, or "auto": tune_auto_threads on the smallest of
+ * the R domains) and each policy and wait policy, the configuration of R
+ * ranks of T threads, rank r's places those of `htplaces --ranks-per-node R
+ * --local-rank r POLICY T`; the splits that do not fit into h->skips.
+ * Identical placements merged.  0, or prints the error and returns the exit
+ * status (2 when no split fits). */
+int tune_ranks_plan(struct htp_ctx *ctx, struct tune_hybrid *h, const int *policies,
+                    unsigned npol, const char *threads_text, const enum tune_wait *waits,
+                    unsigned nwaits, struct tune_config **configs, unsigned *n);
+void tune_ranks_free(struct tune_hybrid *h);
+/* The program's arguments and the launcher under --launcher: no {PLACES}
+ * (each rank has its own list); with \p find, the launcher found (as
+ * tune_find_program: --dry-run shows a plan where it is not installed).
+ * 0, or prints the error and returns the exit status. */
+int tune_ranks_check_args(const struct tune_launcher *l, char *const *prog, int find);
+/* --dry-run: the launcher line and the skipped splits (text), or their JSON
+ * members ("launcher": ..., "skipped": [...], with a leading comma). */
+void tune_ranks_print_plan(FILE *out, const struct tune_hybrid *h);
+/* Before the runs: one "htplaces tune: not run: 2x4: why" line per split
+ * that does not fit. */
+void tune_ranks_print_skips(FILE *out, const struct tune_hybrid *h);
+void tune_ranks_plan_json(FILE *out, const struct tune_hybrid *h);
+/* A configuration's JSON members for --launcher (", \"ranks\": R,
+ * \"threads_per_rank\": T"); nothing without it. */
+void tune_ranks_config_json(FILE *out, const struct tune_config *c);
+/* The command of configuration c under --launcher, for people, after the
+ * environment tune_exec_line puts first: none's OMP_NUM_THREADS=T, then the
+ * run's words (tune_launcher_argv), shell-quoted.  0, or -1 out of memory. */
+int tune_ranks_command(FILE *f, const struct tune_config *c, char *const *prog);
+/* A run's timing files under --launcher (path as tune_read_timing's, with
+ * %p): each process's file read alone and checked against the domain of the
+ * rank its threads are on (no two processes on one rank's places); the
+ * regions of all ranks folded into c, each region's time in the run the
+ * slowest rank's; *serial_s the largest.  Returns as tune_read_timing. */
+int tune_ranks_read_timing(const char *path, struct tune_config *c, double *serial_s,
+                           char *invalid, size_t len);
 
 #endif /* HTPLACES_TUNE_H */

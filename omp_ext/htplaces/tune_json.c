@@ -125,8 +125,9 @@ static void json_config(FILE *f, const struct tune_report *t, unsigned i)
     omp_ext_json_string(f, c->places);
   else
     fputs("null", f);
+  tune_ranks_config_json(f, c); /* --launcher: ranks, threads per rank */
   fputs(", \"omp_places\": ", f);
-  if (c->places)
+  if (c->places && !c->ranks) /* (--launcher: one list per rank, in "places") */
     omp_ext_json_string(f, c->places);
   else
     fputs("null", f);
@@ -348,8 +349,9 @@ void tune_print_json(FILE *f, const struct tune_report *t)
 void tune_print_csv(FILE *f, const struct tune_report *t)
 {
   unsigned i, k;
-  fputs("policy,threads,wait_policy,cores,round_index,wall_s,cpu_s,energy_j,energy_source,"
-        "status,invalid\n", f);
+  int ranks = t->n && t->c[0].ranks; /* --launcher: a last column, the ranks */
+  fprintf(f, "policy,threads,wait_policy,cores,round_index,wall_s,cpu_s,energy_j,energy_source,"
+          "status,invalid%s\n", ranks ? ",ranks" : "");
   for (i = 0; i < t->n; i++)
     for (k = 0; k < t->c[i].nruns; k++) {
       unsigned b, bits = tune_policy_bits(&t->c[i]);
@@ -363,6 +365,8 @@ void tune_print_csv(FILE *f, const struct tune_report *t)
               t->energy_measured ? "rapl" : "modelled", t->c[i].runs[k].status);
       if (t->c[i].runs[k].invalid[0]) /* a quoted CSV field */
         sweep_csv_quoted(f, t->c[i].runs[k].invalid);
+      if (ranks)
+        fprintf(f, ",%u", t->c[i].ranks);
       fputc('\n', f);
     }
 }

@@ -63,6 +63,7 @@ static int each_item(const char *text, const char *what, int (*item)(const char 
 struct collect {
   void *out;
   unsigned max, n, limit;
+  const char *what, *limit_text; /* counts: "threads", " (the allowed PUs)" */
 };
 
 static int policy_item(const char *s, void *arg)
@@ -93,7 +94,7 @@ static int policy_item(const char *s, void *arg)
 
 int tune_parse_policies(const char *text, int *policies, unsigned max, unsigned *n)
 {
-  struct collect c = {policies, max, 0, 0};
+  struct collect c = {policies, max, 0, 0, "policies", ""};
   int status = each_item(text, "policies", policy_item, &c);
   *n = c.n;
   if (!status && c.n == 1 && policies[0] == TUNE_AUTO)
@@ -123,27 +124,34 @@ static int thread_item(const char *s, void *arg)
     hi = lo;
   }
   if (!ok)
-    return htp_error(HTP_EXIT_USAGE, "invalid --threads item '%s': not a thread count or range "
-                     "LO-HI within 1..%u (the allowed PUs)", s, c->limit);
+    return htp_error(HTP_EXIT_USAGE, "invalid --%s item '%s': not a %.*s count or range LO-HI "
+                     "within 1..%u%s", c->what, s, (int)strlen(c->what) - 1, c->what, c->limit,
+                     c->limit_text);
   for (v = lo; v <= hi; v++) {
     for (i = 0; i < c->n && out[i] != v; i++)
       ;
     if (i < c->n)
       continue;
     if (c->n == c->max)
-      return htp_error(HTP_EXIT_USAGE, "too many --threads (at most %u)", c->max);
+      return htp_error(HTP_EXIT_USAGE, "too many --%s (at most %u)", c->what, c->max);
     out[c->n++] = (unsigned)v;
   }
   return HTP_EXIT_OK;
 }
 
+int tune_parse_counts(const char *text, const char *what, unsigned limit, const char *limit_text,
+                      unsigned *counts, unsigned max, unsigned *n)
+{
+  struct collect c = {counts, max, 0, limit, what, limit_text};
+  int status = each_item(text, what, thread_item, &c);
+  *n = c.n;
+  return status;
+}
+
 int tune_parse_threads(const char *text, unsigned max_threads, unsigned *counts, unsigned max,
                        unsigned *n)
 {
-  struct collect c = {counts, max, 0, max_threads};
-  int status = each_item(text, "threads", thread_item, &c);
-  *n = c.n;
-  return status;
+  return tune_parse_counts(text, "threads", max_threads, " (the allowed PUs)", counts, max, n);
 }
 
 static int wait_item(const char *s, void *arg)
@@ -168,7 +176,7 @@ static int wait_item(const char *s, void *arg)
 
 int tune_parse_waits(const char *text, enum tune_wait *waits, unsigned max, unsigned *n)
 {
-  struct collect c = {waits, max, 0, 0};
+  struct collect c = {waits, max, 0, 0, "wait-policy", ""};
   int status = each_item(text, "wait-policy", wait_item, &c);
   *n = c.n;
   return status;
@@ -247,17 +255,14 @@ const char *tune_bit_name(unsigned b)
                                              ? "auto" : omp_ext_policy_name((omp_ht_policy_t)b);
 }
 
-/* Configurations with the same place list, N and wait policy are one
- * placement: measured once, named by all the policies giving it.  "none"
- * (no place list) is never the same as a placement.  Returns the new count;
- * the order of first appearance is kept. */
-static unsigned merge_identical(struct tune_config *c, unsigned n)
+unsigned tune_merge_identical(struct tune_config *c, unsigned n)
 {
   unsigned i, j, k = 0;
   for (i = 0; i < n; i++) {
     for (j = 0; j < k; j++)
       if (c[j].places && c[i].places && c[j].threads == c[i].threads &&
-          c[j].wait == c[i].wait && strcmp(c[j].places, c[i].places) == 0)
+          c[j].ranks == c[i].ranks && c[j].wait == c[i].wait &&
+          strcmp(c[j].places, c[i].places) == 0)
         break;
     if (j < k) {
       c[j].policies |= c[i].policies;
@@ -296,7 +301,7 @@ int tune_make_plan(const omp_ext_topo_t *topo, const int *policies, unsigned npo
     return htp_error(HTP_EXIT_FAIL, "cannot make the plan: %s", omp_ext_strerror(err));
   }
   *configs = c;
-  *n = merge_identical(c, k);
+  *n = tune_merge_identical(c, k);
   return HTP_EXIT_OK;
 }
 
@@ -337,7 +342,9 @@ void tune_config_label(const struct tune_config *c, char *buf, size_t len)
       k += (size_t)snprintf(buf + k, len - k, "%s%s", first ? "" : "/", tune_bit_name(p));
       first = 0;
     }
-  if (k < len && !TUNE_IS_AUTO(c)) /* (auto: no N, it chooses per region) */
+  if (k < len && c->ranks) /* --launcher: "2x4", ranks x threads per rank */
+    k += (size_t)snprintf(buf + k, len - k, " %ux%u", c->ranks, tune_rank_threads(c));
+  else if (k < len && !TUNE_IS_AUTO(c)) /* (auto: no N, it chooses per region) */
     k += (size_t)snprintf(buf + k, len - k, " %u", c->threads);
   if (k < len)
     snprintf(buf + k, len - k, "%s%s", c->wait ? " " : "", c->wait ? tune_wait_name(c->wait) : "");

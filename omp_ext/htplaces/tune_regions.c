@@ -353,10 +353,9 @@ static int by_start(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-/* The files of a run: \p path itself, or with "%p" every file where a
- * process ID stands for it (glob; a temporary file being written, or one a
- * killed process left, does not match: the rest must be digits). */
-static int run_files(const char *path, glob_t *g)
+/* (a temporary file being written, or one a killed process left, does not
+ * match: the rest must be digits) */
+int tune_timing_files(const char *path, glob_t *g)
 {
   const char *p = strstr(path, "%p");
   char *pattern;
@@ -476,7 +475,7 @@ static int read_procs(const char *path, struct proc **procs, unsigned *n)
   size_t i;
   unsigned k, j, ok = 0;
   *procs = NULL, *n = 0;
-  if (run_files(path, &g) != 0)
+  if (tune_timing_files(path, &g) != 0)
     return -1;
   if (!(*procs = calloc(g.gl_pathc, sizeof(**procs)))) {
     globfree(&g);

@@ -90,6 +90,14 @@ char *tune_exec_line(const struct tune_report *t, int i)
     fprintf(f, "OMP_EXT_SIGMA=%.3f ", t->s->sigma);
   if (c->wait)
     fprintf(f, "OMP_WAIT_POLICY=%s ", tune_wait_name(c->wait));
+  if (c->ranks) { /* --launcher: the launcher, each rank's exec, the program */
+    int err = tune_ranks_command(f, c, t->argv);
+    if (fclose(f) != 0 || err) {
+      free(buf);
+      return NULL;
+    }
+    return buf;
+  }
   if (c->policy == TUNE_NONE)
     fprintf(f, "OMP_NUM_THREADS=%u", c->threads);
   else
@@ -170,8 +178,9 @@ static void print_pick(FILE *out, const struct tune_report *t, enum tune_objecti
   fprintf(out, "): tied with ");
   print_tied(out, t, o, b);
   fprintf(out, " -- not significantly %s than the %s (%s); the cheapest of them (fewer "
-          "cores, then fewer threads) is recommended\n", o == TUNE_SPN ? "lower" : "higher",
-          f == b ? "recommended one" : "best median", TUNE_TEST_NAME);
+          "cores, then fewer threads%s) is recommended\n", o == TUNE_SPN ? "lower" : "higher",
+          f == b ? "recommended one" : "best median", TUNE_TEST_NAME,
+          t->c[b].ranks ? " of all ranks, then fewer ranks" : "");
 }
 
 /* The median of n values, v left as it is; NAN for none (v may be NULL). */

@@ -80,13 +80,13 @@ static void put_env(const struct tune_config *c)
    * user's unless the plan varies it.) */
   unsetenv("OMP_PLACES");
   unsetenv("OMP_PROC_BIND");
-  snprintf(count, sizeof(count), "%u", c->threads);
+  snprintf(count, sizeof(count), "%u", tune_rank_threads(c)); /* (--launcher: per rank) */
   setenv("OMP_NUM_THREADS", count, 1);
   if (TUNE_IS_AUTO(c)) { /* per region, by the preloaded libomp_ext (tune.c checks it is) */
     unsetenv("OMP_NUM_THREADS");
     setenv("OMP_EXT_HT_POLICY", "auto", 1);
   }
-  if (c->places) {
+  if (c->places && !c->ranks) { /* (--launcher: each rank's exec sets its own) */
     setenv("OMP_PLACES", c->places, 1);
     setenv("OMP_PROC_BIND", "close", 1);
   }
@@ -141,30 +141,39 @@ void tune_remove_temp_dir(const char *path)
 
 /* --------------------------------------------------------------- the run */
 
-char *tune_substitute(const char *arg, const struct tune_config *c)
+char *tune_replace(const char *arg, const char *const *from, const char *const *to, unsigned n)
 {
-  char count[16], *buf = NULL;
+  char *buf = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&buf, &len);
   const char *p;
+  unsigned k;
   if (!f)
     return NULL;
-  snprintf(count, sizeof(count), "%u", c->threads);
-  for (p = arg; *p;)
-    if (strncmp(p, "{N}", 3) == 0) {
-      fputs(count, f);
-      p += 3;
-    } else if (strncmp(p, "{PLACES}", 8) == 0) {
-      fputs(c->places ? c->places : "", f);
-      p += 8;
+  for (p = arg; *p;) {
+    for (k = 0; k < n && strncmp(p, from[k], strlen(from[k])) != 0; k++)
+      ;
+    if (k < n) {
+      fputs(to[k], f);
+      p += strlen(from[k]);
     } else {
       fputc(*p++, f);
     }
+  }
   if (fclose(f) != 0) {
     free(buf);
     return NULL;
   }
   return buf;
+}
+
+char *tune_substitute(const char *arg, const struct tune_config *c)
+{
+  static const char *const from[] = {"{N}", "{PLACES}"};
+  char count[16];
+  const char *to[] = {count, c->places ? c->places : ""};
+  snprintf(count, sizeof(count), "%u", tune_rank_threads(c));
+  return tune_replace(arg, from, to, 2);
 }
 
 /* PROGRAM and its arguments with {N} and {PLACES} replaced (NULL-ended;
@@ -173,6 +182,8 @@ static char **run_argv(const struct tune_exec *x, const struct tune_config *c)
 {
   unsigned n = 0, i;
   char **v;
+  if (c->ranks) /* --launcher: the launcher, each rank's exec, then the program */
+    return tune_launcher_argv(c, x->argv);
   while (x->argv[n])
     n++;
   if (!(v = calloc(n + 1, sizeof(*v))))
@@ -307,7 +318,9 @@ static double energy_now(const struct tune_exec *x)
 static void keep_timing(const struct tune_exec *x, struct tune_config *c, struct tune_run *r)
 {
   double serial, *more;
-  int got = tune_read_timing(x->timing_file, c, &serial, r->invalid, sizeof(r->invalid));
+  int got = c->ranks ? tune_ranks_read_timing(x->timing_file, c, &serial, r->invalid,
+                                              sizeof(r->invalid))
+                     : tune_read_timing(x->timing_file, c, &serial, r->invalid, sizeof(r->invalid));
   if (got != 0) {
     if (got < 0)
       c->untimed++;
@@ -515,6 +528,8 @@ static int run(const struct tune_exec *x, struct tune_config *c, struct tune_run
   if (!isfinite(r->energy_j))
     r->energy_j = omp_ext_model_power(x->power, &c->usage) * r->wall_s;
   outcome(&w, &f, x->stdout_fd, warmup, c, r);
+  if (c->launcher && !tune_launcher_owns_ranks(c->launcher))
+    r->cpu_s = NAN; /* (srun: the ranks are slurmstepd's children, not the run's) */
   r->other_cpu_s = b1 - b0 - r->cpu_s; /* (NAN when /proc/stat is unreadable) */
   if (r->other_cpu_s < 0)
     r->other_cpu_s = 0; /* (its ticks are coarser than rusage) */
@@ -606,7 +621,7 @@ void tune_machine_load(const struct tune_config *c, unsigned n, double before,
       const struct tune_run *r = &c[i].runs[k];
       if (isfinite(r->other_cpu_s) && r->wall_s > 0)
         other += r->other_cpu_s, wall += r->wall_s;
-      if (r->status == 0 && !r->invalid[0] && r->wall_s > 0)
+      if (r->status == 0 && !r->invalid[0] && r->wall_s > 0 && isfinite(r->cpu_s))
         u[m++] = r->cpu_s / (r->wall_s * c[i].threads);
     }
     if (c[i].threads >= 2 && m) {

@@ -719,7 +719,8 @@ static int run_and_report(struct htp_ctx *ctx, struct verify *v, const omp_ext_p
   else if (claim_torn(v), choose_rule(v, list) != 0)
     return htp_error(HTP_EXIT_FAIL, "out of memory");
   else
-    return verify_report(v, prog, w.status, w.stopped);
+    return ctx->rank.launcher ? verify_ranks_report(ctx, v, prog, w.status, w.stopped)
+                              : verify_report(v, prog, w.status, w.stopped);
   if (status > 128 && status == 128 + sig) { /* end as the signal says */
     fflush(NULL);
     signal(sig, SIG_DFL);

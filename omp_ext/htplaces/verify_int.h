@@ -85,5 +85,11 @@ struct verify {
  * wstatus: the program's wait status; stopped: SIGTTIN or SIGTTOU when it
  * stopped on the terminal and was killed, else 0. */
 int verify_report(struct verify *v, char **prog, int wstatus, int stopped);
+/* Under an MPI launcher (ctx->rank.launcher: verify_ranks.c): the same
+ * report, opened by the rank's domain, each line after "rank G (local L of
+ * K on HOST): "; a rank bound to PUs the node's ranks must share fails too. */
+struct htp_ctx;
+int verify_ranks_report(const struct htp_ctx *ctx, struct verify *v, char **prog, int wstatus,
+                        int stopped);
 
 #endif
