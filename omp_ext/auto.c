@@ -105,11 +105,6 @@ int omp_ext_auto_threads(void)
   return auto_threads;
 }
 
-int omp_ext_auto_energy(void)
-{
-  return auto_energy;
-}
-
 const char *omp_ext_auto_value_now(void)
 {
   return auto_value;
@@ -196,6 +191,8 @@ static unsigned sample_of(const struct omp_ext_auto *a, unsigned step)
   return step / (a->block * ncands(a)) * a->block + step % a->block;
 }
 
+static void auto_costs(struct omp_ext_auto *a);
+
 /* (Re)start exploring: every candidate again. */
 static void explore_start(struct omp_ext_auto *a)
 {
@@ -222,6 +219,10 @@ static void start_set(struct omp_ext_auto *a, const struct omp_ext_cands *set)
   if (learnt->state->team == set->team && learnt->state->team_free == set->free &&
       omp_ext_auto_restore(a) == 0) {
     a->learnt_as = AUTO_LEARNT_RESTORED;
+    if (a->phase == AUTO_PHASE_SETTLED) { /* its costs, and the learnt one by default */
+      auto_costs(a);
+      a->xref = a->xref > 0 ? a->xref : a->med[a->best];
+    }
     return;
   }
   memset(&a->n, 0, sizeof(*a) - offsetof(struct omp_ext_auto, n));
@@ -425,7 +426,7 @@ static double cost_of(const struct omp_ext_auto *a, unsigned c, double p_follow)
   return ms > mt ? mt + p_follow * (ms - mt) : median_of(all, n);
 }
 
-void omp_ext_auto_costs(struct omp_ext_auto *a)
+static void auto_costs(struct omp_ext_auto *a)
 {
   double p_follow = a->n ? (double)a->follows / (double)a->n : 0;
   unsigned c;
@@ -438,7 +439,7 @@ static void settle(struct omp_ext_auto *a)
 {
   unsigned c;
   int best = 0;
-  omp_ext_auto_costs(a);
+  auto_costs(a);
   for (c = 0; c < ncands(a); c++)
     if (a->med[c] < a->med[best])
       best = (int)c;

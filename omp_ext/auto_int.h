@@ -52,10 +52,6 @@ struct omp_ext_auto {
   int xcheck;                /* restored settled: check this run's first instance */
 };
 
-/* auto.c: the objective (1: energy), for the state's reader. */
-OMP_EXT_HIDDEN int omp_ext_auto_energy(void);
-/* auto.c: the expected cost of each candidate (a->med) from its samples. */
-OMP_EXT_HIDDEN void omp_ext_auto_costs(struct omp_ext_auto *a);
 
 /* auto_state.c: region \p a starts from its learnt state (a->learnt) on
  * the candidates a->set; 0, or -1 when the state does not fit them (it is

@@ -126,9 +126,8 @@ int omp_ext_auto_restore(struct omp_ext_auto *a)
       for (i = 0; i < a->nsamp; i++)
         if (isnan(a->s[c][i]))
           return -1; /* (a settled state has every sample) */
-    omp_ext_auto_costs(a);
-    a->best = best;
-    a->xref = st->ref > 0 ? st->ref : a->med[best];
+    a->best = best; /* (auto.c computes the costs: a->med) */
+    a->xref = st->ref;
     a->xdrift = st->drift, a->xcheck = 1;
     a->phase = AUTO_PHASE_SETTLED;
     return 0;

@@ -37,6 +37,7 @@
 #include "util.h"
 
 static char learn_dir[4096], learn_file[4096 + 300];
+static omp_ext_region_each_fn each_region; /* region.c's table */
 static struct omp_ext_plan *state; /* the file's, checked; NULL: none or refused */
 static int learn_on;
 
@@ -80,7 +81,7 @@ static int state_fits(const struct omp_ext_plan *p)
 
 static void save(void);
 
-void omp_ext_learn_init(const char *dir)
+void omp_ext_learn_init(const char *dir, omp_ext_region_each_fn each)
 {
   char exe[4096], why[1024], shown[4 * OMP_EXT_QUOTE_MAX + 32];
   const char *base;
@@ -106,6 +107,7 @@ void omp_ext_learn_init(const char *dir)
       state = NULL;
     }
   }
+  each_region = each;
   learn_on = 1;
   atexit(save);
 }
@@ -231,12 +233,12 @@ static int write_state(FILE *f)
       !(body = open_memstream(&text, &len)))
     return -1;
   o.f = body;
-  omp_ext_region_each(region_line, &o);
+  each_region(region_line, &o);
   for (i = 0; state && i < state->nlines; i++) {
     struct seen_arg s = {&state->lines[i], 0};
     if (state->lines[i].kind != OMP_EXT_PLAN_REGION || !state->lines[i].state)
       continue;
-    omp_ext_region_each(seen_region, &s);
+    each_region(seen_region, &s);
     if (!s.seen)
       carried_line(&o, &state->lines[i]);
   }

@@ -403,7 +403,7 @@ static int entry_line(struct ctx *c, char **w, int n, struct omp_ext_plan_line *
     return err;
   /* (A learnt kept team may exceed the PUs: OMP_NUM_THREADS above them.) */
   if (e->threads > c->npus && !(e->state && !e->state->team_free))
-    return bad(c, "THREADS %u: more than the %u allowed PUs; 0 (the program's team) or "
+    return bad(c, "THREADS '%u': more than the %u allowed PUs; 0 (the program's team) or "
                "1..%u", e->threads, c->npus, c->npus);
   return omp_ext_success;
 }

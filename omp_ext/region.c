@@ -152,6 +152,15 @@ static const struct omp_ext_rcfg *plan_pick(struct omp_ext_region *r, const stru
 
 /* ----------------------------------------------- control of a region --- */
 
+/* Every region, to \p fn (learn.c's writer, at exit). */
+static void region_each(omp_ext_region_fn fn, void *arg)
+{
+  unsigned s;
+  for (s = 0; s < NSLOTS; s++)
+    if (__atomic_load_n(&table[s].ra, __ATOMIC_ACQUIRE))
+      fn(table[s].r, arg);
+}
+
 /* At the first region of the process (the environment was read as the
  * library loaded): the plan read and checked, or auto's learnt state. */
 static char *env_plan;
@@ -165,7 +174,7 @@ static void first_region(void)
     if (omp_ext_plan_load(env_plan) != 0)
       __atomic_store_n(&omp_ext_region_mode, 0, __ATOMIC_RELEASE);
   } else if (omp_ext_auto_on() && learn && *learn) {
-    omp_ext_learn_init(learn);
+    omp_ext_learn_init(learn, region_each);
   }
   __atomic_store_n(&first_done, 1, __ATOMIC_RELEASE);
 }
@@ -217,14 +226,6 @@ void omp_ext_region_write_json(FILE *f, const void *at)
     fprintf(f, "\", \"team_kept\": %s}",
             __atomic_load_n(&r->applied_free, __ATOMIC_RELAXED) ? "false" : "true");
   }
-}
-
-void omp_ext_region_each(omp_ext_region_fn fn, void *arg)
-{
-  unsigned s;
-  for (s = 0; s < NSLOTS; s++)
-    if (__atomic_load_n(&table[s].ra, __ATOMIC_ACQUIRE))
-      fn(table[s].r, arg);
 }
 
 int omp_ext_region_auto_start(void)

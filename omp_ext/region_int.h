@@ -103,14 +103,16 @@ OMP_EXT_HIDDEN void omp_ext_auto_write_json(FILE *f, const struct omp_ext_auto *
  * when there is nothing to keep (no instance ran under auto). */
 OMP_EXT_HIDDEN int omp_ext_auto_write_state(FILE *f, const struct omp_ext_auto *a);
 
+/* region.c's regions, each passed to \p fn (learn.c, at exit). */
+typedef void (*omp_ext_region_fn)(const struct omp_ext_region *r, void *arg);
+typedef void (*omp_ext_region_each_fn)(omp_ext_region_fn fn, void *arg);
 /* learn.c: OMP_EXT_LEARN=DIR (auto's state kept across runs), at the first
- * region: the state of this program, read and checked; saved at exit. */
-OMP_EXT_HIDDEN void omp_ext_learn_init(const char *dir);
+ * region: the state of this program, read and checked; saved at exit,
+ * from the regions that \p each (region.c's table, passed down: learn.c
+ * sits below region.c) walks. */
+OMP_EXT_HIDDEN void omp_ext_learn_init(const char *dir, omp_ext_region_each_fn each);
 /* The learnt line of the region at \p offset in \p module, or NULL. */
 OMP_EXT_HIDDEN const struct omp_ext_plan_line *omp_ext_learn_line(const char *module,
                                                                  unsigned long offset);
-/* region.c: call \p fn for every region under auto (at exit, learn.c). */
-typedef void (*omp_ext_region_fn)(const struct omp_ext_region *r, void *arg);
-OMP_EXT_HIDDEN void omp_ext_region_each(omp_ext_region_fn fn, void *arg);
 
 #endif /* OMP_EXT_REGION_INT_H */

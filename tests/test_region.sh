@@ -5,7 +5,7 @@
 #     and by the timing layer's binding records), the team sizes as
 #     planned; the plan applies only what tune measured: with the team
 #     kept (OpenMP's contract), region A gets its best configuration of
-#     the program's team (not its 1-thread best); with --threads (team
+#     the program's team (not its 1-thread best); with --team-sizes (team
 #     sizes may change) its 1-thread best; a region seen only at N > 1
 #     follows the recommendation's N; OMP_NUM_THREADS is the
 #     recommendation's N and OMP_WAIT_POLICY its wait policy; the timing
@@ -140,11 +140,11 @@ grep -q '"source": "plan", "config": "spread:[0-9]*", "team_kept": true' "$tmp/t
 ! grep -q "none of the plan" "$tmp/e1" || fail "exec --plan: the matching plan said it matched nothing"
 [ "$("$htp" exec --plan "$tmp" -- sh -c 'echo $OMP_NUM_THREADS')" = "$npus" ] ||
   fail "exec --plan: OMP_NUM_THREADS is not the recommendation's N"
-# 1c. --threads (team sizes may change): A on its fastest, one thread.
-OMP_EXT_TIMING=$tmp/t1c.json "$htp" exec --plan "$tmp" --threads -- "$probe" 50 >"$tmp/r1c" ||
-  fail "exec --plan --threads failed"
+# 1c. --team-sizes (team sizes may change): A on its fastest, one thread.
+OMP_EXT_TIMING=$tmp/t1c.json "$htp" exec --plan "$tmp" --team-sizes -- "$probe" 50 >"$tmp/r1c" ||
+  fail "exec --plan --team-sizes failed"
 python3 "$tmp/check.py" "$tmp/r1c" "$tmp/want-free.json" "$tmp/t1c.json" ||
-  fail "exec --plan --threads: threads off their places"
+  fail "exec --plan --team-sizes: threads off their places"
 # 1d. The recommendation is one thread: B, seen only with the whole team,
 #     follows it (one thread on its place), A its one-thread line.
 OMP_EXT_TIMING=$tmp/t1d.json "$htp" exec --plan "$tmp/one" -- "$probe" 50 >"$tmp/r1d" ||
@@ -380,7 +380,7 @@ wait
 [ ! -s "$tmp/e5e" ] || fail "processes learning at once: stderr '$(cat "$tmp/e5e")'"
 "$htp" exec --plan "$state" -- true || fail "processes learning at once left an invalid state: $(cat "$state")"
 [ "$(ls -A "$tmp/learn")" = "${probe##*/}.plan" ] || fail "temporary files left: $(ls -A "$tmp/learn")"
-for bad in "--learn $tmp/learn spn" "--threads spn" "--plan $state --threads"; do
+for bad in "--learn $tmp/learn spn" "--team-sizes spn" "--plan $state --team-sizes"; do
   # shellcheck disable=SC2086
   rc=0; "$htp" exec $bad -- sh -c 'echo ran' >"$tmp/o5b" 2>"$tmp/e5b" || rc=$?
   [ $rc = 2 ] && [ ! -s "$tmp/o5b" ] && [ "$(wc -l <"$tmp/e5b")" = 1 ] ||

@@ -70,7 +70,7 @@ static int learn_dir(const char *dir, char **out)
   return HTP_EXIT_OK;
 }
 
-/* exec auto[:time|:energy][:threads] [--learn DIR] [--threads] -- PROGRAM:
+/* exec auto[:time|:energy][:threads] [--learn DIR] [--team-sizes] -- PROGRAM:
  * libomp_ext preloaded with OMP_EXT_HT_POLICY=auto... (each region's
  * places, and with :threads its team size, learnt as the program runs;
  * with --learn kept across runs in DIR); the process kept in the rank's
@@ -118,7 +118,7 @@ int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv)
   static const struct option longopts[] = {HTP_COMMON_LONGOPTS,
                                            {"plan", required_argument, NULL, OPT_PLAN},
                                            {"learn", required_argument, NULL, OPT_LEARN},
-                                           {"threads", no_argument, NULL, OPT_THREADS}, {0}};
+                                           {"team-sizes", no_argument, NULL, OPT_THREADS}, {0}};
   omp_ht_policy_t policy;
   omp_ext_pu_t *order;
   const char *plan = NULL, *learn = NULL;
@@ -168,7 +168,7 @@ int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv)
     return htp_error(HTP_EXIT_USAGE, "--learn applies to auto only: htplaces exec auto --learn "
                      "DIR -- PROGRAM (to apply what it learnt: --plan DIR/PROGRAM.plan)");
   if (team_free && auto_at < 0 && !plan)
-    return htp_error(HTP_EXIT_USAGE, "--threads applies to auto and --plan only (per region); "
+    return htp_error(HTP_EXIT_USAGE, "--team-sizes applies to auto and --plan only (per region); "
                      "a policy's N is its team: htplaces exec POLICY N");
   if (plan)
     return htp_exec_plan(ctx, plan, team_free, argv + sep + 1);

@@ -15,7 +15,7 @@
  *    policy; the recommended one when within TUNE_REGION_TIE of the
  *    fastest: fewer rebinds), lines best first.  The library applies a
  *    region's line of its team (region_int.h's contract: the team is kept
- *    unless dyn-var is true or --threads made the plan "team free"), else
+ *    unless dyn-var is true or --team-sizes made the plan "team free"), else
  *    the default if it has that team, else its base placement -- never a
  *    configuration measured for another team, and a region seen only at
  *    other team sizes follows the global recommendation.
@@ -260,10 +260,13 @@ static int set_wait(int wait, const char *path)
          : htp_error(HTP_EXIT_FAIL, "cannot set the environment");
 }
 
+/* OMP_NUM_THREADS for the plan's team, unless the user set it (honoured:
+ * the regions then get their lines of that team, else the base). */
 static int set_threads(json_int_t threads)
 {
   char count[32];
-  if (threads < 1)
+  const char *user = getenv("OMP_NUM_THREADS");
+  if (threads < 1 || (user && *user))
     return HTP_EXIT_OK;
   snprintf(count, sizeof(count), "%lld", (long long)threads);
   return setenv("OMP_NUM_THREADS", count, 1) == 0 ? HTP_EXIT_OK
@@ -318,7 +321,7 @@ static int exec_plan_file(struct htp_ctx *ctx, const char *file, int team_free, 
   if (!topo)
     return status;
   if (team_free)
-    return htp_error(HTP_EXIT_USAGE, "--threads applies to htplaces tune's results; a plan "
+    return htp_error(HTP_EXIT_USAGE, "--team-sizes applies to htplaces tune's results; a plan "
                      "file says 'team free' itself (learnt with auto:threads)");
   if (omp_ext_plan_check(file, topo, msg, sizeof(msg)) != 0)
     return htp_error(HTP_EXIT_USAGE, "--plan %s", msg);

@@ -68,7 +68,10 @@
   X(num_threads_above_places, conflict)                                                       \
   X(list_problems, conflict)                                                                  \
   X(ht_policy_invalid, conflict)                                                              \
-  X(libomp_fork_places, note)
+  X(libomp_fork_places, note)                                                                 \
+  X(plan_missing, conflict)                                                                   \
+  X(plan_not_file, conflict)                                                                  \
+  X(plan_invalid, conflict)
 
 #define HTP_X_KIND(name, severity) htp_finding_##name,
 enum htp_finding_kind { HTP_FINDING_KINDS(HTP_X_KIND) htp_finding_nkinds };

@@ -48,15 +48,19 @@ static const struct htp_command commands[] = {
    htp_cmd_topo, HTP_HELP_TOPO},
   {"list", "list", "the policies, one line each", htp_cmd_list,
    "  -h, --help           this help\n"},
-  {"exec", "exec POLICY [N] -- PROG ...  |  exec --plan DIR|FILE -- PROG ...  |  "
-   "exec auto[:time|:energy] -- PROG ...",
+  {"exec", "exec POLICY [N] -- PROG ...  |  exec --plan DIR|FILE [--team-sizes] -- PROG ...  |  "
+   "exec auto[:time|:energy][:threads] [--learn DIR] -- PROG ...",
    "run PROG with OMP_PLACES, OMP_PROC_BIND=close, OMP_NUM_THREADS set (per MPI rank), "
    "or each parallel region with its own placement from tune's results, or learnt as it "
-   "runs (auto)", htp_cmd_exec,
-   "  --plan DIR|FILE      htplaces tune --out DIR's results.json: each region's best\n"
-   "                       configuration from its first instance, the others the\n"
-   "                       plan's best (refused for another machine's shape)\n"
-   HTP_HELP_HERE "  Options stop at the first non-option argument.\n"},
+   "runs (auto); team sizes kept as OpenMP defines them", htp_cmd_exec,
+   "  --plan DIR|FILE      htplaces tune --out DIR's results.json (each region's\n"
+   "                       fastest measured configuration of its team, else the\n"
+   "                       recommendation's), or a plan file such as auto's learnt\n"
+   "                       state; checked whole first (refused for another machine)\n"
+   "  --learn DIR          auto: keep what it learnt across runs in DIR/PROG.plan\n"
+   "  --team-sizes         auto, --plan: team sizes may change too, below\n"
+   "                       nthreads-var (programs correct under OMP_DYNAMIC=true)\n"
+   HTP_HELP_HERE "  Options stop at the first non-option argument (but the word auto).\n"},
   {"model", "model [options] [POLICY...]",
    "modelled power, speed-up, SPN, energy per N (paper §2)", htp_cmd_model,
    "  --serial-fraction s  the program's serial fraction in [0, 1) (default\n"
