@@ -10,20 +10,23 @@
 #              clang + libomp, CUnit, Open MPI, gfortran, valgrind, gnuplot,
 #              lmod, bash-completion, dpkg-dev (dpkg-shlibdeps for the .deb),
 #              man-db (man, groff), python3-numpy and libopenblas0-openmp (a real
-#              third-party OpenMP program for the timing layer).
+#              third-party OpenMP program for the timing layer), and a
+#              one-node Slurm (slurm-wlm: slurmctld, slurmd, srun; munge;
+#              libslurm-dev for the SPANK plugin's slurm/spank.h) for the
+#              plugin and its cluster test (tests/slurm).
 #   --list     print the packages of the set, one a line; install nothing.
 set -eu
 RUNTIME="cmake make gcc libc6-dev libgomp1 pkg-config libhwloc-dev hwloc binutils libjansson-dev"
 DEV="clang libomp-dev libcunit1-dev util-linux openmpi-bin libopenmpi-dev gfortran valgrind
   libclang-rt-14-dev gnuplot-nox lmod bash-completion dpkg-dev man-db groff-base
-  python3-numpy libopenblas0-openmp"
+  python3-numpy libopenblas0-openmp slurm-wlm munge libslurm-dev"
 
 PACKAGES=$RUNTIME list=0
 for arg in "$@"; do
   case $arg in
     --dev) PACKAGES="$RUNTIME $DEV" ;;
     --list) list=1 ;;
-    -h|--help) sed -n '2,14s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,17s/^# \{0,1\}//p' "$0"; exit 0 ;;
     *) echo "install-deps.sh: unknown option '$arg'; allowed: --dev, --list" >&2; exit 2 ;;
   esac
 done

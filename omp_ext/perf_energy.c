@@ -50,7 +50,8 @@ static int open_counters(omp_ext_perf_energy_t *p, const char *dir, unsigned typ
   int cpu;
   if (!cpus)
     return omp_ext_err_nomem;
-  if (omp_ext_read_line(dir, "cpumask", mask, sizeof(mask)) != 0 || hwloc_bitmap_list_sscanf(cpus, mask) < 0 ||
+  if (omp_ext_read_line(dir, "cpumask", mask, sizeof(mask)) != 0 || 
+      omp_ext_parse_cpulist(mask, OMP_EXT_CPULIST_ANY, cpus, NULL) != OMP_EXT_UINT_OK ||
       hwloc_bitmap_iszero(cpus) || !(p->fds = malloc(hwloc_bitmap_weight(cpus) * sizeof(int)))) {
     omp_ext_say(why, whylen, "no perf package energy: cannot read %s/cpumask", dir);
     hwloc_bitmap_free(cpus);

@@ -303,6 +303,9 @@ static const char *const kmp_syntax_warning[] = {
     "libomp: OMP_PLACES: syntax error, using ll_cache (all caches: the count is ignored)",
     "libomp: OMP_PLACES: syntax error, using numa_domain (the count is ignored)"};
 
+static const char kmp_trailing_warning[] =
+    "libomp: OMP_PLACES: extra trailing characters ignored (a warning)";
+
 static int kmp_omp_places(const omp_ext_topo_t *t, const char *text, omp_ext_prediction_t *pr)
 {
   unsigned k;
@@ -336,7 +339,7 @@ static int kmp_omp_places(const omp_ext_topo_t *t, const char *text, omp_ext_pre
         while (*s == ' ' || *s == '\t')
           s++;
         if (*s)
-          warn = "libomp: OMP_PLACES: extra trailing characters ignored (a warning)";
+          warn = kmp_trailing_warning;
       }
     }
     /* libomp sees NUMA domains only through hwloc (its KMP_HW_NUMA level);
@@ -349,7 +352,13 @@ static int kmp_omp_places(const omp_ext_topo_t *t, const char *text, omp_ext_pre
     pr->list = NULL;
     if ((err = omp_ext_pred_abstract(t, name, count, &pr->list)) != 0)
       return err;
-    omp_ext_pred_set(pr, omp_ext_outcome_places,
+    /* a syntax error after the name, or NUMA domains it cannot see: libomp
+     * rejects what was asked and builds other places (a fallback, as
+     * "syntax error, using cores"); trailing text is only ignored */
+    omp_ext_pred_set(pr,
+                     name != omp_ext_pred_names[k] || (warn && warn != kmp_trailing_warning)
+                         ? omp_ext_outcome_fallback
+                         : omp_ext_outcome_places,
                      name != omp_ext_pred_names[k]
                          ? "libomp: NUMA domain does not exist in topology: one place per core"
                          : warn);

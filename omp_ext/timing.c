@@ -678,10 +678,10 @@ static void write_bindings(FILE *f, const struct region *r)
   fputc(']', f);
 }
 
-/* "module": the object holding \p addr (its path), "offset": addr's
- * address in that object's own terms (minus its load bias), what
+/* "PREFIXmodule": the object holding \p addr (its path), "PREFIXoffset":
+ * addr's address in that object's own terms (minus its load bias), what
  * addr2line -e MODULE takes. */
-static void write_module(FILE *f, const void *addr)
+static void write_module(FILE *f, const void *addr, const char *prefix)
 {
   Dl_info info;
   struct link_map *lm = NULL;
@@ -697,9 +697,9 @@ static void write_module(FILE *f, const void *addr)
     exe[n] = '\0';
     path = exe;
   }
-  fputs(", \"module\": ", f);
+  fprintf(f, ", \"%smodule\": ", prefix);
   json_str(f, path);
-  fprintf(f, ", \"offset\": \"0x%lx\"", (unsigned long)((uintptr_t)addr - lm->l_addr));
+  fprintf(f, ", \"%soffset\": \"0x%lx\"", prefix, (unsigned long)((uintptr_t)addr - lm->l_addr));
 }
 
 /* "function+0xOFF" or "file+0xOFF" for a code address (malloc'd, or
@@ -788,7 +788,9 @@ static void write_json(FILE *f, double tick_s)
             s.max_s, (unsigned long)nsamples);
     if (!r->name) {
       omp_ext_timing_control_fn control = __atomic_load_n(&control_fn, __ATOMIC_ACQUIRE);
-      write_module(f, r->at);
+      write_module(f, r->at, "");
+      if (r->key && r->key != r->at) /* libgomp: the outlined body, which names the region */
+        write_module(f, r->key, "outlined_");
       if (control)
         control(f, r->at); /* what per-region control chose */
     }

@@ -38,8 +38,12 @@ static unsigned long synthetic_pus(const char *d)
         colon = d;
     }
     if (d > start && *start != '[') {
-      const char *num = colon ? colon + 1 : start;
-      unsigned long count = strtoul(num, NULL, 10);
+      const char *num = colon ? colon + 1 : start, *end;
+      unsigned long long count = 0;
+      /* digits only: "-1" or "+2" are hwloc's to refuse (strtoul read
+       * "-1" as 2^64 - 1, "more than 65536 PUs") */
+      if (omp_ext_scan_uint(num, &end, OMP_EXT_TOPO_MAX_PUS + 1ULL, &count) == OMP_EXT_UINT_ABOVE)
+        count = OMP_EXT_TOPO_MAX_PUS + 1ULL;
       if (count > 0)
         n = count > (OMP_EXT_TOPO_MAX_PUS + 1UL) / n ? OMP_EXT_TOPO_MAX_PUS + 1UL : n * count;
     }
@@ -101,17 +105,36 @@ static unsigned pu_kind(hwloc_topology_t hw, hwloc_obj_t pu, const unsigned *ran
   return (k >= 0 && (unsigned)k < n) ? rank[k] : 0;
 }
 
-static int pu_numa(hwloc_topology_t hw, hwloc_obj_t pu)
+/* The OS index of each PU's NUMA node (-1: none), by the PU's OS index up
+ * to hwloc's last: the first node in hwloc's order whose cpuset holds it.
+ * One pass over the nodes' cpusets (a walk of every node for each PU was
+ * quadratic in PUs with a node per core). */
+static int *numa_table(hwloc_topology_t hw)
 {
+  int last = hwloc_bitmap_last(hwloc_topology_get_complete_cpuset(hw)), *of;
   hwloc_obj_t node = NULL;
-  while ((node = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_NUMANODE, node)) != NULL)
-    if (node->cpuset && hwloc_bitmap_isset(node->cpuset, pu->os_index))
-      return (int)node->os_index;
-  return -1;
+  unsigned i;
+  if (last < 0)
+    last = 0;
+  if (!(of = malloc(((size_t)last + 1) * sizeof(*of))))
+    return NULL;
+  for (i = 0; i <= (unsigned)last; i++)
+    of[i] = -1;
+  while ((node = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_NUMANODE, node)) != NULL) {
+    int pu;
+    if (!node->cpuset)
+      continue;
+    hwloc_bitmap_foreach_begin(pu, node->cpuset)
+      if (pu <= last && of[pu] < 0)
+        of[pu] = (int)node->os_index;
+    hwloc_bitmap_foreach_end();
+  }
+  return of;
 }
 
 static void fill_pu(hwloc_topology_t hw, hwloc_obj_t pu, unsigned core_index,
-                    const unsigned *rank, unsigned nkinds, omp_ext_pu_t *out)
+                    const unsigned *rank, unsigned nkinds, const int *numa_of,
+                    omp_ext_pu_t *out)
 {
   hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(hw, HWLOC_OBJ_CORE, pu);
   hwloc_obj_t pack = hwloc_get_ancestor_obj_by_type(hw, HWLOC_OBJ_PACKAGE, pu);
@@ -120,23 +143,28 @@ static void fill_pu(hwloc_topology_t hw, hwloc_obj_t pu, unsigned core_index,
   out->core = core_index;
   out->core_os_index = core ? core->os_index : pu->os_index;
   out->package = pack ? pack->logical_index : 0;
-  out->numa = pu_numa(hw, pu);
+  out->numa = numa_of[pu->os_index];
   out->sibling = 0;
   out->kind = pu_kind(hw, pu, rank, nkinds);
 }
 
-static unsigned count_distinct(const omp_ext_pu_t *pus, unsigned n, size_t offset)
+/* How many distinct non-negative values the int at \p offset of each PU
+ * takes: a bitmap of them, linear in PUs (it compared each PU with those
+ * before it: quadratic, most of build_tables at 8192 PUs). */
+static int count_distinct(const omp_ext_pu_t *pus, unsigned n, size_t offset, unsigned *count)
 {
-  unsigned count = 0, i, j;
-  for (i = 0; i < n; i++) {
+  hwloc_bitmap_t seen = hwloc_bitmap_alloc();
+  unsigned i;
+  int err = seen ? omp_ext_success : omp_ext_err_nomem;
+  for (i = 0; !err && i < n; i++) {
     int v = *(const int *)((const char *)&pus[i] + offset);
-    for (j = 0; j < i; j++)
-      if (*(const int *)((const char *)&pus[j] + offset) == v)
-        break;
-    if (j == i && v >= 0)
-      count++;
+    if (v >= 0 && hwloc_bitmap_set(seen, (unsigned)v) < 0)
+      err = omp_ext_err_nomem;
   }
-  return count;
+  if (!err)
+    *count = (unsigned)hwloc_bitmap_weight(seen);
+  hwloc_bitmap_free(seen);
+  return err;
 }
 
 /* NUMA nodes local to the allowed set: those whose CPUs, or for CPU-less
@@ -183,51 +211,56 @@ static int build_cores(omp_ext_topo_t *t)
   return omp_ext_success;
 }
 
+/* The allowed PUs into t->pus (allocated), in hwloc's logical order.
+ * A core's number: its position among all cores (or PUs without a core)
+ * in hwloc's depth-first order, which is the PUs' logical order.  That is
+ * hwloc's core logical index while every core sits at one depth; not
+ * always so: with L1 caches per thread (QEMU) and an offline sibling,
+ * hwloc puts the lone PU's core below its L1 and the others above, and
+ * logical indexes restart at each depth (two "Core L#0"). */
+static int fill_pus(omp_ext_topo_t *t)
+{
+  unsigned nkinds = 0, core_index = 0;
+  unsigned *rank = kind_ranks(t->hw, &nkinds);
+  int *numa_of = numa_table(t->hw);
+  hwloc_obj_t pu = NULL, last_core = NULL;
+  int err = omp_ext_err_nomem;
+  if (rank && numa_of &&
+      (t->pus = calloc((size_t)hwloc_bitmap_weight(t->allowed) + 1, sizeof(*t->pus))) != NULL) {
+    while ((pu = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_PU, pu)) != NULL) {
+      hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(t->hw, HWLOC_OBJ_CORE, pu);
+      hwloc_obj_t key = core ? core : pu;
+      if (last_core && key != last_core)
+        core_index++;
+      last_core = key;
+      if (hwloc_bitmap_isset(t->allowed, pu->os_index))
+        fill_pu(t->hw, pu, core_index, rank, nkinds, numa_of, &t->pus[t->npus++]);
+    }
+    err = omp_ext_success;
+  }
+  free(rank);
+  free(numa_of);
+  return err;
+}
+
 /* (Re)build the PU and core tables from t->allowed. */
 static int build_tables(omp_ext_topo_t *t)
 {
-  unsigned nkinds = 0, n = 0, core_index = 0;
-  unsigned *rank = kind_ranks(t->hw, &nkinds);
-  hwloc_obj_t pu = NULL, last_core = NULL;
   int err;
-
   free(t->pus);
   free(t->cores);
   t->pus = NULL;
   t->cores = NULL;
   t->npus = t->ncores = 0;
-  if (!rank)
-    return omp_ext_err_nomem;
-  t->pus = calloc((size_t)hwloc_bitmap_weight(t->allowed) + 1, sizeof(*t->pus));
-  if (!t->pus) {
-    free(rank);
-    return omp_ext_err_nomem;
-  }
-  /* A core's number: its position among all cores (or PUs without a core)
-   * in hwloc's depth-first order, which is the PUs' logical order.  That is
-   * hwloc's core logical index while every core sits at one depth; not
-   * always so: with L1 caches per thread (QEMU) and an offline sibling,
-   * hwloc puts the lone PU's core below its L1 and the others above, and
-   * logical indexes restart at each depth (two "Core L#0"). */
-  while ((pu = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_PU, pu)) != NULL) {
-    hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(t->hw, HWLOC_OBJ_CORE, pu);
-    hwloc_obj_t key = core ? core : pu;
-    if (last_core && key != last_core)
-      core_index++;
-    last_core = key;
-    if (hwloc_bitmap_isset(t->allowed, pu->os_index))
-      fill_pu(t->hw, pu, core_index, rank, nkinds, &t->pus[n++]);
-  }
-  free(rank);
-  t->npus = n;
-  if (n == 0)
-    return omp_ext_err_empty;
-  err = build_cores(t);
-  if (err)
+  if ((err = fill_pus(t)) != 0)
     return err;
-  t->npackages = count_distinct(t->pus, n, offsetof(omp_ext_pu_t, package));
+  if (t->npus == 0)
+    return omp_ext_err_empty;
+  if ((err = build_cores(t)) != 0 ||
+      (err = count_distinct(t->pus, t->npus, offsetof(omp_ext_pu_t, package), &t->npackages)) != 0 ||
+      (err = count_distinct(t->pus, t->npus, offsetof(omp_ext_pu_t, kind), &t->nkinds)) != 0)
+    return err;
   t->nnuma = count_numa(t->hw, t->allowed);
-  t->nkinds = count_distinct(t->pus, n, offsetof(omp_ext_pu_t, kind));
   return omp_ext_success;
 }
 

@@ -73,6 +73,48 @@ int omp_ext_auto_value(const char *text, int *energy, int *threads)
   return 1;
 }
 
+/* One item "N", "N-M" or "N-" of a CPU list at *s, added to set. */
+static int cpulist_item(const char **s, unsigned long long max, hwloc_bitmap_t set,
+                        const char **above)
+{
+  unsigned long long lo, hi;
+  const char *at = *s;
+  int r = omp_ext_scan_uint(at, s, max, &lo);
+  if (r == OMP_EXT_UINT_OK && **s == '-') {
+    const char *h = ++*s;
+    if (*h < '0' || *h > '9')
+      return hwloc_bitmap_set_range(set, (unsigned)lo, -1) < 0 ? OMP_EXT_UINT_MALFORMED : r;
+    at = h;
+    if ((r = omp_ext_scan_uint(h, s, max, &hi)) == OMP_EXT_UINT_OK && hi < lo)
+      return OMP_EXT_UINT_MALFORMED;
+  } else {
+    hi = lo;
+  }
+  if (r == OMP_EXT_UINT_ABOVE && above)
+    *above = at;
+  if (r != OMP_EXT_UINT_OK)
+    return r;
+  return hwloc_bitmap_set_range(set, (unsigned)lo, (int)hi) < 0 ? OMP_EXT_UINT_MALFORMED : r;
+}
+
+int omp_ext_parse_cpulist(const char *text, unsigned long long max, hwloc_bitmap_t set,
+                          const char **above)
+{
+  const char *s = text;
+  int r;
+  hwloc_bitmap_zero(set);
+  if (!*s)
+    return OMP_EXT_UINT_OK;
+  for (;;) {
+    if ((r = cpulist_item(&s, max, set, above)) != OMP_EXT_UINT_OK)
+      return r;
+    if (*s == '\0')
+      return OMP_EXT_UINT_OK;
+    if (*s++ != ',')
+      return OMP_EXT_UINT_MALFORMED;
+  }
+}
+
 const char *omp_ext_env_get(char *const *envp, const char *name)
 {
   size_t len = strlen(name);
@@ -131,8 +173,7 @@ hwloc_bitmap_t omp_ext_read_cpulist(const char *dir, const char *file)
   if (!line)
     return NULL;
   set = hwloc_bitmap_alloc();
-  if (set && *line &&
-      (strspn(line, "0123456789,-") != strlen(line) || hwloc_bitmap_list_sscanf(set, line) < 0)) {
+  if (set && omp_ext_parse_cpulist(line, OMP_EXT_CPULIST_ANY, set, NULL) != OMP_EXT_UINT_OK) {
     hwloc_bitmap_free(set);
     set = NULL;
   }

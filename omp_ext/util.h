@@ -33,6 +33,22 @@ int omp_ext_scan_uint(const char *s, const char **end, unsigned long long max,
 int omp_ext_parse_uint(const char *text, unsigned long long min, unsigned long long max,
                        unsigned long long *v);
 
+/* util.c: the largest OS index of a CPU list omp_ext_parse_cpulist() takes
+ * from a user (-r, --restrict): OMP_EXT_PLACES_MAX_CPU's 65535, as the
+ * place lists. */
+#define OMP_EXT_CPULIST_MAX 65535ULL
+/* ... and from the kernel, a runtime or a timing file: hwloc's limit. */
+#define OMP_EXT_CPULIST_ANY 0x7fffffffULL
+
+/* util.c: a CPU list in the kernel's and hwloc's list syntax ("0-3,8";
+ * "4-": 4 and every index after it), strictly: items "N", "N-M" or "N-"
+ * separated by single commas, decimal digits only, each index at most max
+ * (max <= INT_MAX, hwloc's limit; so 4294967297 is above 65535, never 1).  "" is the empty set.  set is
+ * emptied first.  OMP_EXT_UINT_OK, OMP_EXT_UINT_MALFORMED (also N > M) or
+ * OMP_EXT_UINT_ABOVE (*above, when not NULL, then points at the index). */
+int omp_ext_parse_cpulist(const char *text, unsigned long long max, hwloc_bitmap_t set,
+                          const char **above);
+
 /* util.c: NAME's value in envp ("NAME=VALUE" strings, NULL-terminated), or
  * NULL; envp NULL reads the process environment (getenv). */
 const char *omp_ext_env_get(char *const *envp, const char *name);

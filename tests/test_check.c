@@ -2,12 +2,14 @@
  * htplaces check: expansions, exit codes and each reported problem, on the
  * paper's C6100 string and the real-machine fixtures.
  */
+#define _GNU_SOURCE
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cunit_main.h"
+#include "omp_ext.h"
 #include "testutil.h"
 
 #define C6100 "pack:2 core:4 pu:2(indexes=core:pack)"
@@ -302,7 +304,7 @@ static void test_runtime(void)
   CU_ASSERT_STRING_EQUAL(r.out, "libomp: builds 1 place: {0}\n");
   run_free(&r);
   r = run("-i", "pack:1 core:1 pu:1", "check", "--runtime", "libomp", "x", NULL);
-  CONTAINS(r.out, "libomp: rejects the value and falls back to one place per core; 1 place: {0}");
+  CONTAINS(r.out, "libomp: rejects the value and builds places of its own instead; 1 place: {0}");
   run_free(&r);
   r = run("-i", "pack:1 core:1 pu:1", "check", "{0}", NULL);
   CONTAINS(r.out, "OMP_PLACES={0}\n1 place on pack:1 core:1 pu:1 (1 allowed PU, 1 core)\n");
@@ -336,6 +338,75 @@ static void test_runtime(void)
  * 2-core machine like the CI VM; the runtimes' answers are the real
  * libgomp 12 / libomp 14's there (test_predict, places-corpus). */
 #define TWO "pack:1 core:2 pu:1"
+/* The oracle's places for OMP_PLACES=name ("{0},{1}", each place's ids
+ * ascending), from this build's runtime; NULL if it failed. */
+static char *oracle_places(const char *name)
+{
+  char *argv[] = {ORACLE_BIN, NULL}, env[64], *envp[] = {env, NULL}, *colon, *out;
+  struct run_result r;
+  snprintf(env, sizeof(env), "OMP_PLACES=%s", name);
+  if (run_capture(argv, envp, &r) != 0 || r.status != 0 || !(colon = strchr(r.out, ':'))) {
+    run_free(&r);
+    return NULL;
+  }
+  colon[1 + strcspn(colon + 1, "\n")] = '\0';
+  out = strdup(colon + 1);
+  run_free(&r);
+  return out;
+}
+
+/* check --runtime notes where the runtime's own topology detection sees
+ * this machine otherwise than hwloc (issue 33: libomp 14 on an AMD VM
+ * without cpuid leaf 11 built OMP_PLACES=threads as {1},{0}, and check
+ * said nothing): the note is there exactly when the real runtime (the
+ * oracle) builds threads or cores otherwise than predicted, with the
+ * runtime's places; never for another machine (-i). */
+static void test_runtime_view(void)
+{
+  static const char *const names[] = {"threads", "cores"};
+  omp_ext_topo_t *topo;
+  const char *rt = omp_ext_runtime_name(ORACLE_RUNTIME);
+  char *expect = NULL;
+  unsigned i;
+  struct run_result r;
+  CU_ASSERT_FATAL(omp_ext_topo_load(&topo, NULL, 0) == 0);
+  for (i = 0; i < 2 && !expect; i++) {
+    omp_ext_prediction_t p;
+    char *real = oracle_places(names[i]), *pred = NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(real);
+    CU_ASSERT_FATAL(omp_ext_places_predict(topo, names[i], omp_ext_syntax_omp, ORACLE_RUNTIME,
+                                           &p) == 0);
+    CU_ASSERT_FATAL(omp_ext_placelist_canonical(p.list, &pred) == 0);
+    if (strcmp(real, pred) != 0)
+      CU_ASSERT_FATAL(asprintf(&expect, "\"view\": {\"name\": \"%s\", \"runtime_places\": "
+                               "\"%s\", \"predicted\": \"%s\"}", names[i], real, pred) > 0);
+    omp_ext_prediction_clear(&p);
+    free(real);
+    free(pred);
+  }
+  omp_ext_topo_destroy(topo);
+  r = run("check", "--runtime", rt, "-f", "json", "threads", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  if (expect) {
+    fprintf(stderr, "\n  (%s sees this machine otherwise than hwloc: %s) ", rt, expect);
+    CONTAINS(r.out, expect);
+  } else {
+    CONTAINS(r.out, "\"view\": null");
+  }
+  run_free(&r);
+  r = run("check", "--runtime", rt, "threads", NULL);
+  if (expect)
+    CONTAINS(r.out, "sees this machine otherwise than hwloc (its own topology detection)");
+  else
+    LACKS(r.out, "note:");
+  run_free(&r);
+  r = run("-i", C6100, "check", "--runtime", "both", "-f", "json", "threads", NULL);
+  LACKS(r.out, "\"view\": {");
+  CONTAINS(r.out, "\"view\": null");
+  run_free(&r);
+  free(expect);
+}
+
 static void test_exit_rules(void)
 {
   struct run_result r;
@@ -377,7 +448,7 @@ static void test_exit_rules(void)
    * what each does (libomp falls back on a leading blank) */
   r = run("-i", TWO, "check", " threads ( 1 ) ", NULL);
   CU_ASSERT_EQUAL(r.status, 1);
-  CONTAINS(r.out, "  - libomp: rejects the value and falls back to one place per core; 2 places: "
+  CONTAINS(r.out, "  - libomp: rejects the value and builds places of its own instead; 2 places: "
                   "{0},{1}");
   LACKS(r.out, "no problems found");
   run_free(&r);
@@ -417,6 +488,7 @@ static void test_exit_rules(void)
 static CU_TestInfo check_tests[] = {
   {"exit status per rule, plain check's runtimes, json errors (issue 24)", test_exit_rules},
   {"--runtime: each real runtime's list", test_runtime},
+  {"--runtime: the runtime's own view of this machine, against the oracle", test_runtime_view},
   {"the same PU twice: a duplicate, no sibling", test_same_pu_twice},
   {"--expand is canonical", test_expand},
   {"exit 0 / 1 / 2 and error positions", test_exit_codes},

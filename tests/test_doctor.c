@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <hwloc.h>
+
 #include "cunit_main.h"
 #include "fakefs.h"
 #include "testutil.h"
@@ -98,7 +100,7 @@ static struct run_result doctor(const char *sys, const char *cg, char *const env
 }
 
 static char *clean_env[] = {"OMP_PLACES=", "OMP_PROC_BIND=", "OMP_NUM_THREADS=", "KMP_AFFINITY=",
-                            "GOMP_CPU_AFFINITY=", NULL};
+                            "GOMP_CPU_AFFINITY=", "SLURM_JOB_ID=", "OMP_EXT_SLURM=", NULL};
 
 #define CONTAINS(hay, needle)                                      \
   do {                                                             \
@@ -293,6 +295,92 @@ static void test_real_roots(void)
   run_free(&r);
 }
 
+/* This process's affinity as a list ("0-1"), for the plugin's pus= word;
+ * its first CPU in *first. */
+static void own_affinity(char *buf, size_t len, int *first)
+{
+  hwloc_bitmap_t set = hwloc_bitmap_alloc();
+  hwloc_topology_t t;
+  char *text = NULL;
+  buf[0] = '\0';
+  if (hwloc_topology_init(&t) == 0 && hwloc_topology_load(t) == 0 &&
+      hwloc_get_cpubind(t, set, HWLOC_CPUBIND_PROCESS) == 0 &&
+      hwloc_bitmap_list_asprintf(&text, set) >= 0)
+    snprintf(buf, len, "%s", text);
+  *first = hwloc_bitmap_first(set);
+  free(text);
+  hwloc_topology_destroy(t);
+  hwloc_bitmap_free(set);
+}
+
+static void test_slurm_step(void)
+{
+  char aff[256], plugin[512], other[512], places[64];
+  int first = 0;
+  char *step[] = {"SLURM_JOB_ID=42", "SLURM_STEP_ID=0", "SLURMD_NODENAME=n1", "SLURM_PROCID=1",
+                  "SLURM_LOCALID=0", "SLURM_STEP_TASKS_PER_NODE=1", "SLURM_CPUS_ON_NODE=2",
+                  "SLURM_CPU_BIND_TYPE=mask_cpu:",
+                  "SLURM_CPU_BIND_LIST=0x2", plugin, places, "OMP_PROC_BIND=close",
+                  "KMP_AFFINITY=", "GOMP_CPU_AFFINITY=", "OMP_NUM_THREADS=", NULL};
+  char *changed[] = {"SLURM_JOB_ID=42", "SLURM_STEP_ID=0", other, "OMP_PLACES=cores",
+                     "OMP_PROC_BIND=", "KMP_AFFINITY=", "GOMP_CPU_AFFINITY=", "OMP_NUM_THREADS=",
+                     NULL};
+  char *unplaced[] = {"SLURM_JOB_ID=42", "SLURM_STEP_ID=3", "OMP_EXT_SLURM=unplaced",
+                      "OMP_PLACES=", "OMP_PROC_BIND=", "KMP_AFFINITY=", "GOMP_CPU_AFFINITY=",
+                      "OMP_NUM_THREADS=", NULL};
+  char *batch[] = {"SLURM_JOB_ID=42", "SLURM_STEP_ID=", "SLURM_STEPID=", "OMP_EXT_SLURM=",
+                   "OMP_PLACES=", "KMP_AFFINITY=", "GOMP_CPU_AFFINITY=", "OMP_NUM_THREADS=",
+                   NULL};
+  struct run_result r;
+  own_affinity(aff, sizeof(aff), &first);
+  snprintf(plugin, sizeof(plugin),
+           "OMP_EXT_SLURM=policy=spn smt=all task=1/2 pus=%s step=0-1 places={%d}", aff, first);
+  snprintf(places, sizeof(places), "OMP_PLACES={%d}", first);
+  /* What the plugin set is what the task has: the step, no conflict. */
+  r = doctor("sys-plain", "cg1none", step, "--no-saturation", NULL);
+  CONTAINS(r.out, "Slurm step: job 42 step 0 on n1, task 1 (local 0), 2 CPUs on the node; "
+                  "Slurm's binding: mask_cpu: 0x2\n");
+  CONTAINS(r.out, "Slurm plugin: policy=spn smt=all task=1/2 pus=");
+  LACKS(r.out, "conflict: ");
+  run_free(&r);
+  r = doctor("sys-plain", "cg1none", step, "--no-saturation", "-f", "json", NULL);
+  CONTAINS(r.out, "\"slurm\": {\"job\": \"42\", \"step\": \"0\", \"node\": \"n1\", \"task\": "
+                  "\"1\", \"local_task\": \"0\", \"cpus_on_node\": \"2\", \"cpu_bind_type\": "
+                  "\"mask_cpu:\", \"cpu_bind_list\": \"0x2\", \"plugin\": \"policy=spn");
+  run_free(&r);
+  /* OMP_PLACES replaced and the task rebound after the plugin. */
+  snprintf(other, sizeof(other),
+           "OMP_EXT_SLURM=policy=speedup smt=1 task=0/1 pus=9999 step=9999 places={9999}");
+  r = doctor("sys-plain", "cg1none", changed, "--no-saturation", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.out, "Slurm step: job 42 step 0 on ?, task ? (local ?), ? CPUs on the node; "
+                  "Slurm's binding: none\n");
+  CONTAINS(r.out, "  conflict: OMP_PLACES='cores' is not what omp_ext's Slurm plugin set for "
+                  "--ht-policy=speedup ({9999}): something after srun");
+  CONTAINS(r.out, "  conflict: this process runs on PUs ");
+  CONTAINS(r.out, ", not on 9999 where omp_ext's Slurm plugin bound the task");
+  run_free(&r);
+  r = doctor("sys-plain", "cg1none", changed, "--no-saturation", "-f", "json", NULL);
+  CONTAINS(r.out, "\"kind\": \"slurm_places_changed\"");
+  CONTAINS(r.out, "\"kind\": \"slurm_binding_changed\"");
+  run_free(&r);
+  r = doctor("sys-plain", "cg1none", unplaced, "--no-saturation", NULL);
+  CU_ASSERT_EQUAL(r.status, 1);
+  CONTAINS(r.out, "Slurm plugin: unplaced (OMP_EXT_SLURM)\n  conflict: omp_ext's Slurm plugin "
+                  "was asked to place this task and did not");
+  run_free(&r);
+  /* A batch script: no step; and outside Slurm nothing at all. */
+  r = doctor("sys-plain", "cg1none", batch, "--no-saturation", NULL);
+  LACKS(r.out, "conflict: ");
+  CONTAINS(r.out, "Slurm step: none: job 42's batch script or allocation shell");
+  LACKS(r.out, "Slurm plugin:");
+  run_free(&r);
+  r = doctor("sys-plain", "cg1none", clean_env, "--no-saturation", "-f", "json", NULL);
+  CONTAINS(r.out, "\"slurm\": null,");
+  LACKS(r.out, "Slurm");
+  run_free(&r);
+}
+
 static void test_usage(void)
 {
   struct run_result r = doctor("sys-plain", "cg1none", clean_env, "--duration", "0", NULL);
@@ -342,6 +430,7 @@ static CU_TestInfo doctor_tests[] = {
   {"hybrid fixture", test_hybrid_fixture},
   {"saturation report", test_saturation_report},
   {"this machine's own sysfs and cgroup", test_real_roots},
+  {"inside a Slurm step: the step, the plugin, its conflicts", test_slurm_step},
   {"usage errors", test_usage},
   CU_TEST_INFO_NULL,
 };

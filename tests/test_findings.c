@@ -90,6 +90,41 @@ static void test_parse_uint(void)
   CU_ASSERT_STRING_EQUAL(end, "x");
 }
 
+/* The one CPU-list parser (-r, the kernel's lists, the threads' reports):
+ * strict syntax, no index wraps modulo 2^32 (hwloc_bitmap_list_sscanf
+ * read 4294967297 as 1). */
+static void test_parse_cpulist(void)
+{
+  hwloc_bitmap_t set = hwloc_bitmap_alloc();
+  const char *above = NULL;
+  char *text = NULL;
+  CU_ASSERT_EQUAL(omp_ext_parse_cpulist("0-3,8", 65535, set, NULL), OMP_EXT_UINT_OK);
+  hwloc_bitmap_list_asprintf(&text, set);
+  CU_ASSERT_STRING_EQUAL(text, "0-3,8");
+  free(text);
+  CU_ASSERT_EQUAL(omp_ext_parse_cpulist("", 65535, set, NULL), OMP_EXT_UINT_OK);
+  CU_ASSERT(hwloc_bitmap_iszero(set));
+  CU_ASSERT_EQUAL(omp_ext_parse_cpulist("4-", 65535, set, NULL), OMP_EXT_UINT_OK);
+  CU_ASSERT(hwloc_bitmap_isset(set, 4) && !hwloc_bitmap_isset(set, 3) && hwloc_bitmap_isset(set, 1000));
+  CU_ASSERT_EQUAL(omp_ext_parse_cpulist("65535", 65535, set, NULL), OMP_EXT_UINT_OK);
+  CU_ASSERT_EQUAL(hwloc_bitmap_first(set), 65535);
+  {
+    static const char *const big[] = {"4294967295", "4294967296", "4294967297",
+                                      "18446744073709551616", "1,65536", "0-4294967297"};
+    static const char *const bad[] = {"x", "1,,2", ",1", "1,", "-1", "2-1", "1-2-3", " 1",
+                                      "+1", "0x3", "1;2"};
+    unsigned i;
+    for (i = 0; i < sizeof(big) / sizeof(big[0]); i++) {
+      CU_ASSERT_EQUAL(omp_ext_parse_cpulist(big[i], 65535, set, &above), OMP_EXT_UINT_ABOVE);
+      CU_ASSERT_PTR_NOT_NULL(above);
+      CU_ASSERT(above && strspn(above, "0123456789") >= 5);
+    }
+    for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+      CU_ASSERT_EQUAL(omp_ext_parse_cpulist(bad[i], 65535, set, NULL), OMP_EXT_UINT_MALFORMED);
+  }
+  hwloc_bitmap_free(set);
+}
+
 static void test_env_get(void)
 {
   char *envp[] = {"OMP_PLACESX=1", "OMP_PLACES=cores", "EMPTY=", NULL};
@@ -375,6 +410,82 @@ static void test_check_siblings(void)
 }
 
 /* ---- doctor: environment ---- */
+
+static unsigned env_findings(char **envp, struct htp_findings *l);
+
+/* KMP_AFFINITY values and whether libomp 14 ignores part of them (a
+ * warning #57, #58, #59, #62 or #81), as the real libomp answered on the
+ * 2-core VM; in a clang build (libomp) each is asked of it again. */
+static const struct {
+  const char *value;
+  int ignored;
+} kmp_corpus[] = {
+    {"compact", 0}, {"Compact", 0}, {"granularity=fine,compact,1,0", 0}, {"gran=fine,scatter", 0},
+    {"noverbose,warnings,respect,granularity=fine,compact", 0}, {"none", 0}, {"disabled", 0},
+    {"balanced", 0}, {"logical", 0}, {"compact ,1", 0}, {"nodups,compact", 0}, {"", 0},
+    {"proclist=[0,1],explicit", 0}, {"granularity=core,compact,1", 0}, {"gran=ll_cache,compact", 0},
+    {"gran=tile,compact", 0}, {"garbage", 1}, {"reset", 1}, {"compact,x", 1}, {"comp", 1},
+    {"compactt", 1}, {"verbose=1", 1}, {"compact,1,2,3", 1}, {"respect,norespect", 1},
+    {"compact,scatter", 1}, {"explicit", 1}, {"explicit,proclist=[0", 1}, {"granularity", 1},
+    {"gran=numa,compact", 1}, {"gran=bogus", 1}, {"proclist=0,explicit", 1}};
+
+/* Does the real libomp warn that it ignores part of KMP_AFFINITY=value? */
+static int libomp_ignores(const char *value)
+{
+  char line[512];
+  int warned = 0;
+  FILE *p;
+  setenv("KMP_AFFINITY", value, 1);
+  p = popen(ORACLE_BIN " 2>&1", "r");
+  unsetenv("KMP_AFFINITY");
+  CU_ASSERT_FATAL(p != NULL);
+  while (fgets(line, sizeof(line), p))
+    warned |= strstr(line, "Warning #57") || strstr(line, "Warning #58") ||
+              strstr(line, "Warning #59") || strstr(line, "Warning #62") ||
+              strstr(line, "Warning #81");
+  pclose(p);
+  return warned;
+}
+
+/* doctor flags what libomp ignores in KMP_AFFINITY (issue 33: garbage was
+ * not flagged); the expectations held against the real libomp where this
+ * build has it. */
+static void test_kmp_affinity(void)
+{
+  char item[256], var[300], *env[] = {var, NULL};
+  const char *why;
+  struct htp_findings l;
+  const struct htp_finding *f;
+  unsigned i;
+  for (i = 0; i < sizeof(kmp_corpus) / sizeof(kmp_corpus[0]); i++) {
+    int got = htp_kmp_affinity_ignored(kmp_corpus[i].value, item, sizeof(item), &why);
+    CU_ASSERT_EQUAL(got, kmp_corpus[i].ignored);
+    if (got != kmp_corpus[i].ignored)
+      fprintf(stderr, "\n  KMP_AFFINITY='%s': %d, expected %d", kmp_corpus[i].value, got,
+              kmp_corpus[i].ignored);
+    if (ORACLE_RUNTIME == omp_ext_runtime_libomp && libomp_ignores(kmp_corpus[i].value) !=
+                                                        kmp_corpus[i].ignored) {
+      CU_FAIL("the real libomp disagrees");
+      fprintf(stderr, "\n  libomp on KMP_AFFINITY='%s' differs", kmp_corpus[i].value);
+    }
+  }
+  CU_ASSERT_EQUAL(htp_kmp_affinity_ignored("compact,garbage,1", item, sizeof(item), &why), 1);
+  CU_ASSERT_STRING_EQUAL(item, "garbage");
+  CU_ASSERT_STRING_EQUAL(why, "parameter invalid");
+  CU_ASSERT_EQUAL(htp_kmp_affinity_ignored("compactt", item, sizeof(item), &why), 1);
+  CU_ASSERT_STRING_EQUAL(item, "t");
+  CU_ASSERT_STRING_EQUAL(why, "extra trailing characters");
+  snprintf(var, sizeof(var), "KMP_AFFINITY=garbage");
+  CU_ASSERT_EQUAL(env_findings(env, &l), 1);
+  f = htp_findings_find(&l, htp_finding_kmp_affinity_ignored);
+  CU_ASSERT_FATAL(f != NULL);
+  CU_ASSERT_STRING_EQUAL(f->variable, "KMP_AFFINITY");
+  CU_ASSERT_STRING_EQUAL(htp_finding_text(f, "item"), "garbage");
+  htp_findings_free(&l);
+  snprintf(var, sizeof(var), "KMP_AFFINITY=granularity=fine,compact");
+  CU_ASSERT_EQUAL(env_findings(env, &l), 0);
+  htp_findings_free(&l);
+}
 
 static unsigned env_findings(char **envp, struct htp_findings *l)
 {
@@ -711,6 +822,7 @@ static void test_doctor_saturation_skipped(void)
 
 static CU_TestInfo util_tests[] = {
   {"omp_ext_parse_uint / omp_ext_scan_uint: digits only, ranges", test_parse_uint},
+  {"omp_ext_parse_cpulist: strict, no wrap at 2^32 or 2^64", test_parse_cpulist},
   {"omp_ext_env_get", test_env_get},
   {"omp_ext_read_text / omp_ext_read_cpulist", test_sysfs_readers},
   {"finding kinds: unique stable names, severities", test_kind_names},
@@ -730,6 +842,7 @@ static CU_TestInfo check_tests[] = {
 
 static CU_TestInfo doctor_tests[] = {
   {"environment conflicts", test_env},
+  {"KMP_AFFINITY: what libomp ignores, against the real libomp", test_kmp_affinity},
   {"SMT off, offline CPUs", test_doctor_smt_off},
   {"plain and malformed sysfs", test_doctor_plain},
   {"quota: v2, nested, v1", test_doctor_quota},

@@ -168,6 +168,28 @@ static void test_show_topo_list(void)
   run_free(&r);
 }
 
+/* A topology without a Package object (a PS3's Cell, some VMs): the cores
+ * hang below the machine, and the pictures say so (they said "Package
+ * L#0"); the model still counts one package. */
+static void test_no_package(void)
+{
+  struct run_result r = htplaces("-i", "core:2 pu:2", "show", "spn", NULL);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\nMachine L#0\n    Core L#0"));
+  CU_ASSERT_PTR_NULL(strstr(r.out, "Package"));
+  run_free(&r);
+  r = htplaces("-i", "core:2 pu:2", "topo", NULL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "packages:  1 (no Package object in the topology: the "
+                                       "machine counts as one)\n"));
+  run_free(&r);
+  r = htplaces("-i", "core:2 pu:2", "check", "{0},{2}", NULL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "Machine L#0"));
+  run_free(&r);
+  r = htplaces("-i", "pack:1 core:2 pu:2", "show", "spn", NULL);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\nPackage L#0\n"));
+  run_free(&r);
+}
+
 static void test_this_machine(void)
 {
   /* N defaults to all allowed PUs; the default list has one place each. */
@@ -182,6 +204,9 @@ static void test_bad_policy_and_n(void)
 {
   ASSERT_BAD(2, "unknown policy or command 'banana'", "banana");
   ASSERT_BAD(2, "unknown policy 'banana'; allowed: os, speedup, spn, spread", "show", "banana");
+  /* exec takes auto and --plan too: its list says so (it omitted them) */
+  ASSERT_BAD(2, "unknown policy 'AUTO'; allowed: os, speedup, spn, spread, energy, "
+             "auto[:time|:energy] (or exec --plan DIR|FILE)", "exec", "AUTO", "--", "true");
   ASSERT_BAD(2, "missing POLICY", "-i", C6100);
   ASSERT_BAD(2, "N must be a positive whole number, got '0'", "-i", C6100, "spn", "0");
   ASSERT_BAD(2, "N must be a positive whole number, got 'abc'", "-i", C6100, "spn", "abc");
@@ -190,6 +215,12 @@ static void test_bad_policy_and_n(void)
   ASSERT_BAD(2, "N must be a positive whole number, got '+1'", "-i", C6100, "spn", "+1");
   ASSERT_BAD(2, "N=17 is larger than the 16 allowed PUs; allowed: 1..16", "-i", C6100, "spn", "17");
   ASSERT_BAD(2, "is larger than the 16 allowed PUs", "-i", C6100, "spn", "99999999999999999999999");
+  ASSERT_BAD(2, "N=4294967297 is larger than the 16 allowed PUs", "-i", C6100, "spn", "4294967297");
+  ASSERT_BAD(2, "N=18446744073709551616 is larger", "-i", C6100, "spn", "18446744073709551616");
+  ASSERT_BAD(2, "--ranks-per-node must be a whole number 1..8", "-i", C6100, "--ranks-per-node",
+             "4294967297", "spn");
+  ASSERT_BAD(2, "--local-rank must be a whole number 0..1", "-i", C6100, "--ranks-per-node", "2",
+             "--local-rank", "4294967296", "spn");
   ASSERT_BAD(2, "unexpected argument '2'", "-i", C6100, "spn", "1", "2");
 }
 
@@ -202,8 +233,19 @@ static void test_bad_topology(void)
   close(fd);
   ASSERT_BAD(1, "cannot load topology '/no/such/file.xml'", "-i", "/no/such/file.xml", "spn");
   ASSERT_BAD(1, "not a valid hwloc XML file", "-i", path, "spn");
-  ASSERT_BAD(1, "cannot load topology 'pack:2 banana:4': not an existing file nor a valid hwloc "
+  /* a bad synthetic string is a bad argument (2), as an oversized one;
+   * counts are digits only ("-1" is not 2^64 - 1 PUs, "more than 65536
+   * PUs" on main), a zero count is hwloc's to refuse (exit 1 on main) */
+  ASSERT_BAD(2, "cannot load topology 'pack:2 banana:4': not an existing file nor a valid hwloc "
              "synthetic string", "-i", "pack:2 banana:4", "spn");
+  ASSERT_BAD(2, "cannot load topology 'pu:-1': not an existing file nor a valid hwloc synthetic",
+             "-i", "pu:-1", "spn");
+  ASSERT_BAD(2, "cannot load topology 'pack:2 core:-3': not an existing file nor a valid", "-i",
+             "pack:2 core:-3", "spn");
+  ASSERT_BAD(2, "cannot load topology 'core:0': not an existing file nor a valid hwloc", "-i",
+             "core:0", "spn");
+  ASSERT_BAD(2, "cannot load topology 'foo': not an existing file nor a valid hwloc", "-i", "foo",
+             "spn");
   ASSERT_BAD(1, "cannot load topology '/no/such/file.xml': No such file or directory", "-i",
              "/no/such/file.xml", "spn");
   ASSERT_BAD(1, "it is a directory", "-i", OMP_EXT_TEST_DIR, "spn");
@@ -255,6 +297,18 @@ static void test_bad_options(void)
   ASSERT_BAD(2, "invalid --restrict list 'x'", "-r", "x", "spn");
   ASSERT_BAD(2, "invalid --restrict list '0-3,,8'", "-r", "0-3,,8", "spn");
   ASSERT_BAD(2, "invalid --restrict list '-1'", "-r", "-1", "spn");
+  ASSERT_BAD(2, "invalid --restrict list '2-1'", "-r", "2-1", "spn");
+  /* no index wraps (main: -r 4294967297 printed {1}, 4294967296 {0}) */
+  ASSERT_BAD(2, "invalid --restrict list '4294967297': PU 4294967297 is above 65535", "-r",
+             "4294967297", "spn");
+  ASSERT_BAD(2, "invalid --restrict list '0,4294967296': PU 4294967296 is above 65535", "-r",
+             "0,4294967296", "spn");
+  ASSERT_BAD(2, "invalid --restrict list '4294967295': PU 4294967295 is above 65535", "-r",
+             "4294967295", "spn");
+  ASSERT_BAD(2, "PU 18446744073709551616 is above 65535", "-r", "0-18446744073709551616", "spn");
+  ASSERT_BAD(2, "PU 65536 is above 65535", "-r", "65536", "spn");
+  ASSERT_BAD(2, "--restrict 65535 leaves no allowed PU", "-i", C6100, "-r", "65535", "spn");
+  ASSERT_BAD(2, "PU 4294967297 is above 65535", "exec", "-r", "4294967297", "spn", "--", "true");
   ASSERT_BAD(2, "--restrict 100 leaves no allowed PU; allowed PUs: 0-15", "-i", C6100, "-r",
              "100", "spn");
   ASSERT_BAD(2, "--restrict given twice", "-r", "0", "-r", "1", "spn");
@@ -291,6 +345,7 @@ static void test_bad_options(void)
 static CU_TestInfo output_tests[] = {
   {"policies on the C6100", test_policies},
   {"formats, --export, --restrict", test_formats},
+  {"no Package object: the machine holds the cores", test_no_package},
   {"-f before or after the command", test_format_anywhere},
   {"show, topo, list, --version, --help", test_show_topo_list},
   {"this machine", test_this_machine},

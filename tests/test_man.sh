@@ -123,5 +123,24 @@ for f in $exported; do
   fi
 done
 
+# 8. The Slurm plugin (omp_ext/slurm): omp_ext\-slurm(8) names every srun
+#    option of its option table, every plugstack.conf argument it parses and
+#    every environment variable it reads or sets.
+sp="$src/man/man8/omp_ext-slurm.8"
+[ -f "$sp" ] || bad "no man page man/man8/omp_ext-slurm.8"
+for o in $(sed -n 's/^  {"\([a-z][a-z-]*\)",.*/\1/p' "$src/omp_ext/slurm/omp_ext_spank.c"); do
+  n=$((n + 1))
+  grep -qF -- "\\-\\-$(echo "$o" | sed 's/-/\\-/g')" "$sp" || bad "plugin option --$o is not in $sp"
+done
+for a in $(grep -ho 'strn\{0,1\}cmp(arg, "[a-z]*=\{0,1\}"' "$src/omp_ext/slurm/spank_settings.c" |
+           sed 's/.*"\([a-z]*\)=\{0,1\}"/\1/' | sort -u); do
+  n=$((n + 1))
+  grep -qE "^\.BI? $a(=| |\$)" "$sp" || bad "plugstack.conf argument $a is not described in $sp"
+done
+for v in $(grep -ho '"\(OMP\|SLURM\|KMP\|GOMP\|LD\)[A-Z_]*"' "$src"/omp_ext/slurm/*.c | tr -d '"' | sort -u); do
+  n=$((n + 1))
+  grep -q "$v" "$sp" || bad "variable $v (omp_ext/slurm) is not in $sp"
+done
+
 echo "man: $((n - fail)) passed, $fail failed"
 [ "$fail" -eq 0 ]

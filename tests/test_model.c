@@ -423,19 +423,26 @@ static void check_properties(const char *input, const omp_ext_model_t *m)
 {
   omp_ext_topo_t *topo;
   omp_ext_pu_t *order;
-  omp_ext_estimate_t prev, e;
+  omp_ext_estimate_t prev, e, *all;
   unsigned npus, p, k;
   double p1 = m->power.pn + m->power.ps + m->power.pc;
   CU_ASSERT_FATAL(omp_ext_topo_load(&topo, input, 0) == 0);
   npus = omp_ext_topo_npus(topo);
   order = malloc(npus * sizeof(*order));
-  CU_ASSERT_FATAL(order != NULL);
+  all = malloc(npus * sizeof(*all));
+  CU_ASSERT_FATAL(order != NULL && all != NULL);
   for (p = 0; p < OMP_EXT_NPOLICIES; p++) {
     if (p == omp_ht_policy_energy)
       continue;
     CU_ASSERT_FATAL(omp_ext_order(topo, NULL, (omp_ht_policy_t)p, npus, order) == 0);
+    CU_ASSERT_FATAL(omp_ext_model_eval_prefixes(m, order, npus, all) == 0);
     for (k = 1; k <= npus; k++) {
       CU_ASSERT_FATAL(omp_ext_model_eval(m, order, k, &e) == 0);
+      /* the one-pass prefixes are the same estimates */
+      CU_ASSERT(memcmp(&all[k - 1].usage, &e.usage, sizeof(e.usage)) == 0);
+      ASSERT_NEAR(all[k - 1].speedup, e.speedup);
+      ASSERT_NEAR(all[k - 1].power, e.power);
+      ASSERT_NEAR(all[k - 1].energy, e.energy);
       CU_ASSERT_EQUAL(e.usage.threads, k);
       CU_ASSERT_EQUAL(e.usage.extra, k - e.usage.cores);
       CU_ASSERT(e.usage.packages >= 1 && e.usage.packages <= e.usage.cores);
@@ -458,6 +465,7 @@ static void check_properties(const char *input, const omp_ext_model_t *m)
     }
   }
   free(order);
+  free(all);
   omp_ext_topo_destroy(topo);
 }
 
@@ -494,6 +502,12 @@ static void test_usage_errors(void)
   CU_ASSERT_EQUAL(omp_ext_usage_of(NULL, 0, &u), 0);
   CU_ASSERT_EQUAL(u.threads + u.cores + u.packages + u.extra, 0);
   CU_ASSERT_EQUAL(omp_ext_model_eval(&c6100_s0, twice, 0, &e), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_model_eval_prefixes(&c6100_s0, twice, 0, &e), omp_ext_err_invalid);
+  CU_ASSERT_EQUAL(omp_ext_model_eval_prefixes(&c6100_s0, NULL, 1, &e), omp_ext_err_invalid);
+  {
+    omp_ext_estimate_t two[2];
+    CU_ASSERT_EQUAL(omp_ext_model_eval_prefixes(&c6100_s0, twice, 2, two), omp_ext_err_invalid);
+  }
 }
 
 /* ---- htplaces model ---------------------------------------------------- */

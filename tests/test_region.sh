@@ -333,6 +333,11 @@ rc=0; "$tmp/sp ace/bin/htplaces" exec auto -- sh -c 'echo ran' >"$tmp/o5b" 2>"$t
 [ $rc = 1 ] && [ ! -s "$tmp/o5b" ] && [ "$(wc -l <"$tmp/e5b")" = 1 ] &&
   grep -q "has a space or ':', which LD_PRELOAD cannot carry" "$tmp/e5b" ||
   fail "exec auto, library path with a space: exit $rc, stderr '$(cat "$tmp/e5b")'"
+# ... and tune's auto row says so too (it said "none found; give --timing-lib")
+rc=0; "$tmp/sp ace/bin/htplaces" tune --reps 3 --threads 1 --policies spn,auto -- true \
+  >"$tmp/o5b" 2>"$tmp/e5b" || rc=$?
+[ $rc = 1 ] && [ ! -s "$tmp/o5b" ] && grep -q "^htplaces: --policies auto needs libomp_ext.so preloaded into the program, and its path '.*sp ace.*' has a space" "$tmp/e5b" ||
+  fail "tune auto, library path with a space: exit $rc, stderr '$(cat "$tmp/e5b")'"
 for bad in "auto 2" "auto:fast"; do
   # shellcheck disable=SC2086
   rc=0; "$htp" exec $bad -- sh -c 'echo ran' >"$tmp/o5b" 2>"$tmp/e5b" || rc=$?

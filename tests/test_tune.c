@@ -6,6 +6,8 @@
  * to end on tests/tune_prog (files, recommendation line, every bad input).
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <sched.h>
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cunit_main.h"
@@ -751,6 +754,7 @@ static void test_sweep_spawn(void)
   s.in = s.err = -1, s.out = SWEEP_CAPTURE;
   CU_ASSERT_EQUAL_FATAL(sweep_spawn(&s, &w), 0);
   CU_ASSERT(w.exit_status == 3 && w.signal == 0 && w.out && !strcmp(w.out, "out env\n"));
+  CU_ASSERT(w.exec_errno == 0 && WIFEXITED(w.status) && WEXITSTATUS(w.status) == 3);
   CU_ASSERT(w.wall_s > 0 && w.wall_s < 10 && w.user_s >= 0 && w.sys_s >= 0);
   free(w.out);
   s.argv = killed, s.setup = NULL, s.out = -1;
@@ -758,10 +762,10 @@ static void test_sweep_spawn(void)
   CU_ASSERT(w.exit_status == -1 && w.signal == SIGUSR1 && !w.out);
   s.argv = missing, s.err = devnull;
   CU_ASSERT_EQUAL(sweep_spawn(&s, &w), 0);
-  CU_ASSERT(w.exit_status == 127 && w.signal == 0);
+  CU_ASSERT(w.exit_status == 127 && w.signal == 0 && w.exec_errno == ENOENT);
   s.argv = (char *[]){"/", NULL}, s.who = "test";
   CU_ASSERT_EQUAL(sweep_spawn(&s, &w), 0);
-  CU_ASSERT(w.exit_status == 126); /* (a folder: EACCES) */
+  CU_ASSERT(w.exit_status == 126 && w.exec_errno == EACCES); /* (a folder) */
   /* isolated */
   sigemptyset(&set);
   sigaddset(&set, SIGCHLD);
@@ -772,7 +776,10 @@ static void test_sweep_spawn(void)
   s.argv = slow, s.timeout_s = 0.3;
   CU_ASSERT_EQUAL(sweep_spawn(&s, &w), 0);
   CU_ASSERT(w.timed_out && w.signal == SIGKILL && w.wall_s >= 0.3 && w.wall_s < 4);
+  /* (a grace period: with none the SIGKILL may come before sh has ended on
+   * the SIGTERM) */
   s.timeout_s = 0, s.interrupt = spawn_interrupt, s.ctx = &forward, forward = SIGTERM;
+  s.grace_s = 3;
   CU_ASSERT_EQUAL(sweep_spawn(&s, &w), 0);
   CU_ASSERT(w.interrupted == SIGTERM && !w.timed_out && w.signal == SIGTERM && w.wall_s < 4);
   s.argv = spin, s.interrupt = NULL;
@@ -1031,6 +1038,11 @@ static void test_regions_by_key(void)
       y->instances = 1;
     }
   }
+  for (k = 0; k < 2; k++) { /* 0.5 s outside the regions */
+    c[k].serial_s = malloc(3 * sizeof(double));
+    for (c[k].nserial = 0; c[k].nserial < 3; c[k].nserial++)
+      c[k].serial_s[c[k].nserial] = 0.5;
+  }
   CU_ASSERT_EQUAL_FATAL(tune_analyse(c, 2, NULL, NULL, r, &s), 0);
   CU_ASSERT_EQUAL_FATAL(s.nregions, 2);
   /* sorted by total time: prog+0x20 (0.2 s at 1 thread, 0.1 s at 2) first */
@@ -1039,7 +1051,12 @@ static void test_regions_by_key(void)
   CU_ASSERT_DOUBLE_EQUAL(s.regions[0].best_s, 0.1, 1e-12);
   CU_ASSERT_DOUBLE_EQUAL(s.regions[1].best_s, 0.05, 1e-12);
   CU_ASSERT_DOUBLE_EQUAL(s.regions[0].speedup, 2, 1e-12);
-  CU_ASSERT_DOUBLE_EQUAL(s.regions[0].share, 0.1, 1e-12);
+  /* shares of one total, at none 1 (recommended: a tie, the cheaper): the
+   * regions' medians 0.2 s and 0.1 s and the serial 0.5 s make 100 % */
+  CU_ASSERT_EQUAL(s.share_from, 0);
+  CU_ASSERT_DOUBLE_EQUAL(s.regions[0].share, 0.25, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(s.regions[1].share, 0.125, 1e-12);
+  CU_ASSERT_DOUBLE_EQUAL(s.serial_share, 0.625, 1e-12);
   CU_ASSERT_EQUAL(s.regions[0].same_name, 1);
   CU_ASSERT_EQUAL(s.regions[1].same_name, 1);
   CU_ASSERT_EQUAL(s.regions[0].only_multi, 0);
@@ -1119,8 +1136,12 @@ static void test_report_fields(void)
   add_region(&c[1], "/usr/lib/libfoo.so.1+0x1a2b", 5);
   add_region(&c[2], "/usr/lib/libfoo.so.1+0x1a2b", 4);
   for (i = 0; i < 3; i++) {
+    unsigned k;
     free(c[i].regions[0].name);
     c[i].regions[0].name = strdup("libfoo.so.1: a_function_whose_name_is_longer_than_forty_characters");
+    c[i].serial_s = malloc(3 * sizeof(double)); /* (0.4 s outside the region) */
+    for (k = 0; k < 3; k++)
+      c[i].serial_s[c[i].nserial++] = 0.4;
   }
   CU_ASSERT_EQUAL_FATAL(tune_analyse(c, 3, NULL, NULL, r, &s), 0);
   memset(&rep, 0, sizeof(rep));
@@ -1154,7 +1175,9 @@ static void test_report_fields(void)
   /* the name whole, on a line of its own; the time in a readable unit */
   CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\n  libfoo.so.1: a_function_whose_name_is_longer_than_forty_"
                                      "characters\n"));
-  CU_ASSERT_PTR_NOT_NULL(strstr(buf, "4.000 s  90.9%"));
+  /* 4 s of the 4.4 s (region and serial part) at spn 4, the recommended one */
+  CU_ASSERT_PTR_NOT_NULL(strstr(buf, "4.000 s   90.9%"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(buf, "serial part (outside any region): median 400 ms at spn 4, 9.1%\n"));
   CU_ASSERT_PTR_NOT_NULL(strstr(buf, "significantly below every other"));
   CU_ASSERT_PTR_NULL(strstr(buf, "0.0000 "));
   free(buf);
@@ -1477,6 +1500,10 @@ static void test_bad_input(void)
     char *a[] = {"--", "/nonexistent/prog", NULL};
     bad(127, "cannot run '/nonexistent/prog'", NULL, a);
   }
+  { /* the PATH search made "" a folder: "Is a directory" */
+    char *a[] = {"--", "", NULL};
+    bad(127, "cannot run '': No such file or directory (an empty program name)", NULL, a);
+  }
   {
     char *a[] = {"--", "no-such-program-omp-ext", NULL};
     bad(127, "cannot run 'no-such-program-omp-ext'", NULL, a);
@@ -1488,6 +1515,18 @@ static void test_bad_input(void)
   {
     char *a[] = {"--reps", "2", "--", TUNE_PROG_BIN, NULL};
     bad(2, "invalid --reps '2'; allowed: 3..1000", NULL, a);
+  }
+  { /* --timing-lib: omp_ext's library or nothing (issue 33: libm.so.6 was
+     * preloaded and an "auto" row measured without auto) */
+    Dl_info info;
+    char *a[] = {"--policies", "spn,auto", "--timing-lib", NULL, "--", TUNE_PROG_BIN, NULL};
+    if (dladdr((void *)&cos, &info) && info.dli_fname && strchr(info.dli_fname, '/')) {
+      a[3] = (char *)info.dli_fname;
+      bad(2, "it does not export omp_ext_timer_start (and more), one of omp_ext's timing entry "
+             "points: not omp_ext's libomp_ext.so", NULL, a);
+    }
+    a[3] = notexec;
+    bad(2, "not an ELF64 shared library", NULL, a);
   }
   {
     char *a[] = {"--budget", "0", "--", TUNE_PROG_BIN, NULL};
@@ -1638,6 +1677,49 @@ static void test_no_addr2line(void)
   CU_ASSERT_EQUAL(count_occurrences(res.out, "tune_prog.c:"), 0);
   CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "Recommendation:"));
   run_free(&res);
+}
+
+/* 200 regions of one module (tune_regions_prog many, -O2 -g): named
+ * FILE:LINE by one addr2line process for all of them (issue 33: one per
+ * region made 1000 regions cost 36 s), counted by a stand-in addr2line on
+ * PATH that logs each start and runs the real one. */
+static void test_addr2line_batched(void)
+{
+  struct run_result res;
+  char dir[] = "/tmp/test-tune-a2l-XXXXXX", wrapper[600], log[600], env_path[1300],
+       env_log[700], real[600] = "", *text;
+  char *args[] = {"--reps", "3", "--threads", "1", "--policies", "none", "--", TUNE_REGIONS_BIN,
+                  "many", NULL};
+  char *env[] = {env_path, env_log, NULL};
+  FILE *f, *p = popen("command -v addr2line", "r");
+  if (!p || !fgets(real, sizeof(real), p) || real[0] != '/') {
+    if (p)
+      pclose(p);
+    OMP_EXT_SKIP("no addr2line on PATH (binutils)");
+    return;
+  }
+  pclose(p);
+  real[strcspn(real, "\n")] = '\0';
+  CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+  snprintf(wrapper, sizeof(wrapper), "%s/addr2line", dir);
+  snprintf(log, sizeof(log), "%s/log", dir);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f = fopen(wrapper, "w"));
+  fprintf(f, "#!/bin/sh\necho \"$*\" >>'%s'\nexec '%s' \"$@\"\n", log, real);
+  fclose(f);
+  chmod(wrapper, 0755);
+  snprintf(env_path, sizeof(env_path), "PATH=%s:%s", dir, getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+  snprintf(env_log, sizeof(env_log), "A2L_LOG=%s", log);
+  CU_ASSERT_EQUAL_FATAL(run_tune(&res, env, args), 0);
+  CU_ASSERT_EQUAL(res.status, 0);
+  CU_ASSERT(count_occurrences(res.out, "tune_regions_prog.c:") >= 200);
+  text = slurp(dir, "log");
+  CU_ASSERT_PTR_NOT_NULL(text);
+  CU_ASSERT_EQUAL(text ? count_occurrences(text, "\n") : 0, 1); /* one process, one module */
+  if (text && count_occurrences(text, "\n") != 1)
+    fprintf(stderr, "\naddr2line started %u times\n", count_occurrences(text, "\n"));
+  free(text);
+  run_free(&res);
+  unlink(log), unlink(wrapper), rmdir(dir);
 }
 
 /* --budget: runs stop being started; what was skipped is listed. */
@@ -1851,6 +1933,7 @@ static CU_TestInfo command_tests[] = {
   {"failing and slow program", test_failing_program},
   {"threads elsewhere: runs invalid", test_invalid_binding},
   {"no addr2line: function names", test_no_addr2line},
+  {"200 regions: one addr2line", test_addr2line_batched},
   {"budget", test_budget},
   {"inline helper x16, 200 regions on a line, no region", test_region_shapes},
   {"identical placements run once", test_identical_placements_run_once},

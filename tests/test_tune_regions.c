@@ -230,6 +230,60 @@ static void test_cxx_long_name(void)
 #endif
 }
 
+/* A template method inlined into main (GROMACS' dispatchNonbondedKernel,
+ * issue 33: named "main"): under GCC and libgomp its outlined body still
+ * carries its name, which names the region, with the caller beside it;
+ * clang's body is ".omp_outlined.", which names nothing: the caller. */
+static void test_cxx_inlined_name(void)
+{
+#ifdef TUNE_CXX_PROG_BIN
+  struct run_result res;
+  char *prog[] = {TUNE_CXX_PROG_BIN, "inline", NULL};
+  const char *method = "md::force_field<double>::dispatch_nonbonded_kernel(std::vector<double, "
+                       "std::allocator<double> > const&, int)";
+  char want[512];
+  tune(&res, 1, "1", "none", prog);
+  snprintf(want, sizeof(want), "%s (in main)", method);
+  if (TUNE_CXX_GCC)
+    CU_ASSERT_EQUAL(count_region(res.out, want, 3), 2)
+  else
+    CU_ASSERT_EQUAL(count_region(res.out, "main", 3), 2)
+  if (count_region(res.out, TUNE_CXX_GCC ? want : "main", 3) != 2)
+    fprintf(stderr, "\n%s\n", res.out);
+  run_free(&res);
+#endif
+}
+
+/* The names of outlined bodies and clones, as the symbol table has them. */
+static void test_outlined_names(void)
+{
+  static const struct {
+    const char *symbol, *source;
+  } cases[] = {
+    {"main._omp_fn.2", "main"},
+    {"crunch_numbers.constprop.0._omp_fn.1", "crunch_numbers"},
+    {"_ZN2md11force_fieldIdE25dispatch_nonbonded_kernelERKSt6vectorIdSaIdEEi._omp_fn.0",
+     "md::force_field<double>::dispatch_nonbonded_kernel(std::vector<double, "
+     "std::allocator<double> > const&, int)"},
+    {"_Z5solvePdi.omp_outlined", "solve(double*, int)"},
+    {"foo.omp_outlined_debug__", "foo"},
+    {".omp_outlined.", NULL},
+    {".omp_outlined._debug__", NULL},
+    {"main", NULL},
+  };
+  unsigned i;
+  for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    char *got = tune_outlined_source(cases[i].symbol);
+    if (cases[i].source)
+      CU_ASSERT(got && strcmp(got, cases[i].source) == 0)
+    else
+      CU_ASSERT_PTR_NULL(got)
+    if (cases[i].source ? !got || strcmp(got, cases[i].source) : got != NULL)
+      fprintf(stderr, "\n%s: got '%s'\n", cases[i].symbol, got ? got : "(null)");
+    free(got);
+  }
+}
+
 /* The text after needle in hay, up to the next '"' (static buffer; "" when
  * needle is not there). */
 static const char *string_after(const char *hay, const char *needle)
@@ -316,6 +370,8 @@ static CU_TestInfo tests[] = {
   {"no parallel region: not called statically linked", test_no_region},
   {"a program that pins its own threads under none", test_self_bound},
   {"C++ without -g, a 180-character mangled name: demangled", test_cxx_long_name},
+  {"C++ method inlined into main: its outlined body names it", test_cxx_inlined_name},
+  {"outlined bodies' source functions", test_outlined_names},
   {"--policies spn,auto: auto beside, never recommended", test_auto_beside},
   CU_TEST_INFO_NULL};
 

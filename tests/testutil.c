@@ -103,6 +103,21 @@ unsigned count_lines(const char *s)
   return n;
 }
 
+char *read_text(const char *path)
+{
+  FILE *f = fopen(path, "r");
+  char *buf = NULL;
+  size_t len = 0;
+  if (!f)
+    return NULL;
+  if (getdelim(&buf, &len, '\0', f) < 0) { /* (empty) */
+    free(buf);
+    buf = strdup("");
+  }
+  fclose(f);
+  return buf;
+}
+
 unsigned *policy_orders_new(unsigned *npus)
 {
   omp_ext_topo_t *topo;

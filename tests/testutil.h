@@ -49,4 +49,7 @@ unsigned taskset_prefix(char **argv, const char *cpus);
 /** Number of '\n' in s. */
 unsigned count_lines(const char *s);
 
+/** The whole of file \p path, NUL-ended, malloc'd; NULL when unreadable. */
+char *read_text(const char *path);
+
 #endif

@@ -190,6 +190,18 @@ typedef struct omp_ext_estimate {
 OMP_EXT_API int omp_ext_model_eval(const omp_ext_model_t *m, const omp_ext_pu_t *order, unsigned n,
                        omp_ext_estimate_t *e);
 
+/**
+ * Model every prefix of an order in one pass, linear in \p n: e[k] is
+ * omp_ext_model_eval() of its first k + 1 PUs, for k = 0 .. n - 1 (what a
+ * table of thread counts needs; n calls of omp_ext_model_eval() would
+ * cost n^2 / 2 steps).
+ * \param e an array of n estimates, filled.
+ * \return 0; omp_ext_err_invalid (NULL, n == 0, model outside its domains,
+ *         a PU listed twice); omp_ext_err_nomem.
+ */
+OMP_EXT_API int omp_ext_model_eval_prefixes(const omp_ext_model_t *m, const omp_ext_pu_t *order,
+                                            unsigned n, omp_ext_estimate_t *e);
+
 /** What omp_ext_model_best() optimises. */
 typedef enum omp_ext_objective_t {
   omp_ext_objective_speed = 0,  /**< highest speed-up; ties: lower energy, fewer threads */

@@ -42,8 +42,10 @@ typedef enum omp_ext_outcome_t {
    *  (omp_get_num_places() is 0), threads are not bound by places.
    *  libgomp on any error ("Invalid value for environment variable"). */
   omp_ext_outcome_ignored = 1,
-  /** libomp: OMP_PLACES syntax error; it warns "syntax error, using cores"
-   *  and builds list = the cores. */
+  /** libomp rejects the value and replaces it with places of its own, in
+   *  list: an OMP_PLACES syntax error ("syntax error, using cores"; after
+   *  an abstract name, "syntax error, using socket": all places of that
+   *  kind) or NUMA domains it cannot see (one place per core). */
   omp_ext_outcome_fallback = 2,
   /** libomp: no valid CPU in the list, or a proclist syntax error; it warns
    *  and disables affinity: list = one place of all allowed CPUs. */

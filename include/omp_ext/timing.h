@@ -51,6 +51,7 @@ extern "C" {
  *                 "median_s": D, "min_s": A, "max_s": B,
  *                 "median_samples": K,
  *                 "module": "/path/to/app", "offset": "0x1a2c",
+ *                 "outlined_module": "/path/to/app", "outlined_offset": "0x1b40",
  *                 "bindings": [{"team": 2, "threads": [{"cpus": "0", "pu": 0},
  *                                                      {"cpus": "1", "pu": 1}]}]},
  *                ...]}
@@ -61,7 +62,11 @@ extern "C" {
  * the address and the address within it (minus its load bias): what
  * `addr2line -e MODULE OFFSET-1` turns into file:line when the object has
  * debug info (htplaces tune does; the address is the return address of the
- * runtime call that starts the region, hence -1); team_sizes: the sizes asked for (num_threads or nthreads-var),
+ * runtime call that starts the region, hence -1); outlined_module and
+ * outlined_offset (under libgomp only): the same for the region's outlined
+ * body (the function GOMP_parallel runs, GCC's NAME._omp_fn.K, whose name
+ * still carries the source function NAME when NAME was inlined into the
+ * caller); team_sizes: the sizes asked for (num_threads or nthreads-var),
  * ascending; wall_s: since libomp_ext was loaded (or the fork); serial_s:
  * wall time outside any outermost region (the program's serial part, paper
  * §2.3); pid: the process's ID; program: its executable (/proc/self/exe,

@@ -47,6 +47,29 @@ int htp_check_predict(const omp_ext_topo_t *topo, const char *value, omp_ext_syn
  * one place per core; 2 places: {0},{1} (why)"; check_runtime.c. */
 void htp_print_prediction(FILE *out, const omp_ext_prediction_t *pred);
 
+/* env_kmp.c: 1 when libomp 14 ignores part of a KMP_AFFINITY value: the
+ * first such item in item (len bytes), the reason in *why (static text:
+ * "parameter invalid", "extra trailing characters", "too many integer
+ * parameters", "parameter given twice", "explicit without a proclist:
+ * affinity none"); 0 when it reads all of it. */
+int htp_kmp_affinity_ignored(const char *value, char *item, size_t len, const char **why);
+
+/* check_view.c: how a real runtime sees this machine, where it differs
+ * from hwloc's topology (name NULL: no difference, or not looked at: -i,
+ * the runtime not installed). */
+struct htp_view {
+  omp_ext_runtime_t runtime;
+  const char *name; /* the abstract name whose places differ */
+  char *real;       /* what the runtime built, canonical */
+  char *predicted;  /* what the prediction gives on hwloc's topology */
+};
+/* 1 and *v filled when the runtime's places for threads or cores differ
+ * from the prediction's on this machine; 0 otherwise. */
+int htp_runtime_view(const omp_ext_topo_t *topo, omp_ext_runtime_t rt, struct htp_view *v);
+void htp_view_clear(struct htp_view *v);
+/* One "note: ..." line. */
+void htp_print_view(FILE *out, const struct htp_view *v);
+
 /* How many places of l keep a CPU of topo's allowed set: the places
  * libgomp and libomp keep after dropping the CPUs they cannot use ("0 of
  * 1 places remain": no usable place). */
@@ -87,6 +110,30 @@ unsigned htp_env_analyze(char *const envp[], const omp_ext_topo_t *topo,
 
 /* Is the "NAME=VALUE" entry an OpenMP runtime variable (OMP_, KMP_, GOMP_)? */
 int htp_is_runtime_var(const char *entry);
+
+/* ---- doctor: inside a Slurm job (doctor_slurm.c) ---- */
+
+/* The Slurm job and step a task runs in, and omp_ext's Slurm plugin's record
+ * of what it did for the task (OMP_EXT_SLURM, omp_ext-slurm(8)). */
+struct htp_slurm {
+  int in_job;                    /* SLURM_JOB_ID is set */
+  const char *job, *step, *node; /* SLURM_JOB_ID, SLURM_STEP_ID, SLURMD_NODENAME (in envp) */
+  const char *procid, *localid;  /* SLURM_PROCID, SLURM_LOCALID */
+  const char *cpus_on_node;      /* SLURM_CPUS_ON_NODE */
+  const char *bind_type, *bind_list; /* SLURM_CPU_BIND_TYPE, SLURM_CPU_BIND_LIST */
+  const char *plugin;            /* OMP_EXT_SLURM; NULL: the plugin did not act */
+  char *policy, *places;         /* the plugin's policy= and places= words */
+  hwloc_bitmap_t pus;            /* its pus= word: where it bound the task */
+};
+
+/* Fill *s from envp (NULL-terminated "NAME=VALUE") and append, section
+ * slurm: slurm_unplaced (OMP_EXT_SLURM=unplaced: the plugin was asked and
+ * did not place the task), slurm_places_changed (OMP_PLACES is not the
+ * plugin's places=), slurm_binding_changed (\p affinity, the process's
+ * binding, is not the plugin's pus=).  Free with htp_slurm_free(). */
+void htp_slurm_analyze(char *const envp[], hwloc_const_bitmap_t affinity, struct htp_slurm *s,
+                       struct htp_findings *out);
+void htp_slurm_free(struct htp_slurm *s);
 
 /* ---- doctor ---- */
 
@@ -129,12 +176,14 @@ struct htp_doctor_report {
   unsigned *pu;                           /* n: OS index of thread i's PU */
   double *cpu;                            /* n: CPU seconds of thread i */
   int *bound;                             /* n: thread i was bound */
+  struct htp_slurm slurm;                 /* the Slurm job and step, if any */
   struct htp_findings findings;           /* limits, conflicts, notes by section */
 };
 
 /* Look at what limits parallel execution: SMT state, online/offline CPUs,
  * process affinity and cgroup cpuset, the cgroup CPU quota (smallest of
- * the cgroup and its ancestors), the topology, the OpenMP variables, and
+ * the cgroup and its ancestors), the topology, the Slurm step and what
+ * omp_ext's Slurm plugin did (htp_slurm_analyze), the OpenMP variables, and
  * the saturation test (runs threads for in->duration seconds when
  * in->order is given).  Fills *rep (free with htp_doctor_report_free).
  * Returns 0, or omp_ext_err_nomem. */
@@ -157,6 +206,9 @@ char *htp_find_cgroup(const char *root, char **cpuset);
  *    "quota": {"cgroup": DIR|null, "cpus": X|null, "source": T|null},
  *    "topology": {"source": T, "packages": N, "cores": N, "pus": N, "max_smt": N,
  *                 "kinds": N},
+ *    "slurm": null (not in a Slurm job) | {"job": T, "step": T|null, "node": T|null,
+ *             "task": T|null, "local_task": T|null, "cpus_on_node": T|null,
+ *             "cpu_bind_type": T|null, "cpu_bind_list": T|null, "plugin": T|null},
  *    "environment": [{"name": "OMP_PLACES", "value": T}, ...],
  *    "saturation": {"state": "off" | "skipped" | "failed" | "ran" [, "policy": P,
  *                   "threads": N, "duration_s": X, "wall_s": X, "cpu_s": X,

@@ -200,7 +200,8 @@ static void print_picture(FILE *out, const omp_ext_topo_t *topo, const omp_ext_p
       if (hwloc_bitmap_isset(l->places[k], pu->os_index))
         len += (size_t)snprintf(tag + len, sizeof(tag) - len, "%sp%u", len ? "+" : "", k);
     if ((long)pu->package != last_pkg) {
-      fprintf(out, "%sPackage L#%u\n", last_pkg >= 0 ? "\n" : "", pu->package);
+      fprintf(out, "%s%s L#%u\n", last_pkg >= 0 ? "\n" : "", htp_package_label(topo),
+              pu->package);
       last_pkg = pu->package;
       last_core = -1;
     }

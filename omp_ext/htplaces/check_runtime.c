@@ -58,7 +58,7 @@ static const char *outcome_sentence(omp_ext_outcome_t o)
   case omp_ext_outcome_ignored:
     return "ignores the value: no place list, threads not bound by places (with OMP_PROC_BIND set: "
            "one place per allowed CPU)";
-  case omp_ext_outcome_fallback: return "rejects the value and falls back to one place per core";
+  case omp_ext_outcome_fallback: return "rejects the value and builds places of its own instead";
   case omp_ext_outcome_disabled: return "disables affinity: one place of all allowed CPUs";
   case omp_ext_outcome_crash: return "crashes or aborts on this value";
   }
@@ -69,6 +69,7 @@ struct predicted {
   omp_ext_prediction_t pred;
   char *places; /* canonical text, "" for none */
   int done;
+  struct htp_view view; /* how the runtime sees this machine, where it differs */
 };
 
 static int predict(const omp_ext_topo_t *topo, const char *value, omp_ext_syntax_t syntax,
@@ -116,10 +117,26 @@ static void print_text(FILE *out, const struct predicted *p, int differ, int bot
       continue;
     htp_print_prediction(out, &p[r].pred);
     fputc('\n', out);
+    if (p[r].view.name)
+      htp_print_view(out, &p[r].view);
   }
   if (both)
     fprintf(out, "%s\n", differ ? "the two runtimes build different place lists from this value"
                                 : "both runtimes build the same place list");
+}
+
+/* {"name": ..., "runtime_places": ..., "predicted": ...} or null. */
+static void print_view_json(FILE *out, const struct htp_view *v)
+{
+  if (!v->name) {
+    fputs("null", out);
+    return;
+  }
+  fprintf(out, "{\"name\": \"%s\", \"runtime_places\": ", v->name);
+  omp_ext_json_string(out, v->real);
+  fputs(", \"predicted\": ", out);
+  omp_ext_json_string(out, v->predicted);
+  fputc('}', out);
 }
 
 static void print_json(FILE *out, const char *value, const struct predicted *p, int differ,
@@ -140,6 +157,8 @@ static void print_json(FILE *out, const char *value, const struct predicted *p, 
       omp_ext_json_string(out, p[r].pred.why);
     else
       fputs("null", out);
+    fputs(", \"view\": ", out);
+    print_view_json(out, &p[r].view);
     fputc('}', out);
     first = 0;
   }
@@ -191,6 +210,9 @@ int htp_check_runtimes(const omp_ext_topo_t *topo, const char *value, omp_ext_sy
     for (r = 0; r < OMP_EXT_NRUNTIMES; r++)
       problem |= p[r].done && p[r].pred.changed;
     differ = both && differ_any(p);
+    for (r = 0; r < OMP_EXT_NRUNTIMES && !expand; r++)
+      if (p[r].done)
+        htp_runtime_view(topo, (omp_ext_runtime_t)r, &p[r].view);
     if (expand) {
       const struct predicted *q = &p[first_runtime(mask)];
       status = q->pred.outcome == omp_ext_outcome_places
@@ -210,6 +232,7 @@ int htp_check_runtimes(const omp_ext_topo_t *topo, const char *value, omp_ext_sy
   for (r = 0; r < OMP_EXT_NRUNTIMES; r++) {
     if (p[r].done)
       omp_ext_prediction_clear(&p[r].pred);
+    htp_view_clear(&p[r].view);
     free(p[r].places);
   }
   return status;

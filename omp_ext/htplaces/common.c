@@ -4,7 +4,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <signal.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -209,35 +208,6 @@ void htp_program_env(const struct htp_ctx *ctx)
 {
   if (ctx->hwloc_env_ours)
     unsetenv("HWLOC_PLUGINS_BLACKLIST");
-}
-
-/* The running program, for the signal forwarder: > 0 a process, < 0 a
- * process group, 0 none -- the one piece of global state, which a signal
- * handler demands. */
-static volatile sig_atomic_t running_child;
-
-static void forward(int sig)
-{
-  if (running_child)
-    kill((pid_t)running_child, sig);
-  signal(sig, SIG_DFL);
-  raise(sig);
-}
-
-void htp_forward_signals(void)
-{
-  struct sigaction sa;
-  memset(&sa, 0, sizeof(sa));
-  sa.sa_handler = forward;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
-  sigaction(SIGHUP, &sa, NULL);
-}
-
-void htp_running_child(pid_t target)
-{
-  running_child = (sig_atomic_t)target;
 }
 
 /* A shell word: bare when safe, else single-quoted. */

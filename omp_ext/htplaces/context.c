@@ -14,32 +14,22 @@
 #include "htplaces.h"
 #include "util.h"
 
-/* hwloc's list syntax, strictly: "N", "N-M" or "N-" items separated by
- * single commas. */
-static int valid_list(const char *s)
-{
-  for (;;) {
-    if (*s < '0' || *s > '9')
-      return 0;
-    s += strspn(s, "0123456789");
-    if (*s == '-')
-      s += 1 + strspn(s + 1, "0123456789");
-    if (*s == '\0')
-      return 1;
-    if (*s++ != ',')
-      return 0;
-  }
-}
-
 static int apply_restrict(omp_ext_topo_t *topo, const char *list)
 {
   hwloc_bitmap_t set = hwloc_bitmap_alloc();
   char *allowed = NULL;
+  const char *above = NULL;
   int err;
   if (!set)
     return htp_error(HTP_EXIT_FAIL, "out of memory");
-  if (!valid_list(list) || hwloc_bitmap_list_sscanf(set, list) < 0 || hwloc_bitmap_iszero(set)) {
+  err = omp_ext_parse_cpulist(list, OMP_EXT_CPULIST_MAX, set, &above);
+  if (err != OMP_EXT_UINT_OK || hwloc_bitmap_iszero(set)) {
     hwloc_bitmap_free(set);
+    if (err == OMP_EXT_UINT_ABOVE)
+      return htp_error(HTP_EXIT_USAGE, "invalid --restrict list '%s': PU %.*s is above %llu; "
+                       "allowed: OS indexes 0..%llu and ranges such as 0-3,8", list,
+                       (int)strspn(above, "0123456789"), above, OMP_EXT_CPULIST_MAX,
+                       OMP_EXT_CPULIST_MAX);
     return htp_error(HTP_EXIT_USAGE, "invalid --restrict list '%s'; allowed: OS indexes and "
                      "ranges such as 0-3,8", list);
   }
@@ -75,7 +65,9 @@ static int topology_error(const char *input)
   }
   if (strchr(input, '/') || strstr(input, ".xml"))
     return htp_error(HTP_EXIT_FAIL, "cannot load topology '%s': %s", input, strerror(errno));
-  return htp_error(HTP_EXIT_FAIL, "cannot load topology '%s': not an existing file nor a valid "
+  /* neither a path nor a valid description: a bad argument, as an
+   * oversized one (exit 2), not a failure to read something */
+  return htp_error(HTP_EXIT_USAGE, "cannot load topology '%s': not an existing file nor a valid "
                    "hwloc synthetic string such as \"pack:2 core:4 pu:2\"", input);
 }
 

@@ -349,6 +349,7 @@ int htp_doctor_analyze(const struct htp_doctor_input *in, const omp_ext_topo_t *
   look_allowed(rep, in->cpuset_dir ? in->cpuset_dir : in->cgroup);
   look_quota(rep);
   look_topology(rep, topo);
+  htp_slurm_analyze(in->envp, rep->affinity, &rep->slurm, &rep->findings);
   htp_env_analyze(in->envp, topo, &rep->findings);
   look_saturation(rep, in, topo);
   return rep->findings.nomem ? omp_ext_err_nomem : omp_ext_success;
@@ -369,6 +370,7 @@ void htp_doctor_report_free(struct htp_doctor_report *rep)
   free(rep->pu);
   free(rep->cpu);
   free(rep->bound);
+  htp_slurm_free(&rep->slurm);
   htp_findings_free(&rep->findings);
 }
 

@@ -89,6 +89,23 @@ static void finding_text(FILE *out, const struct htp_finding *f)
   case htp_finding_threads_unbound:
     fprintf(out, "%llu threads could not be bound to their PU", htp_finding_uint(f, "count"));
     break;
+  case htp_finding_slurm_unplaced:
+    fputs("omp_ext's Slurm plugin was asked to place this task and did not (OMP_EXT_SLURM="
+          "unplaced): the 'omp_ext-slurm:' line on the step's stderr says why", out);
+    break;
+  case htp_finding_slurm_places_changed:
+    fprintf(out, "OMP_PLACES='%s' is not what omp_ext's Slurm plugin set for --ht-policy=%s "
+            "(%s): something after srun (a script, a module, a wrapper) changed it",
+            shown(htp_finding_text(f, "places"), buf), htp_finding_text(f, "policy"),
+            htp_finding_text(f, "plugin"));
+    break;
+  case htp_finding_slurm_binding_changed:
+    a = list_text(htp_finding_set(f, "affinity"));
+    b = list_text(htp_finding_set(f, "pus"));
+    fprintf(out, "this process runs on PUs %s, not on %s where omp_ext's Slurm plugin bound the "
+            "task: something after srun (taskset, numactl, a wrapper) rebound it", a ? a : "?",
+            b ? b : "?");
+    break;
   case htp_finding_invalid_list: {
     static const char *const fallback[] = {
       ("libgomp warns and ignores it (then uses GOMP_CPU_AFFINITY if set); libomp warns and "
@@ -101,6 +118,10 @@ static void finding_text(FILE *out, const struct htp_finding *f)
             htp_finding_text(f, "reason"), fallback[which]);
     break;
   }
+  case htp_finding_kmp_affinity_ignored:
+    fprintf(out, "KMP_AFFINITY: libomp ignores '%s' (%s) and runs with the rest of the value",
+            shown(htp_finding_text(f, "item"), buf), htp_finding_text(f, "reason"));
+    break;
   case htp_finding_ht_policy_invalid:
     fprintf(out, "OMP_EXT_HT_POLICY='%s' is invalid: libomp_ext ignores it, the policy stays "
             "unset (and says so in an OpenMP program); allowed: POLICY[:N] (%s), or "
@@ -217,6 +238,34 @@ unsigned htp_env_check(FILE *out, char *const envp[], const omp_ext_topo_t *topo
   return n;
 }
 
+static const char *or_unknown(const char *v)
+{
+  return v ? v : "?";
+}
+
+/* The Slurm step and the plugin's record; nothing outside a Slurm job. */
+static void print_slurm(FILE *out, const struct htp_slurm *s, const struct htp_findings *l)
+{
+  char buf[SHOWN_SIZE];
+  if (!s->in_job)
+    return;
+  if (!s->step)
+    fprintf(out, "Slurm step: none: job %s's batch script or allocation shell (the steps "
+            "srun starts are placed)\n", shown(s->job, buf));
+  else
+    fprintf(out, "Slurm step: job %s step %s on %s, task %s (local %s), %s CPUs on the node; "
+            "Slurm's binding: %s%s%s\n", s->job, s->step, or_unknown(s->node),
+            or_unknown(s->procid), or_unknown(s->localid), or_unknown(s->cpus_on_node),
+            s->bind_type && *s->bind_type ? s->bind_type : "none",
+            s->bind_list && *s->bind_list ? " " : "", s->bind_list ? s->bind_list : "");
+  if (s->plugin)
+    fprintf(out, "Slurm plugin: %s (OMP_EXT_SLURM)\n", shown(s->plugin, buf));
+  else if (s->step)
+    fputs("Slurm plugin: not used for this step (no OMP_EXT_SLURM: no --ht-policy, or "
+          "omp_ext_spank.so is not in plugstack.conf)\n", out);
+  print_section(out, l, htp_section_slurm);
+}
+
 void htp_doctor_print_text(FILE *out, const omp_ext_topo_t *topo,
                            const struct htp_doctor_report *r)
 {
@@ -251,6 +300,7 @@ void htp_doctor_print_text(FILE *out, const omp_ext_topo_t *topo,
           omp_ext_topo_ncores(topo), omp_ext_topo_npus(topo), omp_ext_topo_max_smt(topo),
           omp_ext_topo_nkinds(topo), omp_ext_topo_nkinds(topo) > 1 ? "s" : "");
   print_section(out, l, htp_section_topology);
+  print_slurm(out, &r->slurm, l);
   htp_env_print_text(out, r->envp, l);
   if (r->saturation == htp_saturation_skipped)
     fprintf(out, "saturation: skipped (the topology is not this machine's)\n");
@@ -282,6 +332,25 @@ static void json_text_or_null(FILE *out, const char *s)
     omp_ext_json_string(out, s);
   else
     fputs("null", out);
+}
+
+static void print_slurm_json(FILE *out, const struct htp_slurm *s)
+{
+  const char *const names[] = {"job", "step", "node", "task", "local_task", "cpus_on_node",
+                               "cpu_bind_type", "cpu_bind_list", "plugin"};
+  const char *const values[] = {s->job, s->step, s->node, s->procid, s->localid,
+                                s->cpus_on_node, s->bind_type, s->bind_list, s->plugin};
+  unsigned i;
+  if (!s->in_job) {
+    fputs("  \"slurm\": null,\n", out);
+    return;
+  }
+  fputs("  \"slurm\": {", out);
+  for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+    fprintf(out, "%s\"%s\": ", i ? ", " : "", names[i]);
+    json_text_or_null(out, values[i]);
+  }
+  fputs("},\n", out);
 }
 
 void htp_doctor_print_json(FILE *out, const omp_ext_topo_t *topo,
@@ -322,6 +391,7 @@ void htp_doctor_print_json(FILE *out, const omp_ext_topo_t *topo,
   fprintf(out, ", \"packages\": %u, \"cores\": %u, \"pus\": %u, \"max_smt\": %u, \"kinds\": %u},\n",
           omp_ext_topo_npackages(topo), omp_ext_topo_ncores(topo), omp_ext_topo_npus(topo),
           omp_ext_topo_max_smt(topo), omp_ext_topo_nkinds(topo));
+  print_slurm_json(out, &r->slurm);
   fputs("  \"environment\": [", out);
   for (e = r->envp; e && *e; e++) {
     const char *eq = strchr(*e, '=');

@@ -204,6 +204,8 @@ unsigned htp_env_analyze(char *const envp[], const omp_ext_topo_t *topo,
   const char *nth = env_get(envp, "OMP_NUM_THREADS"), *ht = env_get(envp, "OMP_EXT_HT_POLICY");
   const char *plan = env_get(envp, "OMP_EXT_PLAN");
   struct htp_finding *f;
+  char item[256];
+  const char *why;
   long nplaces;
   int bind_false = 0;
 
@@ -218,8 +220,14 @@ unsigned htp_env_analyze(char *const envp[], const omp_ext_topo_t *topo,
     f->variable = "OMP_PLACES";
   check_list(&r, topo, "GOMP_CPU_AFFINITY", gomp, omp_ext_syntax_gomp);
   /* The KMP_AFFINITY proclist, if the value has one. */
-  if (kmp && strstr(kmp, "proclist="))
-    check_list(&r, topo, "KMP_AFFINITY", kmp, omp_ext_syntax_kmp);
+  /* (a proclist found invalid is one finding, not two) */
+  if ((kmp && strstr(kmp, "proclist=") ? check_list(&r, topo, "KMP_AFFINITY", kmp,
+                                                     omp_ext_syntax_kmp) >= 0 : kmp != NULL) &&
+      htp_kmp_affinity_ignored(kmp, item, sizeof(item), &why)) {
+    f = conflict(&r, htp_finding_kmp_affinity_ignored, "KMP_AFFINITY");
+    htp_put_text(out, f, "item", item);
+    htp_put_text(out, f, "reason", why);
+  }
   if (bind && !proc_bind_valid(bind, &bind_false))
     htp_put_text(out, conflict(&r, htp_finding_invalid_proc_bind, "OMP_PROC_BIND"), "value",
                  bind);

@@ -175,6 +175,9 @@ int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv)
   if (auto_at >= 0)
     return exec_auto(ctx, argv[auto_at], sep > optind ? argv[optind] : NULL, learn, team_free,
                      argv + sep + 1);
+  if (sep > optind && omp_ext_policy_from_name(argv[optind], &policy) != omp_ext_success)
+    return htp_error(HTP_EXIT_USAGE, "unknown policy '%s'; allowed: %s, auto[:time|:energy]"
+                     "[:threads] (or exec --plan DIR|FILE)", argv[optind], htp_policy_names(0));
   if ((status = htp_policy_order(ctx, sep - optind, argv + optind, &policy, &order, &n)) != 0)
     return status;
   htp_rank_warn(ctx);

@@ -57,6 +57,10 @@
   X(saturation_failed, limit)                                                                 \
   X(low_parallelism, limit)                                                                   \
   X(threads_unbound, limit)                                                                   \
+  /* doctor inside a Slurm step (doctor_slurm.c) */                                         \
+  X(slurm_unplaced, conflict)                                                                 \
+  X(slurm_places_changed, conflict)                                                           \
+  X(slurm_binding_changed, conflict)                                                          \
   /* doctor: the OpenMP variables (env.c) */                                                  \
   X(invalid_list, conflict)                                                                   \
   X(invalid_proc_bind, conflict)                                                              \
@@ -71,7 +75,8 @@
   X(libomp_fork_places, note)                                                                 \
   X(plan_missing, conflict)                                                                   \
   X(plan_not_file, conflict)                                                                  \
-  X(plan_invalid, conflict)
+  X(plan_invalid, conflict) \
+  X(kmp_affinity_ignored, conflict)
 
 #define HTP_X_KIND(name, severity) htp_finding_##name,
 enum htp_finding_kind { HTP_FINDING_KINDS(HTP_X_KIND) htp_finding_nkinds };
@@ -81,7 +86,7 @@ enum htp_severity { HTP_SEVERITIES(HTP_X_SEV) htp_severity_count };
 #undef HTP_X_SEV
 
 /* doctor's sections, in report order (check: none). */
-#define HTP_SECTIONS(X) X(none) X(smt) X(cpus) X(allowed) X(quota) X(topology) \
+#define HTP_SECTIONS(X) X(none) X(smt) X(cpus) X(allowed) X(quota) X(topology) X(slurm) \
   X(environment) X(saturation)
 #define HTP_X_SEC(name) htp_section_##name,
 enum htp_section { HTP_SECTIONS(HTP_X_SEC) htp_section_count };

@@ -145,12 +145,6 @@ int htp_parse_count(const char *text, unsigned max, unsigned *n);
  * unless the user had set it), so the program sees the user's environment. */
 void htp_program_env(const struct htp_ctx *ctx);
 
-/* SIGINT, SIGTERM and SIGHUP to htplaces reach the program it runs (verify,
- * tune), then end htplaces with the same signal; htp_running_child(pid),
- * (-pgid: a process group), 0 when none runs. */
-void htp_forward_signals(void);
-void htp_running_child(pid_t target);
-
 /* Write \p s on \p f as one shell word: bare when safe, else single-quoted. */
 void htp_shell_word(FILE *f, const char *s);
 
@@ -181,6 +175,10 @@ int htp_show_ranks(struct htp_ctx *ctx, int argc, char **argv);
 
 /* The picture of packages, cores and PUs; thread[i] (and rank[i] if not
  * NULL) label topology PU i, -1 for none. */
+/* picture.c: what holds the cores in the pictures: "Package", or
+ * "Machine" where hwloc has no Package object (a PS3's Cell, some VMs and
+ * synthetic strings such as "core:2 pu:2"). */
+const char *htp_package_label(const omp_ext_topo_t *topo);
 void htp_show_picture(const omp_ext_topo_t *topo, const int *thread, const int *rank);
 
 /* Subcommands. */

@@ -212,6 +212,19 @@ static int print_help(const struct htp_command *cmd)
              : HTP_EXIT_OK;
 }
 
+/* A command that succeeded but whose standard output could not be written
+ * (a full disk, /dev/full, a closed descriptor) fails: one line, exit 1.
+ * A command that failed has said why already. */
+static int output_status(int status)
+{
+  int flushed = fflush(stdout), err = errno;
+  if (status != HTP_EXIT_OK || (flushed == 0 && !ferror(stdout)))
+    return status;
+  return flushed != 0 ? htp_error(HTP_EXIT_FAIL, "cannot write to standard output: %s",
+                                  strerror(err))
+                      : htp_error(HTP_EXIT_FAIL, "cannot write to standard output");
+}
+
 static const char *command_names(void)
 {
   static char names[256];
@@ -281,10 +294,10 @@ int main(int argc, char **argv)
     if (argc > 2 && (strcmp(argv[2], "-h") == 0 || strcmp(argv[2], "--help") == 0))
       return print_help(cmd);
     ctx.command = cmd; /* -h later among its options: the same */
-    status = cmd->run(&ctx, argc - 1, argv + 1);
+    status = output_status(cmd->run(&ctx, argc - 1, argv + 1));
   }
   else if (omp_ext_policy_from_name(argv[1], &policy) == omp_ext_success)
-    status = htp_cmd_places(&ctx, argc, argv);
+    status = output_status(htp_cmd_places(&ctx, argc, argv));
   else
     status = htp_error(HTP_EXIT_USAGE, "unknown policy or command '%s'; policies: %s; "
                        "commands: %s (see htplaces --help)", argv[1], htp_policy_names(0),

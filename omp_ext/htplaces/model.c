@@ -196,14 +196,14 @@ static int model_policies(int argc, char **argv, omp_ht_policy_t **pols, unsigne
 
 static int fill_rows(const omp_ext_topo_t *topo, const omp_ext_model_t *m, struct model_rows *r)
 {
-  unsigned npus = omp_ext_topo_npus(topo), k;
+  unsigned npus = omp_ext_topo_npus(topo);
   omp_ext_pu_t *order = malloc(npus * sizeof(*order));
   int err = omp_ext_err_nomem;
   r->est = malloc(npus * sizeof(*r->est));
   if (order && r->est) {
     err = omp_ext_order(topo, m, r->policy, npus, order);
-    for (k = 0; !err && k < npus; k++)
-      err = omp_ext_model_eval(m, order, k + 1, &r->est[k]);
+    if (!err)
+      err = omp_ext_model_eval_prefixes(m, order, npus, r->est);
     if (!err)
       err = omp_ext_model_bound(topo, m, r->policy, &r->bound);
   }

@@ -29,6 +29,12 @@ static void print_core_line(const omp_ext_topo_t *topo, unsigned first, unsigned
   putchar('\n');
 }
 
+const char *htp_package_label(const omp_ext_topo_t *topo)
+{
+  return hwloc_get_nbobjs_by_type(omp_ext_topo_hwloc(topo), HWLOC_OBJ_PACKAGE) > 0 ? "Package"
+                                                                                   : "Machine";
+}
+
 /* Packages -> NUMA nodes -> cores -> PUs, in topology order. */
 void htp_show_picture(const omp_ext_topo_t *topo, const int *thread, const int *rank)
 {
@@ -41,7 +47,7 @@ void htp_show_picture(const omp_ext_topo_t *topo, const int *thread, const int *
            omp_ext_topo_pu(topo, j)->sibling > 0)
       j++;
     if ((long)pu->package != last_pkg) {
-      printf("Package L#%u\n", pu->package);
+      printf("%s L#%u\n", htp_package_label(topo), pu->package);
       last_pkg = pu->package;
       last_numa = -2;
     }

@@ -110,7 +110,9 @@ int htp_cmd_topo(struct htp_ctx *ctx, int argc, char **argv)
   if (hwloc_bitmap_list_asprintf(&allowed, omp_ext_topo_allowed(topo)) < 0)
     return htp_error(HTP_EXIT_FAIL, "out of memory");
   printf("topology:  %s\n", omp_ext_topo_source(topo));
-  printf("packages:  %u\nNUMA nodes: %u\ncores:     %u\n", omp_ext_topo_npackages(topo),
+  printf("packages:  %u%s\nNUMA nodes: %u\ncores:     %u\n", omp_ext_topo_npackages(topo),
+         strcmp(htp_package_label(topo), "Package") != 0
+           ? " (no Package object in the topology: the machine counts as one)" : "",
          omp_ext_topo_nnuma(topo), omp_ext_topo_ncores(topo));
   printf("PUs:       %u allowed of %d in the topology (%d incl. offline or disallowed)\n",
          omp_ext_topo_npus(topo), hwloc_bitmap_weight(hwloc_topology_get_topology_cpuset(hw)),

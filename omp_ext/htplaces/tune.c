@@ -71,6 +71,31 @@ static int parse_stdin(const char *path, const char **out)
   return HTP_EXIT_OK;
 }
 
+/* --timing-lib PATH: omp_ext's library, whose timing entry points it
+ * exports (its timer API, the libgomp wrapper, the OMPT tool's start):
+ * another library (libm.so.6) would be preloaded for nothing and an auto
+ * configuration measured without auto. */
+static int parse_timing_lib(const char *path, const char **out)
+{
+  static const char *const entries[] = {"omp_ext_timer_start", "omp_ext_timer_stop",
+                                        "GOMP_parallel", "ompt_start_tool"};
+  const char *missing;
+  int n;
+  if (access(path, R_OK) != 0)
+    return htp_error(HTP_EXIT_USAGE, "cannot read --timing-lib '%s': %s", path, strerror(errno));
+  if (htp_preload_path_error(path, HTP_EXIT_USAGE) != 0)
+    return HTP_EXIT_USAGE;
+  if ((n = tune_elf_exports(path, entries, sizeof(entries) / sizeof(entries[0]), &missing)) < 0)
+    return htp_error(HTP_EXIT_USAGE, "invalid --timing-lib '%s': not an ELF64 shared library; "
+                     "give omp_ext's libomp_ext.so (by default the one beside htplaces)", path);
+  if (n > 0)
+    return htp_error(HTP_EXIT_USAGE, "invalid --timing-lib '%s': it does not export %s%s, one "
+                     "of omp_ext's timing entry points: not omp_ext's libomp_ext.so", path,
+                     missing, n > 1 ? " (and more)" : "");
+  *out = path;
+  return HTP_EXIT_OK;
+}
+
 static int parse_reps(const char *text, unsigned *k)
 {
   unsigned long long v;
@@ -116,13 +141,7 @@ static int one_option(struct tune_opts *o, int c, const char *arg)
       return htp_error(HTP_EXIT_USAGE, "empty --out; give a folder");
     o->out = arg;
     return HTP_EXIT_OK;
-  case OPT_TIMING_LIB:
-    if (access(arg, R_OK) != 0)
-      return htp_error(HTP_EXIT_USAGE, "cannot read --timing-lib '%s': %s", arg, strerror(errno));
-    if (htp_preload_path_error(arg, HTP_EXIT_USAGE) != 0)
-      return HTP_EXIT_USAGE;
-    o->timing_lib = arg;
-    return HTP_EXIT_OK;
+  case OPT_TIMING_LIB: return parse_timing_lib(arg, &o->timing_lib);
   case OPT_NO_REGIONS: o->no_regions = 1; return HTP_EXIT_OK;
   case OPT_POWER:
     if (omp_ext_power_model_parse(arg, &o->power) != 0)
@@ -358,6 +377,8 @@ static int warm_up(void *ctx, unsigned i, double *seconds)
   if (r.status != 0)
     return add_run(c, &r);
   c->tail[0] = '\0';
+  free(c->last_words);
+  c->last_words = NULL;
   tune_free_regions(c); /* its timing file too */
   c->untimed = 0;
   return HTP_EXIT_OK;
@@ -446,62 +467,83 @@ static int run_rounds(const struct tune_exec *x, struct plan *p, const struct tu
   return status == SWEEP_NOMEM ? htp_error(HTP_EXIT_FAIL, "out of memory") : status;
 }
 
-static int make_out_dir(const char *dir)
+/* The program's stdout: program-stdout.txt of --out's staging folder (each
+ * run's output labelled), else a file of tune's temporary folder, emptied
+ * before each run (read back for a failing run's last words). */
+static int open_stdout_sink(const struct tune_out *out, const char *tmp, struct tune_exec *x)
 {
-  char failed[4096];
-  int err = sweep_make_dir(dir, failed, sizeof(failed));
-  if (err)
-    return htp_error(HTP_EXIT_FAIL, "cannot make --out folder '%s': %s", dir, strerror(err));
-  return HTP_EXIT_OK;
-}
-
-/* The program's stdout: DIR/program-stdout.txt with --out (each run's
- * output labelled), else a file of tune's temporary folder, emptied before
- * each run (read back for a failing run's last line). */
-static int open_stdout_sink(const struct tune_opts *o, const char *tmp, struct tune_exec *x)
-{
-  char *path = NULL;
-  if (asprintf(&path, "%s/%s", o->out ? o->out : tmp, o->out ? "program-stdout.txt" : "stdout") <
-      0)
-    return htp_error(HTP_EXIT_FAIL, "out of memory");
-  x->stdout_labelled = o->out != NULL;
-  x->stdout_fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (x->stdout_fd < 0) {
-    int status = htp_error(HTP_EXIT_FAIL, "cannot open %s: %s", path, strerror(errno));
-    free(path);
-    return status;
+  char path[4200];
+  x->stdout_labelled = out != NULL;
+  if (out) {
+    x->stdout_fd = out->stdout_fd; /* (tune_out's: it closes it) */
+    return HTP_EXIT_OK;
   }
-  free(path);
+  snprintf(path, sizeof(path), "%s/stdout", tmp);
+  if ((x->stdout_fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) < 0)
+    return htp_error(HTP_EXIT_FAIL, "cannot open %s: %s", path, strerror(errno));
   return HTP_EXIT_OK;
 }
 
-/* All configurations failed: exit 1 with one failure's stderr tail. */
-static int all_failed(const struct plan *p, const struct tune_result *r)
+/* No configuration has a valid run? */
+static int none_valid(const struct plan *p, const struct tune_result *r)
 {
-  unsigned i, k;
+  unsigned i;
   for (i = 0; i < p->n; i++)
     if (r[i].ok)
       return 0;
+  return 1;
+}
+
+/* No valid run: exit 1 with one failure's message (the program's), and
+ * what became of --out (\p out_note, "" without --out). */
+static int all_failed(const struct plan *p, const char *out_note)
+{
+  unsigned i, k;
   for (i = 0; i < p->n; i++) /* threads elsewhere in every run that ran */
     for (k = 0; k < p->c[i].nruns; k++)
       if (p->c[i].runs[k].invalid[0])
         return htp_error(HTP_EXIT_FAIL, "no valid run: the program's threads were not where "
-                         "intended (e.g. %s %u: %s)", tune_policy_name(p->c[i].policy),
-                         p->c[i].threads, p->c[i].runs[k].invalid);
+                         "intended (e.g. %s %u: %s)%s", tune_policy_name(p->c[i].policy),
+                         p->c[i].threads, p->c[i].runs[k].invalid, out_note);
   for (i = 0; i < p->n; i++)
     if (p->c[i].nruns) {
       char how[96];
       tune_run_outcome(&p->c[i].runs[0], how, sizeof(how));
       return htp_error(HTP_EXIT_FAIL, "the program failed in every configuration (e.g. %s %u: "
-                       "%s): %s", tune_policy_name(p->c[i].policy), p->c[i].threads, how,
-                       p->c[i].tail[0] ? p->c[i].tail : "(no output)");
+                       "%s): %s%s", tune_policy_name(p->c[i].policy), p->c[i].threads, how,
+                       p->c[i].tail[0] ? p->c[i].tail : "(no output)", out_note);
     }
-  return htp_error(HTP_EXIT_FAIL, "no run was started (--budget too small?)");
+  return htp_error(HTP_EXIT_FAIL, "no run was started (--budget too small?)%s", out_note);
 }
 
+/* No valid run, with --out: its record (program-stdout.txt,
+ * stderr-tails.txt) put in a DIR that held no results; one that did is
+ * left as it was.  Then the error line. */
+static int failed_out(const struct plan *p, struct tune_out *out)
+{
+  char note[4400];
+  int status;
+  if (!out)
+    return all_failed(p, "");
+  if (!out->empty) {
+    tune_out_abort(out);
+    snprintf(note, sizeof(note), " (--out '%s' is left as it was)", out->dir);
+    return all_failed(p, note);
+  }
+  if ((status = tune_out_write_failure(out, p->c, p->n)) != 0 ||
+      (status = tune_out_commit(out)) != 0) {
+    tune_out_abort(out);
+    return status;
+  }
+  snprintf(note, sizeof(note), " (its output in --out '%s')", out->dir);
+  return all_failed(p, note);
+}
+
+/* The report on stdout, then --out put in place (unless a signal came
+ * meanwhile: then --out is left as it was). */
 static int report(struct htp_ctx *ctx, const struct plan *p, const struct tune_opts *o,
                   const struct loop *l, char **argv, int measured, int json,
-                  const struct tune_load *load)
+                  const struct tune_load *load, struct tune_out *out)
 {
   struct tune_result *r = calloc(p->n, sizeof(*r));
   struct tune_summary s;
@@ -509,12 +551,14 @@ static int report(struct htp_ctx *ctx, const struct plan *p, const struct tune_o
   int status;
   if (!r || tune_analyse(p->c, p->n, ctx->topo, &o->power, r, &s) != 0) {
     free(r);
+    if (out)
+      tune_out_abort(out);
     return htp_error(HTP_EXIT_FAIL, "out of memory");
   }
-  if ((status = all_failed(p, r)) != 0) {
+  if (none_valid(p, r)) {
     tune_free_summary(&s);
     free(r);
-    return status;
+    return failed_out(p, out);
   }
   t = (struct tune_report){p->c, r, p->n, &s, argv, ctx->topo, o->reps, o->seed, o->objective,
                            measured, &o->power, o->power_text, l->skipped, l->nskipped,
@@ -523,9 +567,18 @@ static int report(struct htp_ctx *ctx, const struct plan *p, const struct tune_o
     tune_print_json(stdout, &t);
   else
     tune_print_table(stdout, &t);
-  status = fflush(stdout) == 0 ? HTP_EXIT_OK : htp_error(HTP_EXIT_FAIL, "cannot write output");
-  if (!status && o->out)
-    status = tune_write_dir(o->out, &t);
+  if (sweep_signal_caught())
+    status = 128 + sweep_signal_caught();
+  else if (fflush(stdout) != 0 || ferror(stdout))
+    status = htp_error(HTP_EXIT_FAIL, "cannot write output: %s%s%s%s", strerror(errno),
+                       out ? " (--out '" : "", out ? out->dir : "",
+                       out ? "' is left as it was)" : "");
+  else
+    status = out ? tune_out_write(out, &t) : HTP_EXIT_OK;
+  if (!status && sweep_signal_caught())
+    status = 128 + sweep_signal_caught();
+  if (out)
+    status = status ? (tune_out_abort(out), status) : tune_out_commit(out);
   tune_free_summary(&s);
   free(r);
   return status;
@@ -570,84 +623,124 @@ struct scratch {
   char dir[4096], timing_file[4200];
 };
 
-static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *o, char **argv,
-                   int json)
+/* The timing layer to preload (x->timing_lib, x->timing_file), or none
+ * with a warning; auto without it: the usage error. */
+static int timing_setup(const struct tune_opts *o, const struct plan *p, struct scratch *tmp,
+                        char *libbuf, size_t len, struct tune_exec *x)
 {
-  struct tune_exec x = {argv, NULL, NULL, o->timeout_s, -1, 0, NULL, &o->power, o->stdin_path,
-                        NULL, NULL};
-  struct scratch tmp;
-  char libbuf[4096];
-  struct loop l = {NULL, NULL, {0}, 0, NULL, NULL};
-  l.st.start = sweep_now();
-  struct tune_load load;
-  omp_ext_rapl_t *rapl = NULL;
-  char why[256];
-  double before;
+  const char *unusable = NULL; /* libomp_ext.so found, its path unfit for LD_PRELOAD */
   unsigned i;
-  int status;
-  tune_signals_catch();
-  if ((status = tune_make_temp_dir(tmp.dir, sizeof(tmp.dir))) != 0) {
-    tune_signals_restore();
-    return status;
-  }
-  x.tmp_dir = tmp.dir;
-  x.allowed = omp_ext_topo_allowed(ctx->topo);
-  if ((o->out && (status = make_out_dir(o->out)) != 0) ||
-      (status = open_stdout_sink(o, tmp.dir, &x)) != 0) {
-    tune_remove_temp_dir(tmp.dir);
-    tune_signals_restore();
-    return status;
-  }
-  if (omp_ext_rapl_open(NULL, &rapl, why, sizeof(why)) == 0)
-    x.rapl = rapl;
-  else
-    fprintf(stderr, "htplaces tune: energy is modelled (%s): %s\n", o->power_text, why);
   if (!o->no_regions) {
-    x.timing_lib = o->timing_lib ? o->timing_lib : htp_find_libomp_ext(libbuf, sizeof(libbuf));
-    if (x.timing_lib && strpbrk(x.timing_lib, " :\t\n")) { /* (LD_PRELOAD splits there) */
+    x->timing_lib = o->timing_lib ? o->timing_lib : htp_find_libomp_ext(libbuf, len);
+    if (x->timing_lib && strpbrk(x->timing_lib, " :\t\n")) { /* (LD_PRELOAD splits there) */
       fprintf(stderr, "htplaces tune: per-region figures are not available: libomp_ext.so's "
               "path '%s' has a space or ':', which LD_PRELOAD cannot carry (install omp_ext "
-              "under a path without them)\n", x.timing_lib);
-      x.timing_lib = NULL;
-    } else if (x.timing_lib) {
-      snprintf(tmp.timing_file, sizeof(tmp.timing_file), "%s/timing.%%p.json", tmp.dir);
-      x.timing_file = tmp.timing_file;
+              "under a path without them)\n", x->timing_lib);
+      unusable = x->timing_lib;
+      x->timing_lib = NULL;
+    } else if (x->timing_lib) {
+      snprintf(tmp->timing_file, sizeof(tmp->timing_file), "%s/timing.%%p.json", tmp->dir);
+      x->timing_file = tmp->timing_file;
     } else {
       fprintf(stderr, "htplaces tune: per-region figures are not available (no libomp_ext.so "
               "found: --timing-lib PATH)\n");
     }
   }
-  for (i = 0; i < p->n && !x.timing_lib; i++)
-    if (TUNE_IS_AUTO(&p->c[i])) { /* auto is libomp_ext's: it must be preloaded */
-      close(x.stdout_fd);
-      omp_ext_rapl_close(rapl);
-      tune_remove_temp_dir(tmp.dir);
-      tune_signals_restore();
-      return htp_error(HTP_EXIT_USAGE, "--policies auto needs libomp_ext.so preloaded into the "
-                       "program: none found; give --timing-lib PATH");
-    }
+  for (i = 0; i < p->n && !x->timing_lib; i++)
+    if (TUNE_IS_AUTO(&p->c[i])) /* auto is libomp_ext's: it must be preloaded */
+      return unusable /* found, but LD_PRELOAD cannot carry it (it said "none found") */
+               ? htp_error(HTP_EXIT_FAIL, "--policies auto needs libomp_ext.so preloaded into "
+                           "the program, and its path '%s' has a space or ':', which LD_PRELOAD "
+                           "cannot carry: install omp_ext under a path without them, or give "
+                           "--timing-lib PATH", unusable)
+               : htp_error(HTP_EXIT_USAGE, "--policies auto needs libomp_ext.so preloaded into "
+                           "the program: none found; give --timing-lib PATH");
+  return HTP_EXIT_OK;
+}
+
+/* The runs, in tune's temporary folder and --out's staging one; both
+ * removed after a failure or a signal (--out then as it was). */
+static int runs(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *o,
+                struct tune_exec *x, struct tune_out *out, struct loop *l, double *before)
+{
+  struct scratch tmp;
+  char libbuf[4096], why[256];
+  omp_ext_rapl_t *rapl = NULL;
+  int status;
+  if ((status = tune_make_temp_dir(tmp.dir, sizeof(tmp.dir))) != 0)
+    return status;
+  x->tmp_dir = tmp.dir;
+  x->allowed = omp_ext_topo_allowed(ctx->topo);
+  if ((o->out && (status = tune_out_open(o->out, out)) != 0) ||
+      (status = open_stdout_sink(o->out ? out : NULL, tmp.dir, x)) != 0 ||
+      (status = timing_setup(o, p, &tmp, libbuf, sizeof(libbuf), x)) != 0) {
+    if (o->out)
+      tune_out_abort(out);
+    else if (x->stdout_fd >= 0)
+      close(x->stdout_fd);
+    tune_remove_temp_dir(tmp.dir);
+    return status;
+  }
+  if (omp_ext_rapl_open(NULL, &rapl, why, sizeof(why)) == 0)
+    x->rapl = rapl;
+  else
+    fprintf(stderr, "htplaces tune: energy is modelled (%s): %s\n", o->power_text, why);
   htp_program_env(ctx); /* the topology is loaded: the runs see the user's environment */
-  before = tune_load_now(x.allowed, 0.25);
-  status = run_rounds(&x, p, o, &l);
+  *before = tune_load_now(x->allowed, 0.25);
+  status = run_rounds(x, p, o, l);
   tune_remove_temp_dir(tmp.dir);
-  close(x.stdout_fd);
-  omp_ext_rapl_close(rapl);
-  if (!status && tune_signal_caught())
-    status = 128 + tune_signal_caught();
-  tune_signals_restore(); /* (from here a signal ends tune: nothing is left to clean) */
+  if (!o->out)
+    close(x->stdout_fd);
+  omp_ext_rapl_close(rapl); /* (x->rapl now only says energy was measured) */
+  if (!status && sweep_signal_caught())
+    status = 128 + sweep_signal_caught();
   if (status > 128)
     htp_error(status, "interrupted by %s: forwarded to the run, its process group killed (at "
-              "the latest %.0f s later), the temporary folder removed", status == 128 + SIGINT ? "SIGINT" :
-              status == 128 + SIGTERM ? "SIGTERM" : "SIGHUP", TUNE_GRACE_S);
-  tune_machine_load(p->c, p->n, before, (unsigned)hwloc_bitmap_weight(x.allowed), &load);
-  if (!status)
-    status = report(ctx, p, o, &l, argv, x.rapl != NULL, json, &load);
+              "the latest %.0f s later), the temporary folder removed%s%s%s",
+              sweep_signal_name(status - 128), TUNE_GRACE_S, o->out ? ", --out '" : "",
+              o->out ? out->dir : "", o->out ? "' left as it was" : "");
+  if (status && o->out)
+    tune_out_abort(out);
+  return status;
+}
+
+static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *o, char **argv,
+                   int json)
+{
+  struct tune_exec x = {argv, NULL, NULL, o->timeout_s, -1, 0, NULL, &o->power, o->stdin_path,
+                        NULL, NULL};
+  struct loop l = {NULL, NULL, {0}, 0, NULL, NULL};
+  struct tune_out out;
+  struct tune_load load;
+  double before = NAN;
+  unsigned i;
+  int status, measured;
+  l.st.start = sweep_now();
+  sweep_signals_catch(); /* (until --out is in place or removed) */
+  status = runs(ctx, p, o, &x, &out, &l, &before);
+  tune_read_timing_done();
+  measured = x.rapl != NULL;
+  if (!status && tune_name_regions(p->c, p->n) != 0) { /* (after the runs: all at once) */
+    if (o->out)
+      tune_out_abort(&out);
+    status = htp_error(HTP_EXIT_FAIL, "out of memory");
+  }
+  if (!status) {
+    tune_machine_load(p->c, p->n, before, (unsigned)hwloc_bitmap_weight(x.allowed), &load);
+    sweep_signals_no_restart(); /* (a signal now interrupts a blocked write of the report) */
+    status = report(ctx, p, o, &l, argv, measured, json, &load, o->out ? &out : NULL);
+    if (status > 128)
+      htp_error(status, "interrupted by %s while writing the report%s%s%s",
+                sweep_signal_name(status - 128), o->out ? ": --out '" : "",
+                o->out ? out.dir : "", o->out ? "' left as it was" : "");
+  }
+  sweep_signals_restore();
   if (!status) { /* what tune itself cost, beyond the program's runs */
-    double total = sweep_now() - l.st.start, runs = l.st.run_time + l.st.warmup_time;
+    double total = sweep_now() - l.st.start, ran = l.st.run_time + l.st.warmup_time;
     print_load(&load, p);
     fprintf(stderr, "htplaces tune: %u runs took %.3f s of %.3f s; tune's own time %.3f s "
-            "(%.1f%%)\n", l.st.done + 1, runs, total, total - runs,
-            total > 0 ? 100 * (total - runs) / total : 0.0);
+            "(%.1f%%)\n", l.st.done + 1, ran, total, total - ran,
+            total > 0 ? 100 * (total - ran) / total : 0.0);
   }
   for (i = 0; i < l.nskipped; i++)
     free(l.skipped[i]);

@@ -63,7 +63,7 @@ double tune_run_metric(const struct tune_config *c, const struct tune_run *run, 
 
 /* Stats of the successful runs' values; n 0 if none is finite. */
 static void metric_stats(const struct tune_config *c, double t1, int o, double *buf,
-                         omp_ext_stats_t *st)
+                         omp_ext_stats_t *st, unsigned *clipped)
 {
   unsigned i, k = 0;
   for (i = 0; i < c->nruns; i++) {
@@ -74,8 +74,10 @@ static void metric_stats(const struct tune_config *c, double t1, int o, double *
   memset(st, 0, sizeof(*st));
   if (k == 0 || omp_ext_stats_compute(buf, k, st) != 0)
     st->n = 0;
-  else if (st->ci95_lo < 0) /* times, energies and SPN are never negative */
+  else if (st->ci95_lo < 0) { /* times, energies and SPN are never negative */
     st->ci95_lo = 0;
+    *clipped |= 1u << o;
+  }
 }
 
 /* The 1-thread configuration the speed-ups are taken against: the fastest
@@ -105,7 +107,7 @@ static void one_config(const struct tune_config *c, double t1, double *buf, stru
       r->ok++;
   }
   for (o = 0; o < TUNE_NOBJECTIVES; o++) {
-    metric_stats(c, t1, o, buf, &r->metric[o]);
+    metric_stats(c, t1, o, buf, &r->metric[o], &r->clipped);
     r->ratio[o] = NAN;
   }
   r->time = r->metric[TUNE_TIME];
@@ -449,6 +451,7 @@ static int collect_keys(const struct tune_config *c, unsigned n, struct tune_sum
       continue;
     g = &s->regions[s->nregions++];
     g->best = g->fastest = -1;
+    g->timer = all[k]->timer;
     if (!(g->key = strdup(all[k]->key)) ||
         !(g->name = strdup(all[k]->name ? all[k]->name : all[k]->key))) {
       free(all);
@@ -584,8 +587,6 @@ static void region_figures(const struct tune_config *c, const struct tune_result
     g->speedup = t1 / g->best_s;
   if (isfinite(t1) && isfinite(tn))
     g->serial = karp_flatt(c[s->serial_from].threads, t1 / tn);
-  if (g->best >= 0 && r[g->best].ok && r[g->best].time.median > 0)
-    g->share = g->best_s / r[g->best].time.median;
   region_sigma(m, s, k, buf, pairs);
   for (i = 0; i < n; i++) /* 1-thread runs with a timing file: did they time it? */
     if (c[i].threads == 1 && c[i].nserial && !TUNE_IS_AUTO(&c[i])) {
@@ -593,6 +594,48 @@ static void region_figures(const struct tune_config *c, const struct tune_result
       single_has |= region_at(m, i, k) != NULL;
     }
   g->only_multi = single_timed && !single_has;
+}
+
+/* The configuration the shares are of: the recommended one for time when
+ * its runs wrote timing files, else the fastest usable one that has them;
+ * -1 none. */
+static int share_source(const struct tune_config *c, const struct tune_result *r, unsigned n,
+                        const struct tune_summary *s)
+{
+  int b = s->best[TUNE_TIME], f = -1;
+  unsigned i;
+  if (b >= 0 && c[b].nserial)
+    return b;
+  for (i = 0; i < n; i++)
+    if (c[i].nserial && usable(&r[i]) && !TUNE_IS_AUTO(&c[i]) &&
+        (f < 0 || r[i].time.median < r[f].time.median))
+      f = (int)i;
+  return f;
+}
+
+/* Every region's share of one total at s->share_from: the parallel
+ * regions' median totals and the serial part's median, which sum to 1 (a
+ * named measurement's share is of the same total, outside the sum). */
+static void region_shares(const struct tune_config *c, const struct region_map *m,
+                          struct tune_summary *s, double *buf)
+{
+  double total = 0, serial;
+  unsigned k;
+  int from = s->share_from;
+  s->serial_share = NAN;
+  if (from < 0)
+    return;
+  memcpy(buf, c[from].serial_s, c[from].nserial * sizeof(*buf));
+  total = serial = tune_median(buf, c[from].nserial);
+  for (k = 0; k < s->nregions; k++)
+    if (!s->regions[k].timer && region_at(m, (unsigned)from, k))
+      total += region_median(region_at(m, (unsigned)from, k), buf);
+  if (!(total > 0))
+    return;
+  s->serial_share = serial / total;
+  for (k = 0; k < s->nregions; k++)
+    if (region_at(m, (unsigned)from, k))
+      s->regions[k].share = region_median(region_at(m, (unsigned)from, k), buf) / total;
 }
 
 /* Every region's best configuration, speed-up, Karp-Flatt s and sigma. */
@@ -610,6 +653,8 @@ static int analyse_regions(const struct tune_config *c, const struct tune_result
     return err;
   for (k = 0; k < s->nregions; k++)
     region_figures(c, r, n, &m, s, k, buf, pairs);
+  s->share_from = share_source(c, r, n, s);
+  region_shares(c, &m, s, buf);
   free(m.at);
   if ((err = count_same_names(s)) != 0)
     return err;
@@ -652,6 +697,8 @@ int tune_analyse(const struct tune_config *c, unsigned n, const omp_ext_topo_t *
   unsigned i;
   int o, err;
   memset(s, 0, sizeof(*s));
+  s->share_from = -1;
+  s->serial_share = NAN;
   if (!buf || !pairs) {
     free(buf);
     free(pairs);

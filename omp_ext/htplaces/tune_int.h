@@ -10,7 +10,10 @@
  *   tune_analysis.c  statistics, speed-up, Karp-Flatt, sigma, SPN, energy,
  *                    the recommendation (pure functions on crafted or
  *                    measured data; unit-tested on crafted data)
- *   tune_report.c    the table, results.csv / results.json, the plots
+ *   tune_report.c    the table, and the helpers the other reports share
+ *   tune_json.c      results.json (also -f json), results.csv
+ *   tune_plots.c     the gnuplot script of the plots
+ *   tune_out.c       the --out folder
  */
 #ifndef HTPLACES_TUNE_H
 #define HTPLACES_TUNE_H
@@ -19,6 +22,9 @@
 
 #include "htplaces.h"
 #include "sweep.h"
+
+/* The most of a failing run's output kept for --out's stderr-tails.txt. */
+#define TUNE_LAST_WORDS 4096
 
 /* Successful runs a configuration needs to be analysed and recommended. */
 #define TUNE_MIN_RUNS 3
@@ -54,6 +60,8 @@ struct tune_run {
                       * (a run of status 0 left out of every figure) */
 };
 
+struct tune_region_index;
+
 /* One parallel region of the program (or named measurement) in one
  * configuration: its total seconds in each run that wrote a timing file. */
 struct tune_region {
@@ -64,7 +72,9 @@ struct tune_region {
                             * a run recorded regions.  Regions are matched by key only. */
   char *name;              /* display name, malloc'd, no length limit: FILE:LINE,
                             * the demangled function, "lib.so: function", or the
-                            * timing file's name; the same prefix as the key */
+                            * timing file's name (until tune_name_regions); the
+                            * same prefix as the key */
+  struct tune_site *site;  /* where it is, to name it (NULL: a named measurement) */
   double *total_s;         /* per run */
   double *median_s;        /* per run: the median seconds of one instance */
   unsigned nruns;
@@ -73,6 +83,20 @@ struct tune_region {
   char *control;           /* under auto: what it chose in the last run (the timing
                             * file's "control": "spn:2", "spn:2 exploring"), malloc'd;
                             * NULL: not recorded */
+  int timer;               /* 1: a named measurement (omp_ext_timer_start), which may
+                            * overlap the parallel regions */
+};
+
+/* Where a parallel region is, from the timing file: what names it. */
+struct tune_site {
+  char *module;            /* the object holding the construct (its path) */
+  unsigned long offset;    /* the return address of the call that starts it, in the
+                            * module's own terms ("offset") */
+  char *outlined_module;   /* the outlined body (libgomp: the function GOMP_parallel
+                            * runs), NULL: not recorded */
+  unsigned long outlined;  /* its start in outlined_module */
+  int shared;              /* 1: the module is a library, not the process's program */
+  char *label;             /* "app", "app#2" when more than one process recorded; NULL */
 };
 
 /* One configuration of the plan, with its runs. */
@@ -91,9 +115,13 @@ struct tune_config {
   unsigned *place_core;  /* place t's core (omp_ext_pu_t.core), t < threads; NULL for none */
   struct tune_run *runs; /* runs[0 .. nruns-1], in the order they ran */
   unsigned nruns;
-  char tail[512];        /* the last failing run's stderr tail */
+  char tail[512];        /* the last failing run's message: the last line of its stderr
+                          * (else stdout) that reads as a message, not decoration */
+  char *last_words;      /* that run's last lines (TUNE_LAST_WORDS bytes at most) under
+                          * "==> htplaces tune: LABEL, run K: HOW <==", malloc'd; NULL */
   struct tune_region *regions; /* from the timing files of its runs */
   unsigned nregions;
+  struct tune_region_index *index; /* regions by key (tune_regions.c), NULL */
   double *serial_s;      /* per run with a timing file: time outside any region */
   unsigned nserial;
   unsigned untimed;      /* successful runs that wrote no timing file */
@@ -120,7 +148,12 @@ struct tune_region_summary {
   double serial;           /* Karp-Flatt at the summary's serial_from, NAN */
   double sigma;            /* median over the C / 2C pairs, NAN */
   unsigned npairs;
-  double share;            /* best_s / its configuration's median run time, NAN */
+  double share;            /* its median total at the summary's share_from over that
+                            * configuration's total (every parallel region's median
+                            * total and the serial part's: they sum to 1); NAN when
+                            * it did not run there.  A named measurement's is on the
+                            * same total, outside the sum (it may overlap regions) */
+  int timer;               /* a named measurement */
   int only_multi;          /* timed in some configuration, but in none with 1 thread that
                             * has timing: the region exists only at N > 1 */
 };
@@ -148,6 +181,8 @@ struct tune_result {
   int tied[TUNE_NOBJECTIVES]; /* 1: usable and not significantly worse than the fastest
                                * (the fastest itself included) */
   double ratio[TUNE_NOBJECTIVES]; /* geometric mean per-round ratio to the fastest, NAN */
+  unsigned clipped;        /* bit o: metric o's 95% CI reached below 0, its low end
+                            * clipped at 0 (times, energies, SPN are never negative) */
   unsigned paired[TUNE_NOBJECTIVES]; /* rounds paired with the fastest */
 };
 
@@ -183,6 +218,10 @@ struct tune_summary {
   int timed;               /* some run wrote a timing file */
   struct tune_region_summary *regions; /* every region any run timed */
   unsigned nregions;
+  int share_from;          /* the configuration the regions' shares are of: the
+                            * recommended one for time, else the fastest with timing
+                            * files; -1 none */
+  double serial_share;     /* the serial part's share there, NAN */
 };
 
 /* tune_plan.c ---------------------------------------------------------- */
@@ -252,13 +291,19 @@ struct tune_exec {
 /* Where PROGRAM is, as execvp would find it: 0, 127 (not found) or 126 (not
  * executable); prints the error. */
 int tune_find_program(const char *program);
+/* The failure line of a run's last words \p text (NULL: none): its last
+ * line that reads as a message (a word of two letters or more: not a rule
+ * such as "-------"), else its last line that is not blank; control
+ * characters as blanks, into line[len] ("" for none).  1: a message; 0:
+ * the last line (none reads as a message); -1: no line. */
+int tune_failure_line(const char *text, char *line, size_t len);
 /* Run the program once in configuration c, with stdin from x->stdin_path
  * (or /dev/null), in its own process group, which is killed (SIGKILL) when
  * the run ends: fills r; c->tail on failure (the last non-empty line of its
  * stderr, else of its stdout).  A run that stops on the terminal (SIGTTIN,
  * SIGTTOU) is killed and reported (r->stopped).  Returns 0; HTP_EXIT_FAIL
  * when the run could not be started; 128 + SIG when SIGINT, SIGTERM or
- * SIGHUP reached tune (tune_signals_catch) before or during the run: the
+ * SIGHUP reached tune (sweep_signals_catch) before or during the run: the
  * signal was forwarded to the run's group, which was killed after
  * TUNE_GRACE_S. */
 int tune_run_once(const struct tune_exec *x, struct tune_config *c, struct tune_run *r);
@@ -272,14 +317,6 @@ char *tune_substitute(const char *arg, const struct tune_config *c);
 int tune_make_temp_dir(char *path, size_t len);
 /* Remove the folder and everything in it (timing files, the run's output). */
 void tune_remove_temp_dir(const char *path);
-/* SIGINT, SIGTERM and SIGHUP, except those ignored when tune started (as
- * under nohup: they stay ignored, also for the program), are caught from
- * now on: tune_run_once forwards them to the run and returns 128 + SIG.
- * tune_signals_restore() puts the dispositions back; tune_signal_caught()
- * is the first signal caught, or 0. */
-void tune_signals_catch(void);
-void tune_signals_restore(void);
-int tune_signal_caught(void);
 
 /* Load on the machine, for the busy-machine warning. */
 struct tune_load {
@@ -320,6 +357,8 @@ void tune_machine_load(const struct tune_config *c, unsigned n, double before,
  * then nothing is added and invalid[len] says why. */
 int tune_read_timing(const char *path, struct tune_config *c, double *serial_s, char *invalid,
                      size_t len);
+/* The memory tune_read_timing keeps from one run to the next, released. */
+void tune_read_timing_done(void);
 /* Remove a run's timing files (\p path as for tune_read_timing), and the
  * temporary files a killed process left. */
 void tune_clear_timing(const char *path);
@@ -331,19 +370,59 @@ void tune_clear_timing(const char *path);
  * are never invalid. */
 int tune_check_binding(const char *region, const struct tune_config *c, char *why, size_t len);
 void tune_free_regions(struct tune_config *c);
+void tune_free_site(struct tune_site *s);
 /* Why no run wrote a timing file, for people: "a statically linked
  * program" when PROGRAM (as execvp finds it) is an ELF file without an
  * interpreter, else "no parallel region ran, or the program's OpenMP
  * runtime started no hook" (static buffer). */
 const char *tune_untimed_reason(const char *program);
 
+/* tune_names.c --------------------------------------------------------- */
+
+/* Name every parallel region of c[0..n-1] (tune_region.name replaced):
+ * FILE:LINE where its module has debug information (addr2line, binutils:
+ * one process per module for all its regions); else its function from the
+ * symbol table: the outlined body's source function when its name carries
+ * one (GCC's NAME._omp_fn.K -> NAME), the caller's (the function holding
+ * the call: clang's .omp_outlined. carries none), "NAME (in CALLER)" when
+ * they differ (a function inlined into its caller), demangled, without
+ * clone suffixes; "lib.so: " before it in a library; the process label
+ * before all.  Without either: the timing file's name.  0, or -1 when out
+ * of memory (the names left as they were). */
+int tune_name_regions(struct tune_config *c, unsigned n);
+/* The name one site would get (for a message), malloc'd; NULL: none. */
+char *tune_site_name(const struct tune_site *site);
+/* A function name without the compiler's clone suffix: "f.constprop.0",
+ * "f.part.1", "f.isra.0", "f.cold" (GCC) -> "f"; "g(int) [clone
+ * .constprop.0]" (demangled) -> "g(int)"; ".omp_outlined." kept (malloc'd). */
+char *tune_function_name(const char *text);
+/* The source function an outlined body's symbol names, demangled and
+ * without clone suffixes (malloc'd): "main._omp_fn.2" -> "main",
+ * "_ZN1a1bEv._omp_fn.0" -> "a::b()", "foo.omp_outlined" -> "foo"; NULL when
+ * it names none (".omp_outlined.", ".omp_outlined._debug__"). */
+char *tune_outlined_source(const char *symbol);
+
 /* tune_symbols.c ------------------------------------------------------- */
 
-/* The function holding \p addr (an address in the module's own terms, as
- * the timing file's "offset") in the ELF symbol table of \p module
- * (.symtab, else .dynsym), only when the address is inside the symbol;
- * demangled (malloc'd), or NULL. */
-char *tune_symbol_at(const char *module, unsigned long addr);
+/* One module's function symbols, sorted by address (.symtab, static
+ * functions too, else .dynsym); NULL when the file is no readable ELF64
+ * object or out of memory. */
+struct tune_symtab;
+struct tune_symtab *tune_symtab_open(const char *module);
+void tune_symtab_close(struct tune_symtab *t);
+/* The function holding \p addr (in the module's own terms), only when the
+ * address is inside the symbol; of aliases, the first in the table; its
+ * name as in the table (mangled), or NULL. */
+const char *tune_symtab_at(const struct tune_symtab *t, unsigned long addr);
+/* The function starting exactly at \p addr, or NULL. */
+const char *tune_symtab_start(const struct tune_symtab *t, unsigned long addr);
+/* \p name demangled (C++: __cxa_demangle), else a copy; malloc'd. */
+char *tune_demangle(const char *name);
+/* How many of names[0..n-1] the ELF64 object at \p path does not export as
+ * functions (.dynsym: defined, global or weak, default visibility), the
+ * first of them in *missing; -1 when it is no readable ELF64 object. */
+int tune_elf_exports(const char *path, const char *const *names, unsigned n,
+                     const char **missing);
 
 /* tune_analysis.c ------------------------------------------------------ */
 
@@ -401,14 +480,66 @@ struct tune_report {
   struct tune_load load;   /* other processes' load, the program's CPU use */
 };
 void tune_print_table(FILE *out, const struct tune_report *t);
+/* What every report says of a configuration: "ok", "failed (some runs)",
+ * "invalid", "too few runs (--budget)", "not run". */
+const char *tune_status_word(const struct tune_config *c, const struct tune_result *r);
+/* 1: no parallel region ran although the timing layer watched (no
+ * placement is recommended: TUNE_NO_REGION_VERDICT). */
+int tune_no_region(const struct tune_report *t);
+#define TUNE_NO_REGION_VERDICT "no parallel region ran: the thread count cannot matter"
+/* The median of a configuration's serial seconds, of one region's totals
+ * (NAN: none). */
+double tune_serial_median(const struct tune_config *c);
+double tune_region_total(const struct tune_region *g);
+/* The first auto configuration (-1: none), and region g's entry there (NULL). */
+int tune_auto_config(const struct tune_report *t);
+const struct tune_region *tune_auto_region(const struct tune_report *t,
+                                           const struct tune_region_summary *g);
+
+/* tune_json.c ---------------------------------------------------------- */
+
 void tune_print_json(FILE *out, const struct tune_report *t);
 void tune_print_csv(FILE *out, const struct tune_report *t);
+
+/* tune_plots.c --------------------------------------------------------- */
+
+/* The gnuplot script: tune-time and tune-spn, .png and .svg. */
+void tune_print_plot_script(FILE *f, const struct tune_report *t);
+
+/* tune_out.c ----------------------------------------------------------- */
+
+/* recommendation.txt: "OBJECTIVE: COMMAND" per objective. */
+void tune_print_recommendation(FILE *f, const struct tune_report *t);
+/* --out DIR while tune runs: a staging folder on DIR's file system (inside
+ * DIR when it exists, else beside it), the program's stdout already there
+ * (stdout_fd: program-stdout.txt). */
+struct tune_out {
+  char dir[4096];   /* --out, without trailing slashes */
+  char stage[4200]; /* the staging folder ("" once removed or renamed) */
+  int existed;      /* DIR existed: its files are replaced one by one */
+  int empty;        /* DIR held none of tune's files (or did not exist) */
+  int stdout_fd;    /* program-stdout.txt in the staging folder, -1 once closed */
+};
+/* Make DIR's parents and the staging folder with program-stdout.txt; 0, or
+ * prints the error and returns HTP_EXIT_FAIL (nothing made but the parents). */
+int tune_out_open(const char *dir, struct tune_out *o);
+/* Every file of the report into the staging folder, checked (each write,
+ * fsync), gnuplot's plots checked (exit status; not empty, complete); 0, or
+ * prints the one error line and returns HTP_EXIT_FAIL.  No gnuplot, or
+ * gnuplot failing on its own: a warning, no plots. */
+int tune_out_write(struct tune_out *o, const struct tune_report *t);
+/* The program failed in every configuration: program-stdout.txt and
+ * stderr-tails.txt only (the caller commits them only into a DIR that held
+ * no results: o->empty); 0 or HTP_EXIT_FAIL (printed). */
+int tune_out_write_failure(struct tune_out *o, const struct tune_config *c, unsigned n);
+/* Put the staging folder's files in place (see tune_out.c); 0 or
+ * HTP_EXIT_FAIL (printed). */
+int tune_out_commit(struct tune_out *o);
+/* Remove the staging folder: DIR as it was. */
+void tune_out_abort(struct tune_out *o);
 /* The exact command for configuration i: "htplaces exec spn 6 -- ./app",
  * preceded by "OMP_EXT_SIGMA=0.270 " when sigma was measured (in (0, 1]):
  * what omp_ext_share() and the in-code model read. */
 char *tune_exec_line(const struct tune_report *t, int i);
-/* --out DIR: results.csv, results.json, recommendation.txt and, with
- * gnuplot, plots; returns 0 or prints the error. */
-int tune_write_dir(const char *dir, const struct tune_report *t);
 
 #endif /* HTPLACES_TUNE_H */

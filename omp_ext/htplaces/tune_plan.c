@@ -306,6 +306,7 @@ void tune_free_plan_entry(struct tune_config *c)
   free(c->place_pu);
   free(c->place_core);
   free(c->runs);
+  free(c->last_words);
   tune_free_regions(c);
   memset(c, 0, sizeof(*c));
 }

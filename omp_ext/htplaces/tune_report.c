@@ -1,17 +1,15 @@
 /*
- * htplaces tune: printing -- the table on stdout, results.csv and
- * results.json (one documented shape, see htplaces-tune(1)), the
- * recommendation, and gnuplot plots (time and SPN against N per policy).
+ * htplaces tune: the table on stdout (and --out's table.txt), and what the
+ * other reports share with it (tune_json.c: results.json and results.csv;
+ * tune_plots.c: the gnuplot script; tune_out.c: the --out folder).
  * Nothing here computes a figure: tune_analysis.c does.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "findings.h"
 #include "tune_int.h"
 
 /* The first invalid run's reason, or NULL. */
@@ -24,7 +22,7 @@ static const char *first_invalid(const struct tune_config *c)
   return NULL;
 }
 
-static const char *status_word(const struct tune_config *c, const struct tune_result *r)
+const char *tune_status_word(const struct tune_config *c, const struct tune_result *r)
 {
   if (r->invalid && !r->ok && !r->failed)
     return "invalid";
@@ -118,12 +116,11 @@ static const char *metric_unit[TUNE_NOBJECTIVES] = {"s", "J", "1/(kW core)", "J 
 
 /* No parallel region ran although the timing layer watched: the thread
  * count cannot matter, and no placement is recommended. */
-static int no_region(const struct tune_report *t)
+int tune_no_region(const struct tune_report *t)
 {
   return t->s->timed && t->s->nregions == 0;
 }
 
-#define NO_REGION_VERDICT "no parallel region ran: the thread count cannot matter"
 
 /* "a, b and c" of the tied configurations other than skip. */
 static void print_tied(FILE *out, const struct tune_report *t, enum tune_objective o, int skip)
@@ -145,8 +142,8 @@ static void print_pick(FILE *out, const struct tune_report *t, enum tune_objecti
   const struct tune_summary *s = t->s;
   int b = s->best[o], u = s->runner_up[o], f = s->fastest[o];
   char name[160], other[160];
-  if (no_region(t)) {
-    fprintf(out, "%s%s: %s\n", lead, tune_objective_name(o), NO_REGION_VERDICT);
+  if (tune_no_region(t)) {
+    fprintf(out, "%s%s: %s\n", lead, tune_objective_name(o), TUNE_NO_REGION_VERDICT);
     return;
   }
   if (b < 0) {
@@ -190,13 +187,13 @@ static double median_copy(const double *v, unsigned n)
 }
 
 /* The median of a configuration's serial seconds (outside any region). */
-static double serial_median(const struct tune_config *c)
+double tune_serial_median(const struct tune_config *c)
 {
   return median_copy(c->serial_s, c->nserial); /* (no valid run: serial_s may be NULL) */
 }
 
 /* The median total seconds of one configuration's region. */
-static double region_total(const struct tune_region *g)
+double tune_region_total(const struct tune_region *g)
 {
   return median_copy(g->total_s, g->nruns);
 }
@@ -212,7 +209,7 @@ static unsigned untimed_runs(const struct tune_report *t)
 #define REGION_WIDTH 40 /* a longer name gets a line of its own */
 
 /* The first auto configuration, -1 when the plan has none. */
-static int auto_config(const struct tune_report *t)
+int tune_auto_config(const struct tune_report *t)
 {
   unsigned i;
   for (i = 0; i < t->n; i++)
@@ -222,10 +219,10 @@ static int auto_config(const struct tune_report *t)
 }
 
 /* Region g under the first auto configuration, or NULL. */
-static const struct tune_region *auto_region(const struct tune_report *t,
+const struct tune_region *tune_auto_region(const struct tune_report *t,
                                              const struct tune_region_summary *g)
 {
-  int a = auto_config(t);
+  int a = tune_auto_config(t);
   unsigned k;
   for (k = 0; a >= 0 && k < t->c[a].nregions; k++)
     if (strcmp(t->c[a].regions[k].key, g->key) == 0)
@@ -245,8 +242,9 @@ static void print_region_row(FILE *out, const struct tune_report *t,
     fprintf(out, "  %s\n  %-*s", g->name, REGION_WIDTH, "");
   else
     fprintf(out, "  %-*s", REGION_WIDTH, g->name);
-  snprintf(share, sizeof(share), isfinite(g->share) ? "%.1f%%" : "-", 100 * g->share);
-  fprintf(out, " %10s %6s %9lu %4u  %-24s", fmt_seconds(g->best >= 0 ? g->best_s : NAN, sec,
+  snprintf(share, sizeof(share), !isfinite(g->share) ? "-" : g->timer ? "(%.1f%%)" : "%.1f%%",
+           100 * g->share);
+  fprintf(out, " %10s %7s %9lu %4u  %-24s", fmt_seconds(g->best >= 0 ? g->best_s : NAN, sec,
                                                         sizeof(sec)),
           share, g->instances, g->team_max, name);
   if (g->only_multi)
@@ -255,11 +253,11 @@ static void print_region_row(FILE *out, const struct tune_report *t,
     print_num(out, " %*.2f", g->speedup, 8);
   print_num(out, " %*.3f", g->serial, 7);
   print_num(out, " %*.3f", g->npairs ? g->sigma : NAN, 7);
-  if (auto_config(t) >= 0) { /* what auto chose for it, and its total there */
-    const struct tune_region *x = auto_region(t, g);
+  if (tune_auto_config(t) >= 0) { /* what auto chose for it, and its total there */
+    const struct tune_region *x = tune_auto_region(t, g);
     char chose[160];
     snprintf(chose, sizeof(chose), "%s %s", x && x->control ? x->control : "-",
-             fmt_seconds(x ? region_total(x) : NAN, sec, sizeof(sec)));
+             fmt_seconds(x ? tune_region_total(x) : NAN, sec, sizeof(sec)));
     fprintf(out, "  %s", chose);
   }
   if (g->same_name)
@@ -270,11 +268,11 @@ static void print_region_row(FILE *out, const struct tune_report *t,
 static void print_regions(FILE *out, const struct tune_report *t)
 {
   const struct tune_summary *s = t->s;
-  unsigned k, untimed = untimed_runs(t), multi = 0, clash = 0;
+  unsigned k, untimed = untimed_runs(t), multi = 0, clash = 0, timers = 0;
   char name[160], sec[32];
-  if (no_region(t)) {
+  if (tune_no_region(t)) {
     fprintf(out, "\nParallel regions: none -- the timing layer watched every run and %s\n",
-            NO_REGION_VERDICT);
+            TUNE_NO_REGION_VERDICT);
     return;
   }
   if (!s->nregions) {
@@ -283,15 +281,19 @@ static void print_regions(FILE *out, const struct tune_report *t)
             untimed ? tune_untimed_reason(t->argv[0]) : "");
     return;
   }
+  if (s->share_from >= 0)
+    config_name(&t->c[s->share_from], name, sizeof(name));
   fprintf(out, "\nParallel regions (omp_ext's timing layer; by total time at each region's "
-          "best configuration, median per run; share: of that configuration's run time):\n");
-  fprintf(out, "  %-*s %10s %6s %9s %4s  %-24s %8s %7s %7s%s\n", REGION_WIDTH, "region",
+          "best configuration, median per run; share: of the time at %s, where the regions "
+          "and the serial part make 100%%):\n", s->share_from >= 0 ? name : "-");
+  fprintf(out, "  %-*s %10s %7s %9s %4s  %-24s %8s %7s %7s%s\n", REGION_WIDTH, "region",
           "total", "share", "instances", "team", "best configuration", "speedup", "serial",
-          "sigma", auto_config(t) >= 0 ? "  auto chose, total" : "");
+          "sigma", tune_auto_config(t) >= 0 ? "  auto chose, total" : "");
   for (k = 0; k < s->nregions; k++) {
     print_region_row(out, t, &s->regions[k]);
     multi += s->regions[k].only_multi != 0;
     clash += s->regions[k].same_name != 0;
+    timers += s->regions[k].timer && isfinite(s->regions[k].share);
   }
   if (multi)
     fprintf(out, "  N>1 only: %u region%s exist%s only at N > 1 (no 1-thread run timed %s): no "
@@ -300,29 +302,58 @@ static void print_regions(FILE *out, const struct tune_report *t)
   if (clash)
     fprintf(out, "  %u regions share a name with another: each is its own code address "
             "[shown], never merged\n", clash);
-  if (s->best[TUNE_TIME] >= 0 && t->c[s->best[TUNE_TIME]].nserial) {
-    config_name(&t->c[s->best[TUNE_TIME]], name, sizeof(name));
-    fprintf(out, "  serial part (outside any region): median %s at %s\n",
-            fmt_seconds(serial_median(&t->c[s->best[TUNE_TIME]]), sec, sizeof(sec)), name);
+  if (s->share_from >= 0) {
+    config_name(&t->c[s->share_from], name, sizeof(name));
+    fprintf(out, "  serial part (outside any region): median %s at %s, %.1f%%\n",
+            fmt_seconds(tune_serial_median(&t->c[s->share_from]), sec, sizeof(sec)), name,
+            100 * s->serial_share);
   }
+  if (timers)
+    fprintf(out, "  (N%%): a named measurement's share of the same time; it may overlap the "
+            "regions, and is not part of the 100%%\n");
   if (untimed)
     fprintf(out, "  %u successful runs wrote no timing file (no process of theirs recorded a "
             "region): the figures above are of the others\n", untimed);
 }
 
-/* Against the objective's fastest: "fastest", "+3.2% tied", "+25.0%". */
+/* Against the objective's fastest: "fastest", "+3.2% tied (5)" (over 5
+ * paired rounds), "+25.0%". */
 static void print_vs_fastest(FILE *out, const struct tune_report *t, unsigned i)
 {
   enum tune_objective o = t->objective;
   const struct tune_result *r = &t->r[i];
-  char text[32];
+  char text[48];
   if ((int)i == t->s->fastest[o])
     snprintf(text, sizeof(text), "fastest");
+  else if (isfinite(r->ratio[o]) && r->tied[o])
+    snprintf(text, sizeof(text), "%+.1f%% tied (%u)", 100 * (r->ratio[o] - 1), r->paired[o]);
   else if (isfinite(r->ratio[o]))
-    snprintf(text, sizeof(text), "%+.1f%%%s", 100 * (r->ratio[o] - 1), r->tied[o] ? " tied" : "");
+    snprintf(text, sizeof(text), "%+.1f%%", 100 * (r->ratio[o] - 1));
   else
     snprintf(text, sizeof(text), "-");
-  fprintf(out, " %12s", text);
+  fprintf(out, " %17s", text);
+}
+
+/* A CI's low end: clipped at 0 (the interval reached below it), it reads
+ * "< 0.1 ms" (the smallest time the table shows in the high end's unit):
+ * never "0 s", which no run took. */
+static const char *ci_low(double lo, double hi, int clipped, char *buf, size_t len)
+{
+  if (!clipped)
+    return fmt_seconds(lo, buf, len);
+  snprintf(buf, len, "< 0.1 %s", hi >= 1e-3 ? "ms" : hi >= 1e-6 ? "us" : "ns");
+  return buf;
+}
+
+/* Is a configuration other than the fastest tied with it? */
+static int some_tied(const struct tune_report *t)
+{
+  unsigned i;
+  for (i = 0; i < t->n; i++)
+    if ((int)i != t->s->fastest[t->objective] && t->r[i].tied[t->objective] &&
+        isfinite(t->r[i].ratio[t->objective]))
+      return 1;
+  return 0;
 }
 
 static void print_config_row(FILE *out, const struct tune_report *t, unsigned i, int width)
@@ -334,7 +365,7 @@ static void print_config_row(FILE *out, const struct tune_report *t, unsigned i,
   fprintf(out, "%-*s %5u %4u %10s", width, name, c->usage.cores, r->ok,
           fmt_seconds(r->ok ? r->time.median : NAN, m, sizeof(m)));
   if (r->ok) {
-    fmt_seconds(r->time.ci95_lo, a, sizeof(a));
+    ci_low(r->time.ci95_lo, r->time.ci95_hi, r->clipped & (1u << TUNE_TIME), a, sizeof(a));
     fmt_seconds(r->time.ci95_hi, b, sizeof(b));
     snprintf(ci, sizeof(ci), "[%s, %s]", a, b);
     fprintf(out, " %24s", ci);
@@ -347,7 +378,7 @@ static void print_config_row(FILE *out, const struct tune_report *t, unsigned i,
   print_num(out, " %*.1f", r->power_w, 8);
   print_num(out, " %*.2f", r->metric[TUNE_ENERGY].n ? r->metric[TUNE_ENERGY].median : NAN, 9);
   print_num(out, " %*.2f", r->metric[TUNE_SPN].n ? r->metric[TUNE_SPN].median : NAN, 8);
-  fprintf(out, " %s", status_word(c, r));
+  fprintf(out, " %s", tune_status_word(c, r));
   if (r->failed)
     print_failure(out, c);
   if (r->invalid)
@@ -406,7 +437,7 @@ static void print_rounds(FILE *out, const struct tune_report *t)
   if (t->adaptive == NULL) {
     /* The cheapest tied configuration is recommended although another had
      * the better median: say that more rounds may separate them. */
-    if (!no_region(t) && s->best[o] >= 0 && s->runner_up[o] >= 0 && !s->significant[o] &&
+    if (!tune_no_region(t) && s->best[o] >= 0 && s->runner_up[o] >= 0 && !s->significant[o] &&
         s->fastest[o] >= 0 && s->fastest[o] != s->best[o])
       fprintf(out, "  (tied after %u rounds, though another configuration had the better "
               "median: --budget SECONDS adds rounds until one is significantly ahead)\n",
@@ -436,7 +467,7 @@ void tune_print_table(FILE *out, const struct tune_report *t)
     if ((int)strlen(name) > width)
       width = (int)strlen(name);
   }
-  fprintf(out, "%-*s %5s %4s %10s %24s %12s %8s %7s %8s %9s %8s %s\n", width, "configuration",
+  fprintf(out, "%-*s %5s %4s %10s %24s %17s %8s %7s %8s %9s %8s %s\n", width, "configuration",
           "cores", "runs", "median", "95% CI of mean", "vs fastest", "speedup", "serial",
           "power_W", t->energy_measured ? "energy_J" : "energy_J*", "SPN", "status");
   for (i = 0; i < t->n; i++)
@@ -451,14 +482,20 @@ void tune_print_table(FILE *out, const struct tune_report *t)
               "bound to fewer CPUs than the run had): a bound baseline, not the runtime's "
               "default\n", name);
     }
-  if (auto_config(t) >= 0)
+  if (tune_auto_config(t) >= 0)
     fprintf(out, "auto: OMP_EXT_HT_POLICY=auto, libomp_ext preloaded (each region's team size and "
             "places chosen at run time): shown beside the global configurations, never "
             "recommended -- to use it, htplaces exec auto -- PROGRAM; to apply "
             "tune's own per-region answer, htplaces exec --plan\n");
-  fprintf(out, "vs fastest: geometric mean of the per-round ratios to the fastest %s; tied: "
-          "not significantly %s (%s)\n", tune_objective_name(t->objective),
-          t->objective == TUNE_SPN ? "lower" : "higher", TUNE_TEST_NAME);
+  fprintf(out, "vs fastest: geometric mean of the per-round ratios to the fastest %s; tied (R): "
+          "not significantly %s over R paired rounds (%s)%s\n", tune_objective_name(t->objective),
+          t->objective == TUNE_SPN ? "lower" : "higher", TUNE_TEST_NAME,
+          !some_tied(t) ? ""
+          : !t->adaptive ? "; more rounds may separate them: --budget SECONDS adds rounds of the "
+                           "tied configurations until the best is significantly ahead"
+          : strcmp(t->adaptive, "budget") == 0 ? "; the --budget ended before they separated: "
+                                                 "a larger one may separate them"
+                                               : "");
   if (isfinite(t->load.during))
     fprintf(out, "load from other processes during the runs: %.2f of %u CPUs\n", t->load.during,
             t->load.ncpus);
@@ -466,7 +503,7 @@ void tune_print_table(FILE *out, const struct tune_report *t)
   print_regions(out, t);
   fprintf(out, "\nRecommendation:\n");
   print_pick(out, t, t->objective, "  ");
-  if (!no_region(t) && s->best[t->objective] >= 0 &&
+  if (!tune_no_region(t) && s->best[t->objective] >= 0 &&
       (line = tune_exec_line(t, s->best[t->objective]))) {
     fprintf(out, "  %s\n", line);
     free(line);
@@ -482,476 +519,4 @@ void tune_print_table(FILE *out, const struct tune_report *t)
       fprintf(out, "%s %s", i ? "," : "", t->skipped[i]);
     fputc('\n', out);
   }
-}
-
-static void json_num(FILE *f, double v)
-{
-  if (isfinite(v))
-    fprintf(f, "%.9g", v);
-  else
-    fputs("null", f);
-}
-
-/* "key", "module" and "offset" of a region key "MODULE+0xOFFSET" (module
- * and offset null for a named measurement, "name:NAME"). */
-static void json_key_parts(FILE *f, const char *key)
-{
-  const char *plus = strstr(key, "+0x"), *p;
-  fputs(", \"key\": ", f);
-  omp_ext_json_string(f, key);
-  while (plus && (p = strstr(plus + 1, "+0x")) != NULL)
-    plus = p;
-  if (strncmp(key, "name:", 5) == 0 || !plus) {
-    fputs(", \"module\": null, \"offset\": null", f);
-    return;
-  }
-  fputs(", \"module\": ", f);
-  {
-    char *module = strndup(key, (size_t)(plus - key));
-    omp_ext_json_string(f, module ? module : "");
-    free(module);
-  }
-  fputs(", \"offset\": ", f);
-  omp_ext_json_string(f, plus + 1);
-}
-
-static void json_stats(FILE *f, const omp_ext_stats_t *st)
-{
-  fprintf(f, "{\"n\": %u, \"median\": ", st->n);
-  json_num(f, st->n ? st->median : NAN);
-  fputs(", \"mean\": ", f);
-  json_num(f, st->n ? st->mean : NAN);
-  fputs(", \"ci95\": [", f);
-  json_num(f, st->n ? st->ci95_lo : NAN);
-  fputs(", ", f);
-  json_num(f, st->n ? st->ci95_hi : NAN);
-  fputs("], \"min\": ", f);
-  json_num(f, st->n ? st->min : NAN);
-  fputs(", \"max\": ", f);
-  json_num(f, st->n ? st->max : NAN);
-  fputc('}', f);
-}
-
-static void json_pick(FILE *f, const struct tune_report *t, enum tune_objective o)
-{
-  const struct tune_summary *s = t->s;
-  char *line;
-  unsigned i, k;
-  fprintf(f, "{\"objective\": \"%s\", \"best\": ", tune_objective_name(o));
-  if (s->best[o] >= 0)
-    fprintf(f, "%d", s->best[o]);
-  else
-    fputs("null", f);
-  fputs(", \"runner_up\": ", f);
-  if (s->runner_up[o] >= 0)
-    fprintf(f, "%d", s->runner_up[o]);
-  else
-    fputs("null", f);
-  fputs(", \"fastest\": ", f);
-  if (s->fastest[o] >= 0)
-    fprintf(f, "%d", s->fastest[o]);
-  else
-    fputs("null", f);
-  fputs(", \"tied\": [", f);
-  for (i = 0, k = 0; i < t->n; i++)
-    if (t->r[i].tied[o] && !TUNE_IS_AUTO(&t->c[i])) /* (auto: its vs_fastest says) */
-      fprintf(f, "%s%u", k++ ? ", " : "", i);
-  fprintf(f, "], \"significant\": %s, \"test\": \"%s\", \"verdict\": ",
-          s->significant[o] ? "true" : "false", TUNE_TEST_NAME);
-  if (no_region(t))
-    omp_ext_json_string(f, NO_REGION_VERDICT);
-  else
-    fputs("null", f);
-  fputs(", \"command\": ", f);
-  if (!no_region(t) && s->best[o] >= 0 && (line = tune_exec_line(t, s->best[o]))) {
-    omp_ext_json_string(f, line);
-    free(line);
-  } else {
-    fputs("null", f);
-  }
-  fputc('}', f);
-}
-
-static void json_config(FILE *f, const struct tune_report *t, unsigned i)
-{
-  const struct tune_config *c = &t->c[i];
-  const struct tune_result *r = &t->r[i];
-  unsigned k, bits = tune_policy_bits(c);
-  int o, first = 1;
-  char label[160];
-  config_name(c, label, sizeof(label));
-  fprintf(f, "    {\"index\": %u, \"label\": ", i);
-  omp_ext_json_string(f, label);
-  fprintf(f, ", \"policy\": \"%s\", \"policies\": [", tune_policy_name(c->policy));
-  for (k = 0; k < 32; k++)
-    if (bits & (1u << k)) {
-      fprintf(f, "%s\"%s\"", first ? "" : ", ", tune_bit_name(k));
-      first = 0;
-    }
-  fprintf(f, "], \"threads\": %u, \"wait\": \"%s\", \"wait_policy\": \"%s\", "
-          "\"cores\": %u, \"packages\": %u, \"smt_siblings\": %u, \"places\": ",
-          c->threads, tune_wait_name(c->wait), tune_wait_name(c->wait), c->usage.cores,
-          c->usage.packages, c->usage.extra);
-  if (c->places)
-    omp_ext_json_string(f, c->places);
-  else
-    fputs("null", f);
-  fputs(", \"omp_places\": ", f);
-  if (c->places)
-    omp_ext_json_string(f, c->places);
-  else
-    fputs("null", f);
-  fprintf(f, ",\n     \"status\": \"%s\", \"invalid_runs\": %u, \"stderr_tail\": ",
-          status_word(c, r), r->invalid);
-  omp_ext_json_string(f, c->tail);
-  fputs(",\n     \"runs\": [", f);
-  for (k = 0; k < c->nruns; k++) {
-    fprintf(f, "%s{\"wall_s\": ", k ? ", " : "");
-    json_num(f, c->runs[k].wall_s);
-    fputs(", \"cpu_s\": ", f);
-    json_num(f, c->runs[k].cpu_s);
-    fputs(", \"energy_j\": ", f);
-    json_num(f, c->runs[k].energy_j);
-    fprintf(f, ", \"round\": %u, \"status\": %d, \"invalid\": ", c->runs[k].round + 1,
-            c->runs[k].status);
-    if (c->runs[k].invalid[0])
-      omp_ext_json_string(f, c->runs[k].invalid);
-    else
-      fputs("null", f);
-    fputc('}', f);
-  }
-  fputs("],\n     \"time_s\": ", f);
-  json_stats(f, &r->time);
-  for (o = 1; o < TUNE_NOBJECTIVES; o++) {
-    fprintf(f, ",\n     \"%s\": ", o == TUNE_ENERGY ? "energy_j" : o == TUNE_SPN ? "spn" : "edp");
-    json_stats(f, &r->metric[o]);
-  }
-  fputs(",\n     \"speedup\": ", f);
-  json_num(f, r->speedup);
-  fputs(", \"serial_fraction\": ", f);
-  json_num(f, r->serial);
-  fputs(", \"power_w\": ", f);
-  json_num(f, r->power_w);
-  fputs(", \"cpu_util\": ", f);
-  json_num(f, r->cpu_util);
-  fputs(",\n     \"vs_fastest\": [", f);
-  for (o = 0; o < TUNE_NOBJECTIVES; o++) {
-    fprintf(f, "%s{\"objective\": \"%s\", \"ratio\": ", o ? ", " : "",
-            tune_objective_name((enum tune_objective)o));
-    json_num(f, r->ratio[o]);
-    fprintf(f, ", \"paired_rounds\": %u, \"tied\": %s}", r->paired[o],
-            r->tied[o] ? "true" : "false");
-  }
-  fputc(']', f);
-  fputs(",\n     \"serial_s\": ", f);
-  json_num(f, serial_median(c));
-  fprintf(f, ", \"self_bound\": %s, \"run_time\": %s", c->self_bound ? "true" : "false",
-          TUNE_IS_AUTO(c) ? "true" : "false");
-  fputs(", \"regions\": [", f);
-  for (k = 0; k < c->nregions; k++) {
-    fprintf(f, "%s{\"name\": ", k ? ", " : "");
-    omp_ext_json_string(f, c->regions[k].name);
-    fputs(", \"key\": ", f);
-    omp_ext_json_string(f, c->regions[k].key);
-    fprintf(f, ", \"instances\": %lu, \"team_sizes\": [%u], \"runs\": %u, \"total_s\": ",
-            c->regions[k].instances, c->regions[k].team_max, c->regions[k].nruns);
-    json_num(f, region_total(&c->regions[k]));
-    if (c->regions[k].control) {
-      fputs(", \"control\": ", f);
-      omp_ext_json_string(f, c->regions[k].control);
-    }
-    fputc('}', f);
-  }
-  fputs("]}", f);
-}
-
-/* , "auto": {"config": "spn:2", "total_s": 0.12}: what auto chose for the
- * region and its median total per run there (null: no auto configuration,
- * or the region did not run under it). */
-static void json_auto_region(FILE *f, const struct tune_report *t,
-                             const struct tune_region_summary *g)
-{
-  const struct tune_region *x = auto_region(t, g);
-  if (auto_config(t) < 0)
-    return;
-  fputs(", \"auto\": ", f);
-  if (!x) {
-    fputs("null", f);
-    return;
-  }
-  fputs("{\"config\": ", f);
-  if (x->control)
-    omp_ext_json_string(f, x->control);
-  else
-    fputs("null", f);
-  fputs(", \"total_s\": ", f);
-  json_num(f, region_total(x));
-  fputc('}', f);
-}
-
-void tune_print_json(FILE *f, const struct tune_report *t)
-{
-  const struct tune_summary *s = t->s;
-  unsigned i;
-  int o;
-  char *const *a;
-  fputs("{\n  \"program\": [", f);
-  for (a = t->argv; *a; a++) {
-    if (a != t->argv)
-      fputs(", ", f);
-    omp_ext_json_string(f, *a);
-  }
-  fprintf(f, "],\n  \"machine\": {\"source\": ");
-  omp_ext_json_string(f, omp_ext_topo_source(t->topo));
-  fprintf(f, ", \"pus\": %u, \"cores\": %u, \"packages\": %u, \"max_smt\": %u},\n",
-          omp_ext_topo_npus(t->topo), omp_ext_topo_ncores(t->topo),
-          omp_ext_topo_npackages(t->topo), omp_ext_topo_max_smt(t->topo));
-  fprintf(f, "  \"settings\": {\"rounds\": %u, \"seed\": %lu, \"objective\": \"%s\", "
-          "\"energy\": \"%s\", \"power_model\": ", t->rounds, t->seed,
-          tune_objective_name(t->objective), t->energy_measured ? "measured" : "modelled");
-  omp_ext_json_string(f, t->power_name);
-  fputs("},\n  \"configurations\": [\n", f);
-  for (i = 0; i < t->n; i++) {
-    json_config(f, t, i);
-    fputs(i + 1 < t->n ? ",\n" : "\n", f);
-  }
-  fputs("  ],\n  \"summary\": {\"baseline\": ", f);
-  if (s->baseline >= 0)
-    fprintf(f, "%d", s->baseline);
-  else
-    fputs("null", f);
-  fputs(", \"serial_fraction\": ", f);
-  json_num(f, s->serial);
-  fputs(", \"sigma\": ", f);
-  json_num(f, s->npairs ? s->sigma : NAN);
-  fprintf(f, ", \"sigma_npairs\": %u, \"sigma_pairs\": [", s->npairs);
-  for (i = 0; i < s->npairs; i++) {
-    fprintf(f, "%s{\"one_per_core\": %d, \"two_per_core\": %d, \"sigma\": ", i ? ", " : "",
-            s->pairs[i].one_per_core, s->pairs[i].two_per_core);
-    json_num(f, s->pairs[i].sigma);
-    fputc('}', f);
-  }
-  fputs("], \"thread_bound\": ", f);
-  if (s->bound)
-    fprintf(f, "%u", s->bound);
-  else
-    fputs("null", f);
-  fputs(", \"regions\": [", f);
-  for (i = 0; i < s->nregions; i++) {
-    const struct tune_region_summary *g = &s->regions[i];
-    fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
-    omp_ext_json_string(f, g->name);
-    json_key_parts(f, g->key);
-    fprintf(f, ", \"same_name\": %u, \"only_multi_thread\": %s, \"instances\": %lu, "
-            "\"team_sizes\": [%u], \"best\": ", g->same_name, g->only_multi ? "true" : "false",
-            g->instances, g->team_max);
-    if (g->best >= 0)
-      fprintf(f, "%d", g->best);
-    else
-      fputs("null", f);
-    fputs(", \"fastest\": ", f);
-    if (g->fastest >= 0)
-      fprintf(f, "%d", g->fastest);
-    else
-      fputs("null", f);
-    fputs(", \"fastest_s\": ", f);
-    json_num(f, g->fastest >= 0 ? g->fastest_s : NAN);
-    fputs(", \"total_s\": ", f);
-    json_num(f, g->best >= 0 ? g->best_s : NAN);
-    fputs(", \"median_s\": ", f);
-    json_num(f, g->best >= 0 ? g->best_median_s : NAN);
-    fputs(", \"speedup\": ", f);
-    json_num(f, g->speedup);
-    fputs(", \"serial_fraction\": ", f);
-    json_num(f, g->serial);
-    fputs(", \"sigma\": ", f);
-    json_num(f, g->npairs ? g->sigma : NAN);
-    fputs(", \"share\": ", f);
-    json_num(f, g->share);
-    json_auto_region(f, t, g);
-    fputc('}', f);
-  }
-  fprintf(f, "], \"timed\": %s, \"verdict\": ", s->timed ? "true" : "false");
-  if (no_region(t))
-    omp_ext_json_string(f, NO_REGION_VERDICT);
-  else
-    fputs("null", f);
-  fprintf(f, ", \"rounds\": %u, \"adaptive\": ", t->rounds_run ? t->rounds_run : t->rounds);
-  if (t->adaptive)
-    omp_ext_json_string(f, t->adaptive);
-  else
-    fputs("null", f);
-  fputs(", \"load\": {\"before\": ", f);
-  json_num(f, t->load.before);
-  fputs(", \"during\": ", f);
-  json_num(f, t->load.during);
-  fprintf(f, ", \"cpus\": %u, \"low_util\": ", t->load.ncpus);
-  if (t->load.low_util >= 0)
-    fprintf(f, "%d", t->load.low_util);
-  else
-    fputs("null", f);
-  fputs(", \"util\": ", f);
-  json_num(f, t->load.util);
-  fputc('}', f);
-  fputs("},\n  \"recommendation\": ", f);
-  json_pick(f, t, t->objective);
-  fputs(",\n  \"objectives\": [", f);
-  for (o = 0; o < TUNE_NOBJECTIVES; o++) {
-    fputs(o ? ", " : "", f);
-    json_pick(f, t, (enum tune_objective)o);
-  }
-  fputs("],\n  \"skipped\": [", f);
-  for (i = 0; i < t->nskipped; i++) {
-    fputs(i ? ", " : "", f);
-    omp_ext_json_string(f, t->skipped[i]);
-  }
-  fputs("]\n}\n", f);
-}
-
-void tune_print_csv(FILE *f, const struct tune_report *t)
-{
-  unsigned i, k;
-  fputs("policy,threads,wait_policy,cores,round_index,wall_s,cpu_s,energy_j,energy_source,"
-        "status,invalid\n", f);
-  for (i = 0; i < t->n; i++)
-    for (k = 0; k < t->c[i].nruns; k++) {
-      unsigned b, bits = tune_policy_bits(&t->c[i]);
-      for (b = 0; b < 32; b++) /* every policy giving the placement: "speedup/spn" */
-        if (bits & (1u << b))
-          fprintf(f, "%s%s", bits & ((1u << b) - 1) ? "/" : "", tune_bit_name(b));
-      fprintf(f, ",%u,%s,%u,%u,%.9g,%.9g,%.9g,%s,%d,",
-              t->c[i].threads, tune_wait_name(t->c[i].wait), t->c[i].usage.cores,
-              t->c[i].runs[k].round,
-              t->c[i].runs[k].wall_s, t->c[i].runs[k].cpu_s, t->c[i].runs[k].energy_j,
-              t->energy_measured ? "rapl" : "modelled", t->c[i].runs[k].status);
-      if (t->c[i].runs[k].invalid[0]) /* a quoted CSV field */
-        sweep_csv_quoted(f, t->c[i].runs[k].invalid);
-      fputc('\n', f);
-    }
-}
-
-static int write_file(const char *dir, const char *name, const struct tune_report *t,
-                      void (*print)(FILE *, const struct tune_report *))
-{
-  char *path = sweep_path(dir, name);
-  FILE *f;
-  int ok;
-  if (!path)
-    return htp_error(HTP_EXIT_FAIL, "out of memory");
-  if (!(f = fopen(path, "w"))) {
-    ok = htp_error(HTP_EXIT_FAIL, "cannot write %s: %s", path, strerror(errno));
-    free(path);
-    return ok;
-  }
-  print(f, t);
-  ok = fclose(f) == 0;
-  if (!ok)
-    htp_error(HTP_EXIT_FAIL, "cannot write %s: %s", path, strerror(errno));
-  free(path);
-  return ok ? HTP_EXIT_OK : HTP_EXIT_FAIL;
-}
-
-static void print_recommendation(FILE *f, const struct tune_report *t)
-{
-  int o;
-  char *line;
-  if (no_region(t)) {
-    fprintf(f, "%s\n", NO_REGION_VERDICT);
-    return;
-  }
-  for (o = 0; o < TUNE_NOBJECTIVES; o++)
-    if (t->s->best[o] >= 0 && (line = tune_exec_line(t, t->s->best[o]))) {
-      fprintf(f, "%s: %s\n", tune_objective_name((enum tune_objective)o), line);
-      free(line);
-    }
-}
-
-/* Is there a configuration before i with policy bit b and i's wait policy? */
-static int series_seen(const struct tune_report *t, unsigned i, unsigned b)
-{
-  unsigned j;
-  for (j = 0; j < i; j++)
-    if ((tune_policy_bits(&t->c[j]) & (1u << b)) && t->c[j].wait == t->c[i].wait)
-      return 1;
-  return 0;
-}
-
-static unsigned largest_n(const struct tune_report *t)
-{
-  unsigned i, m = 1;
-  for (i = 0; i < t->n; i++)
-    if (t->c[i].threads > m)
-      m = t->c[i].threads;
-  return m;
-}
-
-/* One series' points: N, median, CI low, CI high (a configuration giving
- * several policies is a point of each of their series). */
-static void plot_points(FILE *f, const struct tune_report *t, unsigned i, unsigned b, int spn)
-{
-  unsigned j;
-  for (j = i; j < t->n; j++) {
-    const omp_ext_stats_t *st = spn ? &t->r[j].metric[TUNE_SPN] : &t->r[j].time;
-    if ((tune_policy_bits(&t->c[j]) & (1u << b)) && t->c[j].wait == t->c[i].wait &&
-        t->r[j].ok && !t->r[j].failed && st->n)
-      fprintf(f, "%u %.9g %.9g %.9g\n", t->c[j].threads, st->median, st->ci95_lo, st->ci95_hi);
-  }
-  fputs("e\n", f);
-}
-
-/* The gnuplot script: time and SPN against N, one line per policy (and
- * wait policy), the 95% CI as error bars, whole thread counts on the x
- * axis, the legend outside the data. */
-static void print_plot_script(FILE *f, const struct tune_report *t)
-{
-  unsigned i, b, k, step = largest_n(t) / 16 + 1;
-  int first, m;
-  static const char *const term[2][2] = {{"pngcairo size 1000,600", "png"},
-                                          {"svg size 1000,600", "svg"}};
-  for (k = 0; k < 2; k++)
-    for (m = 0; m < 2; m++) {
-      fprintf(f, "set terminal %s\nset output 'tune-%s.%s'\n", term[k][0], m ? "spn" : "time",
-              term[k][1]);
-      fprintf(f, "set title 'htplaces tune: %s against threads (error bars: 95%% CI)%s'\n"
-              "set xlabel 'threads (N)'\nset ylabel '%s'\nset xtics %u\nset mxtics 1\n"
-              "set format x '%%.0f'\nset xrange [0.5:%u.5]\nset key outside right top\n"
-              "set grid\n", m ? "SPN" : "median time",
-              m && !t->energy_measured ? " (modelled power)" : "",
-              m ? (t->energy_measured ? "SPN, 1000 S / (P C)"
-                                      : "SPN, 1000 S / (P C), P modelled")
-                : "seconds", step, largest_n(t));
-      fputs("plot ", f);
-      first = 1;
-      for (i = 0; i < t->n; i++)
-        for (b = 0; b < 32; b++)
-          if ((tune_policy_bits(&t->c[i]) & (1u << b)) && !series_seen(t, i, b)) {
-            fprintf(f, "%s'-' using 1:2:3:4 with yerrorlines title '%s%s%s'", first ? "" : ", ",
-                    tune_bit_name(b), t->c[i].wait ? " " : "",
-                    t->c[i].wait ? tune_wait_name(t->c[i].wait) : "");
-            first = 0;
-          }
-      fputc('\n', f);
-      for (i = 0; i < t->n; i++)
-        for (b = 0; b < 32; b++)
-          if ((tune_policy_bits(&t->c[i]) & (1u << b)) && !series_seen(t, i, b))
-            plot_points(f, t, i, b, m);
-    }
-}
-
-int tune_write_dir(const char *dir, const struct tune_report *t)
-{
-  int status;
-  if ((status = write_file(dir, "results.csv", t, tune_print_csv)) != 0 ||
-      (status = write_file(dir, "results.json", t, tune_print_json)) != 0 ||
-      (status = write_file(dir, "recommendation.txt", t, print_recommendation)) != 0 ||
-      (status = write_file(dir, "table.txt", t, tune_print_table)) != 0 ||
-      (status = write_file(dir, "plots.gp", t, print_plot_script)) != 0)
-    return status;
-  status = sweep_gnuplot(dir, "plots.gp", "gnuplot.log");
-  if (status == 127)
-    fprintf(stderr, "htplaces tune: gnuplot not found: no plots (the script is %s/plots.gp)\n",
-            dir);
-  else if (status != 0)
-    fprintf(stderr, "htplaces tune: gnuplot failed: see %s/gnuplot.log\n", dir);
-  return HTP_EXIT_OK;
 }

@@ -50,6 +50,8 @@ int tune_find_program(const char *program)
   const char *path = getenv("PATH"), *p, *colon;
   char buf[4096];
   int err = ENOENT, found = 0, r;
+  if (!*program) /* (the PATH search made it "DIR/": "Is a directory") */
+    return htp_error(127, "cannot run '': No such file or directory (an empty program name)");
   if (strchr(program, '/'))
     found = executable(program, &err);
   else
@@ -104,65 +106,6 @@ static void put_timing_env(const struct tune_exec *x)
     setenv("LD_PRELOAD", preload, 1); /* (the child execs next: no free) */
   else
     setenv("LD_PRELOAD", x->timing_lib, 1);
-}
-
-/* ---------------------------------------------------------------- signals */
-
-/* SIGINT, SIGTERM, SIGHUP: caught (catching[i]) unless ignored when tune
- * started, and their dispositions then (saved[i]) -- global state, as
- * signal dispositions are; the handler only records the first signal.
- * During a run they are blocked and taken by sigtimedwait() in
- * sweep_spawn's wait (take_signal), so none is missed between a check and
- * the wait. */
-static const int forwarded[3] = {SIGINT, SIGTERM, SIGHUP};
-static struct sigaction saved[3];
-static int catching[3];
-static volatile sig_atomic_t caught;
-
-static void on_signal(int sig)
-{
-  if (!caught)
-    caught = sig;
-}
-
-void tune_signals_catch(void)
-{
-  struct sigaction sa;
-  unsigned i;
-  memset(&sa, 0, sizeof(sa));
-  sa.sa_handler = on_signal;
-  sa.sa_flags = SA_RESTART; /* (tune's reads and waits between runs go on) */
-  sigemptyset(&sa.sa_mask);
-  for (i = 0; i < 3; i++) {
-    catching[i] = sigaction(forwarded[i], NULL, &saved[i]) == 0 &&
-                  saved[i].sa_handler != SIG_IGN && sigaction(forwarded[i], &sa, NULL) == 0;
-  }
-}
-
-void tune_signals_restore(void)
-{
-  unsigned i;
-  for (i = 0; i < 3; i++)
-    if (catching[i]) {
-      sigaction(forwarded[i], &saved[i], NULL);
-      catching[i] = 0;
-    }
-}
-
-int tune_signal_caught(void)
-{
-  return (int)caught;
-}
-
-/* SIGCHLD and the signals caught: what sweep_spawn's wait waits for. */
-static void run_signals(sigset_t *set)
-{
-  unsigned i;
-  sigemptyset(set);
-  sigaddset(set, SIGCHLD);
-  for (i = 0; i < 3; i++)
-    if (catching[i])
-      sigaddset(set, forwarded[i]);
 }
 
 /* ------------------------------------------------------------ the folder */
@@ -269,55 +212,88 @@ struct child_ctx {
 static void child_setup(void *ctx)
 {
   const struct child_ctx *k = ctx;
-  unsigned i;
-  for (i = 0; i < 3; i++)
-    if (catching[i])
-      signal(forwarded[i], SIG_DFL);
+  sweep_signals_default();
   sigprocmask(SIG_SETMASK, k->mask, NULL);
   put_env(k->c);
   put_timing_env(k->x);
 }
 
-/* sweep_spawn's interrupt: a signal its wait took (blocked: taken there,
- * not by the handler) is recorded as caught; the one to forward is the
- * signal caught, before the run or during it. */
-static int take_signal(void *ctx, int sig)
+/* The last TUNE_LAST_WORDS bytes at most of fd from offset `from` to its
+ * end, from a line's start when cut, without blanks at the end, malloc'd;
+ * NULL when there is nothing but blanks. */
+static char *read_tail(int fd, off_t from)
 {
-  (void)ctx;
-  if (sig > 0 && !caught)
-    caught = sig;
-  return (int)caught;
-}
-
-/* The last non-empty line of fd from offset `from` to its end, into
- * line[len] (control characters as spaces; "" when there is none). */
-static void last_line(int fd, off_t from, char *line, size_t len)
-{
-  char buf[4096];
-  off_t end = lseek(fd, 0, SEEK_END), at = end - (off_t)sizeof(buf) + 1;
+  off_t end = lseek(fd, 0, SEEK_END), at = end - TUNE_LAST_WORDS;
+  char *buf, *start;
   ssize_t got;
-  char *p, *start;
-  line[0] = '\0';
   if (at < from)
     at = from;
-  if (end <= at || (got = pread(fd, buf, (size_t)(end - at), at)) <= 0)
-    return;
+  if (end <= at || !(buf = malloc((size_t)(end - at) + 1)))
+    return NULL;
+  if ((got = pread(fd, buf, (size_t)(end - at), at)) <= 0) {
+    free(buf);
+    return NULL;
+  }
   buf[got] = '\0';
   while (got > 0 && (unsigned char)buf[got - 1] <= ' ') /* trailing blanks and newlines */
     buf[--got] = '\0';
-  for (start = p = buf; p < buf + got; p++)
-    if (*p == '\n' || *p == '\r')
-      start = p + 1;
-  while (*start == ' ' || *start == '\t')
-    start++;
-  got = (ssize_t)strlen(start);
-  if ((size_t)got >= len)
-    got = (ssize_t)len - 1;
-  memcpy(line, start, (size_t)got);
-  line[got] = '\0';
-  for (p = line; *p; p++)
-    if ((unsigned char)*p < 0x20 || *p == 0x7f)
-      *p = ' ';
+  start = buf;
+  if (at > from && (start = strchr(buf, '\n')) != NULL) /* (cut: from the next line) */
+    memmove(buf, start + 1, strlen(start + 1) + 1);
+  if (!buf[0]) {
+    free(buf);
+    return NULL;
+  }
+  return buf;
+}
+
+/* Does a line read as a message: a word of two letters or more?  A rule
+ * ("-------", "=====", "*** ***"), a number, a blank line do not. */
+static int message_like(const char *p, size_t len)
+{
+  size_t i, run = 0;
+  for (i = 0; i < len; i++) {
+    int c = (unsigned char)p[i];
+    run = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ? run + 1 : 0;
+    if (run >= 2)
+      return 1;
+  }
+  return 0;
+}
+
+int tune_failure_line(const char *text, char *line, size_t len)
+{
+  const char *p, *end, *pick = NULL, *last = NULL;
+  size_t n;
+  int message;
+  line[0] = '\0';
+  for (p = text; p && *p; p = *end ? end + 1 : end) {
+    const char *q = p;
+    end = p + strcspn(p, "\n");
+    while (q < end && (*q == ' ' || *q == '\t' || *q == '\r'))
+      q++;
+    if (q == end)
+      continue;
+    last = q;
+    if (message_like(q, (size_t)(end - q)))
+      pick = q;
+  }
+  message = pick != NULL;
+  if (!pick)
+    pick = last; /* (no line reads as a message: the last one that is not blank) */
+  if (!pick)
+    return -1;
+  n = strcspn(pick, "\n");
+  while (n > 0 && (unsigned char)pick[n - 1] <= ' ')
+    n--;
+  if (n >= len)
+    n = len - 1;
+  memcpy(line, pick, n);
+  line[n] = '\0';
+  for (n = 0; line[n]; n++)
+    if ((unsigned char)line[n] < 0x20 || line[n] == 0x7f)
+      line[n] = ' ';
+  return message;
 }
 
 static double energy_now(const struct tune_exec *x)
@@ -358,12 +334,11 @@ static int start_stdout(const struct tune_exec *x, const struct tune_config *c, 
       (end > 0 && pread(x->stdout_fd, &last, 1, end - 1) != 1))
     return -1;
   tune_config_label(c, label, sizeof(label));
-  if (warmup)
-    dprintf(x->stdout_fd, "%s==> htplaces tune: warm-up, %s <==\n", last == '\n' ? "" : "\n",
-            label);
-  else
-    dprintf(x->stdout_fd, "%s==> htplaces tune: %s, run %u <==\n", last == '\n' ? "" : "\n",
-            label, c->nruns + 1);
+  if ((warmup ? dprintf(x->stdout_fd, "%s==> htplaces tune: warm-up, %s <==\n",
+                        last == '\n' ? "" : "\n", label)
+              : dprintf(x->stdout_fd, "%s==> htplaces tune: %s, run %u <==\n",
+                        last == '\n' ? "" : "\n", label, c->nruns + 1)) < 0)
+    return -1;
   *from = lseek(x->stdout_fd, 0, SEEK_END);
   return *from < 0 ? -1 : 0;
 }
@@ -381,8 +356,12 @@ static int open_run_files(const struct tune_exec *x, const struct tune_config *c
   snprintf(path, sizeof(path), "%s/stderr", x->tmp_dir ? x->tmp_dir : "/tmp");
   if ((f->err = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) < 0 ||
       start_stdout(x, c, warmup, &f->out_from) != 0) {
-    int status = htp_error(HTP_EXIT_FAIL, "cannot prepare the run's output (%s): %s", path,
-                           strerror(errno));
+    int status = f->err < 0 ? htp_error(HTP_EXIT_FAIL, "cannot prepare the run's output (%s): "
+                                        "%s", path, strerror(errno))
+                 : x->stdout_labelled ? htp_error(HTP_EXIT_FAIL, "cannot write program-stdout.txt "
+                                                  "for --out: %s", strerror(errno))
+                                      : htp_error(HTP_EXIT_FAIL, "cannot prepare the run's output "
+                                                  "(%s/stdout): %s", x->tmp_dir, strerror(errno));
     close(f->in);
     if (f->err >= 0)
       close(f->err);
@@ -391,10 +370,45 @@ static int open_run_files(const struct tune_exec *x, const struct tune_config *c
   return HTP_EXIT_OK;
 }
 
-/* How it ended, into r; its last words into c->tail when it failed. */
-static void outcome(const struct sweep_spawned *w, const struct run_files *f, int out_fd,
-                    struct tune_config *c, struct tune_run *r)
+/* The run's last words: "==> htplaces tune: LABEL, run K: HOW; its
+ * standard error, last lines <==", those lines, then the same for its
+ * standard output; malloc'd, or NULL. */
+static char *last_words(const struct tune_config *c, const struct tune_run *r, int warmup,
+                        const char *err, const char *out)
 {
+  char label[160], run[32], how[96], *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (!f)
+    return NULL;
+  tune_config_label(c, label, sizeof(label));
+  tune_run_outcome(r, how, sizeof(how));
+  if (warmup)
+    snprintf(run, sizeof(run), "warm-up");
+  else
+    snprintf(run, sizeof(run), "run %u", c->nruns + 1);
+  fprintf(f, "==> htplaces tune: %s, %s: %s; %s <==\n", label, run, how,
+          err ? "its standard error, last lines" : out ? "nothing on its standard error"
+                                                     : "no output");
+  if (err)
+    fprintf(f, "%s\n", err);
+  if (out)
+    fprintf(f, "==> htplaces tune: %s, %s: its standard output, last lines <==\n%s\n", label,
+            run, out);
+  if (fclose(f) != 0) {
+    free(text);
+    return NULL;
+  }
+  return text;
+}
+
+/* How it ended, into r; when it failed, its message into c->tail (the
+ * last line that reads as a message, of its stderr, else of this run's
+ * stdout) and its last lines of both into c->last_words. */
+static void outcome(const struct sweep_spawned *w, const struct run_files *f, int out_fd,
+                    int warmup, struct tune_config *c, struct tune_run *r)
+{
+  char *err, *out, line[sizeof(c->tail)];
   r->cpu_s = w->user_s + w->sys_s;
   r->signal = 0;
   r->stopped = w->stopped;
@@ -406,9 +420,15 @@ static void outcome(const struct sweep_spawned *w, const struct run_files *f, in
     r->status = 128 + (r->signal = w->signal);
   if (r->status == 0)
     return;
-  last_line(f->err, 0, c->tail, sizeof(c->tail));
-  if (!c->tail[0])
-    last_line(out_fd, f->out_from, c->tail, sizeof(c->tail));
+  err = read_tail(f->err, 0);
+  out = read_tail(out_fd, f->out_from);
+  if (tune_failure_line(err, c->tail, sizeof(c->tail)) <= 0 &&
+      (tune_failure_line(out, line, sizeof(line)) > 0 || !c->tail[0]))
+    memcpy(c->tail, line, sizeof(line));
+  free(c->last_words);
+  c->last_words = last_words(c, r, warmup, err, out);
+  free(err);
+  free(out);
 }
 
 /* tune's own CPU seconds (it reads /proc/stat and waits during a run). */
@@ -438,7 +458,7 @@ static void spawn_of(const struct tune_exec *x, char **argv, const struct run_fi
   s->group = 1;
   s->timeout_s = x->timeout_s;
   s->wake = set;
-  s->interrupt = take_signal;
+  s->interrupt = sweep_take_signal;
   s->grace_s = TUNE_GRACE_S;
 }
 
@@ -454,11 +474,11 @@ static int run(const struct tune_exec *x, struct tune_config *c, struct tune_run
   int status, got, err;
   memset(r, 0, sizeof(*r));
   r->warmup = warmup;
-  run_signals(&set);
+  sweep_signals_wake(&set);
   sigprocmask(SIG_BLOCK, &set, &old);
-  if (caught) { /* (before the run: it is not started) */
+  if (sweep_signal_caught()) { /* (before the run: it is not started) */
     sigprocmask(SIG_SETMASK, &old, NULL);
-    return 128 + caught;
+    return 128 + sweep_signal_caught();
   }
   if ((status = open_run_files(x, c, warmup, &f)) != 0) {
     sigprocmask(SIG_SETMASK, &old, NULL);
@@ -494,7 +514,7 @@ static int run(const struct tune_exec *x, struct tune_config *c, struct tune_run
   }
   if (!isfinite(r->energy_j))
     r->energy_j = omp_ext_model_power(x->power, &c->usage) * r->wall_s;
-  outcome(&w, &f, x->stdout_fd, c, r);
+  outcome(&w, &f, x->stdout_fd, warmup, c, r);
   r->other_cpu_s = b1 - b0 - r->cpu_s; /* (NAN when /proc/stat is unreadable) */
   if (r->other_cpu_s < 0)
     r->other_cpu_s = 0; /* (its ticks are coarser than rusage) */
@@ -564,7 +584,7 @@ double tune_load_now(hwloc_const_cpuset_t allowed, double seconds)
 {
   double s0 = self_cpu_s(), b0 = tune_busy_now(allowed), t0 = sweep_now();
   struct timespec ts = {(time_t)seconds, (long)((seconds - floor(seconds)) * 1e9)};
-  while (nanosleep(&ts, &ts) != 0 && errno == EINTR && !caught)
+  while (nanosleep(&ts, &ts) != 0 && errno == EINTR && !sweep_signal_caught())
     ;
   return (tune_busy_now(allowed) - b0 - (self_cpu_s() - s0)) / (sweep_now() - t0);
 }

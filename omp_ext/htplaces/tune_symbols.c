@@ -1,10 +1,13 @@
 /*
- * htplaces tune: the function holding a code address, from the ELF symbol
- * table of its module (.symtab, static functions too; else .dynsym in a
- * stripped library), only when the address lies inside the symbol (its
- * value and size): a stripped library's static function is not named
- * after the exported one before it.  C++ names are demangled with
- * libstdc++'s __cxa_demangle (loaded when present).
+ * htplaces tune: ELF symbol tables.  One module's function symbols read
+ * once (.symtab, static functions too; else .dynsym in a stripped library)
+ * and sorted by address, so that naming thousands of regions is a binary
+ * search each: the function holding a code address (only when the address
+ * lies inside the symbol: a stripped library's static function is not
+ * named after the exported one before it), or starting at one (an outlined
+ * region's body).  Also what a library exports (--timing-lib's check).
+ * C++ names are demangled with libstdc++'s __cxa_demangle (loaded when
+ * present).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -20,10 +23,9 @@
 
 typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
 
-/* \p name demangled (malloc'd), or a copy of it. */
-static char *demangle(const char *name)
+char *tune_demangle(const char *name)
 {
-  static demangle_fn fn;
+  static demangle_fn fn; /* (set once, before any thread: tune has one) */
   static int tried;
   char *out;
   int status = -1;
@@ -40,70 +42,229 @@ static char *demangle(const char *name)
   return strdup(name);
 }
 
-/* Section \p i's header (the headers checked to lie in the file), or NULL. */
-static const Elf64_Shdr *section(const unsigned char *base, const Elf64_Ehdr *eh, unsigned i)
-{
-  if (i >= eh->e_shnum)
-    return NULL;
-  return (const Elf64_Shdr *)(base + eh->e_shoff + (size_t)i * sizeof(Elf64_Shdr));
-}
+/* A mapped ELF64 file, its section headers checked to lie in it. */
+struct elf_file {
+  unsigned char *base;
+  size_t size;
+  const Elf64_Ehdr *eh;
+};
 
-/* The name of the function symbol of table \p tab holding \p addr, or NULL. */
-static const char *find_in(const unsigned char *base, size_t size, const Elf64_Ehdr *eh,
-                           const Elf64_Shdr *tab, unsigned long addr)
-{
-  const Elf64_Shdr *str = section(base, eh, tab->sh_link);
-  const Elf64_Sym *sym;
-  size_t n, i;
-  if (!str || tab->sh_entsize != sizeof(Elf64_Sym) || tab->sh_offset > size ||
-      tab->sh_size > size - tab->sh_offset || str->sh_offset > size ||
-      str->sh_size > size - str->sh_offset)
-    return NULL;
-  sym = (const Elf64_Sym *)(base + tab->sh_offset);
-  n = tab->sh_size / sizeof(*sym);
-  for (i = 0; i < n; i++) {
-    unsigned type = ELF64_ST_TYPE(sym[i].st_info);
-    const char *name;
-    if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym[i].st_shndx == SHN_UNDEF ||
-        addr < sym[i].st_value || addr - sym[i].st_value >= sym[i].st_size ||
-        sym[i].st_name >= str->sh_size)
-      continue;
-    name = (const char *)base + str->sh_offset + sym[i].st_name;
-    if (*name && memchr(name, '\0', str->sh_size - sym[i].st_name))
-      return name;
-  }
-  return NULL;
-}
-
-char *tune_symbol_at(const char *module, unsigned long addr)
+static int elf_open(const char *path, struct elf_file *e)
 {
   struct stat st;
-  unsigned char *base;
-  const Elf64_Ehdr *eh;
-  const char *name = NULL;
-  char *out = NULL;
-  unsigned i, pass;
-  int fd = open(module, O_RDONLY | O_CLOEXEC);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  memset(e, 0, sizeof(*e));
   if (fd < 0)
-    return NULL;
-  if (fstat(fd, &st) != 0 || (size_t)st.st_size < sizeof(Elf64_Ehdr) ||
-      (base = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED) {
+    return -1;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size < sizeof(Elf64_Ehdr) ||
+      (e->base = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) == MAP_FAILED) {
     close(fd);
-    return NULL;
+    e->base = NULL;
+    return -1;
   }
   close(fd);
-  eh = (const Elf64_Ehdr *)base;
-  if (memcmp(eh->e_ident, ELFMAG, SELFMAG) == 0 && eh->e_ident[EI_CLASS] == ELFCLASS64 &&
-      eh->e_shentsize == sizeof(Elf64_Shdr) && eh->e_shoff <= (size_t)st.st_size &&
-      (size_t)eh->e_shnum * sizeof(Elf64_Shdr) <= (size_t)st.st_size - eh->e_shoff)
-    for (pass = 0; pass < 2 && !name; pass++) /* .symtab first, then .dynsym */
-      for (i = 0; i < eh->e_shnum && !name; i++) {
-        const Elf64_Shdr *s = section(base, eh, i);
-        if (s->sh_type == (pass ? SHT_DYNSYM : SHT_SYMTAB))
-          name = find_in(base, (size_t)st.st_size, eh, s, addr);
+  e->size = (size_t)st.st_size;
+  e->eh = (const Elf64_Ehdr *)e->base;
+  if (memcmp(e->eh->e_ident, ELFMAG, SELFMAG) == 0 && e->eh->e_ident[EI_CLASS] == ELFCLASS64 &&
+      e->eh->e_shentsize == sizeof(Elf64_Shdr) && e->eh->e_shoff <= e->size &&
+      (size_t)e->eh->e_shnum * sizeof(Elf64_Shdr) <= e->size - e->eh->e_shoff)
+    return 0;
+  munmap(e->base, e->size);
+  e->base = NULL;
+  return -1;
+}
+
+static void elf_close(struct elf_file *e)
+{
+  if (e->base)
+    munmap(e->base, e->size);
+  e->base = NULL;
+}
+
+/* Section i's header, or NULL. */
+static const Elf64_Shdr *section(const struct elf_file *e, unsigned i)
+{
+  if (i >= e->eh->e_shnum)
+    return NULL;
+  return (const Elf64_Shdr *)(e->base + e->eh->e_shoff + (size_t)i * sizeof(Elf64_Shdr));
+}
+
+/* Symbol table tab's symbols and string table, checked; 0 or -1. */
+static int symbols(const struct elf_file *e, const Elf64_Shdr *tab, const Elf64_Sym **sym,
+                   size_t *n, const char **str, size_t *strsize)
+{
+  const Elf64_Shdr *s = section(e, tab->sh_link);
+  if (!s || tab->sh_entsize != sizeof(Elf64_Sym) || tab->sh_offset > e->size ||
+      tab->sh_size > e->size - tab->sh_offset || s->sh_offset > e->size ||
+      s->sh_size > e->size - s->sh_offset)
+    return -1;
+  *sym = (const Elf64_Sym *)(e->base + tab->sh_offset);
+  *n = tab->sh_size / sizeof(Elf64_Sym);
+  *str = (const char *)e->base + s->sh_offset;
+  *strsize = s->sh_size;
+  return 0;
+}
+
+/* A function symbol's name, when it is one (defined, named, its name
+ * inside the string table); else NULL. */
+static const char *function_symbol(const Elf64_Sym *sym, const char *str, size_t strsize)
+{
+  unsigned type = ELF64_ST_TYPE(sym->st_info);
+  const char *name;
+  if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym->st_shndx == SHN_UNDEF ||
+      sym->st_name >= strsize)
+    return NULL;
+  name = str + sym->st_name;
+  return *name && memchr(name, '\0', strsize - sym->st_name) ? name : NULL;
+}
+
+struct tune_sym {
+  unsigned long addr, size;
+  size_t index; /* its place in the table: of two holding an address, the first wins */
+  char *name;   /* as in the table (mangled) */
+};
+
+struct tune_symtab {
+  struct tune_sym *s;
+  size_t n;
+  unsigned long max_size; /* the largest symbol: how far back a holder can start */
+};
+
+static int by_addr(const void *a, const void *b)
+{
+  const struct tune_sym *x = a, *y = b;
+  if (x->addr != y->addr)
+    return (x->addr > y->addr) - (x->addr < y->addr);
+  return (x->index > y->index) - (x->index < y->index);
+}
+
+/* The function symbols of table tab into t->s (appended). 0 or -1. */
+static int collect(const struct elf_file *e, const Elf64_Shdr *tab, struct tune_symtab *t)
+{
+  const Elf64_Sym *sym;
+  const char *str, *name;
+  size_t n, strsize, i;
+  struct tune_sym *more;
+  if (symbols(e, tab, &sym, &n, &str, &strsize) != 0)
+    return 0;
+  if (!(more = realloc(t->s, (t->n + n + 1) * sizeof(*more))))
+    return -1;
+  t->s = more;
+  for (i = 0; i < n; i++)
+    if ((name = function_symbol(&sym[i], str, strsize)) != NULL) {
+      if (!(t->s[t->n].name = strdup(name)))
+        return -1;
+      t->s[t->n].addr = sym[i].st_value;
+      t->s[t->n].index = t->n;
+      t->s[t->n++].size = sym[i].st_size;
+      if (sym[i].st_size > t->max_size)
+        t->max_size = sym[i].st_size;
+    }
+  return 0;
+}
+
+struct tune_symtab *tune_symtab_open(const char *module)
+{
+  struct elf_file e;
+  struct tune_symtab *t = calloc(1, sizeof(*t));
+  unsigned i, pass;
+  if (!t || elf_open(module, &e) != 0) {
+    free(t);
+    return NULL;
+  }
+  for (pass = 0; pass < 2 && t->n == 0; pass++) /* .symtab first, then .dynsym */
+    for (i = 0; i < e.eh->e_shnum; i++) {
+      const Elf64_Shdr *s = section(&e, i);
+      if (s->sh_type == (pass ? SHT_DYNSYM : SHT_SYMTAB) && collect(&e, s, t) != 0) {
+        elf_close(&e);
+        tune_symtab_close(t);
+        return NULL;
       }
-  if (name)
-    out = demangle(name);
-  munmap(base, (size_t)st.st_size);
-  return out;
+    }
+  elf_close(&e);
+  qsort(t->s, t->n, sizeof(*t->s), by_addr);
+  return t;
+}
+
+void tune_symtab_close(struct tune_symtab *t)
+{
+  size_t i;
+  if (!t)
+    return;
+  for (i = 0; i < t->n; i++)
+    free(t->s[i].name);
+  free(t->s);
+  free(t);
+}
+
+/* The first symbol at an address above addr (t->n: none). */
+static size_t upper(const struct tune_symtab *t, unsigned long addr)
+{
+  size_t lo = 0, hi = t->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (t->s[mid].addr <= addr)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+const char *tune_symtab_at(const struct tune_symtab *t, unsigned long addr)
+{
+  size_t i = t ? upper(t, addr) : 0;
+  const struct tune_sym *best = NULL;
+  /* (symbols may alias or nest: of those holding addr, the first in the
+   * table; none starts further back than the largest symbol's size) */
+  while (i-- > 0 && addr - t->s[i].addr < t->max_size)
+    if (addr - t->s[i].addr < t->s[i].size && (!best || t->s[i].index < best->index))
+      best = &t->s[i];
+  return best ? best->name : NULL;
+}
+
+const char *tune_symtab_start(const struct tune_symtab *t, unsigned long addr)
+{
+  size_t i = t ? upper(t, addr) : 0;
+  const struct tune_sym *best = NULL;
+  while (i-- > 0 && t->s[i].addr == addr) /* (aliases: the first in the table) */
+    if (!best || t->s[i].index < best->index)
+      best = &t->s[i];
+  return best ? best->name : NULL;
+}
+
+int tune_elf_exports(const char *path, const char *const *names, unsigned n,
+                     const char **missing)
+{
+  struct elf_file e;
+  unsigned i, k, found = 0;
+  unsigned char *seen = calloc(n + 1, 1);
+  *missing = NULL;
+  if (!seen || elf_open(path, &e) != 0) {
+    free(seen);
+    return -1;
+  }
+  for (i = 0; i < e.eh->e_shnum; i++) {
+    const Elf64_Shdr *s = section(&e, i);
+    const Elf64_Sym *sym;
+    const char *str, *name;
+    size_t count, strsize, j;
+    if (s->sh_type != SHT_DYNSYM || symbols(&e, s, &sym, &count, &str, &strsize) != 0)
+      continue;
+    for (j = 0; j < count; j++) {
+      unsigned bind = ELF64_ST_BIND(sym[j].st_info);
+      if ((bind != STB_GLOBAL && bind != STB_WEAK) || ELF64_ST_VISIBILITY(sym[j].st_other) != STV_DEFAULT ||
+          !(name = function_symbol(&sym[j], str, strsize)))
+        continue;
+      for (k = 0; k < n; k++)
+        if (!seen[k] && strcmp(name, names[k]) == 0)
+          seen[k] = 1, found++;
+    }
+  }
+  elf_close(&e);
+  for (k = 0; k < n && !*missing; k++)
+    if (!seen[k])
+      *missing = names[k];
+  free(seen);
+  return (int)(n - found);
 }

@@ -14,8 +14,9 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <poll.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,12 +29,15 @@
 
 #include "analysis.h"
 #include "htplaces.h"
+#include "sweep.h"
 #include "util.h"
 #include "verify_int.h"
 
-extern char **environ;
-
 #define TAG "htplaces-verify "
+/* After SIGINT, SIGTERM or SIGHUP to verify: seconds the program's process
+ * group has to end on the forwarded signal before it is killed (SIGKILL),
+ * as tune's runs. */
+#define VERIFY_GRACE_S 2.0
 
 /* A number after "KEY=", then a space; NULL if malformed. */
 static const char *field(const char *p, const char *key, unsigned *val)
@@ -110,9 +114,9 @@ static void parse_report(struct verify *v, const char *line)
       strncmp(p, "affinity=", 9) != 0)
     return;
   aff = p + 9;
-  if (!*aff || strspn(aff, "0123456789,-") != strlen(aff) || !(set = hwloc_bitmap_alloc()))
+  if (!*aff || !(set = hwloc_bitmap_alloc()))
     return;
-  if (hwloc_bitmap_list_sscanf(set, aff) < 0) {
+  if (omp_ext_parse_cpulist(aff, OMP_EXT_CPULIST_ANY, set, NULL) != OMP_EXT_UINT_OK) {
     hwloc_bitmap_free(set);
     return;
   }
@@ -243,33 +247,6 @@ static int same_file(int a, int b)
   return fstat(a, &x) == 0 && fstat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
 }
 
-/* Once the program has ended, before it is reaped: its initial thread's
- * Cpus_allowed_list (a zombie's /proc/PID/status still has it). */
-static void read_at_exit(struct verify *v, pid_t pid)
-{
-  siginfo_t si;
-  char path[64], line[4096];
-  FILE *f;
-  while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0)
-    if (errno != EINTR)
-      return;
-  snprintf(path, sizeof(path), "/proc/%ld/status", (long)pid);
-  if (!(f = fopen(path, "r")))
-    return;
-  while (fgets(line, sizeof(line), f))
-    if (strncmp(line, "Cpus_allowed_list:", 18) == 0) {
-      char *l = line + 18;
-      l += strspn(l, " \t");
-      l[strcspn(l, "\n")] = '\0';
-      if ((v->at_exit = hwloc_bitmap_alloc()) && hwloc_bitmap_list_sscanf(v->at_exit, l) < 0) {
-        hwloc_bitmap_free(v->at_exit);
-        v->at_exit = NULL;
-      }
-      break;
-    }
-  fclose(f);
-}
-
 /* A cpulist after "Cpus_allowed_list:" in a status file; NULL if none. */
 static hwloc_bitmap_t status_cpus(const char *path)
 {
@@ -283,7 +260,8 @@ static hwloc_bitmap_t status_cpus(const char *path)
       char *l = line + 18;
       l += strspn(l, " \t");
       l[strcspn(l, "\n")] = '\0';
-      if ((set = hwloc_bitmap_alloc()) && hwloc_bitmap_list_sscanf(set, l) < 0) {
+      if ((set = hwloc_bitmap_alloc()) &&
+          omp_ext_parse_cpulist(l, OMP_EXT_CPULIST_ANY, set, NULL) != OMP_EXT_UINT_OK) {
         hwloc_bitmap_free(set);
         set = NULL;
       }
@@ -292,6 +270,20 @@ static hwloc_bitmap_t status_cpus(const char *path)
   fclose(f);
   return set;
 }
+
+/* Once the program has ended, before it is reaped: its initial thread's
+ * Cpus_allowed_list (a zombie's /proc/PID/status still has it). */
+static void read_at_exit(struct verify *v, pid_t pid)
+{
+  siginfo_t si;
+  char path[64];
+  while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0)
+    if (errno != EINTR)
+      return;
+  snprintf(path, sizeof(path), "/proc/%ld/status", (long)pid);
+  v->at_exit = status_cpus(path);
+}
+
 
 /* Sample every thread of the program: its Cpus_allowed_list now, the
  * kernel's answer (not the runtime's record), kept per thread id. */
@@ -373,77 +365,152 @@ static void assign_real(struct verify *v, pid_t pid)
   }
 }
 
-/* Run argv with the current environment; read both streams; wait. */
-static int run_program(struct verify *v, char **argv, int *wstatus)
+/* The program's run: its two streams, read while it runs, and the 5 ms
+ * clock of the samples of its threads. */
+struct watch {
+  struct verify *v;
+  struct stream s[2];
+  int child_out, child_err; /* the pipes' write ends, the child's: closed after the fork */
+  struct timespec next;     /* the next sample */
+  const sigset_t *mask;     /* verify's signal mask before the run: the child's */
+  pid_t pid;                /* the program, once it has ended */
+};
+
+/* Read what is ready on the streams, waiting at most ms milliseconds. */
+static void pump_ready(struct watch *x, int ms)
 {
-  int po[2], pe[2], err;
-  posix_spawn_file_actions_t fa;
-  struct stream s[2] = {{-1, stdout, NULL, 0, 1, 0}, {-1, stderr, NULL, 0, 1, 0}};
   struct pollfd fds[2];
-  struct timespec now, next = {0, 0};
-  pid_t pid;
   unsigned i;
-  if (pipe(po) < 0 || pipe(pe) < 0)
+  int ready;
+  for (i = 0; i < 2; i++)
+    fds[i] = (struct pollfd){x->s[i].fd, POLLIN, 0};
+  if ((ready = poll(fds, 2, ms)) <= 0)
+    return;
+  for (i = 0; i < 2; i++)
+    if (x->s[i].fd >= 0 && fds[i].revents && pump(x->v, &x->s[i]) < 0) {
+      close(x->s[i].fd);
+      x->s[i].fd = -1;
+    }
+}
+
+/* sweep_spawn's watch: the program's output relayed as it comes, its
+ * threads' real affinity sampled every 5 ms (at most that often however
+ * much it writes). */
+static void watch_run(void *ctx, pid_t pid, double max_s)
+{
+  struct watch *x = ctx;
+  struct timespec now;
+  long ms;
+  if (x->child_out >= 0) { /* (the first call, right after the fork) */
+    close(x->child_out), close(x->child_err);
+    x->child_out = x->child_err = -1;
+  }
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  if (now.tv_sec > x->next.tv_sec ||
+      (now.tv_sec == x->next.tv_sec && now.tv_nsec >= x->next.tv_nsec)) {
+    sample_tasks(x->v, pid);
+    x->next = now;
+    if ((x->next.tv_nsec += 5000000L) >= 1000000000L) {
+      x->next.tv_nsec -= 1000000000L;
+      x->next.tv_sec++;
+    }
+  }
+  ms = (long)(max_s * 1000);
+  pump_ready(x, ms > 5 ? 5 : (int)ms);
+}
+
+/* sweep_spawn's ended: the leader is a zombie, its status file still there. */
+static void ended_run(void *ctx, pid_t pid)
+{
+  struct watch *x = ctx;
+  read_at_exit(x->v, pid);
+  x->pid = pid;
+}
+
+/* After the run (its processes killed and reaped): what is left in the
+ * pipes, to their end (a process stuck in the kernel that still holds one
+ * open: 100 ms without a byte ends the wait). */
+static void drain(struct watch *x)
+{
+  unsigned i, quiet = 0;
+  while ((x->s[0].fd >= 0 || x->s[1].fd >= 0) && quiet < 20) {
+    int open_before = (x->s[0].fd >= 0) + (x->s[1].fd >= 0);
+    unsigned long relayed = x->v->relayed;
+    pump_ready(x, 5);
+    quiet = relayed == x->v->relayed && open_before == (x->s[0].fd >= 0) + (x->s[1].fd >= 0)
+              ? quiet + 1 : 0;
+  }
+  for (i = 0; i < 2; i++)
+    if (x->s[i].fd >= 0) {
+      if (x->s[i].len) /* (a last line without its newline) */
+        flush_line(x->v, &x->s[i], x->s[i].buf, x->s[i].len, 0);
+      fflush(x->s[i].out);
+      close(x->s[i].fd);
+    }
+}
+
+/* In the child: the signals verify catches back to their defaults, its
+ * signal mask as before the run. */
+static void child_setup(void *ctx)
+{
+  sweep_signals_default();
+  sigprocmask(SIG_SETMASK, ((const struct watch *)ctx)->mask, NULL);
+}
+
+/* Run argv with the current environment, isolated as tune's runs are
+ * (sweep_spawn: its own process group, killed whole when it ends or a
+ * grace period after SIGINT, SIGTERM or SIGHUP reached verify, which
+ * forwards them; daemons it left killed too); read both streams while it
+ * runs.  0 (*w: how it ended; w->exec_errno: it could not be run), or an
+ * errno. */
+static int run_program(struct verify *v, char **argv, struct sweep_spawned *w)
+{
+  int po[2], pe[2], got, err;
+  struct watch x;
+  struct sweep_spawn s;
+  sigset_t set, old;
+  memset(&x, 0, sizeof(x));
+  if (pipe2(po, O_CLOEXEC) < 0)
     return errno;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, po[1], 1);
-  posix_spawn_file_actions_adddup2(&fa, pe[1], 2);
-  posix_spawn_file_actions_addclose(&fa, po[0]);
-  posix_spawn_file_actions_addclose(&fa, pe[0]);
-  fflush(stdout);
-  htp_forward_signals();
-  err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (!err)
-    htp_running_child(pid);
-  close(po[1]);
-  close(pe[1]);
-  if (err) {
-    close(po[0]);
-    close(pe[0]);
+  if (pipe2(pe, O_CLOEXEC) < 0) {
+    err = errno;
+    close(po[0]), close(po[1]);
     return err;
   }
-  s[0].fd = po[0];
-  s[1].fd = pe[0];
-  while (s[0].fd >= 0 || s[1].fd >= 0) {
-    int ready;
-    for (i = 0; i < 2; i++)
-      fds[i] = (struct pollfd){s[i].fd, POLLIN, 0};
-    /* The threads' real affinity: sampled every 5 ms while it runs (at
-     * most that often however much it writes). */
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    if (now.tv_sec > next.tv_sec || (now.tv_sec == next.tv_sec && now.tv_nsec >= next.tv_nsec)) {
-      sample_tasks(v, pid);
-      next = now;
-      if ((next.tv_nsec += 5000000L) >= 1000000000L) {
-        next.tv_nsec -= 1000000000L;
-        next.tv_sec++;
-      }
-    }
-    if ((ready = poll(fds, 2, 5)) < 0 && errno != EINTR)
-      break;
-    if (ready <= 0)
-      continue;
-    for (i = 0; i < 2; i++)
-      if (s[i].fd >= 0 && fds[i].revents && pump(v, &s[i]) < 0) {
-        close(s[i].fd);
-        s[i].fd = -1;
-      }
+  x.v = v;
+  x.s[0] = (struct stream){po[0], stdout, NULL, 0, 1, 0};
+  x.s[1] = (struct stream){pe[0], stderr, NULL, 0, 1, 0};
+  x.child_out = po[1], x.child_err = pe[1];
+  memset(&s, 0, sizeof(s));
+  x.mask = &old;
+  s.argv = argv, s.search = 1, s.setup = child_setup, s.ctx = &x;
+  s.in = -1, s.out = po[1], s.err = pe[1];
+  s.group = 1, s.wake = &set, s.interrupt = sweep_take_signal, s.grace_s = VERIFY_GRACE_S;
+  s.watch = watch_run, s.ended = ended_run;
+  sweep_signals_wake(&set);
+  sigprocmask(SIG_BLOCK, &set, &old);
+  got = sweep_spawn(&s, w);
+  err = errno;
+  sigprocmask(SIG_SETMASK, &old, NULL);
+  if (x.child_out >= 0) /* (not started: the watch never ran) */
+    close(x.child_out), close(x.child_err);
+  if (got == 0) {
+    drain(&x);
+    assign_real(v, x.pid); /* (with every report read: libomp's carry thread ids) */
+  } else {
+    close(x.s[0].fd), close(x.s[1].fd);
   }
-  free(s[0].buf);
-  free(s[1].buf);
+  free(x.s[0].buf);
+  free(x.s[1].buf);
+  if (got != 0)
+    return err ? err : EIO;
   /* The report goes on stdout: on a line of its own after the program's
    * output there, or after its stderr when that is the same file and
    * written last. */
-  if (same_file(1, 2) && s[1].seq > s[0].seq)
-    v->newline = !s[1].bol;
+  if (same_file(1, 2) && x.s[1].seq > x.s[0].seq)
+    v->newline = !x.s[1].bol;
   else
-    v->newline = !s[0].bol;
-  read_at_exit(v, pid);
-  assign_real(v, pid);
-  while (waitpid(pid, wstatus, 0) < 0 && errno == EINTR)
-    ;
-  htp_running_child(0);
+    v->newline = !x.s[0].bol;
   return 0;
 }
 
@@ -615,12 +682,58 @@ static void free_verify(struct verify *v)
   hwloc_bitmap_free(v->at_exit);
 }
 
+/* The program could not be run (w->exec_errno), or was interrupted: the
+ * line; else 0. */
+static int run_failed(const struct sweep_spawned *w, const char *program)
+{
+  int err = w->exec_errno;
+  if (err) /* as exec and the shell: 127 not found, 126 found but not runnable */
+    return htp_error(err == ENOENT ? 127 : err == EACCES || err == EISDIR || err == ENOEXEC ? 126
+                                                                                       : HTP_EXIT_FAIL,
+                     "cannot run '%s': %s", program, strerror(err));
+  if (w->interrupted)
+    return htp_error(128 + w->interrupted, "verify: interrupted by %s: forwarded to the program, "
+                     "its process group killed (at the latest %.0f s later)",
+                     sweep_signal_name(w->interrupted), VERIFY_GRACE_S);
+  return 0;
+}
+
+/* Run the program and report; the signals verify catches while it runs are
+ * put back after.  Interrupted: verify ends by the same signal. */
+static int run_and_report(struct htp_ctx *ctx, struct verify *v, const omp_ext_placelist_t *list,
+                          char **prog)
+{
+  struct sweep_spawned w;
+  int status, err, sig;
+  htp_program_env(ctx);
+  sweep_signals_catch();
+  err = run_program(v, prog, &w);
+  sig = sweep_signal_caught();
+  sweep_signals_restore();
+  if (err)
+    status = htp_error(HTP_EXIT_FAIL, "cannot run '%s': %s", prog[0], strerror(err));
+  else if ((status = run_failed(&w, prog[0])) != 0)
+    ;
+  else if (sig) /* (after the program ended on its own) */
+    status = htp_error(128 + sig, "verify: interrupted by %s", sweep_signal_name(sig));
+  else if (claim_torn(v), choose_rule(v, list) != 0)
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  else
+    return verify_report(v, prog, w.status, w.stopped);
+  if (status > 128 && status == 128 + sig) { /* end as the signal says */
+    fflush(NULL);
+    signal(sig, SIG_DFL);
+    raise(sig);
+  }
+  return status;
+}
+
 int htp_cmd_verify(struct htp_ctx *ctx, int argc, char **argv)
 {
   static const struct option longopts[] = {HTP_COMMON_LONGOPTS, {0}};
   omp_ext_placelist_t *list = NULL;
   struct verify v = {0};
-  int c, status, cut = 0, wstatus = 0, err;
+  int c, status, cut = 0;
   if ((status = split_program(argc, argv, &cut)) != 0)
     return status;
   optind = 0;
@@ -640,18 +753,10 @@ int htp_cmd_verify(struct htp_ctx *ctx, int argc, char **argv)
     return status;
   v.intended = calloc(v.nthreads, sizeof(*v.intended));
   v.rep = calloc(v.nthreads, sizeof(*v.rep));
-  if (!v.intended || !v.rep || intended_close(&v, list, verify_rule_spec) != 0) {
+  if (!v.intended || !v.rep || intended_close(&v, list, verify_rule_spec) != 0)
     status = htp_error(HTP_EXIT_FAIL, "out of memory");
-  } else if (htp_program_env(ctx), (err = run_program(&v, argv + cut + 1, &wstatus)) != 0) {
-    /* as exec and the shell: 127 not found, 126 found but not runnable */
-    status = htp_error(err == ENOENT ? 127 : err == EACCES || err == EISDIR || err == ENOEXEC ? 126
-                                                                                          : HTP_EXIT_FAIL,
-                       "cannot run '%s': %s", argv[cut + 1], strerror(err));
-  } else if (claim_torn(&v), choose_rule(&v, list) != 0) {
-    status = htp_error(HTP_EXIT_FAIL, "out of memory");
-  } else {
-    status = verify_report(&v, argv + cut + 1, wstatus);
-  }
+  else
+    status = run_and_report(ctx, &v, list, argv + cut + 1);
   omp_ext_placelist_destroy(list);
   free_verify(&v);
   return status;

@@ -81,7 +81,9 @@ struct verify {
 
 /* Print the report on stdout (sorts v->nested); returns verify's exit status: 0 every
  * level-1 thread where intended and the program exited 0; the program's
- * status when it failed (128 + N when killed by signal N); 1 otherwise. */
-int verify_report(struct verify *v, char **prog, int wstatus);
+ * status when it failed (128 + N when killed by signal N); 1 otherwise.
+ * wstatus: the program's wait status; stopped: SIGTTIN or SIGTTOU when it
+ * stopped on the terminal and was killed, else 0. */
+int verify_report(struct verify *v, char **prog, int wstatus, int stopped);
 
 #endif

@@ -2,6 +2,7 @@
  * htplaces verify's report: the command, the outermost team against the
  * intended places, the nested teams as reported, and one verdict line.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,7 +123,7 @@ static void print_nested(struct verify *v)
   }
 }
 
-int verify_report(struct verify *v, char **prog, int wstatus)
+int verify_report(struct verify *v, char **prog, int wstatus, int stopped)
 {
   unsigned bad = 0;
   int status;
@@ -142,7 +143,12 @@ int verify_report(struct verify *v, char **prog, int wstatus)
   else
     bad = print_table(v);
   print_nested(v);
-  if (WIFSIGNALED(wstatus)) {
+  if (stopped) { /* (killed: SIGKILL) */
+    printf("verify: the program stopped %s the terminal (%s) and was killed: verify runs it "
+           "in a process group of its own; give its input with < FILE\n",
+           stopped == SIGTTIN ? "reading" : "writing to", stopped == SIGTTIN ? "SIGTTIN" : "SIGTTOU");
+    status = 128 + WTERMSIG(wstatus);
+  } else if (WIFSIGNALED(wstatus)) {
     printf("verify: the program was killed by signal %d\n", WTERMSIG(wstatus));
     status = 128 + WTERMSIG(wstatus);
   } else if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) != 0) {
@@ -158,7 +164,7 @@ int verify_report(struct verify *v, char **prog, int wstatus)
     printf("verify: every thread is where intended\n");
     status = HTP_EXIT_OK;
   }
-  if (fflush(stdout) != 0)
+  if (fflush(stdout) != 0 || ferror(stdout))
     return htp_error(HTP_EXIT_FAIL, "cannot write output");
   return status;
 }

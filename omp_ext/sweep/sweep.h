@@ -16,9 +16,11 @@
  *              htbench: a worker process timing one kernel, the samples
  *              its repetitions)
  *   statistics omp_ext/misc.h: omp_ext_stats_compute, the t quantile
- *   processes  sweep_spawn.c: one launcher for a run's child process (tune:
- *              the user's program, isolated in its own process group;
- *              htbench: a worker, its stdout captured)
+ *   processes  sweep_spawn.c: one launcher for a run's child process (tune
+ *              and verify: the user's program, isolated in its own process
+ *              group; htbench: a worker, its stdout captured);
+ *              sweep_tree.c: the processes a run left outside its group;
+ *              sweep_signals.c: SIGINT/TERM/HUP caught, forwarded to a run
  *   outputs    sweep_files.c: the output folder, the files, JSON text,
  *              gnuplot
  *
@@ -31,6 +33,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -136,14 +139,18 @@ struct sweep_spawn {
   int in, out, err;   /**< the child's stdin, stdout, stderr: a descriptor,
                        *   or -1: the caller's; out may be SWEEP_CAPTURE */
   int group;          /**< 0 plain: the caller's process group, waited for
-                       *   to its end (timeout_s, wake, interrupt, grace_s
-                       *   unused).  1 isolated: its own process group,
-                       *   killed whole (SIGKILL) when its leader ends, on
-                       *   a stop on the terminal (SIGTTIN, SIGTTOU), past
-                       *   timeout_s, and grace_s after a forwarded signal;
-                       *   killed if the caller dies; the group's orphans
-                       *   reaped (the caller becomes a subreaper), 2 s at
-                       *   most.  The caller blocks *wake before the call */
+                       *   to its end (timeout_s, wake, interrupt, grace_s,
+                       *   watch, ended unused).  1 isolated: its own process
+                       *   group, killed whole (SIGKILL) when its leader
+                       *   ends, on a stop on the terminal (SIGTTIN,
+                       *   SIGTTOU), past timeout_s, and grace_s after a
+                       *   forwarded signal; killed if the caller dies; the
+                       *   group's orphans reaped (the caller becomes a
+                       *   subreaper), then every process the run left
+                       *   outside its group (setsid: a daemon) killed and
+                       *   reaped as the caller's descendant
+                       *   (sweep_kill_descendants), 2 s at most each.  The
+                       *   caller blocks *wake before the call */
   double timeout_s;   /**< group: seconds from the start; 0: none */
   const sigset_t *wake; /**< group: SIGCHLD and the signals the caller catches,
                          *   blocked, which the wait takes (sigtimedwait) */
@@ -152,6 +159,15 @@ struct sweep_spawn {
    * group (0: none); once one is forwarded it is not asked again. */
   int (*interrupt)(void *ctx, int sig);
   double grace_s;     /**< group: seconds from a forwarded signal to SIGKILL */
+  /** group, may be NULL: the caller's work while the run goes on (verify:
+   * relay the program's output, sample its threads), given the leader's
+   * pid; called once at once after the fork with max_s 0 (the caller may
+   * close its copies of the child's descriptors), then in place of the
+   * wait's sleep, for at most max_s seconds (<= 1) each time. */
+  void (*watch)(void *ctx, pid_t pid, double max_s);
+  /** group, may be NULL: the leader has ended and is not reaped yet (its
+   * /proc/PID entry is still there); the group not killed yet. */
+  void (*ended)(void *ctx, pid_t pid);
 };
 
 /** How a run ended. */
@@ -168,6 +184,9 @@ struct sweep_spawned {
   double sys_s;       /**< CPU seconds in the kernel, likewise */
   char *out;          /**< SWEEP_CAPTURE: its stdout, NUL-ended, malloc'd (the
                        *   caller frees it); NULL when out of memory */
+  int exec_errno;     /**< the program could not be run: execv's errno (the
+                       *   child then exited 127 or 126); 0: it ran */
+  int status;         /**< the leader's wait status (WIFEXITED...) */
 };
 
 /** sweep_spawn's returns besides 0. */
@@ -180,6 +199,44 @@ struct sweep_spawned {
  * SWEEP_SPAWN_START or SWEEP_SPAWN_WAIT, with errno set.
  */
 int sweep_spawn(const struct sweep_spawn *s, struct sweep_spawned *w);
+
+/* ----------------------------------------------------------- sweep_tree.c */
+
+/** The caller's children now, malloc'd into *pids (the caller frees it).
+ * 0, or -1 (/proc unreadable, out of memory: none listed). */
+int sweep_children(pid_t **pids, size_t *n);
+
+/**
+ * Kill (SIGKILL) every descendant of the caller (found from /proc) but
+ * keep[0..nkeep-1] and theirs, reaping the caller's own children, until
+ * none is left or \p seconds have passed.
+ * \return how many were still there at the end (0: none).
+ */
+size_t sweep_kill_descendants(const pid_t *keep, size_t nkeep, double seconds);
+
+/* -------------------------------------------------------- sweep_signals.c */
+
+/** SIGINT, SIGTERM and SIGHUP, except those ignored now (nohup: they stay
+ * ignored, for the program too), are caught from now on: the first one is
+ * recorded (sweep_signal_caught).  sweep_signals_restore() puts the
+ * dispositions back.  Signal dispositions are process-wide: one caller at
+ * a time. */
+void sweep_signals_catch(void);
+void sweep_signals_restore(void);
+/** From now on a signal caught interrupts a blocked system call (EINTR,
+ * no SA_RESTART): a write to a pipe nobody reads ends. */
+void sweep_signals_no_restart(void);
+/** The first signal caught (or taken by sweep_take_signal), or 0. */
+int sweep_signal_caught(void);
+/** SIGCHLD and the signals caught: sweep_spawn.wake. */
+void sweep_signals_wake(sigset_t *set);
+/** In a child (sweep_spawn.setup): the signals caught back to SIG_DFL. */
+void sweep_signals_default(void);
+/** sweep_spawn.interrupt: a signal the wait took is recorded as caught;
+ * the one to forward is the signal caught, before the run or during it. */
+int sweep_take_signal(void *ctx, int sig);
+/** "SIGINT", "SIGTERM", "SIGHUP" (else "a signal"). */
+const char *sweep_signal_name(int sig);
 
 /* ---------------------------------------------------------- sweep_files.c */
 

@@ -18,7 +18,8 @@ check() { # check DESC WANT GOT
 }
 topo=${SMTVM_TOPOLOGY:-unknown}
 # Extra blocks (SMTVM_EXTRA, space list; the corpus block 3b always runs):
-# htbench (a small sweep), mpi (2 ranks under mpirun); BLOCK runs it with
+# htbench (a small sweep), mpi (2 ranks under mpirun), slurm (the Slurm
+# plugin in a one-node Slurm); BLOCK runs it with
 # every BUILD, BLOCK:I with the I-th BUILD only (1 = the first).
 extra=" ${SMTVM_EXTRA:-} "
 # wanted BLOCK I: 0 when BLOCK runs with the I-th build.
@@ -288,6 +289,40 @@ case $extra in *" mpi"*)
       "$(echo $want)" "$(echo $got)"
   done
   stamp "mpi"
+  ;;
+esac
+
+# 3d'. Slurm (SMTVM_EXTRA has slurm): omp_ext's SPANK plugin in a one-node
+# Slurm started inside the guest (tests/test_slurm.sh --smt; slurm-wlm and
+# munge from the host's root): spn's first two places are siblings by sysfs,
+# speedup's on two cores, --ht-smt=1 one PU per core; every task's places
+# and threads as htplaces -r STEP --ranks-per-node K --local-rank L says.
+# The guest first gets what Slurm's daemons need and it lacks: an IPv4
+# address besides 127.0.0.1 (their getaddrinfo(AI_ADDRCONFIG) fails with
+# only that), its host name in /etc/hosts, and cgroup v2's system.slice
+# (slurmd 22.05 puts its stepd scope there when systemd is not running).
+case $extra in *" slurm"*)
+  i=0
+  for b in "$@"; do
+    i=$((i + 1)); wanted slurm $i || continue
+    if [ ! -f "$b/omp_ext/slurm/omp_ext_spank.so" ]; then
+      skip "slurm: no plugin in $b (slurm/spank.h not found when it was configured)"
+      continue
+    fi
+    ip addr add 127.0.0.2/32 dev lo 2>/dev/null
+    grep -qw "$(hostname)" /etc/hosts || echo "127.0.0.1 $(hostname)" >>/etc/hosts
+    mkdir -p /sys/fs/cgroup/system.slice 2>/dev/null
+    out=$(sh "$(dirname "$0")/../test_slurm.sh" "$(cd "$(dirname "$0")/../.." && pwd)" "$b" --smt 2>&1)
+    st=$?
+    echo "$out" | grep -v '^ok - ' | sed 's/^/# slurm: /'
+    if [ $st = 77 ]; then
+      skip "slurm: $(echo "$out" | tail -n 1)"
+    else
+      check "slurm: srun --ht-policy in the guest ($(echo "$out" | grep -c '^ok - ') checks of tests/test_slurm.sh --smt)" \
+        "0" "$st"
+    fi
+  done
+  stamp "slurm"
   ;;
 esac
 

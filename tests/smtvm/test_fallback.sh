@@ -61,5 +61,27 @@ run fail kvm true
 check "both fail: skipped (77)" [ $rc = 77 ]
 check "both fail: fallback said" has "falling back to TCG" "$t/err"
 check "both fail: reason" has "smtvm: SKIPPED: QEMU (tcg) cannot run here: qemu-system-x86_64: cannot start" "$t/err"
+# Progress, not wall time: a command that writes a line every 0.5 s runs
+# 6 s, twice a 3 s no-progress limit, and passes; one silent for 2 s is
+# stopped (124) with the reason; --max bounds a chatty one.
+cp "$src/tests/smtvm/fake-qemu" "$t/bin/qemu-system-x86_64"
+PATH="$t/bin:$PATH" OMP_EXT_SMTVM_CACHE="$t/cache" OMP_EXT_SMTVM_ACCEL=tcg FAKE_QEMU_LOG="$t/log" \
+  OMP_EXT_SMTVM_HEARTBEAT=2 "$src/tests/smtvm/run-in-guest" smt4 --timeout 3 -- \
+  sh -c 'for i in 1 2 3 4 5 6 7 8 9 10 11 12; do echo "ok - $i"; sleep 0.5; done' >"$t/out" 2>"$t/err"
+rc=$?
+check "progressing past --timeout: status 0" [ $rc = 0 ]
+check "progressing past --timeout: every line" [ "$(wc -l <"$t/out")" = 12 ]
+check "progressing: a heartbeat" grep -qE "^smtvm: smt4: running [0-9]+ s, [0-9]+ bytes of output \([0-9]+ checks passed\)$" "$t/err"
+PATH="$t/bin:$PATH" OMP_EXT_SMTVM_CACHE="$t/cache" OMP_EXT_SMTVM_ACCEL=tcg FAKE_QEMU_LOG="$t/log" \
+  "$src/tests/smtvm/run-in-guest" smt4 --timeout 2 -- sh -c 'echo ok - 1; sleep 30' >"$t/out" 2>"$t/err"
+rc=$?
+check "silent: 124" [ $rc = 124 ]
+check "silent: the reason" has "smtvm: smt4: no progress for 2 s" "$t/err"
+check "silent: the last output" has "ok - 1" "$t/err"
+PATH="$t/bin:$PATH" OMP_EXT_SMTVM_CACHE="$t/cache" OMP_EXT_SMTVM_ACCEL=tcg FAKE_QEMU_LOG="$t/log" \
+  "$src/tests/smtvm/run-in-guest" smt4 --timeout 5 --max 3 -- sh -c 'while :; do echo x; sleep 0.5; done' >"$t/out" 2>"$t/err"
+rc=$?
+check "--max: 124" [ $rc = 124 ]
+check "--max: the reason" has "smtvm: smt4: still running after --max 3 s" "$t/err"
 echo "smtvm fallback: $pass passed, $fail failed"
 [ $fail = 0 ]
