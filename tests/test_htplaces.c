@@ -206,7 +206,7 @@ static void test_bad_policy_and_n(void)
   ASSERT_BAD(2, "unknown policy 'banana'; allowed: os, speedup, spn, spread", "show", "banana");
   /* exec takes auto and --plan too: its list says so (it omitted them) */
   ASSERT_BAD(2, "unknown policy 'AUTO'; allowed: os, speedup, spn, spread, energy, "
-             "auto[:time|:energy] (or exec --plan DIR|FILE)", "exec", "AUTO", "--", "true");
+             "auto[:time|:energy][:threads] (or exec --plan DIR|FILE)", "exec", "AUTO", "--", "true");
   ASSERT_BAD(2, "missing POLICY", "-i", C6100);
   ASSERT_BAD(2, "N must be a positive whole number, got '0'", "-i", C6100, "spn", "0");
   ASSERT_BAD(2, "N must be a positive whole number, got 'abc'", "-i", C6100, "spn", "abc");
