@@ -337,6 +337,7 @@ static int exec_plan_file(struct htp_ctx *ctx, const char *file, int team_free, 
   fclose(f);
   if ((status = set_wait(wait, file)) != 0 || (status = set_threads(threads)) != 0)
     return status;
+  htp_program_env(ctx); /* (the program gets the user's HWLOC_PLUGINS_BLACKLIST) */
   return htp_exec_preloaded("OMP_EXT_PLAN", abs, argv);
 }
 
@@ -412,8 +413,10 @@ int htp_exec_plan(struct htp_ctx *ctx, const char *plan, int team_free, char **a
   if (!status && (status = set_wait(wait, file)) == 0)
     status = set_threads(threads);
   free(file);
-  if (!status)
+  if (!status) {
+    htp_program_env(ctx);
     status = htp_exec_preloaded("OMP_EXT_PLAN", text, argv);
+  }
   free(text);
   return status;
 }

@@ -23,7 +23,8 @@
 #include "htplaces.h"
 
 /* hwloc's I/O discovery plugins (hwloc 2.x names). */
-#define HTP_IO_PLUGINS "hwloc_pci,hwloc_opencl,hwloc_gl,hwloc_cuda,hwloc_nvml,hwloc_rsmi,hwloc_levelzero"
+#define HTP_IO_PLUGINS "hwloc_pci,hwloc_opencl,hwloc_gl,hwloc_cuda,hwloc_nvml,hwloc_rsmi," \
+                       "hwloc_levelzero,hwloc_xml_libxml"
 
 /* The common options, as each subcommand's help lists them: the topology
  * ones (HTP_HELP_TOPO), or without -i for the commands that act on this
@@ -256,7 +257,9 @@ int main(int argc, char **argv)
 
   /* omp_ext keeps no I/O objects, so hwloc's I/O discovery plugins are
    * never useful here: not loading them saves about a fifth of a call.
-   * A user's own setting wins. */
+   * Nor is libxml2's XML plugin (with ICU and libstdc++): hwloc's built-in
+   * XML parser reads -i FILE.xml the same (every fixture of tests/topologies
+   * gives the same topo and orders).  A user's own setting wins. */
   if (!getenv("HWLOC_PLUGINS_BLACKLIST")) {
     setenv("HWLOC_PLUGINS_BLACKLIST", HTP_IO_PLUGINS, 1);
     ctx.hwloc_env_ours = 1; /* taken out again before a program runs */
