@@ -38,5 +38,6 @@
 #include "omp_ext/parse.h"
 #include "omp_ext/version.h"
 #include "omp_ext/predict.h"
+#include "omp_ext/plan.h"
 
 #endif /* OMP_EXT_H */

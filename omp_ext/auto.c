@@ -1,142 +1,113 @@
 /*
- * The online per-region tuner: OMP_EXT_HT_POLICY=auto[:time|energy].
+ * The online per-region tuner: OMP_EXT_HT_POLICY=auto[:time|:energy][:threads].
  *
- * Candidates, from the topology (once): the default (the program's team
- * size, unbound) and, for team sizes 1, half the cores, the cores and all
- * PUs, the first N PUs of the speedup, spn and spread orders -- each set of
- * PUs once (policies only where their places differ: on a machine without
- * SMT, spn and speedup give the same cores).
+ * Candidates (auto_cands.c): per team -- the region's clause, else
+ * nthreads-var, read at each region -- the base (bound: the user's places,
+ * else the model's order), the team's other placements, smaller teams only
+ * where the contract allows (dyn-var true, or auto:threads), and the team
+ * unbound ("none").  A region whose team changes (omp_set_num_threads)
+ * learns again for the new one.
  *
  * Per region (code address), in the root thread that first ran it:
- *  - warm-up: its first AUTO_WARM instances run the default, timed (a
- *    region seen that few times keeps the default; a tiny one, least
- *    warm-up time below AUTO_TINY_S, then explores with more samples, as
- *    does one whose best candidate's least sample after the short
- *    exploration is);
+ *  - warm-up: its first AUTO_WARM instances run the base, timed (a region
+ *    seen that few times keeps the base: bound, never unbound by surprise;
+ *    a tiny one, least warm-up time below AUTO_TINY_S, then explores with
+ *    more samples, as does one whose best candidate's least sample after
+ *    the short exploration is);
  *  - explore: the next instances run the candidates interleaved in blocks
  *    of AUTO_BLOCK (c0 c0 c0 c1 c1 c1 c2 c2 c2 c0 ...: AUTO_ROUNDS blocks
  *    each), each instance timed from just before the fork to just after
  *    the join; after the first round a candidate whose block median is
- *    beyond AUTO_DROP x the least runs no more (a heavy region's clearly
- *    worse team size costs a whole instance each time).  A region that is
- *    not tiny pays at most one instance for a clearly worse candidate:
- *    its first sample beyond AUTO_DROP x (and AUTO_TINY_S beyond) the
- *    default's least in the same round drops it at once; and a candidate
- *    that AUTO_PEERS regions of about the same length (their default's
- *    least within a factor of 2: the same power-of-2 bucket or the next)
- *    dropped so, and at most a quarter as many kept, is not run then
- *    (a solver's many similar loops learn once, not each: NPB CG under
- *    clang has 36 regions that run 16 times each) -- once the region has
- *    run as many instances settled as it took to settle, one instance of
- *    each such candidate checks the peers' verdict, and the region
- *    explores again without peers if one is not clearly worse than its
- *    choice;
+ *    beyond AUTO_DROP x the least runs no more.  A region that is not tiny
+ *    pays at most two instances for a clearly worse candidate (its early
+ *    drop): beyond AUTO_DROP x (and AUTO_TINY_S beyond) the base's least
+ *    in the same round, judged on a sample that followed no switch (the
+ *    team kept its size and its places: no thread started or rebound) or
+ *    on the first two samples of its block together -- never on the first
+ *    sample after a switch alone, which carries the switch's one-off cost.
+ *    A candidate that AUTO_PEERS regions of about the same length (their
+ *    base's least within a factor of 2) dropped so, and at most a quarter
+ *    as many kept, is not run then (a solver's many similar loops learn
+ *    once, not each) -- once the region has run as many instances settled
+ *    as it took to settle, one instance of each such candidate checks the
+ *    peers' verdict, and the region explores again without peers if one is
+ *    not clearly worse than its choice;
  *  - settled: the candidate with the least expected cost (time, or time x
- *    the modelled power of its PUs for :energy) runs from then on.  The
+ *    the modelled power of its PUs for :energy) runs from then on -- the
+ *    base unless another is AUTO_PREFER_BASE cheaper.  The
  *    cost is the median of its samples, except where the samples that
- *    followed a team of another size (the runtime resized the team:
- *    libgomp then ends or creates threads) are dearer than the others:
- *    then the others' median plus the difference weighed by the share of
- *    the region's instances that follow another region.  One instance in
- *    AUTO_SAMPLE << reexplores is timed, and when the median of
- *    AUTO_WINDOW such samples leaves [ref / AUTO_DRIFT, ref x AUTO_DRIFT]
- *    (ref: the first window's median after settling) in AUTO_DRIFT_WINDOWS
+ *    followed a switch are dearer than the others: then the others' median
+ *    plus the difference weighed by the share of the region's instances
+ *    that follow another region.  One instance in AUTO_SAMPLE <<
+ *    reexplores is timed, and when the median of AUTO_WINDOW such samples
+ *    leaves [ref / AUTO_DRIFT, ref x AUTO_DRIFT] in AUTO_DRIFT_WINDOWS
  *    consecutive windows, the region explores again (at most
  *    AUTO_MAX_REEXPLORE times).
+ * With OMP_EXT_LEARN (auto_state.c, learn.c) a region starts from what the
+ * previous runs learnt: settled (its first instance checked against the
+ * learnt cost: two runs in a row out of the band explore again), or
+ * exploring where it stopped; a region that never left its warm-up (a few
+ * instances a run) explores one sample a candidate a run.
  * Other root threads running the same region use the settled choice, or
- * the default, and measure nothing (no lock on the per-region path).
- * A num_threads clause keeps the user's count: only candidates with at
- * least that many places run, on their first places.
+ * the base, and measure nothing (no lock on the per-region path).
  */
 #define _GNU_SOURCE
 #include <math.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "omp_ext.h"
-#include "bind.h"
-#include "region_int.h"
+#include "auto_int.h"
 #include "timing.h"
+#include "util.h"
 
-#define AUTO_WARM 3
 #define AUTO_BLOCK 3  /* consecutive instances of a candidate */
 #define AUTO_ROUNDS 2 /* blocks of each candidate */
-#define AUTO_NSAMP (AUTO_BLOCK * AUTO_ROUNDS)
 /* A tiny region (least warm-up time below AUTO_TINY_S) explores with more
  * samples (its exploration costs next to nothing): blocks of
  * AUTO_TINY_BLOCK, AUTO_TINY_ROUNDS of them. */
 #define AUTO_TINY_S 100e-6
 #define AUTO_TINY_BLOCK 16
 #define AUTO_TINY_ROUNDS 3
-#define AUTO_MAXSAMP (AUTO_TINY_BLOCK * AUTO_TINY_ROUNDS)
 #define AUTO_SAMPLE 8
-#define AUTO_WINDOW 8
 #define AUTO_DRIFT 1.5
-#define AUTO_DRIFT_WINDOWS 2 /* consecutive windows out of the band */
+#define AUTO_DRIFT_WINDOWS 2 /* consecutive windows (or runs) out of the band */
 #define AUTO_MAX_REEXPLORE 8
-#define AUTO_MAXC 24
 /* After every candidate ran one block, one whose block median exceeds
  * AUTO_DROP x the least block median runs no more blocks. */
 #define AUTO_DROP 1.5
-/* Peers: regions whose default's least time (objective) falls in the same
- * power-of-2 bucket of microseconds, or the next one. */
 #define AUTO_PEERS 2   /* drops by peers that skip a candidate */
-#define AUTO_BUCKETS 40
+/* Another candidate replaces the base only when it is that much cheaper. */
+#define AUTO_PREFER_BASE 0.03
 
-enum phase { WARM, EXPLORE, SETTLED };
-
-struct omp_ext_auto {
-  const void *owner; /* the tuning root thread (its TLS address) */
-  unsigned long n;   /* its instances */
-  enum phase phase;
-  unsigned step;     /* explore: instances run so far in this exploration */
-  int best;          /* the settled candidate (SETTLED, atomic for others) */
-  double ref;        /* drift reference (0: not yet) */
-  double s[AUTO_MAXC][AUTO_MAXSAMP]; /* explore samples (objective) */
-  unsigned char sw[AUTO_MAXC][AUTO_MAXSAMP]; /* the sample followed a team of another size */
-  unsigned char dropped[AUTO_MAXC];  /* clearly worse after the first round */
-  unsigned long follows;   /* owner's instances that followed another region */
-  unsigned drifted;        /* consecutive windows out of the band */
-  unsigned block, nsamp;             /* this region's exploration shape */
-  double warm[AUTO_WARM];            /* warm-up times (s) */
-  double med[AUTO_MAXC];            /* the last exploration's medians (NAN: not run) */
-  double window[AUTO_WINDOW];
-  unsigned nwindow;
-  unsigned long explored;  /* instances spent exploring, in all */
-  unsigned reexplores;
-  int have_med; /* med[] holds an exploration's result */
-  int drop_done; /* the first round's drop decided */
-  unsigned long early_drops; /* candidates dropped after one sample */
-  unsigned long peer_skips;  /* candidates not run: similar regions dropped them */
-  unsigned char peer_skipped[AUTO_MAXC]; /* in this exploration; not yet checked */
-  int no_peers;              /* a peers' verdict was wrong here: explore alone */
-  int probe;                 /* settled: the candidate checked now (-1: none) */
-  unsigned long settled_at;  /* n when it settled */
-};
-
-/* What similar regions learnt (peers): per bucket and candidate, how many
- * dropped it in their first round and how many kept it.  Shared by every
- * region of the process, updated atomically (no lock). */
-static unsigned peer_drop[AUTO_BUCKETS][AUTO_MAXC], peer_keep[AUTO_BUCKETS][AUTO_MAXC];
-
-static struct omp_ext_rcfg *cands[AUTO_MAXC];
-static double cand_power[AUTO_MAXC]; /* modelled watts */
-static unsigned ncands;
-static int auto_loaded, auto_energy;
-static pthread_once_t cands_once = PTHREAD_ONCE_INIT;
+static int auto_loaded, auto_energy, auto_threads;
+static char auto_value[32] = "auto";
 
 /* The tuning thread's identity. */
 static __thread char tl_me __attribute__((tls_model("initial-exec")));
-/* The calling root thread's previous outermost region under auto, and the
- * team size it asked for (0: the program's). */
+/* The calling root thread's previous outermost region under auto, the team
+ * size it ran and its configuration. */
 static __thread const struct omp_ext_auto *tl_prev __attribute__((tls_model("initial-exec")));
 static __thread unsigned tl_prev_threads __attribute__((tls_model("initial-exec")));
+static __thread const struct omp_ext_rcfg *tl_prev_cfg __attribute__((tls_model("initial-exec")));
 
 int omp_ext_auto_on(void)
 {
-  return auto_loaded;
+  return __atomic_load_n(&auto_loaded, __ATOMIC_ACQUIRE);
+}
+
+int omp_ext_auto_threads(void)
+{
+  return auto_threads;
+}
+
+const char *omp_ext_auto_value_now(void)
+{
+  return auto_value;
 }
 
 void omp_ext_auto_enable(void)
@@ -146,122 +117,43 @@ void omp_ext_auto_enable(void)
 
 int omp_ext_auto_init(const char *value)
 {
-  const char *obj = value[4] == ':' ? value + 5 : "time";
-  if (strcmp(obj, "time") == 0) {
-    auto_energy = 0;
-  } else if (strcmp(obj, "energy") == 0) {
-    auto_energy = 1;
-  } else {
-    fprintf(stderr, "omp_ext: ignoring OMP_EXT_HT_POLICY='%s': expected auto, auto:time or "
-            "auto:energy\n", value);
-    return -1;
-  }
+  int energy, threads;
+  if (omp_ext_auto_value(value, &energy, &threads) != 1)
+    return -1; /* (not auto, or invalid: bind.c's constructor says so) */
+  auto_energy = energy, auto_threads = threads;
+  snprintf(auto_value, sizeof(auto_value), "auto%s%s", energy ? ":energy" : "",
+           threads ? ":threads" : "");
   auto_loaded = 1;
   return 0;
 }
 
-static void build_candidates(void)
+struct omp_ext_auto *omp_ext_auto_new(const struct omp_ext_plan_line *learnt)
 {
-  const omp_ext_topo_t *topo;
-  static const omp_ht_policy_t policies[] = {omp_ht_policy_speedup, omp_ht_policy_spn,
-                                             omp_ht_policy_spread};
-  unsigned sizes[4], npus, ncores, s, p, i;
-  omp_ext_pu_t *order;
-  hwloc_bitmap_t *sets, all, *seen = NULL;
-  omp_ext_model_t model;
-  omp_ext_usage_t u;
-  unsigned nseen = 0;
-  if (omp_ext_bind_topology(&topo) != 0)
-    return;
-  npus = omp_ext_topo_npus(topo);
-  ncores = omp_ext_topo_ncores(topo);
-  omp_ext_model_default(&model);
-  omp_ext_model_from_env(environ, &model, NULL);
-  if (!(order = malloc(npus * sizeof(*order))) || !(sets = calloc(npus, sizeof(*sets))) ||
-      !(all = hwloc_bitmap_alloc())) {
-    free(order);
-    return;
-  }
-  for (i = 0; i < npus; i++)
-    sets[i] = hwloc_bitmap_alloc();
-  cands[0] = omp_ext_rcfg_new(0, NULL, 0, "default");
-  if (!cands[0])
-    goto out;
-  cand_power[0] = 0;
-  ncands = 1;
-  sizes[0] = 1, sizes[1] = ncores / 2 ? ncores / 2 : 1, sizes[2] = ncores, sizes[3] = npus;
-  seen = calloc(AUTO_MAXC, sizeof(*seen));
-  for (s = 0; s < 4 && seen; s++) {
-    if (s && sizes[s] == sizes[s - 1])
-      continue;
-    for (p = 0; p < sizeof(policies) / sizeof(*policies) && ncands < AUTO_MAXC; p++) {
-      char label[48];
-      unsigned k;
-      if (omp_ext_order(topo, NULL, policies[p], npus, order) != 0)
-        continue;
-      hwloc_bitmap_zero(all);
-      for (i = 0; i < sizes[s]; i++) {
-        hwloc_bitmap_only(sets[i], order[i].os_index);
-        hwloc_bitmap_set(all, order[i].os_index);
-      }
-      for (k = 0; k < nseen && !hwloc_bitmap_isequal(seen[k], all); k++)
-        ;
-      if (k < nseen) /* the same PUs as an earlier policy's */
-        continue;
-      snprintf(label, sizeof(label), "%s:%u", omp_ext_policy_name(policies[p]), sizes[s]);
-      if (!(cands[ncands] = omp_ext_rcfg_new(sizes[s], (hwloc_const_bitmap_t *)sets, sizes[s],
-                                             label)))
-        continue;
-      seen[nseen++] = hwloc_bitmap_dup(all);
-      cand_power[ncands] = omp_ext_usage_of(order, sizes[s], &u) == 0
-                             ? omp_ext_model_power(&model.power, &u) : 1;
-      ncands++;
-    }
-  }
-  /* The default: the program's team on every allowed PU, as modelled. */
-  if (omp_ext_order(topo, NULL, omp_ext_topo_max_smt(topo) > 1 ? omp_ht_policy_spn
-                                                               : omp_ht_policy_speedup,
-                    npus, order) == 0 && omp_ext_usage_of(order, npus, &u) == 0)
-    cand_power[0] = omp_ext_model_power(&model.power, &u);
-  if (seen)
-    for (i = 0; i < nseen; i++)
-      hwloc_bitmap_free(seen[i]);
-  free(seen);
-out:
-  for (i = 0; i < npus; i++)
-    hwloc_bitmap_free(sets[i]);
-  free(sets);
-  hwloc_bitmap_free(all);
-  free(order);
-}
-
-struct omp_ext_auto *omp_ext_auto_new(void)
-{
-  struct omp_ext_auto *a;
-  pthread_once(&cands_once, build_candidates);
-  if (ncands < 2 || !(a = calloc(1, sizeof(*a))))
-    return NULL; /* nothing to choose from: the region is left alone */
-  a->best = 0, a->probe = -1;
+  struct omp_ext_auto *a = calloc(1, sizeof(*a));
+  if (a)
+    a->best = 0, a->probe = -1, a->learnt = learnt;
   return a;
 }
 
-/* Can candidate \p c run a region with num_threads clause \p clause? */
-static int eligible(unsigned c, unsigned clause)
+static unsigned ncands(const struct omp_ext_auto *a)
 {
-  return c == 0 || !clause || cands[c]->nplaces >= clause;
+  return a->set->n;
 }
 
-static void run(struct omp_ext_rpick *p, unsigned c, unsigned clause, int measure)
+static void run(const struct omp_ext_cands *set, struct omp_ext_rpick *p, unsigned c,
+                const struct omp_ext_team *team, int measure)
 {
-  unsigned size = clause ? clause : cands[c]->threads;
-  p->cfg = cands[c];
-  p->threads = clause ? 0 : cands[c]->threads;
+  const struct omp_ext_rcfg *cfg = set->c[c];
+  unsigned size;
+  p->cfg = cfg;
+  p->threads = team->free && cfg->threads < team->n ? cfg->threads : 0;
   p->cand = (int)c;
-  /* Did the team change size since the previous region (the runtime then
-   * resizes it: libgomp ends the surplus threads of a smaller team of more
-   * than one and creates new ones when it grows)? */
-  p->switched = size != tl_prev_threads;
-  tl_prev_threads = size;
+  size = p->threads ? p->threads : team->n;
+  /* Did the team change size (the runtime then ends or starts threads:
+   * libgomp, for teams of more than one) or places (its threads rebind)
+   * since the calling root thread's previous region? */
+  p->switched = size != tl_prev_threads || cfg != tl_prev_cfg;
+  tl_prev_threads = size, tl_prev_cfg = cfg;
   p->t0 = measure ? omp_ext_timing_ns() : 0;
 }
 
@@ -291,13 +183,15 @@ static double min_of(const double *v, unsigned n)
 /* Exploration step \p step: its candidate, and its sample's slot. */
 static unsigned cand_of(const struct omp_ext_auto *a, unsigned step)
 {
-  return (step / a->block) % ncands;
+  return (step / a->block) % ncands(a);
 }
 
 static unsigned sample_of(const struct omp_ext_auto *a, unsigned step)
 {
-  return step / (a->block * ncands) * a->block + step % a->block;
+  return step / (a->block * ncands(a)) * a->block + step % a->block;
 }
+
+static void auto_costs(struct omp_ext_auto *a);
 
 /* (Re)start exploring: every candidate again. */
 static void explore_start(struct omp_ext_auto *a)
@@ -307,8 +201,36 @@ static void explore_start(struct omp_ext_auto *a)
   memset(a->peer_skipped, 0, sizeof(a->peer_skipped));
 }
 
-/* The default's least sample (objective) in this exploration's first
- * round: the reference of the early drop and of the peers' bucket. */
+/* A new set of candidates (the first instance, or the team changed):
+ * learn afresh, or from the learnt state if it was made for this team. */
+static void start_set(struct omp_ext_auto *a, const struct omp_ext_cands *set)
+{
+  const struct omp_ext_plan_line *learnt = a->learnt;
+  unsigned long explored = a->explored;
+  enum auto_learnt was = a->learnt_as;
+  /* (owner, set and learnt, the fields before n, stay: other root threads
+   * read them) */
+  __atomic_store_n(&a->phase, AUTO_PHASE_WARM, __ATOMIC_RELEASE);
+  __atomic_store_n(&a->set, set, __ATOMIC_RELEASE);
+  memset(&a->n, 0, sizeof(*a) - offsetof(struct omp_ext_auto, n));
+  a->probe = -1, a->explored = explored, a->learnt_as = was;
+  if (!learnt || !learnt->state)
+    return;
+  if (learnt->state->team == set->team && learnt->state->team_free == set->free &&
+      omp_ext_auto_restore(a) == 0) {
+    a->learnt_as = AUTO_LEARNT_RESTORED;
+    if (a->phase == AUTO_PHASE_SETTLED) { /* its costs, and the learnt one by default */
+      auto_costs(a);
+      a->xref = a->xref > 0 ? a->xref : a->med[a->best];
+    }
+    return;
+  }
+  memset(&a->n, 0, sizeof(*a) - offsetof(struct omp_ext_auto, n));
+  a->probe = -1, a->explored = explored, a->learnt_as = AUTO_LEARNT_REFUSED;
+}
+
+/* The base's least sample (objective) in this exploration's first round:
+ * the reference of the early drop and of the peers' bucket. */
 static double default_least(const struct omp_ext_auto *a)
 {
   return min_of(a->s[0], a->block);
@@ -318,137 +240,170 @@ static unsigned bucket_of(const struct omp_ext_auto *a)
 {
   double us = default_least(a) * 1e6;
   int b = us >= 1 && isfinite(us) ? (int)log2(us) : 0;
-  return b < AUTO_BUCKETS ? (unsigned)b : AUTO_BUCKETS - 1;
+  return b < OMP_EXT_AUTO_BUCKETS ? (unsigned)b : OMP_EXT_AUTO_BUCKETS - 1;
+}
+
+/* The peers' counts of the region's set (shared, updated atomically). */
+static unsigned *peer_count(const struct omp_ext_auto *a, int drop, unsigned b, unsigned c)
+{
+  struct omp_ext_cands *set = (struct omp_ext_cands *)(uintptr_t)a->set;
+  return drop ? &set->peer_drop[b][c] : &set->peer_keep[b][c];
 }
 
 /* Did similar regions drop candidate \p c (a region that is not tiny, at
  * its first round)? */
 static int peers_dropped(const struct omp_ext_auto *a, unsigned c)
 {
-  unsigned b = bucket_of(a), lo = b ? b - 1 : 0, hi = b + 1 < AUTO_BUCKETS ? b + 1 : b, drop = 0,
-           keep = 0;
+  unsigned b = bucket_of(a), lo = b ? b - 1 : 0,
+           hi = b + 1 < OMP_EXT_AUTO_BUCKETS ? b + 1 : b, drop = 0, keep = 0;
   if (a->no_peers)
     return 0;
   for (; lo <= hi; lo++) {
-    drop += __atomic_load_n(&peer_drop[lo][c], __ATOMIC_RELAXED);
-    keep += __atomic_load_n(&peer_keep[lo][c], __ATOMIC_RELAXED);
+    drop += __atomic_load_n(peer_count(a, 1, lo, c), __ATOMIC_RELAXED);
+    keep += __atomic_load_n(peer_count(a, 0, lo, c), __ATOMIC_RELAXED);
   }
   return drop >= AUTO_PEERS && keep * 4 <= drop;
 }
 
 /* Is sample \p v clearly worse than \p ref (a region that is not tiny)? */
-static int clearly_worse(double v, double ref)
+static int clearly_worse(const struct omp_ext_auto *a, double v, double ref)
 {
-  return v > ref * AUTO_DROP && v > ref + AUTO_TINY_S * (auto_energy ? cand_power[0] : 1);
+  return v > ref * AUTO_DROP && v > ref + AUTO_TINY_S * (auto_energy ? a->set->power[0] : 1);
+}
+
+/* Does the exploration drop candidates early (not tiny: its instances
+ * cost; blocks of AUTO_BLOCK, not a learnt state's single samples)? */
+static int drops_early(const struct omp_ext_auto *a)
+{
+  return a->block == AUTO_BLOCK;
 }
 
 /* After the first round (every candidate one block): drop the candidates
  * whose block median is beyond AUTO_DROP x the least one -- a heavy
  * region's clearly worse team size costs a whole instance each time it
- * runs. */
+ * runs.  (A block's median is never its first sample alone.) */
 static void drop_worse(struct omp_ext_auto *a)
 {
   double m[AUTO_MAXC], least = INFINITY;
   unsigned c;
   a->drop_done = 1;
-  for (c = 0; c < ncands; c++) {
+  for (c = 0; c < ncands(a); c++) {
     m[c] = median_of(a->s[c], a->block); /* its first block: samples 0 .. block-1 */
     least = m[c] < least ? m[c] : least;
   }
-  for (c = 0; c < ncands; c++) {
-    int ran = isfinite(m[c]); /* (a whole block: not early dropped, skipped, ineligible) */
-    a->dropped[c] = !(m[c] <= least * AUTO_DROP);
-    if (c && ran && a->block != AUTO_TINY_BLOCK)
-      __atomic_add_fetch(a->dropped[c] ? &peer_drop[bucket_of(a)][c] : &peer_keep[bucket_of(a)][c],
-                         1, __ATOMIC_RELAXED);
+  for (c = 0; c < ncands(a); c++) {
+    int ran = isfinite(m[c]); /* (a whole block: not early dropped or skipped) */
+    a->dropped[c] |= !(m[c] <= least * AUTO_DROP);
+    if (c && ran && drops_early(a))
+      __atomic_add_fetch(peer_count(a, a->dropped[c], bucket_of(a), c), 1, __ATOMIC_RELAXED);
   }
 }
 
 /* Settled long enough (as many instances as it took to settle): the first
  * candidate that peers had it skip, to run once now; -1: none. */
-static int probe_next(const struct omp_ext_auto *a, unsigned clause)
+static int probe_next(const struct omp_ext_auto *a)
 {
   unsigned c;
   if (a->n < 2 * a->settled_at)
     return -1;
-  for (c = 1; c < ncands; c++)
-    if (a->peer_skipped[c] && eligible(c, clause))
+  for (c = 1; c < ncands(a); c++)
+    if (a->peer_skipped[c])
       return (int)c;
   return -1;
 }
 
-void omp_ext_auto_pick(struct omp_ext_auto *a, unsigned clause, struct omp_ext_rpick *p)
+/* The next exploration step's candidate (the skipped ones marked), or -1
+ * when the exploration is over. */
+static int explore_next(struct omp_ext_auto *a)
 {
+  unsigned c;
+  for (;;) {
+    if (!a->drop_done && a->step >= ncands(a) * a->block)
+      drop_worse(a);
+    if (a->step >= ncands(a) * a->nsamp)
+      return -1;
+    c = cand_of(a, a->step);
+    if (c && !a->drop_done && drops_early(a) && !a->dropped[c] && a->step % a->block == 0 &&
+        peers_dropped(a, c)) {
+      a->dropped[c] = 1, a->peer_skipped[c] = 1;
+      a->peer_skips++;
+    }
+    if (!a->dropped[c])
+      return (int)c;
+    a->s[c][sample_of(a, a->step)] = INFINITY;
+    a->sw[c][sample_of(a, a->step)] = 0;
+    a->step++;
+  }
+}
+
+void omp_ext_auto_pick(struct omp_ext_auto *a, const struct omp_ext_team *team,
+                       struct omp_ext_rpick *p)
+{
+  const struct omp_ext_cands *set = omp_ext_cands_get(team->n, team->free, auto_energy);
   const void *me = &tl_me;
   const void *owner = __atomic_load_n(&a->owner, __ATOMIC_ACQUIRE);
-  unsigned c;
+  int c;
+  if (!set)
+    return; /* (left to the runtime) */
   if (!owner && __atomic_compare_exchange_n(&a->owner, &owner, me, 0, __ATOMIC_ACQ_REL,
                                             __ATOMIC_ACQUIRE))
     owner = me;
-  if (tl_prev != a && owner == me)
-    a->follows++; /* (this instance follows another region) */
-  tl_prev = a;
   if (owner != me) { /* another root thread: the settled choice, unmeasured */
-    c = __atomic_load_n(&a->phase, __ATOMIC_ACQUIRE) == SETTLED
-          ? (unsigned)__atomic_load_n(&a->best, __ATOMIC_RELAXED) : 0;
-    run(p, eligible(c, clause) ? c : 0, clause, 0);
+    c = __atomic_load_n(&a->set, __ATOMIC_ACQUIRE) == set &&
+            __atomic_load_n(&a->phase, __ATOMIC_ACQUIRE) == AUTO_PHASE_SETTLED
+          ? __atomic_load_n(&a->best, __ATOMIC_RELAXED) : 0;
+    run(set, p, (unsigned)c, team, 0);
     return;
   }
-  a->n++;
+  if (a->set != set)
+    start_set(a, set);
+  if (tl_prev != a)
+    a->follows++; /* (this instance follows another region) */
+  tl_prev = a;
+  a->n++, a->run_n++;
+  if (ncands(a) < 2) { /* nothing to choose: the base */
+    run(set, p, 0, team, 0);
+    return;
+  }
   switch (a->phase) {
-  case WARM:
+  case AUTO_PHASE_WARM:
     if (a->n <= AUTO_WARM) {
-      run(p, 0, clause, 1);
+      run(set, p, 0, team, 1);
       return;
     }
-    a->phase = EXPLORE;
+    a->phase = AUTO_PHASE_EXPLORE;
     explore_start(a);
     /* (The least warm-up time: the first instance may start the team's
      * threads.) */
-    a->block = min_of(a->warm, AUTO_WARM) < AUTO_TINY_S ? AUTO_TINY_BLOCK : AUTO_BLOCK;
+    a->block = min_of(a->warm, a->nwarm ? a->nwarm : 1) < AUTO_TINY_S ? AUTO_TINY_BLOCK
+                                                                      : AUTO_BLOCK;
     a->nsamp = a->block * (a->block == AUTO_TINY_BLOCK ? AUTO_TINY_ROUNDS : AUTO_ROUNDS);
     /* fall through */
-  case EXPLORE:
-    for (;;) { /* the next candidate to run: skip the ineligible and dropped */
-      if (!a->drop_done && a->step >= ncands * a->block)
-        drop_worse(a);
-      if (a->step >= ncands * a->nsamp)
-        break;
-      c = cand_of(a, a->step);
-      if (c && !a->drop_done && a->block != AUTO_TINY_BLOCK && !a->dropped[c] &&
-          a->step % a->block == 0 && eligible(c, clause) && peers_dropped(a, c)) {
-        a->dropped[c] = 1, a->peer_skipped[c] = 1;
-        a->peer_skips++;
-      }
-      if (eligible(c, clause) && !a->dropped[c])
-        break;
-      a->s[c][sample_of(a, a->step)] = INFINITY;
-      a->sw[c][sample_of(a, a->step)] = 0;
-      a->step++;
-    }
-    if (a->step < ncands * a->nsamp) {
-      run(p, c, clause, 1);
+  case AUTO_PHASE_EXPLORE:
+    if ((c = explore_next(a)) >= 0) {
+      run(set, p, (unsigned)c, team, 1);
       return;
     }
-    run(p, (unsigned)a->best, clause, 0); /* (all skipped: settles at its done) */
+    run(set, p, (unsigned)a->best, team, 0); /* (all skipped: settles at its done) */
     p->t0 = omp_ext_timing_ns();
     return;
-  case SETTLED:
-    if ((a->probe = probe_next(a, clause)) >= 0) {
-      run(p, (unsigned)a->probe, clause, 1);
+  case AUTO_PHASE_SETTLED:
+    if ((a->probe = probe_next(a)) >= 0) {
+      run(set, p, (unsigned)a->probe, team, 1);
       return;
     }
-    /* (Each re-exploration halves the share of instances timed.) */
-    run(p, (unsigned)a->best, clause, a->n % ((unsigned long)AUTO_SAMPLE << a->reexplores) == 0);
+    /* (Each re-exploration halves the share of instances timed; a learnt
+     * choice's first instance of the run is checked.) */
+    run(set, p, (unsigned)a->best, team,
+        a->xcheck || a->n % ((unsigned long)AUTO_SAMPLE << a->reexplores) == 0);
     return;
   }
 }
 
 /* Candidate \p c's expected cost per instance: the median of its samples;
- * where the samples that followed a team of another size (the runtime
- * resized the team) are dearer than the others, the others' median plus
- * that difference weighed by how often the region follows another one
- * (\p p_follow: then, it is assumed, of another size). */
+ * where the samples that followed a switch are dearer than the others, the
+ * others' median plus that difference weighed by how often the region
+ * follows another one (\p p_follow: then, it is assumed, a switch). */
 static double cost_of(const struct omp_ext_auto *a, unsigned c, double p_follow)
 {
   double all[AUTO_MAXSAMP], sw[AUTO_MAXSAMP], st[AUTO_MAXSAMP], ms, mt;
@@ -463,7 +418,7 @@ static double cost_of(const struct omp_ext_auto *a, unsigned c, double p_follow)
     else
       st[nst++] = v;
   }
-  if (n < a->nsamp) /* skipped: ineligible or dropped */
+  if (n < a->nsamp) /* skipped: dropped */
     return INFINITY;
   if (!nsw || !nst)
     return median_of(all, n);
@@ -471,18 +426,27 @@ static double cost_of(const struct omp_ext_auto *a, unsigned c, double p_follow)
   return ms > mt ? mt + p_follow * (ms - mt) : median_of(all, n);
 }
 
+static void auto_costs(struct omp_ext_auto *a)
+{
+  double p_follow = a->n ? (double)a->follows / (double)a->n : 0;
+  unsigned c;
+  for (c = 0; c < ncands(a); c++)
+    a->med[c] = cost_of(a, c, p_follow);
+  a->have_med = 1;
+}
+
 static void settle(struct omp_ext_auto *a)
 {
   unsigned c;
   int best = 0;
-  double p_follow = a->n ? (double)a->follows / (double)a->n : 0;
-  for (c = 0; c < ncands; c++) {
-    a->med[c] = cost_of(a, c, p_follow);
+  auto_costs(a);
+  for (c = 0; c < ncands(a); c++)
     if (a->med[c] < a->med[best])
       best = (int)c;
-  }
+  if (best && !(a->med[best] < a->med[0] * (1 - AUTO_PREFER_BASE)))
+    best = 0; /* (a near tie: the base, bound and stable) */
   /* (The least sample: a busy machine only adds time.) */
-  if (a->block != AUTO_TINY_BLOCK && min_of(a->s[best], a->nsamp) < AUTO_TINY_S && !auto_energy) {
+  if (a->block == AUTO_BLOCK && min_of(a->s[best], a->nsamp) < AUTO_TINY_S && !auto_energy) {
     /* Tiny after all (its warm-up paid for starting threads): explore
      * again with the many samples a tiny region can afford. */
     a->block = AUTO_TINY_BLOCK, a->nsamp = AUTO_TINY_BLOCK * AUTO_TINY_ROUNDS;
@@ -490,45 +454,48 @@ static void settle(struct omp_ext_auto *a)
     return;
   }
   __atomic_store_n(&a->best, best, __ATOMIC_RELAXED);
-  a->ref = 0, a->nwindow = 0, a->drifted = 0, a->have_med = 1, a->settled_at = a->n;
-  __atomic_store_n(&a->phase, SETTLED, __ATOMIC_RELEASE);
+  a->ref = 0, a->nwindow = 0, a->drifted = 0, a->settled_at = a->n, a->xcheck = 0;
+  __atomic_store_n(&a->phase, AUTO_PHASE_SETTLED, __ATOMIC_RELEASE);
 }
 
-void omp_ext_auto_done(struct omp_ext_auto *a, struct omp_ext_rpick *p)
+static void reexplore(struct omp_ext_auto *a)
 {
-  double dt = (double)(omp_ext_timing_ns() - p->t0) * 1e-9;
-  unsigned c = (unsigned)p->cand;
-  if (__atomic_load_n(&a->owner, __ATOMIC_RELAXED) != &tl_me)
-    return;
-  if (a->phase == WARM) {
-    a->warm[(a->n - 1) % AUTO_WARM] = dt;
-    return;
+  a->reexplores++;
+  explore_start(a);
+  __atomic_store_n(&a->phase, AUTO_PHASE_EXPLORE, __ATOMIC_RELEASE);
+}
+
+/* An exploration step's sample \p dt of candidate \p c. */
+static void explored(struct omp_ext_auto *a, unsigned c, double dt, int switched)
+{
+  unsigned k = a->step % a->block, slot = sample_of(a, a->step);
+  a->sw[c][slot] = (unsigned char)switched;
+  a->s[c][slot] = dt;
+  /* The early drop: a switch-free sample clearly worse, or the block's
+   * first samples all clearly worse -- never a first sample after a
+   * switch alone. */
+  if (c && !a->drop_done && drops_early(a) &&
+      ((!switched && clearly_worse(a, dt, default_least(a))) ||
+       (k >= 1 && clearly_worse(a, min_of(&a->s[c][slot - k], k + 1), default_least(a))))) {
+    a->dropped[c] = 1; /* (its block's other steps are skipped) */
+    a->early_drops++;
+    __atomic_add_fetch(peer_count(a, 1, bucket_of(a), c), 1, __ATOMIC_RELAXED);
   }
-  if (auto_energy)
-    dt *= cand_power[c];
-  if (a->phase == EXPLORE) {
-    if (a->step < ncands * a->nsamp) {
-      a->sw[c][sample_of(a, a->step)] = (unsigned char)p->switched;
-      a->s[c][sample_of(a, a->step)] = dt;
-      if (c && !a->drop_done && a->block != AUTO_TINY_BLOCK && a->step % a->block == 0 &&
-          clearly_worse(dt, default_least(a))) {
-        a->dropped[c] = 1; /* (its block's other steps are skipped) */
-        a->early_drops++;
-        __atomic_add_fetch(&peer_drop[bucket_of(a)][c], 1, __ATOMIC_RELAXED);
-      }
-      a->step++;
-      a->explored++;
-    }
-    if (a->step >= ncands * a->nsamp)
-      settle(a);
-    return;
-  }
-  if (a->probe >= 0 && p->cand == a->probe) { /* a peers' verdict checked */
-    a->peer_skipped[c] = 0, a->probe = -1;
-    if (!clearly_worse(dt, a->med[a->best])) { /* wrong here: explore alone */
-      a->no_peers = 1;
-      explore_start(a);
-      __atomic_store_n(&a->phase, EXPLORE, __ATOMIC_RELEASE);
+  a->step++;
+  a->explored++;
+}
+
+/* Settled: a timed instance \p dt, in its window or against the learnt
+ * cost. */
+static void settled_sample(struct omp_ext_auto *a, double dt)
+{
+  if (a->xcheck) { /* the run's first instance, against the learnt cost */
+    a->xcheck = 0;
+    if (!clearly_worse(a, dt, a->xref) && !clearly_worse(a, a->xref, dt)) {
+      a->xdrift = 0;
+    } else if (++a->xdrift >= AUTO_DRIFT_WINDOWS && a->reexplores < AUTO_MAX_REEXPLORE) {
+      a->xdrift = 0;
+      reexplore(a);
     }
     return;
   }
@@ -544,27 +511,65 @@ void omp_ext_auto_done(struct omp_ext_auto *a, struct omp_ext_rpick *p)
   } else if (++a->drifted >= AUTO_DRIFT_WINDOWS && a->reexplores < AUTO_MAX_REEXPLORE) {
     /* Out of its band in consecutive windows (one slow window is a busy
      * machine's noise): explore again. */
-    a->reexplores++;
-    explore_start(a);
-    __atomic_store_n(&a->phase, EXPLORE, __ATOMIC_RELEASE);
+    reexplore(a);
   }
 }
 
-/* , "control": {"source": "auto", "objective": "time", "settled": true,
- *  "config": "spn:2", "explored": 9, "reexplores": 0,
- *  "candidates": [{"config": "default", "median": 1.2e-06}, ...]} */
+void omp_ext_auto_done(struct omp_ext_auto *a, struct omp_ext_rpick *p)
+{
+  double dt = (double)(omp_ext_timing_ns() - p->t0) * 1e-9;
+  unsigned c = (unsigned)p->cand;
+  if (__atomic_load_n(&a->owner, __ATOMIC_RELAXED) != &tl_me || p->cfg != a->set->c[c])
+    return; /* (another root thread's, or a set since replaced) */
+  if (a->phase == AUTO_PHASE_WARM) {
+    a->warm[a->nwarm++ % AUTO_WARM] = dt;
+    a->nwarm = a->nwarm > AUTO_WARM ? AUTO_WARM : a->nwarm;
+    return;
+  }
+  if (auto_energy)
+    dt *= a->set->power[c];
+  if (a->phase == AUTO_PHASE_EXPLORE) {
+    if (a->step < ncands(a) * a->nsamp)
+      explored(a, c, dt, p->switched);
+    if (explore_next(a) < 0)
+      settle(a);
+    return;
+  }
+  if (a->probe >= 0 && p->cand == a->probe) { /* a peers' verdict checked */
+    a->peer_skipped[c] = 0, a->probe = -1;
+    if (!clearly_worse(a, dt, a->med[a->best])) { /* wrong here: explore alone */
+      a->no_peers = 1;
+      explore_start(a);
+      __atomic_store_n(&a->phase, AUTO_PHASE_EXPLORE, __ATOMIC_RELEASE);
+    }
+    return;
+  }
+  settled_sample(a, dt);
+}
+
+/* , "control": {"source": "auto", "objective": "time", "threads": false,
+ *  "team": 2, "settled": true, "config": "spn:2", "learnt": "restored",
+ *  "explored": 9, "reexplores": 0, "early_drops": 0, "peer_skips": 0,
+ *  "team_kept": true, "candidates": [{"config": "speedup:2", "median":
+ *  1.2e-06}, ...]} */
 void omp_ext_auto_write_json(FILE *f, const struct omp_ext_auto *a)
 {
+  static const char *const learnt[] = {"none", "restored", "refused"};
+  const struct omp_ext_cands *set = __atomic_load_n(&a->set, __ATOMIC_ACQUIRE);
   unsigned c;
-  int settled = a->phase == SETTLED;
-  fprintf(f, ", \"control\": {\"source\": \"auto\", \"objective\": \"%s\", \"settled\": %s, "
-          "\"config\": \"%s\", \"explored\": %lu, \"reexplores\": %u, \"early_drops\": %lu, "
-          "\"peer_skips\": %lu, \"team_kept\": %s, \"candidates\": [",
-          auto_energy ? "energy" : "time", settled ? "true" : "false",
-          cands[settled ? a->best : 0]->label, a->explored, a->reexplores, a->early_drops,
-          a->peer_skips, omp_ext_team_size_asked() ? "true" : "false");
-  for (c = 0; c < ncands; c++) {
-    fprintf(f, "%s{\"config\": \"%s\", \"median\": ", c ? ", " : "", cands[c]->label);
+  int settled = a->phase == AUTO_PHASE_SETTLED;
+  if (!set)
+    return;
+  fprintf(f, ", \"control\": {\"source\": \"auto\", \"objective\": \"%s\", \"threads\": %s, "
+          "\"team\": %u, \"settled\": %s, \"config\": \"%s\", \"learnt\": \"%s\", "
+          "\"explored\": %lu, \"reexplores\": %u, \"early_drops\": %lu, \"peer_skips\": %lu, "
+          "\"team_kept\": %s, \"candidates\": [",
+          auto_energy ? "energy" : "time", auto_threads ? "true" : "false", set->team,
+          settled ? "true" : "false", set->c[settled ? a->best : 0]->label,
+          learnt[a->learnt_as], a->explored, a->reexplores, a->early_drops, a->peer_skips,
+          set->free ? "false" : "true");
+  for (c = 0; c < set->n; c++) {
+    fprintf(f, "%s{\"config\": \"%s\", \"median\": ", c ? ", " : "", set->c[c]->label);
     if (a->have_med && isfinite(a->med[c]))
       fprintf(f, "%.9g}", a->med[c]);
     else

@@ -29,6 +29,7 @@
 
 static pthread_mutex_t bind_lock = PTHREAD_MUTEX_INITIALIZER;
 static omp_ext_topo_t *topo;                    /* this machine; set once */
+static int topo_err;                            /* why it could not be loaded (bind_lock) */
 static unsigned npus;                           /* allowed PUs of topo */
 static unsigned *orders[OMP_EXT_NPOLICIES];     /* OS indexes, npus each */
 static int cur_policy = omp_ht_policy_os;       /* atomic */
@@ -79,18 +80,43 @@ static int load_topology(omp_ext_topo_t **out)
   return err;
 }
 
+/* hwloc's plugins that the binding topology never needs: I/O devices and
+ * libxml2's XML reader (hwloc's own reads a fixture).  hwloc loads every
+ * plugin of its folder when its first topology of the process is made
+ * (hwloc_components_init), which pulls libxml2, ICU, libstdc++, X11 and
+ * OpenCL into the program: 10 to 30 ms of a short OpenMP program's start,
+ * the bulk of what `htplaces exec auto` added to a trivial one.  They stay
+ * loaded for the process once loaded, so this applies only when omp_ext
+ * makes the process's first topology. */
+#define LEAN_PLUGINS "hwloc_pci,hwloc_opencl,hwloc_gl,hwloc_cuda,hwloc_nvml,hwloc_rsmi," \
+                     "hwloc_levelzero,hwloc_xml_libxml"
+
+/* omp_ext_topo_load() without those plugins, unless the user set
+ * HWLOC_PLUGINS_BLACKLIST (even empty: then hwloc's own choice).  The
+ * variable is set only around the load (bind_lock held). */
+static int topo_load_lean(omp_ext_topo_t **out, unsigned long flags)
+{
+  int lean = getenv("HWLOC_PLUGINS_BLACKLIST") == NULL, err;
+  if (lean && setenv("HWLOC_PLUGINS_BLACKLIST", LEAN_PLUGINS, 1) != 0)
+    lean = 0;
+  err = omp_ext_topo_load(out, NULL, flags);
+  if (lean)
+    unsetenv("HWLOC_PLUGINS_BLACKLIST");
+  return err;
+}
+
 static int load_topology_any(omp_ext_topo_t **out)
 {
   hwloc_bitmap_t set;
   int err, cpu;
   if (!load_affinity_ok) {
-    if ((err = omp_ext_topo_load(out, NULL, 0)) == 0 && (err = rank_domain(*out)) != 0) {
+    if ((err = topo_load_lean(out, 0)) == 0 && (err = rank_domain(*out)) != 0) {
       omp_ext_topo_destroy(*out);
       *out = NULL;
     }
     return err;
   }
-  if ((err = omp_ext_topo_load(out, NULL, omp_ext_topo_ignore_binding)) != 0)
+  if ((err = topo_load_lean(out, omp_ext_topo_ignore_binding)) != 0)
     return err;
   if (!(set = hwloc_bitmap_alloc())) {
     err = omp_ext_err_nomem;
@@ -136,8 +162,10 @@ static int prepare_locked(omp_ht_policy_t policy)
   unsigned i;
   int err;
   if (!topo) {
+    if (topo_err) /* (not read again: each region would pay for it) */
+      return topo_err;
     if ((err = load_topology(&topo)) != 0)
-      return err;
+      return topo_err = err;
     npus = omp_ext_topo_npus(topo);
     warn_gomp_pinned();
   }
@@ -206,6 +234,17 @@ static void warn_once(int *flag, const char *fmt, unsigned a, unsigned b)
   }
 }
 
+/* The policy of OMP_EXT_HT_POLICY could not be prepared at the first
+ * region (the topology, or the energy model): said once; threads stay
+ * where the runtime put them. */
+static void prepare_failed(omp_ht_policy_t policy, int err)
+{
+  static int said;
+  if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+    fprintf(stderr, "omp_ext: policy %s: %s: threads are not bound\n",
+            omp_ext_policy_name(policy), omp_ext_strerror(err));
+}
+
 /* Bind the calling thread, number \p index of a level-1 team, unless it is
  * already bound for the current policy. */
 static int bind_self(unsigned index)
@@ -222,8 +261,16 @@ static int bind_self(unsigned index)
   pthread_mutex_lock(&bind_lock);
   gen = omp_ext_hooks_generation();
   policy = (omp_ht_policy_t)cur_policy;
-  cpuset_locked(policy, index, set);
+  /* (OMP_EXT_HT_POLICY: the topology and order are made here, at the
+   * first region, not as the library loads) */
+  if ((err = prepare_locked(policy)) == 0)
+    cpuset_locked(policy, index, set);
   pthread_mutex_unlock(&bind_lock);
+  if (err) {
+    prepare_failed(policy, err);
+    hwloc_bitmap_free(set);
+    return err;
+  }
   if (index >= npus && policy != omp_ht_policy_os)
     warn_once(&warned_wrap, "a team of more than %u threads on %u allowed PUs: threads wrap "
               "around and share PUs", npus, npus);
@@ -428,15 +475,17 @@ __attribute__((constructor)) static void omp_ext_env_init(void)
 {
   const char *text = getenv("OMP_EXT_HT_POLICY");
   omp_ht_policy_t policy;
-  int n, err;
+  int n, energy, threads, v;
   omp_ext_hooks_set_binder(bind_hook); /* before any generation: hooks then call it */
   pthread_atfork(NULL, NULL, bind_atfork_child);
   load_affinity_ok = sched_getaffinity(0, sizeof(load_affinity), &load_affinity) == 0;
   load_model_err = omp_ext_model_from_env(environ, &load_model, NULL);
   if (!text || !*text)
     return;
-  if (strncmp(text, "auto", 4) == 0 && (text[4] == '\0' || text[4] == ':')) {
-    if (!getenv("OMP_EXT_PLAN")) /* (a plan wins: region.c) */
+  if ((v = omp_ext_auto_value(text, &energy, &threads)) != 0) {
+    if (v < 0) /* (an invalid value leaves the policy unset) */
+      env_warning(text, "expected " OMP_EXT_AUTO_FORMS " (per region)");
+    else if (!getenv("OMP_EXT_PLAN")) /* (a plan wins: region.c) */
       __atomic_store_n(&cur_policy, (int)omp_ht_policy_auto, __ATOMIC_RELAXED);
     return; /* per-region control (region.c) */
   }
@@ -444,19 +493,19 @@ __attribute__((constructor)) static void omp_ext_env_init(void)
     env_warning(text, NULL);
     return;
   }
-  pthread_mutex_lock(&bind_lock);
-  err = prepare_locked(policy);
-  if (!err) {
-    /* No runtime call in a constructor: the environment tells if it binds. */
-    __atomic_store_n(&always_rebind, user_binding_env(), __ATOMIC_RELAXED);
-    __atomic_store_n(&cur_policy, (int)policy, __ATOMIC_RELAXED);
-    omp_ext_hooks_new_generation();
-  }
-  pthread_mutex_unlock(&bind_lock);
-  if (err) {
-    env_warning(text, omp_ext_strerror(err));
+  if (omp_ext_policy_is_base(policy) != 1 && load_model_err) { /* (energy: its model) */
+    env_warning(text, omp_ext_strerror(load_model_err));
     return;
   }
+  /* Nothing heavy as the library loads (ls, timeout with libomp_ext
+   * preloaded run no region): the topology and the policy's order are
+   * made by the first region's hook (bind_self).  No runtime call in a
+   * constructor: the environment tells if the runtime binds. */
+  pthread_mutex_lock(&bind_lock);
+  __atomic_store_n(&always_rebind, user_binding_env(), __ATOMIC_RELAXED);
+  __atomic_store_n(&cur_policy, (int)policy, __ATOMIC_RELAXED);
+  omp_ext_hooks_new_generation();
+  pthread_mutex_unlock(&bind_lock);
   if (n > 0) {
     char num[16];
     snprintf(num, sizeof(num), "%d", n);

@@ -98,10 +98,8 @@ __attribute__((noinline, cold)) static struct omp_ext_region *create(const void 
     return NULL;
   r->ra = ra;
   module_of(ra, r->module, sizeof(r->module), &r->offset);
-  if (omp_ext_plan_on())
-    r->fixed = omp_ext_plan_config(r->module, r->offset);
-  else if (omp_ext_auto_on())
-    r->au = omp_ext_auto_new();
+  if (!omp_ext_plan_on() && omp_ext_auto_on())
+    r->au = omp_ext_auto_new(omp_ext_learn_line(r->module, r->offset));
   pthread_mutex_lock(&region_lock);
   if ((old = lookup(ra)) != NULL || nregions >= NSLOTS / 2) {
     pthread_mutex_unlock(&region_lock);
@@ -118,32 +116,93 @@ __attribute__((noinline, cold)) static struct omp_ext_region *create(const void 
   return r;
 }
 
-/* nthreads-var: the team a region without a clause gets (0: unknown). */
-static unsigned program_threads(void)
+/* ------------------------------------------------------------ teams --- */
+
+/* The team region instance gets, by the contract (region_int.h): the
+ * clause, else nthreads-var -- both read from the runtime at each region
+ * (the program may change them: omp_set_num_threads, omp_set_dynamic). */
+static void team_of(unsigned clause, struct omp_ext_team *t)
 {
   const struct omp_ext_runtime *rt = omp_ext_runtime();
   int n = rt && rt->get_max_threads ? rt->get_max_threads() : 0;
-  return n > 0 ? (unsigned)n : 0;
+  int optin = omp_ext_plan_on() ? omp_ext_plan_team_free() : omp_ext_auto_threads();
+  t->n = clause ? clause : n > 0 ? (unsigned)n : 1;
+  t->free = !clause && (optin || (rt && rt->get_dynamic && rt->get_dynamic())) &&
+            !omp_ext_team_size_asked();
+}
+
+/* The plan's configuration of region \p r for team \p t: remembered per
+ * team (up to NFIXED of them, appended under region_lock, read without). */
+static const struct omp_ext_rcfg *plan_pick(struct omp_ext_region *r, const struct omp_ext_team *t)
+{
+  unsigned i, n = __atomic_load_n(&r->nfixed, __ATOMIC_ACQUIRE);
+  const struct omp_ext_rcfg *c;
+  for (i = 0; i < n; i++)
+    if (r->fixed[i].team.n == t->n && r->fixed[i].team.free == t->free)
+      return r->fixed[i].cfg;
+  c = omp_ext_plan_config(r->module, r->offset, t);
+  pthread_mutex_lock(&region_lock);
+  if ((n = r->nfixed) < OMP_EXT_REGION_NFIXED) {
+    r->fixed[n].team = *t, r->fixed[n].cfg = c;
+    __atomic_store_n(&r->nfixed, n + 1, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&region_lock);
+  return c;
+}
+
+/* ----------------------------------------------- control of a region --- */
+
+/* Every region, to \p fn (learn.c's writer, at exit). */
+static void region_each(omp_ext_region_fn fn, void *arg)
+{
+  unsigned s;
+  for (s = 0; s < NSLOTS; s++)
+    if (__atomic_load_n(&table[s].ra, __ATOMIC_ACQUIRE))
+      fn(table[s].r, arg);
+}
+
+/* At the first region of the process (the environment was read as the
+ * library loaded): the plan read and checked, or auto's learnt state. */
+static char *env_plan;
+static pthread_once_t first_once = PTHREAD_ONCE_INIT;
+static int first_done; /* atomic */
+
+static void first_region(void)
+{
+  const char *learn = getenv("OMP_EXT_LEARN");
+  if (env_plan) {
+    if (omp_ext_plan_load(env_plan) != 0)
+      __atomic_store_n(&omp_ext_region_mode, 0, __ATOMIC_RELEASE);
+  } else if (omp_ext_auto_on() && learn && *learn) {
+    omp_ext_learn_init(learn, region_each);
+  }
+  __atomic_store_n(&first_done, 1, __ATOMIC_RELEASE);
 }
 
 void omp_ext_region_pick(const void *ra, unsigned clause, struct omp_ext_rpick *p)
 {
-  struct omp_ext_region *r = lookup(ra);
-  p->cfg = NULL, p->threads = 0, p->t0 = 0, p->cand = -1, p->switched = 0;
-  if (!r && !(r = create(ra))) {
-    p->region = NULL;
-    return;
+  struct omp_ext_region *r;
+  struct omp_ext_team team;
+  p->cfg = NULL, p->threads = 0, p->t0 = 0, p->cand = -1, p->switched = 0, p->region = NULL;
+  if (!__atomic_load_n(&first_done, __ATOMIC_ACQUIRE)) {
+    pthread_once(&first_once, first_region);
+    if (!__atomic_load_n(&omp_ext_region_mode, __ATOMIC_ACQUIRE))
+      return; /* (the plan was refused) */
   }
+  if (!(r = lookup(ra)) && !(r = create(ra)))
+    return;
   p->region = r;
   __atomic_fetch_add(&r->instances, 1, __ATOMIC_RELAXED);
-  if (!clause && omp_ext_team_size_asked()) /* (as a num_threads clause of nthreads-var) */
-    clause = program_threads();
-  if (r->fixed) {
-    p->cfg = r->fixed;
-    p->threads = clause ? 0 : r->fixed->threads;
+  team_of(clause, &team);
+  if (omp_ext_plan_on()) {
+    p->cfg = plan_pick(r, &team);
+    p->threads = p->cfg && team.free && p->cfg->threads && p->cfg->threads < team.n
+                   ? p->cfg->threads : 0;
   } else if (r->au) {
-    omp_ext_auto_pick(r->au, clause, p);
+    omp_ext_auto_pick(r->au, &team, p);
   }
+  __atomic_store_n(&r->applied, p->cfg, __ATOMIC_RELAXED);
+  __atomic_store_n(&r->applied_free, team.free, __ATOMIC_RELAXED);
 }
 
 void omp_ext_region_done(struct omp_ext_rpick *p)
@@ -156,14 +215,16 @@ void omp_ext_region_done(struct omp_ext_rpick *p)
 void omp_ext_region_write_json(FILE *f, const void *at)
 {
   struct omp_ext_region *r = at ? lookup(at) : NULL;
+  const struct omp_ext_rcfg *c;
   if (!r)
     return;
-  if (r->fixed) {
-    fputs(", \"control\": {\"source\": \"plan\", \"config\": \"", f);
-    fputs(r->fixed->label, f);
-    fprintf(f, "\", \"team_kept\": %s}", omp_ext_team_size_asked() ? "true" : "false");
-  } else if (r->au) {
+  if (r->au) {
     omp_ext_auto_write_json(f, r->au);
+  } else if ((c = __atomic_load_n(&r->applied, __ATOMIC_RELAXED)) != NULL) {
+    fputs(", \"control\": {\"source\": \"plan\", \"config\": \"", f);
+    fputs(c->label, f);
+    fprintf(f, "\", \"team_kept\": %s}",
+            __atomic_load_n(&r->applied_free, __ATOMIC_RELAXED) ? "false" : "true");
   }
 }
 
@@ -205,22 +266,21 @@ static void keep_hot_team_threads(void)
   }
 }
 
-/* OMP_EXT_PLAN=FILE or OMP_EXT_HT_POLICY=auto[:time|energy]: read when the
- * library is loaded (the environment only at the edges). */
+/* OMP_EXT_PLAN=VALUE or OMP_EXT_HT_POLICY=auto...: read as the library
+ * loads (the environment only at the edges), but nothing opened, loaded or
+ * said then: a process that runs no region (ls, timeout) pays nothing.
+ * The plan is read at the first region (first_region); an invalid auto
+ * value is said by bind.c's constructor and leaves auto off. */
 __attribute__((constructor)) static void region_env_init(void)
 {
   const char *plan = getenv("OMP_EXT_PLAN"), *policy = getenv("OMP_EXT_HT_POLICY");
   omp_ext_timing_set_control(omp_ext_region_write_json); /* timing files: "control" */
   if (plan && *plan) {
-    if (omp_ext_plan_init(plan) == 0) {
-      keep_hot_team_threads();
-      __atomic_store_n(&omp_ext_region_mode, 1, __ATOMIC_RELEASE);
-    }
-  } else if (policy && strncmp(policy, "auto", 4) == 0 &&
-             (policy[4] == '\0' || policy[4] == ':')) {
-    if (omp_ext_auto_init(policy) == 0) {
-      keep_hot_team_threads();
-      __atomic_store_n(&omp_ext_region_mode, 1, __ATOMIC_RELEASE);
-    }
+    if (!(env_plan = strdup(plan)))
+      return;
+  } else if (!policy || omp_ext_auto_init(policy) != 0) {
+    return;
   }
+  keep_hot_team_threads();
+  __atomic_store_n(&omp_ext_region_mode, 1, __ATOMIC_RELEASE);
 }

@@ -8,9 +8,11 @@
  * moves between configurations re-binds only the threads whose place
  * changed.
  */
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "omp_ext.h"
 #include "bind.h"
@@ -77,3 +79,34 @@ struct omp_ext_rcfg *omp_ext_rcfg_new(unsigned threads, hwloc_const_bitmap_t *se
   return c;
 }
 
+
+void omp_ext_rcfg_place_or(const struct omp_ext_rcfg *cfg, unsigned i, hwloc_bitmap_t set)
+{
+  hwloc_bitmap_or(set, set, places[cfg->place_id[i] - 1]);
+}
+
+char *omp_ext_rcfg_places_text(const struct omp_ext_rcfg *cfg)
+{
+  char *text = NULL;
+  size_t len = 0;
+  unsigned i;
+  int pu, first;
+  FILE *f;
+  if (!cfg->nplaces)
+    return strdup("-");
+  if (!(f = open_memstream(&text, &len)))
+    return NULL;
+  for (i = 0; i < cfg->nplaces; i++) { /* (OMP_PLACES: PUs listed, no a-b ranges) */
+    fputs(i ? ",{" : "{", f);
+    first = 1;
+    hwloc_bitmap_foreach_begin(pu, places[cfg->place_id[i] - 1])
+      fprintf(f, first ? "%d" : ",%d", pu), first = 0;
+    hwloc_bitmap_foreach_end();
+    fputc('}', f);
+  }
+  if (fclose(f) != 0) {
+    free(text);
+    return NULL;
+  }
+  return text;
+}

@@ -18,7 +18,7 @@ struct omp_ext_rcfg {
   unsigned threads;      /* team size; 0: the program's */
   unsigned nplaces;      /* 0: unbound (every allowed PU) */
   unsigned *place_id;    /* place_id[t % nplaces]: an interned place (region_config.c) */
-  char label[48];        /* "spn:2", "plan:3", "default" */
+  char label[48];        /* "spn:2", "none:2", "places:4" */
 };
 
 /* What the hooks do with one instance of a region. */
@@ -28,7 +28,8 @@ struct omp_ext_rpick {
   void *region;                   /* region.c's state of the region (NULL: none) */
   int64_t t0;                     /* measured instance: start (ns), else 0 */
   int cand;                       /* auto: the candidate run */
-  int switched;                   /* auto: its team size differs from the previous region's */
+  int switched;                   /* auto: its team size or places differ from the previous
+                                   * region's (the runtime resizes the team, threads rebind) */
 };
 
 /* In thread \p index of the team: bind it to its place of \p cfg (unless it
@@ -40,5 +41,12 @@ OMP_EXT_HIDDEN int omp_ext_region_bind(const struct omp_ext_rcfg *cfg, unsigned 
  * them.  NULL on error (no memory, a place with no allowed PU). */
 OMP_EXT_HIDDEN struct omp_ext_rcfg *omp_ext_rcfg_new(unsigned threads, hwloc_const_bitmap_t *sets,
                                                     unsigned n, const char *label);
+
+/* OR the PUs of place \p i (0 .. nplaces-1) of \p cfg into \p set. */
+OMP_EXT_HIDDEN void omp_ext_rcfg_place_or(const struct omp_ext_rcfg *cfg, unsigned i,
+                                          hwloc_bitmap_t set);
+/* The place list of \p cfg as OMP_PLACES text ("{0},{1}"; "-": unbound),
+ * malloc'd; NULL without memory. */
+OMP_EXT_HIDDEN char *omp_ext_rcfg_places_text(const struct omp_ext_rcfg *cfg);
 
 #endif /* OMP_EXT_REGION_CONFIG_H */

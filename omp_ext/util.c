@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "omp_ext.h"
 #include "util.h"
 
 int omp_ext_scan_uint(const char *s, const char **end, unsigned long long max,
@@ -48,6 +49,28 @@ int omp_ext_parse_uint(const char *text, unsigned long long min, unsigned long l
     return OMP_EXT_UINT_BELOW;
   *v = x;
   return OMP_EXT_UINT_OK;
+}
+
+int omp_ext_auto_value(const char *text, int *energy, int *threads)
+{
+  const char *w;
+  int objective = 0;
+  *energy = 0, *threads = 0;
+  if (!text || strncmp(text, "auto", 4) != 0 || (text[4] != '\0' && text[4] != ':'))
+    return 0;
+  for (w = text + 4; *w == ':'; ) {
+    size_t len = strcspn(++w, ":");
+    if (len == 4 && strncmp(w, "time", 4) == 0 && !objective)
+      objective = 1;
+    else if (len == 6 && strncmp(w, "energy", 6) == 0 && !objective)
+      objective = 1, *energy = 1;
+    else if (len == 7 && strncmp(w, "threads", 7) == 0 && !*threads)
+      *threads = 1;
+    else
+      return -1;
+    w += len;
+  }
+  return 1;
 }
 
 /* One item "N", "N-M" or "N-" of a CPU list at *s, added to set. */
@@ -174,4 +197,27 @@ const char *omp_ext_hwloc_env_var(void)
       return hwloc_env_vars[i];
   }
   return NULL;
+}
+
+void omp_ext_put_field(FILE *f, const char *name)
+{
+  const unsigned char *c;
+  for (c = (const unsigned char *)name; *c; c++)
+    if (*c <= ' ' || *c == '%' || *c == 0x7f)
+      fprintf(f, "%%%02X", *c);
+    else
+      fputc(*c, f);
+}
+
+int omp_ext_machine_line(const struct omp_ext_topo *topo, char *buf, size_t len)
+{
+  char *list = NULL;
+  int n;
+  if (hwloc_bitmap_list_asprintf(&list, omp_ext_topo_allowed(topo)) < 0)
+    return -1;
+  n = snprintf(buf, len, "machine %u %u %u %u %s", omp_ext_topo_npus(topo),
+               omp_ext_topo_ncores(topo), omp_ext_topo_npackages(topo),
+               omp_ext_topo_max_smt(topo), list);
+  free(list);
+  return n > 0 && (size_t)n < len ? 0 : -1;
 }

@@ -10,8 +10,11 @@
 #define OMP_EXT_UTIL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <hwloc.h>
+
+struct omp_ext_topo;
 
 /* omp_ext_parse_uint's results. */
 #define OMP_EXT_UINT_OK 0
@@ -49,6 +52,26 @@ int omp_ext_parse_cpulist(const char *text, unsigned long long max, hwloc_bitmap
 /* util.c: NAME's value in envp ("NAME=VALUE" strings, NULL-terminated), or
  * NULL; envp NULL reads the process environment (getenv). */
 const char *omp_ext_env_get(char *const *envp, const char *name);
+
+/* util.c: OMP_EXT_HT_POLICY's per-region value: "auto", then ":WORD"
+ * options, each at most once -- one objective, "time" (the default) or
+ * "energy", and "threads" (per-region control may also choose a region's
+ * team size, up to nthreads-var: for programs correct under
+ * OMP_DYNAMIC=true).  1: such a value (*energy, *threads set); 0: not an
+ * auto value (the text does not start with the word "auto"); -1: it does,
+ * but an option is unknown, repeated or empty. */
+int omp_ext_auto_value(const char *text, int *energy, int *threads);
+/* The allowed forms, for messages. */
+#define OMP_EXT_AUTO_FORMS "auto, auto:time, auto:energy, each optionally followed by :threads"
+
+/* util.c: \p name as one blank-separated field of a plan line: '%',
+ * blanks, control bytes and DEL written %XX (the plan format, plan_int.h;
+ * the reader decodes them). */
+void omp_ext_put_field(FILE *f, const char *name);
+
+/* util.c: a plan's machine line of \p topo, "machine PUS CORES PACKAGES SMT
+ * ALLOWED" (no newline), into buf[len]; 0, or -1 when it does not fit. */
+int omp_ext_machine_line(const struct omp_ext_topo *topo, char *buf, size_t len);
 
 /* util.c: the most bytes of a value omp_ext_quote() shows. */
 #define OMP_EXT_QUOTE_MAX 64

@@ -9,7 +9,9 @@
  * omp_set_ht_policy(omp_ht_policy_auto) of the preloaded libomp_ext (found
  * with dlsym), printing "set RESULT".  REGION_PROBE_ASK=1: first
  * omp_get_max_threads(), printing "max N" (a program that may cut its work
- * by it: per-region control then keeps the team size).  An OpenMP program of this
+ * by it: per-region control then keeps the team size).  REGION_PROBE_POLICY=1:
+ * first omp_get_ht_policy() of the preloaded libomp_ext, printing "policy
+ * P" (0: os, unset).  An OpenMP program of this
  * build's compiler without omp_ext: test_region.sh drives per-region
  * control (htplaces exec --plan, OMP_EXT_HT_POLICY=auto) into it through
  * the preloaded library.
@@ -35,8 +37,14 @@ int main(int argc, char **argv)
   int count = argc > 1 ? atoi(argv[1]) : 300, i;
   volatile double sink = 0;
   const char *api = getenv("REGION_PROBE_AUTO"), *ask = getenv("REGION_PROBE_ASK");
+  const char *pol = getenv("REGION_PROBE_POLICY");
   if (ask && *ask == '1')
     printf("max %d\n", omp_get_max_threads());
+  if (pol && *pol == '1') { /* the policy libomp_ext reports: OMP_EXT_HT_POLICY's effect */
+    int (*get)(void);
+    *(void **)&get = dlsym(RTLD_DEFAULT, "omp_get_ht_policy");
+    printf("policy %d\n", get ? get() : -999);
+  }
   if (api && *api == '1') {
     int (*set)(int);
     *(void **)&set = dlsym(RTLD_DEFAULT, "omp_set_ht_policy");

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cunit_main.h"
 #include "omp_ext.h"
@@ -148,8 +149,37 @@ static void test_program_environment(void)
   run_free(&r);
 }
 
+/* The same for per-region control: exec auto and exec --plan (a plan file:
+ * it leaked htplaces' own HWLOC_PLUGINS_BLACKLIST into the program, whose
+ * libomp_ext then took it for the user's and loaded libxml2 and ICU). */
+static void test_program_environment_per_region(void)
+{
+  static char unset[] = "HWLOC_PLUGINS_BLACKLIST=";
+  char plan[] = "/tmp/test_exec_planXXXXXX";
+  char *auto_args[] = {"auto", "--", "env", NULL};
+  char *plan_args[] = {"--plan", plan, "--", "env", NULL};
+  char *env_unset[] = {unset, NULL};
+  struct run_result r;
+  int fd = mkstemp(plan);
+  CU_ASSERT_FATAL(fd >= 0);
+  CU_ASSERT_FATAL(write(fd, "omp_ext_plan 2\n", 15) == 15);
+  close(fd);
+  r = run_exec(NULL, auto_args, env_unset);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "OMP_EXT_HT_POLICY=auto\n"));
+  CU_ASSERT_PTR_NULL(strstr(r.out, "HWLOC_PLUGINS_BLACKLIST"));
+  run_free(&r);
+  r = run_exec(NULL, plan_args, env_unset);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "OMP_EXT_PLAN="));
+  CU_ASSERT_PTR_NULL(strstr(r.out, "HWLOC_PLUGINS_BLACKLIST"));
+  run_free(&r);
+  unlink(plan);
+}
+
 static CU_TestInfo exec_tests[] = {
   {"the program's environment: nothing of htplaces' own", test_program_environment},
+  {"the same under exec auto and exec --plan", test_program_environment_per_region},
   {"every policy and N: each thread on its PU", test_each_policy},
   {"N defaults to all allowed PUs; taskset -c 1", test_default_n_and_taskset},
   {"bad uses: one error line, exit 2 or 127", test_bad_uses},

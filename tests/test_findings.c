@@ -551,9 +551,11 @@ static void test_env(void)
   /* OMP_EXT_HT_POLICY as libomp_ext reads it: POLICY[:N], auto[:time|:energy] */
   {
     static const char *const good[] = {"spn", "speedup:4", "energy:1", "auto", "auto:time",
-                                       "auto:energy", ""};
+                                       "auto:energy", "auto:threads", "auto:energy:threads",
+                                       "auto:threads:time", ""};
     static const char *const wrong[] = {"fast", "spn:0", "spn:", "spn:x", "auto:speed", "auto4",
-                                        "SPN", "averyveryverylongpolicyname"};
+                                        "SPN", "averyveryverylongpolicyname", "auto:",
+                                        "auto:time:energy", "auto:threads:threads", "auto:\x1b[31m"};
     char var[64], *env[] = {var, NULL};
     unsigned i;
     for (i = 0; i < sizeof(good) / sizeof(*good); i++) {
@@ -570,6 +572,63 @@ static void test_env(void)
       CU_ASSERT_STRING_EQUAL(htp_finding_text(f, "value"), wrong[i]);
       htp_findings_free(&l);
     }
+  }
+
+  /* OMP_EXT_PLAN as libomp_ext reads it: a plan file or its text, checked by
+   * the library's own check (omp_ext_plan_check) against the machine (the
+   * C6100 fixture: 16 PUs); missing, not a regular file, or invalid. */
+  {
+    char dir[] = "/tmp/omp_ext_findings_XXXXXX", good[300], bad[300], fifo[300], var[400];
+    char *env[] = {var, NULL};
+    FILE *f1;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    snprintf(good, sizeof(good), "%s/good", dir);
+    snprintf(bad, sizeof(bad), "%s/bad", dir);
+    snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+    CU_ASSERT_FATAL((f1 = fopen(good, "w")) != NULL);
+    fputs("omp_ext_plan 2\ndefault 16 - none:16\nregion app 0x10 2 {0},{8} spn:2\n", f1);
+    fclose(f1);
+    CU_ASSERT_FATAL((f1 = fopen(bad, "w")) != NULL);
+    fputs("omp_ext_plan 2\nregion app 0x10 2 {0},{99} spn:2\n", f1);
+    fclose(f1);
+    CU_ASSERT_EQUAL_FATAL(mkfifo(fifo, 0600), 0);
+    snprintf(var, sizeof(var), "OMP_EXT_PLAN=%s", good);
+    CU_ASSERT_EQUAL(env_findings(env, &l), 0);
+    htp_findings_free(&l);
+    snprintf(var, sizeof(var), "OMP_EXT_PLAN=omp_ext_plan 2\ndefault 1 {3} spn:1");
+    CU_ASSERT_EQUAL(env_findings(env, &l), 0);
+    htp_findings_free(&l);
+    snprintf(var, sizeof(var), "OMP_EXT_PLAN=%s/none", dir);
+    CU_ASSERT_EQUAL(env_findings(env, &l), 1);
+    f = htp_findings_find(&l, htp_finding_plan_missing);
+    CU_ASSERT_FATAL(f != NULL);
+    CU_ASSERT_STRING_EQUAL(htp_finding_text(f, "reason"), "No such file or directory");
+    htp_findings_free(&l);
+    snprintf(var, sizeof(var), "OMP_EXT_PLAN=%s", fifo); /* (never opened for reading) */
+    CU_ASSERT_EQUAL(env_findings(env, &l), 1);
+    CU_ASSERT_PTR_NOT_NULL(htp_findings_find(&l, htp_finding_plan_not_file));
+    htp_findings_free(&l);
+    snprintf(var, sizeof(var), "OMP_EXT_PLAN=%s", dir);
+    CU_ASSERT_EQUAL(env_findings(env, &l), 1);
+    CU_ASSERT_PTR_NOT_NULL(htp_findings_find(&l, htp_finding_plan_not_file));
+    htp_findings_free(&l);
+    snprintf(var, sizeof(var), "OMP_EXT_PLAN=%s", bad);
+    CU_ASSERT_EQUAL(env_findings(env, &l), 1);
+    f = htp_findings_find(&l, htp_finding_plan_invalid);
+    CU_ASSERT_FATAL(f != NULL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(htp_finding_text(f, "reason"),
+                                  "line 2: PLACES '{0},{99}': place 2 is not within the allowed "
+                                  "PUs (0-15)"));
+    htp_findings_free(&l);
+    snprintf(var, sizeof(var), "OMP_EXT_PLAN=omp_ext_plan 2\ndefault 17 - none:17");
+    CU_ASSERT_EQUAL(env_findings(env, &l), 1);
+    f = htp_findings_find(&l, htp_finding_plan_invalid);
+    CU_ASSERT_FATAL(f != NULL);
+    CU_ASSERT_STRING_EQUAL(htp_finding_text(f, "reason"),
+                           "the plan text line 2: THREADS '17': more than the 16 allowed PUs; 0 "
+                           "(the program's team) or 1..16");
+    htp_findings_free(&l);
+    unlink(good), unlink(bad), unlink(fifo), rmdir(dir);
   }
 
   /* A valid list with problems on this machine: check's findings, named. */

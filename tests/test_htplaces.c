@@ -206,7 +206,7 @@ static void test_bad_policy_and_n(void)
   ASSERT_BAD(2, "unknown policy 'banana'; allowed: os, speedup, spn, spread", "show", "banana");
   /* exec takes auto and --plan too: its list says so (it omitted them) */
   ASSERT_BAD(2, "unknown policy 'AUTO'; allowed: os, speedup, spn, spread, energy, "
-             "auto[:time|:energy] (or exec --plan DIR|FILE)", "exec", "AUTO", "--", "true");
+             "auto[:time|:energy][:threads] (or exec --plan DIR|FILE)", "exec", "AUTO", "--", "true");
   ASSERT_BAD(2, "missing POLICY", "-i", C6100);
   ASSERT_BAD(2, "N must be a positive whole number, got '0'", "-i", C6100, "spn", "0");
   ASSERT_BAD(2, "N must be a positive whole number, got 'abc'", "-i", C6100, "spn", "abc");
@@ -330,11 +330,16 @@ static void test_bad_options(void)
   ASSERT_BAD(2, "policy 'auto' is run time only", "-i", C6100, "auto");
   ASSERT_BAD(2, "policy 'auto' is run time only", "-i", C6100, "show", "auto");
   ASSERT_BAD(2, "policy 'auto' is run time only", "-i", C6100, "model", "spn", "auto");
-  /* exec runs auto (test_region: the tuner on), but takes no N or other objective */
-  ASSERT_BAD(2, "auto takes no N ('2'): it picks each region's team size", "exec", "auto", "2",
+  /* exec runs auto (test_region: the tuner on), but takes no N or other option */
+  ASSERT_BAD(2, "auto takes no N ('2'): it keeps each region's team (OpenMP's rules; "
+             "auto:threads lets it choose smaller ones)", "exec", "auto", "2", "--", "true");
+  ASSERT_BAD(2, "unknown option in 'auto:speed'; allowed: auto, auto:time, auto:energy, each "
+             "optionally followed by :threads", "exec", "auto:speed", "--", "true");
+  ASSERT_BAD(2, "unknown option in 'auto:time:energy'", "exec", "auto:time:energy", "--",
+             "true");
+  ASSERT_BAD(2, "--learn applies to auto only", "exec", "--learn", "/tmp", "spn", "--", "true");
+  ASSERT_BAD(2, "--team-sizes applies to auto and --plan only", "exec", "--team-sizes", "spn",
              "--", "true");
-  ASSERT_BAD(2, "unknown objective in 'auto:speed'; allowed: auto, auto:time, auto:energy",
-             "exec", "auto:speed", "--", "true");
 }
 
 static CU_TestInfo output_tests[] = {

@@ -7,9 +7,9 @@
 #     function: the timing layer once merged them under the first site's
 #     offset, so that tune's plan named one site and exec --plan left the
 #     other to the plan's global best);
-#  2. htplaces exec --plan with one site planned on 1 thread and the other
-#     on every allowed PU (the plan's global best): each site runs the team
-#     size planned for it.
+#  2. htplaces exec --plan --team-sizes (team sizes may change) with one site
+#     timed fastest on 1 thread and the other only on every allowed PU (the
+#     plan's global best): each site runs the team size planned for it.
 # Usage: sh test_inline_region.sh INLINE_PROBE HTPLACES LIBOMP_EXT_SO
 set -eu
 probe=$1 htp=$2 lib=$3
@@ -35,16 +35,19 @@ machine = {"pus": get("PUs"), "cores": get("cores"), "packages": get("packages")
            "max_smt": int(smt.group(1)) if smt else 1}
 places = lambda *a: subprocess.run([htp, *a], capture_output=True, text=True, check=True).stdout.strip()
 n = machine["pus"]
-configs = [{"index": 0, "policy": "spn", "threads": 1, "omp_places": places("spn", "1")},
-           {"index": 1, "policy": "speedup", "threads": n, "omp_places": places("speedup", str(n))}]
+key = lambda r: r["module"] + "+" + r["offset"]
+configs = [{"index": 0, "policy": "spn", "threads": 1, "omp_places": places("spn", "1"),
+            "regions": [{"key": key(regions[0]), "total_s": 0.1}]},
+           {"index": 1, "policy": "speedup", "threads": n, "omp_places": places("speedup", str(n)),
+            "regions": [{"key": key(r), "total_s": 0.2} for r in regions]}]
 json.dump({"machine": machine, "configurations": configs,
-           "summary": {"regions": [dict(name=r["name"], module=r["module"], offset=r["offset"], best=b)
+           "summary": {"regions": [dict(name=r["name"], module=r["module"], offset=r["offset"], key=key(r), best=b)
                                    for r, b in zip(regions, (0, 1))]},
            "recommendation": {"objective": "time", "best": 1}}, open(tmp + "/results.json", "w"))
 open(tmp + "/n", "w").write(str(n))
 PY
 n=$(cat "$tmp/n")
-"$htp" exec --plan "$tmp/results.json" -- "$probe" 3 >"$tmp/out" || fail "exec --plan failed"
+"$htp" exec --plan "$tmp/results.json" --team-sizes -- "$probe" 3 >"$tmp/out" || fail "exec --plan failed"
 cat "$tmp/out"
 # One site planned on 1 thread, the other on all n (which is which: the
 # order of their call sites in the code).

@@ -1,16 +1,28 @@
 #!/bin/sh
-# Per-region control (issue 23), under this build's runtime:
+# Per-region control (issues 23, 30), under this build's runtime:
 #  1. htplaces exec --plan: every thread of every region on a place of the
 #     configuration the plan chose for it (seen by the threads themselves
-#     and by the timing layer's binding records), the team sizes as planned;
+#     and by the timing layer's binding records), the team sizes as
+#     planned; the plan applies only what tune measured: with the team
+#     kept (OpenMP's contract), region A gets its best configuration of
+#     the program's team (not its 1-thread best); with --team-sizes (team
+#     sizes may change) its 1-thread best; a region seen only at N > 1
+#     follows the recommendation's N; OMP_NUM_THREADS is the
+#     recommendation's N and OMP_WAIT_POLICY its wait policy; the timing
+#     file names each applied configuration;
 #  2. --plan refused for another machine's plan (exit 2, one line, nothing
-#     on stdout, the program not run); a broken OMP_EXT_PLAN file reported;
+#     on stdout, the program not run); a broken OMP_EXT_PLAN file reported
+#     (tests/test_plan_file.sh has the rest);
 #  3. OMP_EXT_HT_POLICY=auto on a program that runs each region only a few
-#     times: the default placement (whole allowed set, the default team);
+#     times: the base placement (bound: the speedup order, the program's
+#     team), never unbound;
 #  4. auto on many instances: the last instance of each region on the
 #     places of the configuration auto says (timing file) it settled on
 #     (a region exploring again at exit, after a drift, is left out; at
 #     least one must be settled);
+#  5. auto by the API, a program that asks omp_get_max_threads(), exec
+#     auto (and --learn: a learnt state reused by the next run), refusals;
+#  6. a num_threads clause keeps the user's count;
 #  7. auto and a plan ask libomp to keep a hot team's surplus threads
 #     (KMP_HOT_TEAMS_MODE=1 in the program's environment) unless the user
 #     set KMP_HOT_TEAMS_MODE; nothing set without per-region control.
@@ -23,10 +35,14 @@ unset OMP_NUM_THREADS OMP_PLACES OMP_PROC_BIND OMP_EXT_HT_POLICY OMP_EXT_PLAN OM
   KMP_AFFINITY GOMP_CPU_AFFINITY 2>/dev/null || true
 fail() { echo "FAIL: $*"; exit 1; }
 
-# The probe's two regions (A's code address comes before B's).
+# The probe's two regions (A's code address comes before B's).  A plan as
+# tune writes it: configuration 0 one thread (spn 1), 1 the whole team in
+# the speedup order, 2 the whole team on the same PUs in reverse order;
+# region A timed fastest on one thread (config 0) and, at the team's size,
+# on config 2; region B timed only with the whole team (config 1).
 OMP_EXT_TIMING=$tmp/t0.json LD_PRELOAD=$lib "$probe" 3 >/dev/null
 python3 - "$tmp" "$htp" <<'PY' || fail "cannot build the plan"
-import json, re, subprocess, sys
+import json, os, re, subprocess, sys
 tmp, htp = sys.argv[1], sys.argv[2]
 out = subprocess.run([htp, "topo"], capture_output=True, text=True, check=True).stdout
 get = lambda k: int(re.search(r"^%s:\s+(\d+)" % k, out, re.M).group(1))
@@ -38,18 +54,36 @@ regions = sorted((r for r in json.load(open(tmp + "/t0.json"))["regions"] if r["
                  key=lambda r: int(r["offset"], 16))
 assert len(regions) == 2, regions
 n = machine["pus"]
-configs = [{"index": 0, "policy": "spn", "threads": 1, "omp_places": places("spn", "1")},
-           {"index": 1, "policy": "speedup", "threads": n, "omp_places": places("speedup", str(n))}]
+fwd = places("speedup", str(n))
+rev = ",".join(reversed(fwd.split(",")))
+key = lambda r: r["module"] + "+" + r["offset"]
+A, B = (dict(name=r["name"], module=r["module"], offset=r["offset"], key=key(r)) for r in regions)
+timed = lambda *pairs: [{"key": r["key"], "total_s": t} for r, t in pairs]
+configs = [{"index": 0, "policy": "spn", "threads": 1, "omp_places": places("spn", "1"),
+            "wait": "unset", "regions": timed((A, 0.1))},
+           {"index": 1, "policy": "speedup", "threads": n, "omp_places": fwd, "wait": "unset",
+            "regions": timed((A, 0.5), (B, 0.2))},
+           {"index": 2, "policy": "spread", "threads": n, "omp_places": rev, "wait": "unset",
+            "regions": timed((A, 0.3), (B, 0.4))}]
 plan = {"machine": machine, "configurations": configs,
-        "summary": {"regions": [dict(name=r["name"], module=r["module"], offset=r["offset"], best=b)
-                                for r, b in zip(regions, (0, 1))]},
+        "summary": {"regions": [dict(A, best=0), dict(B, best=1)]},
         "recommendation": {"objective": "time", "best": 1}}
 json.dump(plan, open(tmp + "/results.json", "w"))
-json.dump({"A": configs[0], "B": configs[1]}, open(tmp + "/want.json", "w"))
-bad = dict(plan, machine=dict(machine, pus=machine["pus"] + 1))
-json.dump(bad, open(tmp + "/other.json", "w"))
-big = dict(plan, configurations=[configs[0], dict(configs[1], threads=n + 1)])
-json.dump(big, open(tmp + "/big.json", "w"))
+cfg = lambda c: {"threads": c["threads"], "omp_places": c["omp_places"]}
+json.dump({"A": cfg(configs[2]), "B": cfg(configs[1])}, open(tmp + "/want.json", "w"))
+json.dump({"A": cfg(configs[0]), "B": cfg(configs[1])}, open(tmp + "/want-free.json", "w"))
+json.dump({"A": cfg(configs[0]), "B": cfg(configs[0])}, open(tmp + "/want-one.json", "w"))
+os.mkdir(tmp + "/one")
+json.dump(dict(plan, recommendation={"objective": "time", "best": 0}), open(tmp + "/one/results.json", "w"))
+os.mkdir(tmp + "/wait")
+json.dump(dict(plan, configurations=[dict(c, wait="passive") for c in configs]),
+          open(tmp + "/wait/results.json", "w"))
+json.dump(dict(plan, machine=dict(machine, pus=machine["pus"] + 1)), open(tmp + "/other.json", "w"))
+json.dump(dict(plan, configurations=[configs[0], dict(configs[1], threads=n + 1), configs[2]]),
+          open(tmp + "/big.json", "w"))
+for name, change in (("bogus", {"policy": "bogus"}), ("autobest", {"policy": "auto"})):
+    json.dump(dict(plan, configurations=[configs[0], dict(configs[1], **change), configs[2]]),
+              open("%s/%s.json" % (tmp, name), "w"))
 PY
 
 # check.py REPORT WANT [TIMING]: every reported thread on its place of WANT
@@ -94,12 +128,40 @@ if len(sys.argv) > 3:  # the timing layer's records of the same run
 sys.exit(1 if bad else 0)
 PY
 
-# 1. exec --plan
+# 1. exec --plan: the team kept (the recommendation's N): A on its best of
+#    that size (config 2), B on config 1; OMP_NUM_THREADS set to N.
+npus=$("$htp" speedup | tr ',' '\n' | grep -c .)
 OMP_EXT_TIMING=$tmp/t1.json "$htp" exec --plan "$tmp" -- "$probe" 50 >"$tmp/r1" 2>"$tmp/e1" ||
   fail "exec --plan failed"
 python3 "$tmp/check.py" "$tmp/r1" "$tmp/want.json" "$tmp/t1.json" || fail "exec --plan: threads off their places"
-grep -q '"source": "plan"' "$tmp/t1.json" || fail "timing file lacks the plan's control record"
+grep -q '"source": "plan", "config": "spread:[0-9]*", "team_kept": true' "$tmp/t1.json" ||
+  fail "timing file lacks the applied configuration's name: $(grep -o '"control": {[^}]*}' "$tmp/t1.json")"
+! grep -q '"config": "plan:' "$tmp/t1.json" || fail "the control record names a line number, not the configuration"
 ! grep -q "none of the plan" "$tmp/e1" || fail "exec --plan: the matching plan said it matched nothing"
+[ "$("$htp" exec --plan "$tmp" -- sh -c 'echo $OMP_NUM_THREADS')" = "$npus" ] ||
+  fail "exec --plan: OMP_NUM_THREADS is not the recommendation's N"
+# 1c. --team-sizes (team sizes may change): A on its fastest, one thread.
+OMP_EXT_TIMING=$tmp/t1c.json "$htp" exec --plan "$tmp" --team-sizes -- "$probe" 50 >"$tmp/r1c" ||
+  fail "exec --plan --team-sizes failed"
+python3 "$tmp/check.py" "$tmp/r1c" "$tmp/want-free.json" "$tmp/t1c.json" ||
+  fail "exec --plan --team-sizes: threads off their places"
+# 1d. The recommendation is one thread: B, seen only with the whole team,
+#     follows it (one thread on its place), A its one-thread line.
+OMP_EXT_TIMING=$tmp/t1d.json "$htp" exec --plan "$tmp/one" -- "$probe" 50 >"$tmp/r1d" ||
+  fail "exec --plan (one thread recommended) failed"
+python3 "$tmp/check.py" "$tmp/r1d" "$tmp/want-one.json" "$tmp/t1d.json" ||
+  fail "exec --plan (one thread recommended): a region off the recommendation"
+# 1e. The wait policy of the recommendation is part of the plan; a user's
+#     other value is refused.
+[ "$("$htp" exec --plan "$tmp/wait" -- sh -c 'echo $OMP_WAIT_POLICY')" = passive ] ||
+  fail "exec --plan: OMP_WAIT_POLICY is not the plan's"
+rc=0; OMP_WAIT_POLICY=active "$htp" exec --plan "$tmp/wait" -- sh -c 'echo ran' >"$tmp/o1e" 2>"$tmp/e1e" || rc=$?
+[ $rc = 2 ] && [ ! -s "$tmp/o1e" ] && [ "$(wc -l <"$tmp/e1e")" = 1 ] && grep -q "OMP_WAIT_POLICY=active is set" "$tmp/e1e" ||
+  fail "exec --plan, OMP_WAIT_POLICY of another value: exit $rc, stderr '$(cat "$tmp/e1e")'"
+# 1f. The plan reaches the program in OMP_EXT_PLAN itself, not as an
+#     inherited descriptor (wrappers that close descriptors lost it).
+"$htp" exec --plan "$tmp" -- sh -c 'printf %s "$OMP_EXT_PLAN"' >"$tmp/p1f"
+head -n 1 "$tmp/p1f" | grep -qx 'omp_ext_plan 2' || fail "OMP_EXT_PLAN is not the plan text: $(head -c 80 "$tmp/p1f")"
 # 1a. A program whose file name has a blank and a '%': its plan lines carry
 #     the name escaped (%XX), and every region gets its configuration.
 cp "$probe" "$tmp/my probe%1"
@@ -113,7 +175,8 @@ PY
 OMP_EXT_TIMING=$tmp/t1a.json "$htp" exec --plan "$tmp/spaced.json" -- "$tmp/my probe%1" 5 \
   >/dev/null 2>"$tmp/e1a" || fail "exec --plan, a program name with a blank: the program failed"
 [ ! -s "$tmp/e1a" ] || fail "exec --plan, a program name with a blank: stderr: $(cat "$tmp/e1a")"
-[ "$(grep -o '"source": "plan", "config": "plan:[0-9]' "$tmp/t1a.json" | wc -l)" = 2 ] ||
+[ "$(grep -o '"source": "plan", "config": "spread:' "$tmp/t1a.json" | wc -l)" = 1 ] &&
+  [ "$(grep -o '"source": "plan", "config": "speedup:' "$tmp/t1a.json" | wc -l)" = 1 ] ||
   fail "exec --plan, a program name with a blank: the regions did not get their lines"
 # 1b. A plan whose regions are another program's: the program runs (its
 #     regions get the plan's default), and says so at exit, once.
@@ -155,28 +218,31 @@ set +e
 rc=$?
 set -e
 [ "$rc" -eq 2 ] && [ ! -s "$tmp/o4" ] || fail "--plan empty folder: exit $rc or stdout written"
-[ "$(cat "$tmp/e4")" = "htplaces: --plan $tmp/empty/results.json: No such file or directory; give htplaces tune's --out folder or its results.json" ] ||
+[ "$(cat "$tmp/e4")" = "htplaces: --plan $tmp/empty/results.json: No such file or directory; give htplaces tune's --out folder, its results.json, or a plan file" ] ||
   fail "--plan empty folder: stderr: $(cat "$tmp/e4")"
+# a configuration of an unknown policy, or auto's as the recommendation
+for bad in bogus autobest; do
+  rc=0; "$htp" exec --plan "$tmp/$bad.json" -- sh -c 'echo ran' >"$tmp/o6" 2>"$tmp/e6" || rc=$?
+  [ $rc = 2 ] && [ ! -s "$tmp/o6" ] && [ "$(wc -l <"$tmp/e6")" = 1 ] ||
+    fail "--plan $bad: exit $rc, stdout '$(cat "$tmp/o6")', stderr '$(cat "$tmp/e6")'"
+done
+grep -q "has policy 'bogus'; allowed: none, os, speedup, spn, spread" "$tmp/e6" ||
+  grep -q "is auto's (run time), not a placement" "$tmp/e6" || fail "--plan autobest: $(cat "$tmp/e6")"
 printf 'omp_ext_plan 1\nregion x 12 1 {0}\n' >"$tmp/broken"
 OMP_EXT_PLAN=$tmp/broken LD_PRELOAD=$lib "$probe" 3 >/dev/null 2>"$tmp/e3"
-grep -q "OMP_EXT_PLAN '$tmp/broken' line 2: OFFSET must be hexadecimal" "$tmp/e3" ||
+[ "$(cat "$tmp/e3")" = "omp_ext: OMP_EXT_PLAN: '$tmp/broken' line 2: OFFSET '12': hexadecimal such as 0x1a2c is expected: per-region control is off" ] ||
   fail "broken plan not reported: $(cat "$tmp/e3")"
 
-# 3. auto, each region run 3 times: the default placement
-npus=$("$htp" speedup | tr ',' '\n' | grep -c .)
+# 3. auto, each region run 3 times: the base placement -- the program's
+#    team, thread t bound to PU t of the speedup order (never unbound)
 OMP_EXT_HT_POLICY=auto LD_PRELOAD=$lib "$probe" 3 >"$tmp/r3" || fail "auto run failed"
 full=$("$htp" os "$npus" | tr -d '{}') # every allowed PU: "0,1,..."
-python3 - "$tmp/r3" "$npus" "$full" <<'PY' || fail "auto on a few instances is not the default placement"
+python3 - "$tmp/r3" "$npus" "$("$htp" speedup)" <<'PY' || fail "auto on a few instances is not the base placement"
 import sys
 rows = [l.split() for l in open(sys.argv[1])]
-npus, full = int(sys.argv[2]), sorted(int(x) for x in sys.argv[3].split(","))
-def cpus(t):
-    out = []
-    for p in t.split(","):
-        a, _, b = p.partition("-"); out += range(int(a), int(b or a) + 1)
-    return sorted(out)
-bad = [r for r in rows if int(r[2]) != npus or cpus(r[3]) != full]
-assert rows and not bad, bad
+npus, order = int(sys.argv[2]), [int(p.strip("{}")) for p in sys.argv[3].split(",")]
+bad = [r for r in rows if int(r[2]) != npus or r[3] != str(order[int(r[1]) % len(order)])]
+assert len(rows) == 2 * npus and not bad, (rows, bad)
 PY
 
 # 4. auto on many instances: on its settled configuration's places
@@ -194,7 +260,7 @@ for name, r in zip("AB", regions):
     if not c["settled"]:  # exploring again at exit: only after settling once
         assert c["reexplores"] >= 1, c
         continue
-    if c["config"] == "default":
+    if c["config"].startswith("none:"):  # the team unbound: every allowed PU
         want[name] = {"threads": npus, "omp_places": "{" + full + "}"}
     else:
         pol, n = c["config"].split(":")
@@ -278,15 +344,62 @@ for bad in "auto 2" "auto:fast"; do
   [ $rc = 2 ] && [ ! -s "$tmp/o5b" ] && [ "$(wc -l <"$tmp/e5b")" = 1 ] ||
     fail "exec $bad: exit $rc, stdout '$(cat "$tmp/o5b")', stderr '$(cat "$tmp/e5b")'"
 done
+# 5c. exec auto --learn DIR: the state written at exit (DIR/PROGRAM.plan,
+#     the plan format), read back by the next run (the timing file's
+#     "learnt": "restored"), applied by exec --plan; a state of another
+#     build, machine or objective refused with one line and learnt afresh;
+#     processes writing the same folder at once leave a valid state.
+"$htp" exec auto --learn "$tmp/learn" -- "$probe" 3 >/dev/null 2>"$tmp/e5c" || fail "exec auto --learn failed"
+state=$tmp/learn/${probe##*/}.plan
+[ -f "$state" ] && [ ! -s "$tmp/e5c" ] || fail "exec auto --learn: no state, or stderr '$(cat "$tmp/e5c")'"
+head -n 1 "$state" | grep -qx 'omp_ext_plan 2' && grep -q '^learnt auto$' "$state" &&
+  grep -q '^build ' "$state" && [ "$(grep -c '^region .* team=keep:' "$state")" = 2 ] ||
+  fail "exec auto --learn: the state is not what it should be: $(cat "$state")"
+OMP_EXT_TIMING=$tmp/t5c.json "$htp" exec auto --learn "$tmp/learn" -- "$probe" 3 >/dev/null 2>"$tmp/e5c" ||
+  fail "exec auto --learn (second run) failed"
+[ "$(grep -o '"learnt": "restored"' "$tmp/t5c.json" | wc -l)" = 2 ] && [ ! -s "$tmp/e5c" ] ||
+  fail "exec auto --learn: the second run did not start from the state: $(cat "$tmp/e5c")"
+OMP_EXT_TIMING=$tmp/t5d.json "$htp" exec --plan "$state" -- "$probe" 3 >/dev/null ||
+  fail "exec --plan on a learnt state failed"
+[ "$(grep -o '"source": "plan", "config": "[a-z]*:[0-9]*", "team_kept": true' "$tmp/t5d.json" | wc -l)" = 2 ] ||
+  fail "exec --plan on a learnt state: the regions did not get its lines"
+cp "$state" "$tmp/state.good"
+sed 's/^build \([^ ]*\) .*/build \1 gnu:00/' "$tmp/state.good" >"$state"
+"$htp" exec auto --learn "$tmp/learn" -- "$probe" 3 >/dev/null 2>"$tmp/e5c"
+[ "$(wc -l <"$tmp/e5c")" = 1 ] && grep -q "was learnt for another build of ${probe##*/} (gnu:00; this one gnu:" "$tmp/e5c" ||
+  fail "a state of another build: stderr '$(cat "$tmp/e5c")'"
+grep -q "^build [^ ]* gnu:[0-9a-f]\{8,\}" "$state" || fail "the state of another build was not replaced"
+sed 's/^machine .*/machine 9999 1 1 1 0/' "$tmp/state.good" >"$state"
+"$htp" exec auto --learn "$tmp/learn" -- "$probe" 3 >/dev/null 2>"$tmp/e5c"
+[ "$(wc -l <"$tmp/e5c")" = 1 ] && grep -q "made on another machine (9999 PUs.*learning afresh$" "$tmp/e5c" ||
+  fail "a state of another machine: stderr '$(cat "$tmp/e5c")'"
+"$htp" exec auto:energy --learn "$tmp/learn" -- "$probe" 3 >/dev/null 2>"$tmp/e5c"
+[ "$(wc -l <"$tmp/e5c")" = 1 ] && grep -q "was learnt under auto, this process runs auto:energy: learning afresh" "$tmp/e5c" ||
+  fail "a state of another objective: stderr '$(cat "$tmp/e5c")'"
+i=0
+while [ $i -lt 6 ]; do
+  "$htp" exec auto:energy --learn "$tmp/learn" -- "$probe" 20 >/dev/null 2>>"$tmp/e5e" &
+  i=$((i + 1))
+done
+wait
+[ ! -s "$tmp/e5e" ] || fail "processes learning at once: stderr '$(cat "$tmp/e5e")'"
+"$htp" exec --plan "$state" -- true || fail "processes learning at once left an invalid state: $(cat "$state")"
+[ "$(ls -A "$tmp/learn")" = "${probe##*/}.plan" ] || fail "temporary files left: $(ls -A "$tmp/learn")"
+for bad in "--learn $tmp/learn spn" "--team-sizes spn" "--plan $state --team-sizes"; do
+  # shellcheck disable=SC2086
+  rc=0; "$htp" exec $bad -- sh -c 'echo ran' >"$tmp/o5b" 2>"$tmp/e5b" || rc=$?
+  [ $rc = 2 ] && [ ! -s "$tmp/o5b" ] && [ "$(wc -l <"$tmp/e5b")" = 1 ] ||
+    fail "exec $bad: exit $rc, stdout '$(cat "$tmp/o5b")', stderr '$(cat "$tmp/e5b")'"
+done
 # 6. A num_threads clause keeps the user's count (a plan of 1 thread for
 #    every region, auto), and a region's 12 shared variables arrive intact
 #    through the wrappers (their trampoline binds: a policy, the plan).
 clause=${probe%/*}/clause_probe
-cat >"$tmp/one" <<EOP
+cat >"$tmp/one.plan" <<EOP
 omp_ext_plan 1
 default 1 $("$htp" spn 1)
 EOP
-for how in "OMP_EXT_HT_POLICY=spn" "OMP_EXT_HT_POLICY=auto" "OMP_EXT_PLAN=$tmp/one"; do
+for how in "OMP_EXT_HT_POLICY=spn" "OMP_EXT_HT_POLICY=auto" "OMP_EXT_PLAN=$tmp/one.plan"; do
   env "$how" LD_PRELOAD="$lib" "$clause" 300 >"$tmp/r6" || fail "$how: clause_probe failed"
   [ "$(cat "$tmp/r6")" = "$(printf 'team 2\nsum %d' $((506 * 300)))" ] ||
     fail "$how: clause_probe printed $(tr '\n' ' ' <"$tmp/r6")"
@@ -296,10 +409,10 @@ done
 #    main sees: after the library's constructors).
 hot() { env -u KMP_HOT_TEAMS_MODE "$@" LD_PRELOAD="$lib" env | sed -n 's/^KMP_HOT_TEAMS_MODE=//p'; }
 [ "$(hot OMP_EXT_HT_POLICY=auto)" = 1 ] || fail "auto: KMP_HOT_TEAMS_MODE='$(hot OMP_EXT_HT_POLICY=auto)', want 1"
-[ "$(hot OMP_EXT_PLAN="$tmp/one")" = 1 ] || fail "plan: KMP_HOT_TEAMS_MODE not 1"
+[ "$(hot OMP_EXT_PLAN="$tmp/one.plan")" = 1 ] || fail "plan: KMP_HOT_TEAMS_MODE not 1"
 [ "$(hot OMP_EXT_HT_POLICY=auto KMP_HOT_TEAMS_MODE=0)" = 0 ] ||
   fail "auto: the user's KMP_HOT_TEAMS_MODE=0 not kept"
 [ -z "$(hot OMP_EXT_HT_POLICY=spn)" ] || fail "spn: KMP_HOT_TEAMS_MODE set without per-region control"
 [ -z "$(hot OMP_EXT_HT_POLICY=auto:bogus 2>/dev/null)" ] ||
   fail "a refused auto value: KMP_HOT_TEAMS_MODE set"
-echo "test_region: plan, refusals, auto (few and many instances, and by the API), clauses hold, hot teams kept"
+echo "test_region: plan (only what was measured), refusals, auto (few and many instances, by the API, learnt across runs), clauses hold, hot teams kept"

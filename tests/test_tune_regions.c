@@ -299,17 +299,17 @@ static const char *string_after(const char *hay, const char *needle)
   return buf;
 }
 
-/* auto's label is one of auto's candidates: "default" or POLICY:N with N in
- * 1..npus, maybe " exploring". */
+/* auto's label is one of auto's candidates: POLICY:N (a policy with an
+ * order, or none: the team unbound) with N in 1..npus, maybe " exploring". */
 static int auto_label(const char *text, unsigned npus)
 {
   char policy[32];
   unsigned n;
   omp_ht_policy_t p;
-  if (strcmp(text, "default") == 0 || strcmp(text, "default exploring") == 0)
-    return 1;
-  return sscanf(text, "%31[a-z]:%u", policy, &n) == 2 && n >= 1 && n <= npus &&
-         omp_ext_policy_from_name(policy, &p) == 0 && omp_ext_policy_has_order(p) == 1;
+  if (sscanf(text, "%31[a-z]:%u", policy, &n) != 2 || n < 1 || n > npus)
+    return 0;
+  return strcmp(policy, "none") == 0 || /* (the team unbound, measured best) */
+         (omp_ext_policy_from_name(policy, &p) == 0 && omp_ext_policy_has_order(p) == 1);
 }
 
 /* --policies spn,auto on region_probe (two regions, 400 instances each):

@@ -123,9 +123,23 @@ static void finding_text(FILE *out, const struct htp_finding *f)
             shown(htp_finding_text(f, "item"), buf), htp_finding_text(f, "reason"));
     break;
   case htp_finding_ht_policy_invalid:
-    fprintf(out, "OMP_EXT_HT_POLICY='%s' is invalid: libomp_ext ignores it (and says so in an "
-            "OpenMP program); allowed: POLICY[:N] (%s), auto, auto:time, auto:energy",
-            shown(htp_finding_text(f, "value"), buf), htp_policy_names(0));
+    fprintf(out, "OMP_EXT_HT_POLICY='%s' is invalid: libomp_ext ignores it, the policy stays "
+            "unset (and says so in an OpenMP program); allowed: POLICY[:N] (%s), or "
+            OMP_EXT_AUTO_FORMS, shown(htp_finding_text(f, "value"), buf), htp_policy_names(0));
+    break;
+  case htp_finding_plan_missing:
+    fprintf(out, "OMP_EXT_PLAN='%s': %s: libomp_ext turns per-region control off in an OpenMP "
+            "program; give a plan file (htplaces exec --plan passes one) or unset it",
+            shown(htp_finding_text(f, "value"), buf), htp_finding_text(f, "reason"));
+    break;
+  case htp_finding_plan_not_file:
+    fprintf(out, "OMP_EXT_PLAN='%s' is not a regular file (a FIFO, a folder, a device): "
+            "libomp_ext refuses it without reading and turns per-region control off",
+            shown(htp_finding_text(f, "value"), buf));
+    break;
+  case htp_finding_plan_invalid:
+    fprintf(out, "OMP_EXT_PLAN: %s: libomp_ext refuses the whole plan and turns per-region "
+            "control off", htp_finding_text(f, "reason"));
     break;
   case htp_finding_invalid_proc_bind:
     fprintf(out, "OMP_PROC_BIND='%s' is invalid; allowed: true, false, or a list of primary, "

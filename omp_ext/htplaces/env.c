@@ -12,9 +12,11 @@
  *    falls back to cores (__kmp_places_syntax_error_fallback).
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "analysis.h"
 #include "util.h"
@@ -149,21 +151,48 @@ static long check_list(struct envrep *r, const omp_ext_topo_t *topo, const char 
 }
 
 /* OMP_EXT_HT_POLICY as libomp_ext reads it (bind.c, auto.c): POLICY[:N]
- * (N a positive whole number) or auto, auto:time, auto:energy. */
+ * (N a positive whole number) or auto[:time|:energy][:threads] (util.c's
+ * reading, the library's). */
 static int ht_policy_valid(const char *v)
 {
   char name[16];
   size_t len = strcspn(v, ":");
   unsigned long long n;
   omp_ht_policy_t p;
-  if (strcmp(v, "auto") == 0 || strcmp(v, "auto:time") == 0 || strcmp(v, "auto:energy") == 0)
-    return 1;
+  int energy, threads, a = omp_ext_auto_value(v, &energy, &threads);
+  if (a != 0)
+    return a > 0;
   if (len >= sizeof(name))
     return 0;
   memcpy(name, v, len);
   name[len] = '\0';
   return omp_ext_policy_from_name(name, &p) == 0 && omp_ext_policy_has_order(p) == 1 &&
          (!v[len] || omp_ext_parse_uint(v + len + 1, 1, 1 << 20, &n) == OMP_EXT_UINT_OK);
+}
+
+/* OMP_EXT_PLAN as libomp_ext reads it at the first region: a path or the
+ * plan text itself, checked by the library's own check
+ * (omp_ext_plan_check); a path that is missing or not a regular file is a
+ * finding of its own. */
+static void check_plan(struct envrep *r, const omp_ext_topo_t *topo, const char *v)
+{
+  struct htp_finding *f;
+  struct stat st;
+  char msg[1024];
+  int text = strncmp(v, "omp_ext_plan", 12) == 0 && (v[12] == ' ' || v[12] == '\t');
+  if (omp_ext_plan_check(v, topo, msg, sizeof(msg)) == 0)
+    return;
+  if (!text && stat(v, &st) != 0) {
+    f = conflict(r, htp_finding_plan_missing, "OMP_EXT_PLAN");
+    htp_put_text(r->out, f, "value", v);
+    htp_put_text(r->out, f, "reason", strerror(errno));
+  } else if (!text && !S_ISREG(st.st_mode)) {
+    htp_put_text(r->out, conflict(r, htp_finding_plan_not_file, "OMP_EXT_PLAN"), "value", v);
+  } else {
+    f = conflict(r, htp_finding_plan_invalid, "OMP_EXT_PLAN");
+    htp_put_text(r->out, f, "value", v);
+    htp_put_text(r->out, f, "reason", msg[0] ? msg : "cannot be checked");
+  }
 }
 
 unsigned htp_env_analyze(char *const envp[], const omp_ext_topo_t *topo,
@@ -173,6 +202,7 @@ unsigned htp_env_analyze(char *const envp[], const omp_ext_topo_t *topo,
   const char *places = env_get(envp, "OMP_PLACES"), *bind = env_get(envp, "OMP_PROC_BIND");
   const char *gomp = env_get(envp, "GOMP_CPU_AFFINITY"), *kmp = env_get(envp, "KMP_AFFINITY");
   const char *nth = env_get(envp, "OMP_NUM_THREADS"), *ht = env_get(envp, "OMP_EXT_HT_POLICY");
+  const char *plan = env_get(envp, "OMP_EXT_PLAN");
   struct htp_finding *f;
   char item[256];
   const char *why;
@@ -225,5 +255,7 @@ unsigned htp_env_analyze(char *const envp[], const omp_ext_topo_t *topo,
   if (ht && *ht && !ht_policy_valid(ht))
     htp_put_text(out, conflict(&r, htp_finding_ht_policy_invalid, "OMP_EXT_HT_POLICY"), "value",
                  ht);
+  if (plan && *plan)
+    check_plan(&r, topo, plan);
   return r.conflicts;
 }

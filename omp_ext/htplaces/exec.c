@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "htplaces.h"
@@ -54,44 +55,93 @@ static int bind_domain(const struct htp_ctx *ctx, int restricted)
   return HTP_EXIT_OK;
 }
 
-/* exec auto[:time|:energy] -- PROGRAM: libomp_ext preloaded with
- * OMP_EXT_HT_POLICY=auto... (each region's team and places learnt as the
- * program runs); the process kept in the rank's domain. */
-static int exec_auto(struct htp_ctx *ctx, int nargs, char **args, char **argv)
+/* --learn DIR: the folder of auto's learnt states, made if missing (one
+ * level), as an absolute path in *out (malloc'd). */
+static int learn_dir(const char *dir, char **out)
 {
-  int status;
-  if (strcmp(args[0], "auto") != 0 && strcmp(args[0], "auto:time") != 0 &&
-      strcmp(args[0], "auto:energy") != 0)
-    return htp_error(HTP_EXIT_USAGE, "unknown objective in '%s'; allowed: auto, auto:time, "
-                     "auto:energy", args[0]);
-  if (nargs > 1)
-    return htp_error(HTP_EXIT_USAGE, "auto takes no N ('%s'): it picks each region's team "
-                     "size; usage: htplaces exec auto[:time|:energy] -- PROGRAM [ARGS]", args[1]);
-  if (!htp_topo(ctx, &status)) /* (the rank's domain) */
+  struct stat st;
+  if (stat(dir, &st) != 0 && (errno != ENOENT || mkdir(dir, 0777) != 0 || stat(dir, &st) != 0))
+    return htp_error(HTP_EXIT_USAGE, "--learn %s: %s; give a folder (made if its parent exists)",
+                     dir, strerror(errno));
+  if (!S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0)
+    return htp_error(HTP_EXIT_USAGE, "--learn %s: not a folder you can write", dir);
+  if (!(*out = realpath(dir, NULL)))
+    return htp_error(HTP_EXIT_FAIL, "--learn %s: %s", dir, strerror(errno));
+  return HTP_EXIT_OK;
+}
+
+/* exec auto[:time|:energy][:threads] [--learn DIR] [--team-sizes] -- PROGRAM:
+ * libomp_ext preloaded with OMP_EXT_HT_POLICY=auto... (each region's
+ * places, and with :threads its team size, learnt as the program runs;
+ * with --learn kept across runs in DIR); the process kept in the rank's
+ * domain. */
+static int is_auto_word(const char *w)
+{
+  return strncmp(w, "auto", 4) == 0 && (w[4] == '\0' || w[4] == ':');
+}
+
+static int exec_auto(struct htp_ctx *ctx, const char *word, const char *extra, const char *learn,
+                     int team_free, char **argv)
+{
+  char value[64], *dir = NULL;
+  int status, energy, threads;
+  if (omp_ext_auto_value(word, &energy, &threads) != 1 || strlen(word) > 40)
+    return htp_error(HTP_EXIT_USAGE, "unknown option in '%s'; allowed: %s", word,
+                     OMP_EXT_AUTO_FORMS);
+  if (extra)
+    return htp_error(HTP_EXIT_USAGE, "auto takes no N ('%s'): it keeps each region's team "
+                     "(OpenMP's rules; auto:threads lets it choose smaller ones); usage: htplaces "
+                     "exec auto[:time|:energy][:threads] [--learn DIR] -- PROGRAM [ARGS]", extra);
+  snprintf(value, sizeof(value), "%s%s", word, team_free && !threads ? ":threads" : "");
+  if (learn && (status = learn_dir(learn, &dir)) != 0)
     return status;
+  if (!htp_topo(ctx, &status)) /* (the rank's domain) */
+    return free(dir), status;
   htp_rank_warn(ctx);
   if ((status = bind_domain(ctx, ctx->restrict_list != NULL)) != 0)
+    return free(dir), status;
+  if (dir && setenv("OMP_EXT_LEARN", dir, 1) != 0)
+    status = htp_error(HTP_EXIT_FAIL, "cannot set the environment");
+  free(dir);
+  if (status)
     return status;
   htp_program_env(ctx);
-  return htp_exec_preloaded("OMP_EXT_HT_POLICY", args[0], argv);
+  return htp_exec_preloaded("OMP_EXT_HT_POLICY", value, argv);
 }
 
 #define OPT_PLAN 256
+#define OPT_LEARN 257
+#define OPT_THREADS 258
 
 int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv)
 {
   static const struct option longopts[] = {HTP_COMMON_LONGOPTS,
-                                           {"plan", required_argument, NULL, OPT_PLAN}, {0}};
+                                           {"plan", required_argument, NULL, OPT_PLAN},
+                                           {"learn", required_argument, NULL, OPT_LEARN},
+                                           {"team-sizes", no_argument, NULL, OPT_THREADS}, {0}};
   omp_ht_policy_t policy;
   omp_ext_pu_t *order;
-  const char *plan = NULL;
+  const char *plan = NULL, *learn = NULL;
   unsigned n;
-  int c, status, sep;
+  int c, status, sep, team_free = 0, auto_at = -1;
 
   optind = 0;
-  while ((c = getopt_long(argc, argv, "+:" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+  for (;;) {
+    if ((c = getopt_long(argc, argv, "+:" HTP_COMMON_SHORTOPTS, longopts, NULL)) == -1) {
+      /* (exec auto --learn DIR: options after the auto word too) */
+      if (auto_at < 0 && optind < argc && is_auto_word(argv[optind]) &&
+          (optind < 2 || strcmp(argv[optind - 1], "--") != 0)) {
+        auto_at = optind++;
+        continue;
+      }
+      break;
+    }
     if (c == OPT_PLAN)
       plan = optarg;
+    else if (c == OPT_LEARN)
+      learn = optarg;
+    else if (c == OPT_THREADS)
+      team_free = 1;
     else
       htp_common_option(ctx, c, optarg, optopt, argv);
   }
@@ -110,18 +160,24 @@ int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv)
   if (sep + 1 >= argc)
     return htp_error(HTP_EXIT_USAGE, "missing '-- PROGRAM'; usage: htplaces exec POLICY [N] -- "
                      "PROGRAM [ARGS], htplaces exec --plan DIR|FILE -- PROGRAM [ARGS], or "
-                     "htplaces exec auto -- PROGRAM [ARGS]");
-  if (plan && sep > optind)
+                     "htplaces exec auto [--learn DIR] -- PROGRAM [ARGS]");
+  if (plan && (sep > optind || auto_at >= 0))
     return htp_error(HTP_EXIT_USAGE, "--plan takes no POLICY or N ('%s'); usage: htplaces exec "
-                     "--plan DIR|FILE -- PROGRAM [ARGS]", argv[optind]);
+                     "--plan DIR|FILE -- PROGRAM [ARGS]", argv[auto_at >= 0 ? auto_at : optind]);
+  if (learn && auto_at < 0)
+    return htp_error(HTP_EXIT_USAGE, "--learn applies to auto only: htplaces exec auto --learn "
+                     "DIR -- PROGRAM (to apply what it learnt: --plan DIR/PROGRAM.plan)");
+  if (team_free && auto_at < 0 && !plan)
+    return htp_error(HTP_EXIT_USAGE, "--team-sizes applies to auto and --plan only (per region); "
+                     "a policy's N is its team: htplaces exec POLICY N");
   if (plan)
-    return htp_exec_plan(ctx, plan, argv + sep + 1);
-  if (sep > optind && strncmp(argv[optind], "auto", 4) == 0 &&
-      (argv[optind][4] == 0 || argv[optind][4] == ':'))
-    return exec_auto(ctx, sep - optind, argv + optind, argv + sep + 1);
+    return htp_exec_plan(ctx, plan, team_free, argv + sep + 1);
+  if (auto_at >= 0)
+    return exec_auto(ctx, argv[auto_at], sep > optind ? argv[optind] : NULL, learn, team_free,
+                     argv + sep + 1);
   if (sep > optind && omp_ext_policy_from_name(argv[optind], &policy) != omp_ext_success)
-    return htp_error(HTP_EXIT_USAGE, "unknown policy '%s'; allowed: %s, auto[:time|:energy] (or "
-                     "exec --plan DIR|FILE)", argv[optind], htp_policy_names(0));
+    return htp_error(HTP_EXIT_USAGE, "unknown policy '%s'; allowed: %s, auto[:time|:energy]"
+                     "[:threads] (or exec --plan DIR|FILE)", argv[optind], htp_policy_names(0));
   if ((status = htp_policy_order(ctx, sep - optind, argv + optind, &policy, &order, &n)) != 0)
     return status;
   htp_rank_warn(ctx);

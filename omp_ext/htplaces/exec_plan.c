@@ -1,26 +1,50 @@
 /*
- * htplaces exec --plan DIR|FILE -- PROG [ARGS]: run PROG with the per-region
- * configurations of `htplaces tune --out DIR` (DIR/results.json, read with
- * jansson).  Each region tune names by module and offset gets the
- * configuration where it was fastest ("summary"."regions"[]."best"), every
- * other region the recommended global one ("recommendation"."best").  The
- * plan goes to libomp_ext (preloaded: the program needs no change) in the
- * line format of omp_ext/plan.c, through an anonymous file (memfd) that PROG
- * inherits: OMP_EXT_PLAN=/proc/self/fd/N.  A plan measured on a machine of
- * another shape (PUs, cores, packages, SMT) is refused.
+ * htplaces exec --plan DIR|FILE -- PROG [ARGS]: run PROG with per-region
+ * configurations -- from `htplaces tune --out DIR` (DIR/results.json, read
+ * with jansson), or from a plan file (auto's learnt state, DIR/PROG.plan of
+ * exec auto --learn, or one written by hand).
+ *
+ * From tune's results, a plan that applies only what tune measured:
+ *  - the global recommendation ("recommendation"."best") is the plan's
+ *    default line, and the program's team: OMP_NUM_THREADS is its N, as
+ *    `htplaces exec POLICY N` sets it, so that regions without a clause
+ *    get the team tune measured, and its wait policy (tune --wait-policy's
+ *    winner) is OMP_WAIT_POLICY;
+ *  - each region tune timed gets, per team size measured, the
+ *    configuration where it was fastest at that size (with that wait
+ *    policy; the recommended one when within TUNE_REGION_TIE of the
+ *    fastest: fewer rebinds), lines best first.  The library applies a
+ *    region's line of its team (region_int.h's contract: the team is kept
+ *    unless dyn-var is true or --team-sizes made the plan "team free"), else
+ *    the default if it has that team, else its base placement -- never a
+ *    configuration measured for another team, and a region seen only at
+ *    other team sizes follows the global recommendation.
+ * The plan text is checked as the library checks it (omp_ext_plan_check,
+ * the same function) before the program starts, and passed in OMP_EXT_PLAN
+ * itself (a path only when too large for the environment): no inherited
+ * file descriptor, which wrappers that close them (Python's subprocess)
+ * would lose.  A plan file is checked whole the same way and passed by its
+ * path.  A plan measured on a machine of another shape is refused.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "htplaces.h"
+#include "tune_int.h"
 
+/* The most bytes of a plan passed in the environment (Linux limits one
+ * string to 128 KiB: MAX_ARG_STRLEN); a larger one goes to a file beside
+ * tune's results. */
+#define PLAN_ENV_MAX 100000
 
 static int machine_matches(struct htp_ctx *ctx, json_t *m, const char *path)
 {
@@ -49,96 +73,317 @@ static int machine_matches(struct htp_ctx *ctx, json_t *m, const char *path)
   return HTP_EXIT_OK;
 }
 
-/* "THREADS PLACES" of configuration \p i; its threads 1 .. \p npus (the
- * plan's machine's PUs, which are this machine's). */
-static int config_text(json_t *configs, json_int_t i, json_int_t npus, const char *path,
-                       char **out)
-{
-  json_t *c = json_array_get(configs, (size_t)i), *pl;
+/* One of tune's configurations, as a plan uses it. */
+struct config {
+  char policy[16];
   json_int_t threads;
-  const char *policy;
-  if (!json_is_object(c) || !json_is_integer(json_object_get(c, "threads")) ||
-      !(policy = json_string_value(json_object_get(c, "policy"))))
-    return htp_error(HTP_EXIT_USAGE, "plan %s: configuration %lld missing or without "
-                     "\"policy\"/\"threads\"", path, (long long)i);
-  threads = json_integer_value(json_object_get(c, "threads"));
-  pl = json_object_get(c, "omp_places");
-  if (threads < 1 || threads > npus || (!json_is_string(pl) && !json_is_null(pl) && pl))
-    return htp_error(HTP_EXIT_USAGE, "plan %s: configuration %lld has invalid \"threads\" "
-                     "(%lld; allowed: 1..%lld, the machine's PUs) or \"omp_places\"", path,
-                     (long long)i, (long long)threads, (long long)npus);
-  if (asprintf(out, "%lld %s", (long long)threads, json_is_string(pl) ? json_string_value(pl) : "-") < 0)
-    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  const char *places; /* NULL: unbound */
+  int wait;           /* 0 unset, 1 passive, 2 active */
+  int run_time;       /* auto: measured beside, never a placement */
+  json_t *regions;
+};
+
+/* Configuration \p i of \p configs checked: a known policy, threads
+ * 1 .. \p npus, places text (or null for none), a wait policy. */
+static int config_of(json_t *configs, size_t i, json_int_t npus, const char *path,
+                     struct config *c)
+{
+  static const char *const policies[] = {"none", "os", "speedup", "spn", "spread"};
+  json_t *o = json_array_get(configs, i), *pl;
+  const char *policy, *wait;
+  size_t k;
+  memset(c, 0, sizeof(*c));
+  if (!json_is_object(o) || !json_is_integer(json_object_get(o, "threads")) ||
+      !(policy = json_string_value(json_object_get(o, "policy"))))
+    return htp_error(HTP_EXIT_USAGE, "plan %s: configuration %zu missing or without "
+                     "\"policy\"/\"threads\"", path, i);
+  c->run_time = json_is_true(json_object_get(o, "run_time")) || strcmp(policy, "auto") == 0;
+  c->threads = json_integer_value(json_object_get(o, "threads"));
+  c->regions = json_object_get(o, "regions");
+  if (c->run_time)
+    return HTP_EXIT_OK;
+  for (k = 0; k < sizeof(policies) / sizeof(*policies) && strcmp(policy, policies[k]); k++)
+    ;
+  if (k == sizeof(policies) / sizeof(*policies))
+    return htp_error(HTP_EXIT_USAGE, "plan %s: configuration %zu has policy '%s'; allowed: "
+                     "none, os, speedup, spn, spread (or auto, measured beside)", path, i,
+                     policy);
+  snprintf(c->policy, sizeof(c->policy), "%s", policy);
+  pl = json_object_get(o, "omp_places");
+  if (c->threads < 1 || c->threads > npus || (json_is_string(pl) == (k == 0) && !(k == 0 && !pl)))
+    return htp_error(HTP_EXIT_USAGE, "plan %s: configuration %zu has invalid \"threads\" "
+                     "(%lld; allowed: 1..%lld, the machine's PUs) or \"omp_places\" (a list, "
+                     "null for none)", path, i, (long long)c->threads, (long long)npus);
+  c->places = json_string_value(pl);
+  wait = json_string_value(json_object_get(o, "wait"));
+  c->wait = !wait || strcmp(wait, "unset") == 0 ? 0 : strcmp(wait, "passive") == 0 ? 1
+          : strcmp(wait, "active") == 0 ? 2 : -1;
+  if (c->wait < 0)
+    return htp_error(HTP_EXIT_USAGE, "plan %s: configuration %zu has \"wait\" '%s'; allowed: "
+                     "unset, passive, active", path, i, wait);
   return HTP_EXIT_OK;
 }
 
-/* \p module for a plan line: '%', blanks and control characters as %XX
- * (the line's fields are blank-separated; plan.c decodes). */
-static void put_module(FILE *f, const char *module)
+/* "THREADS PLACES LABEL" of \p c. */
+static void put_config(FILE *f, const struct config *c)
 {
-  const unsigned char *c;
-  for (c = (const unsigned char *)module; *c; c++)
-    if (*c <= ' ' || *c == '%' || *c == 0x7f)
-      fprintf(f, "%%%02X", *c);
-    else
-      fputc(*c, f);
+  fprintf(f, "%lld %s %s:%lld", (long long)c->threads, c->places ? c->places : "-", c->policy,
+          (long long)c->threads);
 }
 
-/* The plan's lines into \p f. */
-static int write_plan(FILE *f, json_t *root, const char *path, unsigned *nregions)
+/* Region \p key's total seconds per run under configuration \p c (-1: not
+ * timed there). */
+static double region_total(const struct config *c, const char *key)
+{
+  json_t *r;
+  size_t k;
+  json_array_foreach(c->regions, k, r) {
+    const char *rk = json_string_value(json_object_get(r, "key"));
+    if (rk && strcmp(rk, key) == 0 && json_is_number(json_object_get(r, "total_s")))
+      return json_number_value(json_object_get(r, "total_s"));
+  }
+  return -1;
+}
+
+struct choice {
+  size_t config;
+  double total;
+};
+
+static int by_total(const void *x, const void *y)
+{
+  double a = ((const struct choice *)x)->total, b = ((const struct choice *)y)->total;
+  return (a > b) - (a < b);
+}
+
+/* The region lines of summary region \p r: per team size, its fastest
+ * configuration (the global one when tied), best first. */
+static void region_lines(FILE *f, json_t *r, const struct config *cs, size_t n, size_t global,
+                         unsigned *nlines)
+{
+  const char *module = json_string_value(json_object_get(r, "module"));
+  const char *offset = json_string_value(json_object_get(r, "offset"));
+  const char *key = json_string_value(json_object_get(r, "key")), *base;
+  struct choice *best = calloc(n, sizeof(*best));
+  size_t i, k, nbest = 0;
+  if (!module || !offset || !key || !best) {
+    free(best);
+    return; /* (a region tune could not name) */
+  }
+  for (i = 0; i < n; i++) {
+    double t;
+    if (cs[i].run_time || cs[i].wait != cs[global].wait || (t = region_total(&cs[i], key)) < 0)
+      continue;
+    for (k = 0; k < nbest && cs[best[k].config].threads != cs[i].threads; k++)
+      ;
+    if (k == nbest)
+      best[nbest++] = (struct choice){i, t};
+    else if (t < best[k].total)
+      best[k] = (struct choice){i, t};
+  }
+  for (k = 0; k < nbest; k++) { /* the recommended configuration when tied */
+    double tg = cs[global].threads == cs[best[k].config].threads ? region_total(&cs[global], key)
+                                                                 : -1;
+    if (tg >= 0 && tg <= best[k].total * (1 + TUNE_REGION_TIE))
+      best[k] = (struct choice){global, tg};
+  }
+  qsort(best, nbest, sizeof(*best), by_total);
+  base = strrchr(module, '/');
+  for (k = 0; k < nbest; k++) {
+    fputs("region ", f);
+    omp_ext_put_field(f, base ? base + 1 : module);
+    fprintf(f, " %s ", offset);
+    put_config(f, &cs[best[k].config]);
+    fputc('\n', f);
+    (*nlines)++;
+  }
+  free(best);
+}
+
+/* The plan text of tune's results \p root into \p f; *threads and *wait
+ * the recommendation's team and wait policy. */
+static int write_plan(FILE *f, json_t *root, const char *path, const omp_ext_topo_t *topo,
+                      int team_free, json_int_t *threads, int *wait)
 {
   json_t *configs = json_object_get(root, "configurations"), *regions, *r, *best;
-  json_int_t npus = json_integer_value(json_object_get(json_object_get(root, "machine"), "pus"));
-  size_t i;
-  char *text;
-  int status;
-  *nregions = 0;
+  json_int_t npus = omp_ext_topo_npus(topo);
+  struct config *cs;
+  size_t i, n, global;
+  unsigned nlines = 0;
+  char machine[8192];
+  int status = HTP_EXIT_OK;
   best = json_object_get(json_object_get(root, "recommendation"), "best");
   regions = json_object_get(json_object_get(root, "summary"), "regions");
-  if (!json_is_array(configs) || !json_is_integer(best))
+  if (!json_is_array(configs) || !json_is_integer(best) ||
+      (global = (size_t)json_integer_value(best)) >= json_array_size(configs))
     return htp_error(HTP_EXIT_USAGE, "plan %s: no \"configurations\" or no recommended "
                      "\"best\"; expected htplaces tune's results.json", path);
-  fputs("omp_ext_plan 1\n", f);
-  if ((status = config_text(configs, json_integer_value(best), npus, path, &text)) != 0)
-    return status;
-  fprintf(f, "default %s\n", text);
-  free(text);
-  json_array_foreach(regions, i, r) {
-    const char *module = json_string_value(json_object_get(r, "module"));
-    const char *offset = json_string_value(json_object_get(r, "offset"));
-    const char *base;
-    json_t *b = json_object_get(r, "best");
-    if (!module || !offset || !json_is_integer(b))
-      continue; /* (a region tune could not name or rank) */
-    base = strrchr(module, '/');
-    if ((status = config_text(configs, json_integer_value(b), npus, path, &text)) != 0)
-      return status;
-    fputs("region ", f);
-    put_module(f, base ? base + 1 : module);
-    fprintf(f, " %s %s\n", offset, text);
-    free(text);
-    (*nregions)++;
+  n = json_array_size(configs);
+  if (!(cs = calloc(n, sizeof(*cs))))
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  for (i = 0; i < n && !status; i++)
+    status = config_of(configs, i, npus, path, &cs[i]);
+  if (!status && cs[global].run_time)
+    status = htp_error(HTP_EXIT_USAGE, "plan %s: the recommended configuration %zu is auto's "
+                       "(run time), not a placement", path, global);
+  if (!status && omp_ext_machine_line(topo, machine, sizeof(machine)) != 0)
+    status = htp_error(HTP_EXIT_FAIL, "this machine's allowed PUs do not fit a plan line");
+  if (!status) {
+    fprintf(f, "omp_ext_plan 2\n# htplaces exec --plan %s: the recommendation, and per region "
+            "and team size its fastest measured configuration\n%s\n", path, machine);
+    if (cs[global].wait)
+      fprintf(f, "wait %s\n", cs[global].wait == 1 ? "passive" : "active");
+    if (team_free)
+      fputs("team free\n", f);
+    fputs("default ", f);
+    put_config(f, &cs[global]);
+    fputc('\n', f);
+    json_array_foreach(regions, i, r)
+      region_lines(f, r, cs, n, global, &nlines);
+    *threads = cs[global].threads, *wait = cs[global].wait;
   }
+  free(cs);
+  return status;
+}
+
+/* OMP_WAIT_POLICY for the plan's \p wait (0: none): set, or refused when
+ * the user set another. */
+static int set_wait(int wait, const char *path)
+{
+  const char *user = getenv("OMP_WAIT_POLICY"), *want = wait == 1 ? "passive" : "active";
+  if (!wait)
+    return HTP_EXIT_OK;
+  if (user && strcasecmp(user, want) != 0)
+    return htp_error(HTP_EXIT_USAGE, "OMP_WAIT_POLICY=%s is set, but the plan %s was measured "
+                     "with %s: unset it", user, path, want);
+  return setenv("OMP_WAIT_POLICY", want, 1) == 0 ? HTP_EXIT_OK
+         : htp_error(HTP_EXIT_FAIL, "cannot set the environment");
+}
+
+/* OMP_NUM_THREADS for the plan's team, unless the user set it (honoured:
+ * the regions then get their lines of that team, else the base). */
+static int set_threads(json_int_t threads)
+{
+  char count[32];
+  const char *user = getenv("OMP_NUM_THREADS");
+  if (threads < 1 || (user && *user))
+    return HTP_EXIT_OK;
+  snprintf(count, sizeof(count), "%lld", (long long)threads);
+  return setenv("OMP_NUM_THREADS", count, 1) == 0 ? HTP_EXIT_OK
+         : htp_error(HTP_EXIT_FAIL, "cannot set the environment");
+}
+
+/* A plan too large for the environment (\p *text) written beside tune's
+ * results \p file as omp_ext.plan (a temporary file renamed: runs at once
+ * never see half of it); *text becomes its path. */
+static int save_plan(const char *file, char **text)
+{
+  char *dir = strdup(file), *slash, *path = NULL, *tmp = NULL;
+  int fd = -1, status = HTP_EXIT_OK;
+  size_t len = strlen(*text);
+  if (!dir)
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  slash = strrchr(dir, '/');
+  if (slash)
+    *slash = '\0';
+  if (asprintf(&path, "%s/omp_ext.plan", slash ? dir : ".") < 0 ||
+      asprintf(&tmp, "%s.XXXXXX", path) < 0 || (fd = mkstemp(tmp)) < 0 ||
+      write(fd, *text, len) != (ssize_t)len || fchmod(fd, 0644) != 0 || close(fd) != 0 ||
+      (fd = -1, rename(tmp, path) != 0)) {
+    status = htp_error(HTP_EXIT_FAIL, "the plan (%zu bytes) is too large for the environment "
+                       "and cannot be written as %s: %s", len, path ? path : "omp_ext.plan",
+                       strerror(errno));
+    if (fd >= 0)
+      close(fd);
+    if (tmp)
+      unlink(tmp);
+  }
+  free(dir);
+  free(tmp);
+  if (status) {
+    free(path);
+    return status;
+  }
+  free(*text);
+  *text = path;
   return HTP_EXIT_OK;
 }
 
-int htp_exec_plan(struct htp_ctx *ctx, const char *plan, char **argv)
+/* A plan file (the plan format): checked whole, passed by its path; its
+ * default line's team and its wait policy set as for tune's. */
+static int exec_plan_file(struct htp_ctx *ctx, const char *file, int team_free, char **argv)
+{
+  char msg[1024], abs[PATH_MAX], line[256];
+  json_int_t threads = 0;
+  int status, wait = 0;
+  FILE *f;
+  omp_ext_topo_t *topo = htp_topo(ctx, &status);
+  if (!topo)
+    return status;
+  if (team_free)
+    return htp_error(HTP_EXIT_USAGE, "--team-sizes applies to htplaces tune's results; a plan "
+                     "file says 'team free' itself (learnt with auto:threads)");
+  if (omp_ext_plan_check(file, topo, msg, sizeof(msg)) != 0)
+    return htp_error(HTP_EXIT_USAGE, "--plan %s", msg);
+  if (!realpath(file, abs) || !(f = fopen(file, "r")))
+    return htp_error(HTP_EXIT_FAIL, "--plan %s: %s", file, strerror(errno));
+  while (fgets(line, sizeof(line), f)) { /* (checked: the first words are what they say) */
+    long long t;
+    if (strncmp(line, "wait ", 5) == 0)
+      wait = strncmp(line + 5, "passive", 7) == 0 ? 1 : 2;
+    else if (sscanf(line, "default %lld", &t) == 1)
+      threads = t;
+  }
+  fclose(f);
+  if ((status = set_wait(wait, file)) != 0 || (status = set_threads(threads)) != 0)
+    return status;
+  htp_program_env(ctx); /* (the program gets the user's HWLOC_PLUGINS_BLACKLIST) */
+  return htp_exec_preloaded("OMP_EXT_PLAN", abs, argv);
+}
+
+/* Is the regular file \p path a plan file (its first word)?  1 yes, 0 no,
+ * else the exit status of the error printed (not a regular file). */
+static int is_plan_file(const char *path, int *status)
 {
   struct stat st;
-  char *file = NULL, lib[4096], env[64];
+  char head[13] = {0};
+  ssize_t n = 0;
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  *status = HTP_EXIT_OK;
+  if (fd < 0) {
+    *status = htp_error(HTP_EXIT_USAGE, "--plan %s: %s; give htplaces tune's --out folder, its "
+                        "results.json, or a plan file", path, strerror(errno));
+    return 0;
+  }
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    *status = htp_error(HTP_EXIT_USAGE, "--plan %s: not a regular file; give htplaces tune's "
+                        "--out folder, its results.json, or a plan file", path);
+    return 0;
+  }
+  n = read(fd, head, 12);
+  close(fd);
+  return n == 12 && strcmp(head, "omp_ext_plan") == 0;
+}
+
+int htp_exec_plan(struct htp_ctx *ctx, const char *plan, int team_free, char **argv)
+{
+  struct stat st;
+  char *file = NULL, *text = NULL, msg[1024];
+  size_t len = 0;
   json_error_t jerr;
   json_t *root;
-  unsigned nregions;
+  json_int_t threads = 0;
+  int status, wait = 0;
+  omp_ext_topo_t *topo;
   FILE *f;
-  int fd, status;
   if (stat(plan, &st) != 0)
-    return htp_error(HTP_EXIT_USAGE, "--plan %s: %s; give htplaces tune's --out folder or its "
-                     "results.json", plan, strerror(errno));
+    return htp_error(HTP_EXIT_USAGE, "--plan %s: %s; give htplaces tune's --out folder, its "
+                     "results.json, or a plan file", plan, strerror(errno));
   if (asprintf(&file, S_ISDIR(st.st_mode) ? "%s/results.json" : "%s", plan) < 0)
     return htp_error(HTP_EXIT_FAIL, "out of memory");
-  if (stat(file, &st) != 0) { /* (a folder without tune's results.json) */
-    status = htp_error(HTP_EXIT_USAGE, "--plan %s: %s; give htplaces tune's --out folder or "
-                       "its results.json", file, strerror(errno));
+  if (is_plan_file(file, &status) || status) {
+    status = status ? status : exec_plan_file(ctx, file, team_free, argv);
     free(file);
     return status;
   }
@@ -151,21 +396,27 @@ int htp_exec_plan(struct htp_ctx *ctx, const char *plan, char **argv)
     return status;
   }
   status = machine_matches(ctx, json_object_get(root, "machine"), file);
-  if (!status && !htp_find_libomp_ext(lib, sizeof(lib)))
-    status = htp_error(HTP_EXIT_FAIL, "libomp_ext.so not found beside htplaces");
-  if (!status)
-    status = htp_preload_path_error(lib, HTP_EXIT_FAIL);
-  if (!status && ((fd = memfd_create("omp_ext_plan", 0)) < 0 || !(f = fdopen(fd, "w"))))
-    status = htp_error(HTP_EXIT_FAIL, "cannot make the plan file: %s", strerror(errno));
+  topo = status ? NULL : htp_topo(ctx, &status);
+  if (!status && !(f = open_memstream(&text, &len)))
+    status = htp_error(HTP_EXIT_FAIL, "out of memory");
   if (!status) {
-    status = write_plan(f, root, file, &nregions);
-    if (fflush(f) != 0 && !status)
-      status = htp_error(HTP_EXIT_FAIL, "cannot write the plan: %s", strerror(errno));
+    status = write_plan(f, root, file, topo, team_free, &threads, &wait);
+    if (fclose(f) != 0 && !status)
+      status = htp_error(HTP_EXIT_FAIL, "out of memory");
   }
   json_decref(root);
+  /* The same check as the library's, before the program starts. */
+  if (!status && omp_ext_plan_check(text, topo, msg, sizeof(msg)) != 0)
+    status = htp_error(HTP_EXIT_USAGE, "--plan %s: %s", file, msg);
+  if (!status && len > PLAN_ENV_MAX)
+    status = save_plan(file, &text);
+  if (!status && (status = set_wait(wait, file)) == 0)
+    status = set_threads(threads);
   free(file);
-  if (status)
-    return status;
-  snprintf(env, sizeof(env), "/proc/self/fd/%d", fd);
-  return htp_exec_preloaded("OMP_EXT_PLAN", env, argv);
+  if (!status) {
+    htp_program_env(ctx);
+    status = htp_exec_preloaded("OMP_EXT_PLAN", text, argv);
+  }
+  free(text);
+  return status;
 }

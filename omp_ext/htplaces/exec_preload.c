@@ -25,7 +25,13 @@ int htp_exec_preloaded(const char *var, const char *value, char **argv)
     return htp_error(HTP_EXIT_FAIL, "out of memory");
   /* Per-region control places every region: the runtime's own binding
    * would re-pin the threads at each fork (as exec POLICY, these are
-   * replaced). */
+   * replaced).  The user's places stay the base placement of a region not
+   * yet learnt (OMP_EXT_PLACES, which only libomp_ext reads). */
+  if (getenv("OMP_PLACES") && *getenv("OMP_PLACES") && !getenv("OMP_EXT_PLACES") &&
+      setenv("OMP_EXT_PLACES", getenv("OMP_PLACES"), 1) != 0) {
+    free(preload);
+    return htp_error(HTP_EXIT_FAIL, "cannot set the environment");
+  }
   unsetenv("OMP_PLACES");
   unsetenv("OMP_PROC_BIND");
   if (setenv(var, value, 1) != 0 || setenv("LD_PRELOAD", preload, 1) != 0) {

@@ -73,6 +73,9 @@
   X(list_problems, conflict)                                                                  \
   X(ht_policy_invalid, conflict)                                                              \
   X(libomp_fork_places, note)                                                                 \
+  X(plan_missing, conflict)                                                                   \
+  X(plan_not_file, conflict)                                                                  \
+  X(plan_invalid, conflict) \
   X(kmp_affinity_ignored, conflict)
 
 #define HTP_X_KIND(name, severity) htp_finding_##name,

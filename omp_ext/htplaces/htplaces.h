@@ -71,9 +71,10 @@ struct htp_command {
 int htp_this_machine(const char *command);
 
 /* exec --plan (exec_plan.c): run \p argv with the per-region plan of
- * htplaces tune's results in \p plan (a folder or its results.json);
+ * htplaces tune's results in \p plan (a folder or its results.json) or a
+ * plan file; \p team_free: the plan may change team sizes (--team-sizes);
  * returns only on error. */
-int htp_exec_plan(struct htp_ctx *ctx, const char *plan, char **argv);
+int htp_exec_plan(struct htp_ctx *ctx, const char *plan, int team_free, char **argv);
 /* exec_preload.c: run argv with libomp_ext preloaded and \p var=\p value
  * (OMP_PLACES and OMP_PROC_BIND removed); returns only on an error (its
  * exit status, the line printed). */

@@ -23,7 +23,8 @@
 #include "htplaces.h"
 
 /* hwloc's I/O discovery plugins (hwloc 2.x names). */
-#define HTP_IO_PLUGINS "hwloc_pci,hwloc_opencl,hwloc_gl,hwloc_cuda,hwloc_nvml,hwloc_rsmi,hwloc_levelzero"
+#define HTP_IO_PLUGINS "hwloc_pci,hwloc_opencl,hwloc_gl,hwloc_cuda,hwloc_nvml,hwloc_rsmi," \
+                       "hwloc_levelzero,hwloc_xml_libxml"
 
 /* The common options, as each subcommand's help lists them: the topology
  * ones (HTP_HELP_TOPO), or without -i for the commands that act on this
@@ -48,15 +49,19 @@ static const struct htp_command commands[] = {
    htp_cmd_topo, HTP_HELP_TOPO},
   {"list", "list", "the policies, one line each", htp_cmd_list,
    "  -h, --help           this help\n"},
-  {"exec", "exec POLICY [N] -- PROG ...  |  exec --plan DIR|FILE -- PROG ...  |  "
-   "exec auto[:time|:energy] -- PROG ...",
+  {"exec", "exec POLICY [N] -- PROG ...  |  exec --plan DIR|FILE [--team-sizes] -- PROG ...  |  "
+   "exec auto[:time|:energy][:threads] [--learn DIR] -- PROG ...",
    "run PROG with OMP_PLACES, OMP_PROC_BIND=close, OMP_NUM_THREADS set (per MPI rank), "
    "or each parallel region with its own placement from tune's results, or learnt as it "
-   "runs (auto)", htp_cmd_exec,
-   "  --plan DIR|FILE      htplaces tune --out DIR's results.json: each region's best\n"
-   "                       configuration from its first instance, the others the\n"
-   "                       plan's best (refused for another machine's shape)\n"
-   HTP_HELP_HERE "  Options stop at the first non-option argument.\n"},
+   "runs (auto); team sizes kept as OpenMP defines them", htp_cmd_exec,
+   "  --plan DIR|FILE      htplaces tune --out DIR's results.json (each region's\n"
+   "                       fastest measured configuration of its team, else the\n"
+   "                       recommendation's), or a plan file such as auto's learnt\n"
+   "                       state; checked whole first (refused for another machine)\n"
+   "  --learn DIR          auto: keep what it learnt across runs in DIR/PROG.plan\n"
+   "  --team-sizes         auto, --plan: team sizes may change too, below\n"
+   "                       nthreads-var (programs correct under OMP_DYNAMIC=true)\n"
+   HTP_HELP_HERE "  Options stop at the first non-option argument (but the word auto).\n"},
   {"model", "model [options] [POLICY...]",
    "modelled power, speed-up, SPN, energy per N (paper §2)", htp_cmd_model,
    "  --serial-fraction s  the program's serial fraction in [0, 1) (default\n"
@@ -255,7 +260,9 @@ int main(int argc, char **argv)
 
   /* omp_ext keeps no I/O objects, so hwloc's I/O discovery plugins are
    * never useful here: not loading them saves about a fifth of a call.
-   * A user's own setting wins. */
+   * Nor is libxml2's XML plugin (with ICU and libstdc++): hwloc's built-in
+   * XML parser reads -i FILE.xml the same (every fixture of tests/topologies
+   * gives the same topo and orders).  A user's own setting wins. */
   if (!getenv("HWLOC_PLUGINS_BLACKLIST")) {
     setenv("HWLOC_PLUGINS_BLACKLIST", HTP_IO_PLUGINS, 1);
     ctx.hwloc_env_ours = 1; /* taken out again before a program runs */

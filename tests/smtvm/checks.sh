@@ -360,7 +360,8 @@ stamp "verify, nested"
 
 # 3f. Per-region control (issue 23), per runtime, on tests/region_probe (two
 # regions A and B, no omp_ext in the program: libomp_ext preloaded).
-# htplaces exec --plan with a plan of this machine giving A "spn 2" (two
+# htplaces exec --plan --team-sizes (team sizes per region: the user's
+# opt-in, issue 30) with a plan of this machine giving A "spn 2" (two
 # siblings of the first core) and B "speedup CORES" (one PU on every core),
 # default spread: every thread of each region's last instance on place t of
 # ITS configuration with its team size, by the threads' own affinity and by
@@ -370,7 +371,9 @@ stamp "verify, nested"
 # each region on the places of the configuration auto settled on for it
 # (the timing file's "control"); a region exploring again at exit (emulated
 # timings drift out of its band) has all its threads on the places of one
-# of the candidates its record lists.  (tests/smtvm/regions.py)
+# of the candidates its record lists; then exec auto --learn DIR twice: the
+# second run restores each region's state and runs it there.
+# (tests/smtvm/regions.py)
 rpy=$(dirname "$0")/regions.py
 for b in "$@"; do
   H=$b/bin/htplaces; rp=$b/tests/region_probe; lib=$b/omp_ext/libomp_ext.so
@@ -385,7 +388,7 @@ for b in "$@"; do
   if [ $? != 0 ]; then
     bad "$rt: per-region plan: $(echo $r)"
   else
-    OMP_EXT_TIMING=$d/t1.json $H exec --plan "$d" -- "$rp" 50 >"$d/r1" 2>"$d/e1" ||
+    OMP_EXT_TIMING=$d/t1.json $H exec --plan "$d" --team-sizes -- "$rp" 50 >"$d/r1" 2>"$d/e1" ||
       sed 's/^/# exec --plan: /' "$d/e1"
     r=$(python3 "$rpy" check "$d/r1" "$d/want.json" "$d/t1.json" 2>&1)
     st=$?
@@ -402,6 +405,20 @@ for b in "$@"; do
   st=$?
   echo "# $rt: auto: $(echo "$r" | tail -n 1)"
   check "$rt: OMP_EXT_HT_POLICY=auto: each region's threads on the places of the configuration it recorded" \
+    "0" "$st$(echo "$r" | sed '$d' | head -n 4 | tr '\n' '|')"
+  # A learnt state reused (issue 30): two runs of exec auto --learn DIR; the
+  # second starts every region from the first's state ("learnt":
+  # "restored") and its threads run on the places of the configuration
+  # recorded for it.
+  for run in 1 2; do
+    env -u OMP_NUM_THREADS OMP_EXT_TIMING=$d/t5.json $H exec auto --learn "$d/learn" -- \
+      "$rp" 1000 >"$d/r5" 2>"$d/e5" || sed 's/^/# auto --learn: /' "$d/e5"
+  done
+  r=$(python3 "$rpy" learn "$d" "$H" "$npu" "$allowed_list" 2>&1 &&
+      python3 "$rpy" check "$d/r5" "$d/want5.json" 2>&1)
+  st=$?
+  echo "# $rt: auto --learn, second run: $(echo "$r" | tail -n 1)"
+  check "$rt: exec auto --learn: the second run restores every region's learnt state, its threads on that configuration's places" \
     "0" "$st$(echo "$r" | sed '$d' | head -n 4 | tr '\n' '|')"
   rm -rf "$d"
 done

@@ -78,18 +78,25 @@ def plan(d, htp, ncores):
 
 
 def config_of(label, htp, npus, allowed):
-    if label == "default":
-        return {"config": "default", "threads": npus, "omp_places": "{" + allowed + "}"}
     pol, n = label.split(":")
+    if pol == "none":  # the team unbound: each thread on the whole allowed set
+        return {"config": label, "threads": int(n), "omp_places": "{" + allowed + "}"}
     return {"config": label, "threads": int(n), "omp_places": places(htp, pol, n)}
 
 
-def auto(d, htp, npus, allowed):
+def auto(d, htp, npus, allowed, timing="t4.json", want_file="want4.json", restored=False):
     want = {}
-    for name, r in zip("AB", regions_of(d + "/t4.json")):
+    regions = regions_of(d + "/" + timing)
+    if len(regions) != 2:
+        print("%s: %d parallel regions, wanted 2" % (timing, len(regions)))
+        return 1
+    for name, r in zip("AB", regions):
         c = r.get("control") or {}
         if c.get("source") != "auto" or "config" not in c:
             print("region %s: no auto control record: %s" % (name, c))
+            return 1
+        if restored and c.get("learnt") != "restored":
+            print("region %s: not restored from the learnt state: learnt %s" % (name, c.get("learnt")))
             return 1
         if c.get("settled"):
             want[name] = config_of(c["config"], htp, npus, allowed)
@@ -101,8 +108,13 @@ def auto(d, htp, npus, allowed):
                           % c.get("reexplores", 0),
                           "candidates": [config_of(k["config"], htp, npus, allowed)
                                          for k in c.get("candidates", [])]}
-    json.dump(want, open(d + "/want4.json", "w"))
+    json.dump(want, open(d + "/" + want_file, "w"))
     return 0
+
+
+def learn(d, htp, npus, allowed):
+    """The second run of exec auto --learn: every region restored."""
+    return auto(d, htp, npus, allowed, "t5.json", "want5.json", restored=True)
 
 
 def check(report, want_path, timing=None):
@@ -162,4 +174,6 @@ if __name__ == "__main__":
         sys.exit(plan(args[0], args[1], int(args[2])))
     if cmd == "auto":
         sys.exit(auto(args[0], args[1], int(args[2]), args[3]))
+    if cmd == "learn":
+        sys.exit(learn(args[0], args[1], int(args[2]), args[3]))
     sys.exit(check(*args))

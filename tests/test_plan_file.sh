@@ -1,0 +1,77 @@
+#!/bin/sh
+# Plan files and environment values that must not break or stall a process
+# (issue 30), under this build's runtime, with libomp_ext preloaded:
+#  1. OMP_EXT_PLAN naming a FIFO: `timeout 3 true` (no OpenMP) returns at
+#     once (under 1 s: the plan is read only at a first parallel region),
+#     says nothing; an OpenMP program says one line at once and runs;
+#  2. a FIFO, a folder, /dev/zero, a file over 1 MiB, a malformed plan:
+#     the library says one line naming the file (and line and field) and
+#     runs the program; htplaces exec --plan refuses each with exit 2 and
+#     one line, the program not run;
+#  3. an invalid OMP_EXT_HT_POLICY (auto:X, 3000 bytes with an escape
+#     sequence): nothing from a process without OpenMP; one line, escaped
+#     and shortened, from an OpenMP one; the policy left unset
+#     (omp_get_ht_policy() is os, 0);
+#  4. OMP_EXT_PLAN=/nonexistent and an invalid OMP_EXT_HT_POLICY flagged by
+#     htplaces doctor.
+# Usage: sh test_plan_file.sh REGION_PROBE HTPLACES LIBOMP_EXT_SO
+set -eu
+probe=$1 htp=$2 lib=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+unset OMP_NUM_THREADS OMP_PLACES OMP_PROC_BIND OMP_EXT_HT_POLICY OMP_EXT_PLAN OMP_EXT_TIMING \
+  OMP_EXT_LEARN KMP_AFFINITY GOMP_CPU_AFFINITY 2>/dev/null || true
+fail() { echo "FAIL: $*"; exit 1; }
+now() { date +%s%N; }
+
+# 1. a FIFO: nothing blocks
+mkfifo "$tmp/fifo"
+t0=$(now)
+OMP_EXT_PLAN=$tmp/fifo LD_PRELOAD=$lib timeout 3 true 2>"$tmp/e1" || fail "timeout 3 true under a FIFO plan failed"
+t1=$(now)
+[ $(( (t1 - t0) / 1000000 )) -lt 1000 ] || fail "timeout 3 true under a FIFO plan took $(( (t1 - t0) / 1000000 )) ms"
+[ ! -s "$tmp/e1" ] || fail "a process without OpenMP spoke of the plan: $(cat "$tmp/e1")"
+
+# 2. files the library and exec refuse at once, each with one line
+head -c 1100000 /dev/zero | tr '\0' '#' >"$tmp/huge"
+printf 'omp_ext_plan 2\ndefault 1 {0}\nregion probe 0x10 1 {0},{99999}\n' >"$tmp/places"
+printf 'omp_ext_plan 2\nregion probe 0x10 1 {0} bogus:1\n' >"$tmp/label"
+printf 'omp_ext_plan 2\nregion probe 0x10 100000 -\n' >"$tmp/threads"
+printf 'omp_ext_plan 2\nregion probe 0x10 1 {0}\nregion probe 0x10 1 {0}\n' >"$tmp/dup"
+want=$(OMP_EXT_TIMING= "$probe" 2 | sort)
+for f in "$tmp/fifo:a FIFO" "$tmp:a folder" "/dev/zero:a device" "$tmp/huge:more than a plan's limit" \
+  "$tmp/places:line 3: PLACES '{0},{99999}'" "$tmp/label:line 2: LABEL 'bogus:1'" \
+  "$tmp/threads:line 2: THREADS '100000'" "$tmp/dup:line 3: region 'probe' 0x10 with THREADS 1 given twice"; do
+  path=${f%%:*} why=${f#*:}
+  t0=$(now)
+  got=$(OMP_EXT_PLAN=$path LD_PRELOAD=$lib timeout 10 "$probe" 2 2>"$tmp/e2" | sort) ||
+    fail "OMP_EXT_PLAN=$path: the program failed"
+  t1=$(now)
+  [ $(( (t1 - t0) / 1000000 )) -lt 3000 ] || fail "OMP_EXT_PLAN=$path: $(( (t1 - t0) / 1000000 )) ms"
+  [ "$(wc -l <"$tmp/e2")" = 1 ] && grep -q "^omp_ext: OMP_EXT_PLAN: '$path'.*$why.*: per-region control is off$" "$tmp/e2" ||
+    fail "OMP_EXT_PLAN=$path: stderr '$(cat "$tmp/e2")', wanted one line with '$why'"
+  [ "$(echo "$got" | wc -l)" = "$(echo "$want" | wc -l)" ] || fail "OMP_EXT_PLAN=$path: the program's output changed"
+  rc=0
+  timeout 10 "$htp" exec --plan "$path" -- sh -c 'echo ran' >"$tmp/o2" 2>"$tmp/e2" || rc=$?
+  [ $rc = 2 ] && [ ! -s "$tmp/o2" ] && [ "$(wc -l <"$tmp/e2")" = 1 ] && grep -q '^htplaces: --plan ' "$tmp/e2" ||
+    fail "exec --plan $path: exit $rc, stdout '$(cat "$tmp/o2")', stderr '$(cat "$tmp/e2")'"
+done
+
+# 3. an invalid OMP_EXT_HT_POLICY: said once, escaped, only by an OpenMP process
+bad="auto:$(printf '\033[31m')$(head -c 3000 /dev/zero | tr '\0' x)"
+OMP_EXT_HT_POLICY=$bad LD_PRELOAD=$lib timeout 3 true 2>"$tmp/e3" || fail "true under an invalid policy failed"
+[ ! -s "$tmp/e3" ] || fail "a process without OpenMP spoke of the policy: $(head -c 200 "$tmp/e3")"
+out=$(OMP_EXT_HT_POLICY=$bad REGION_PROBE_POLICY=1 LD_PRELOAD=$lib "$probe" 2 2>"$tmp/e3" | head -n 1)
+[ "$out" = "policy 0" ] || fail "an invalid OMP_EXT_HT_POLICY left the policy set: '$out'"
+[ "$(wc -l <"$tmp/e3")" = 1 ] && [ "$(wc -c <"$tmp/e3")" -lt 400 ] &&
+  grep -q "^omp_ext: ignoring OMP_EXT_HT_POLICY='auto:\\\\x1b\[31mxxx.*\.\.\. (3010 bytes)': expected auto, auto:time, auto:energy, each optionally followed by :threads (per region)$" "$tmp/e3" ||
+  fail "an invalid OMP_EXT_HT_POLICY: stderr '$(head -c 600 "$tmp/e3")'"
+! grep -q "$(printf '\033')" "$tmp/e3" || fail "the escape sequence reached the terminal"
+out=$(OMP_EXT_HT_POLICY=auto:threads REGION_PROBE_POLICY=1 LD_PRELOAD=$lib "$probe" 2 2>"$tmp/e3" | head -n 1)
+[ "$out" = "policy 256" ] && [ ! -s "$tmp/e3" ] || fail "auto:threads: '$out', stderr '$(cat "$tmp/e3")'"
+
+# 4. doctor flags both
+OMP_EXT_PLAN=/nonexistent OMP_EXT_HT_POLICY=auto:x "$htp" doctor --no-saturation >"$tmp/o4" 2>&1 || true
+grep -q "conflict: OMP_EXT_PLAN='/nonexistent': No such file or directory: libomp_ext turns per-region control off" "$tmp/o4" &&
+  grep -q "conflict: OMP_EXT_HT_POLICY='auto:x' is invalid" "$tmp/o4" || fail "doctor: $(grep OMP_EXT "$tmp/o4")"
+echo "test_plan_file: FIFO, folder, device, huge and malformed plans refused at once (library and exec), env values said once, escaped, by OpenMP processes only"
