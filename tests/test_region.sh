@@ -162,6 +162,27 @@ rc=0; OMP_WAIT_POLICY=active "$htp" exec --plan "$tmp/wait" -- sh -c 'echo ran' 
 #     inherited descriptor (wrappers that close descriptors lost it).
 "$htp" exec --plan "$tmp" -- sh -c 'printf %s "$OMP_EXT_PLAN"' >"$tmp/p1f"
 head -n 1 "$tmp/p1f" | grep -qx 'omp_ext_plan 2' || fail "OMP_EXT_PLAN is not the plan text: $(head -c 80 "$tmp/p1f")"
+# 1g. A results.json whose configurations carry no region times (written by
+#     a script: only the summary's "best" per region): each region gets its
+#     summary best (here with --team-sizes: A one thread on {first PU}),
+#     not silently the recommendation.
+mkdir -p "$tmp/bare"
+python3 - "$tmp" "$npus" <<'PY'
+import json, sys
+tmp, npus = sys.argv[1], int(sys.argv[2])
+d = json.load(open(tmp + "/results.json"))
+for c in d["configurations"]:
+    c.pop("regions", None)
+for r in d["summary"]["regions"]:
+    r.pop("key", None)
+json.dump(d, open(tmp + "/bare/results.json", "w"))
+PY
+"$htp" exec --plan "$tmp/bare" --team-sizes -- sh -c 'printf %s "$OMP_EXT_PLAN"' >"$tmp/p1g"
+[ "$(grep -c '^region ' "$tmp/p1g")" -ge 2 ] || fail "a plan without per-configuration region times has no region line: $(cat "$tmp/p1g")"
+OMP_EXT_TIMING=$tmp/t1g.json "$htp" exec --plan "$tmp/bare" --team-sizes -- "$probe" 50 >"$tmp/r1g" ||
+  fail "exec --plan (summary only) failed"
+python3 "$tmp/check.py" "$tmp/r1g" "$tmp/want-free.json" "$tmp/t1g.json" ||
+  fail "exec --plan (summary only) --team-sizes: threads off their places"
 # 1a. A program whose file name has a blank and a '%': its plan lines carry
 #     the name escaped (%XX), and every region gets its configuration.
 cp "$probe" "$tmp/my probe%1"

@@ -166,7 +166,9 @@ static void region_lines(FILE *f, json_t *r, const struct config *cs, size_t n, 
   const char *key = json_string_value(json_object_get(r, "key")), *base;
   struct choice *best = calloc(n, sizeof(*best));
   size_t i, k, nbest = 0;
-  if (!module || !offset || !key || !best) {
+  if (!key)
+    key = ""; /* (no per-configuration times to look up: the summary's best) */
+  if (!module || !offset || !best) {
     free(best);
     return; /* (a region tune could not name) */
   }
@@ -180,6 +182,13 @@ static void region_lines(FILE *f, json_t *r, const struct config *cs, size_t n, 
       best[nbest++] = (struct choice){i, t};
     else if (t < best[k].total)
       best[k] = (struct choice){i, t};
+  }
+  if (nbest == 0 && json_is_integer(json_object_get(r, "best"))) {
+    /* no configuration carries the region's times (results.json written
+     * by hand or by a script): the summary's own "best", as measured */
+    json_int_t b = json_integer_value(json_object_get(r, "best"));
+    if (b >= 0 && (size_t)b < n && !cs[b].run_time && cs[b].wait == cs[global].wait)
+      best[nbest++] = (struct choice){(size_t)b, 0};
   }
   for (k = 0; k < nbest; k++) { /* the recommended configuration when tied */
     double tg = cs[global].threads == cs[best[k].config].threads ? region_total(&cs[global], key)
