@@ -29,6 +29,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -390,13 +392,19 @@ int tune_timing_files(const char *path, glob_t *g)
  * one by one took 40 % of reading it; fresh blocks each run would cost as
  * much in page faults).  jansson's allocator is process-wide: it is set
  * for tune_read_timing's duration only (tune reads from one thread), and
- * the blocks go with tune_read_timing_done(). */
+ * the blocks go with tune_read_timing_done().  The blocks are mapped
+ * MADV_DONTFORK: each run forks tune, and a fork write-protects every page
+ * the child shares, so the next run's reuse of 25 MB of blocks took a
+ * copy-on-write fault per page (6,300 a run, the bulk of reading a
+ * 5000-region file on a VM); the child execs at once and never needs them. */
 struct arena_block {
   struct arena_block *next;
   size_t used, size; /* in max_align_t units */
   max_align_t data[];
 };
 static struct arena_block *arena, *spare; /* in use; free for the next run */
+static char *read_buf; /* load_file's, kept for the next run */
+static size_t read_cap;
 
 static void *arena_malloc(size_t size)
 {
@@ -407,11 +415,17 @@ static void *arena_malloc(size_t size)
       b = spare;
       spare = b->next;
     } else {
+      size_t bytes;
+      void *m;
       words = (1 << 20) / sizeof(max_align_t);
       if (need > words)
         words = need;
-      if (!(b = malloc(sizeof(*b) + words * sizeof(max_align_t))))
+      bytes = sizeof(*b) + words * sizeof(max_align_t);
+      m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (m == MAP_FAILED)
         return NULL;
+      (void)madvise(m, bytes, MADV_DONTFORK); /* (an optimisation: may fail) */
+      b = m;
       b->size = words;
     }
     b->used = 0;
@@ -441,30 +455,47 @@ static void arena_end(void)
 
 void tune_read_timing_done(void)
 {
+  if (read_buf)
+    munmap(read_buf, read_cap);
+  read_buf = NULL, read_cap = 0;
   while (spare) {
     struct arena_block *next = spare->next;
-    free(spare);
+    munmap(spare, sizeof(*spare) + spare->size * sizeof(max_align_t));
     spare = next;
   }
 }
 
 /* A JSON file read whole, then parsed (jansson's own file reader takes a
  * byte at a time: 2.5 x slower on a 2 MB file of 5000 regions); NULL when
- * unreadable or not JSON. */
+ * unreadable, not a regular file or not JSON. */
 static json_t *load_file(const char *path)
 {
-  FILE *f = fopen(path, "re");
-  char *buf = NULL;
-  size_t len = 0;
-  ssize_t got;
-  json_t *root;
-  if (!f)
+  struct stat st;
+  size_t got = 0;
+  ssize_t r = 1;
+  void *m;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
+    if (fd >= 0)
+      close(fd);
     return NULL;
-  got = getdelim(&buf, &len, '\0', f); /* (the whole file: JSON holds no NUL) */
-  fclose(f);
-  root = got > 0 ? json_loadb(buf, (size_t)got, 0, NULL) : NULL;
-  free(buf);
-  return root;
+  }
+  if ((size_t)st.st_size > read_cap) { /* the run's buffer: as the arena's blocks */
+    size_t cap = ((size_t)st.st_size + 4095) & ~(size_t)4095;
+    if ((m = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)) ==
+        MAP_FAILED) {
+      close(fd);
+      return NULL;
+    }
+    (void)madvise(m, cap, MADV_DONTFORK);
+    if (read_buf)
+      munmap(read_buf, read_cap);
+    read_buf = m, read_cap = cap;
+  }
+  while (got < (size_t)st.st_size && (r = read(fd, read_buf + got, (size_t)st.st_size - got)) > 0)
+    got += (size_t)r;
+  close(fd);
+  return r > 0 ? json_loadb(read_buf, got, 0, NULL) : NULL;
 }
 
 /* Read and validate the files of a run into procs[*n] (those with at least
