@@ -207,6 +207,20 @@ static void test_bad_policy_and_n(void)
   /* exec takes auto and --plan too: its list says so (it omitted them) */
   ASSERT_BAD(2, "unknown policy 'AUTO'; allowed: os, speedup, spn, spread, energy, "
              "auto[:time|:energy][:threads] (or exec --plan DIR|FILE)", "exec", "AUTO", "--", "true");
+  /* per-region options: a missing value, after a policy, a folder no file
+   * can be made in (found by the new-user pass: "--learn --" made a folder
+   * named "--", "exec spn --learn D" said "unexpected argument 'D'") */
+  ASSERT_BAD(2, "option '--learn' needs a value before '--'", "exec", "auto", "--learn", "--",
+             "true");
+  ASSERT_BAD(2, "option '--plan' needs a value before '--'", "exec", "--plan", "--", "true");
+  ASSERT_BAD(2, "--learn applies to per-region control, not to a policy ('spn')", "exec", "spn",
+             "--learn", "d", "--", "true");
+  ASSERT_BAD(2, "--team-sizes applies to per-region control, not to a policy ('spn')", "exec",
+             "spn", "--team-sizes", "--", "true");
+  ASSERT_BAD(2, "--plan takes no POLICY or N ('spn')", "exec", "spn", "2", "--plan", "x", "--",
+             "true");
+  ASSERT_BAD(2, "--learn /sys: cannot make a file there", "exec", "auto", "--learn", "/sys", "--",
+             "true");
   ASSERT_BAD(2, "missing POLICY", "-i", C6100);
   ASSERT_BAD(2, "N must be a positive whole number, got '0'", "-i", C6100, "spn", "0");
   ASSERT_BAD(2, "N must be a positive whole number, got 'abc'", "-i", C6100, "spn", "abc");

@@ -55,6 +55,30 @@ static int bind_domain(const struct htp_ctx *ctx, int restricted)
   return HTP_EXIT_OK;
 }
 
+/* Can a file be made in \p abs, as the library will at exit (temp +
+ * rename)?  access() says yes to root on read-only file systems (/sys). */
+static int learn_dir_writable(const char *dir, char *abs)
+{
+  char *probe = NULL;
+  int fd, err;
+  if (asprintf(&probe, "%s/.htplaces-learn-XXXXXX", abs) < 0) {
+    free(abs);
+    return htp_error(HTP_EXIT_FAIL, "out of memory");
+  }
+  fd = mkstemp(probe);
+  err = errno;
+  if (fd >= 0) {
+    close(fd);
+    unlink(probe);
+  }
+  free(probe);
+  if (fd >= 0)
+    return HTP_EXIT_OK;
+  free(abs);
+  return htp_error(HTP_EXIT_USAGE, "--learn %s: cannot make a file there (%s): give a folder "
+                   "you can write", dir, strerror(err));
+}
+
 /* --learn DIR: the folder of auto's learnt states, made if missing (one
  * level), as an absolute path in *out (malloc'd). */
 static int learn_dir(const char *dir, char **out)
@@ -63,10 +87,14 @@ static int learn_dir(const char *dir, char **out)
   if (stat(dir, &st) != 0 && (errno != ENOENT || mkdir(dir, 0777) != 0 || stat(dir, &st) != 0))
     return htp_error(HTP_EXIT_USAGE, "--learn %s: %s; give a folder (made if its parent exists)",
                      dir, strerror(errno));
-  if (!S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0)
-    return htp_error(HTP_EXIT_USAGE, "--learn %s: not a folder you can write", dir);
+  if (!S_ISDIR(st.st_mode))
+    return htp_error(HTP_EXIT_USAGE, "--learn %s: not a folder; give a folder you can write", dir);
   if (!(*out = realpath(dir, NULL)))
     return htp_error(HTP_EXIT_FAIL, "--learn %s: %s", dir, strerror(errno));
+  if (learn_dir_writable(dir, *out) != HTP_EXIT_OK) {
+    *out = NULL; /* (freed) */
+    return HTP_EXIT_USAGE;
+  }
   return HTP_EXIT_OK;
 }
 
@@ -136,6 +164,10 @@ int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv)
       }
       break;
     }
+    if ((c == OPT_PLAN || c == OPT_LEARN) && strcmp(optarg, "--") == 0)
+      return htp_error(HTP_EXIT_USAGE, "option '--%s' needs a value before '--' (%s)",
+                       c == OPT_PLAN ? "plan" : "learn",
+                       c == OPT_PLAN ? "DIR|FILE" : "DIR, made if its parent exists");
     if (c == OPT_PLAN)
       plan = optarg;
     else if (c == OPT_LEARN)
@@ -170,6 +202,18 @@ int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv)
   if (team_free && auto_at < 0 && !plan)
     return htp_error(HTP_EXIT_USAGE, "--team-sizes applies to auto and --plan only (per region); "
                      "a policy's N is its team: htplaces exec POLICY N");
+  for (c = optind; c < sep; c++) { /* (a policy's words: per-region options after them) */
+    const char *w = argv[c];
+    if (strcmp(w, "--plan") == 0 || strncmp(w, "--plan=", 7) == 0)
+      return htp_error(HTP_EXIT_USAGE, "--plan takes no POLICY or N ('%s'); usage: htplaces "
+                       "exec --plan DIR|FILE -- PROGRAM [ARGS]", argv[optind]);
+    if (strcmp(w, "--learn") == 0 || strncmp(w, "--learn=", 8) == 0 ||
+        strcmp(w, "--team-sizes") == 0)
+      return htp_error(HTP_EXIT_USAGE, "%s applies to per-region control, not to a policy "
+                       "('%s'): htplaces exec auto %s -- PROGRAM", w[2] == 'l' ? "--learn" : w,
+                       argv[optind], w[2] == 'l' ? "--learn DIR" : "--team-sizes (or --plan "
+                       "DIR|FILE --team-sizes)");
+  }
   if (plan)
     return htp_exec_plan(ctx, plan, team_free, argv + sep + 1);
   if (auto_at >= 0)
