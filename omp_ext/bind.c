@@ -468,7 +468,7 @@ static void env_warning(const char *text, const char *why)
   fprintf(stderr, "expected POLICY[:N], POLICY one of");
   for (i = 0; i < OMP_EXT_NPOLICIES; i++)
     fprintf(stderr, "%s %s", i ? "," : "", omp_ext_policy_name((omp_ht_policy_t)i));
-  fprintf(stderr, ", N a positive whole number; or auto, auto:time, auto:energy (per region)\n");
+  fprintf(stderr, ", N a positive whole number; or %s (per region)\n", OMP_EXT_AUTO_FORMS);
 }
 
 __attribute__((constructor)) static void omp_ext_env_init(void)

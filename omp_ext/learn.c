@@ -71,7 +71,8 @@ static int state_fits(const struct omp_ext_plan *p)
   for (i = 0; i < p->nbuilds; i++)
     if (omp_ext_plan_build_id(p->builds[i].module, here, sizeof(here)) == 0 &&
         strcmp(here, p->builds[i].id) != 0) {
-      say("%s was learnt for another build of %s (%s; this one %s): learning afresh",
+      say("%s was learnt for another build of %s (%s; this one %s): learning afresh (one "
+          "folder per build keeps both)",
           p->source, omp_ext_quote(p->builds[i].module, shown, sizeof(shown)),
           p->builds[i].id, here);
       return 0;

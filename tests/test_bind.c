@@ -464,7 +464,8 @@ static void test_env_policy(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "omp_ext: ignoring OMP_EXT_HT_POLICY='fastest'"));
   CU_ASSERT_EQUAL(count_lines(r.err), 1);
   /* the allowed values include the per-region auto (on main: omitted) */
-  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "; or auto, auto:time, auto:energy (per region)"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "; or auto, auto:time, auto:energy, each optionally "
+                                       "followed by :threads (per region)"));
   run_free(&r);
   r = probe(NULL, NULL, NULL, env_badn);
   CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "omp_ext: ignoring OMP_EXT_HT_POLICY='spn:0'"));

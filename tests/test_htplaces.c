@@ -221,6 +221,12 @@ static void test_bad_policy_and_n(void)
              "true");
   ASSERT_BAD(2, "--learn /sys: cannot make a file there", "exec", "auto", "--learn", "/sys", "--",
              "true");
+  /* a file that is neither a plan nor JSON: what --plan takes (it said only
+   * "'[' or '{' expected") */
+  ASSERT_BAD(2, "not a plan file, nor JSON (line 1: ", "exec", "--plan",
+             OMP_EXT_TEST_DIR "/test_htplaces.c", "--", "true");
+  ASSERT_BAD(2, "or a plan file (first line 'omp_ext_plan 2')", "exec", "--plan",
+             OMP_EXT_TEST_DIR "/test_htplaces.c", "--", "true");
   ASSERT_BAD(2, "missing POLICY", "-i", C6100);
   ASSERT_BAD(2, "N must be a positive whole number, got '0'", "-i", C6100, "spn", "0");
   ASSERT_BAD(2, "N must be a positive whole number, got 'abc'", "-i", C6100, "spn", "abc");

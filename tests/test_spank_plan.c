@@ -37,7 +37,7 @@ static struct hts_settings policy(const char *text)
 static void test_parse_policy(void)
 {
   static const char *const bad[] = {"", "bogus", "spn:", "spn:0", "spn:x", "spn:4:2", ":4",
-                                    "auto:fast", "auto:2", "SPN", "spn 4"};
+                                    "auto:fast", "auto:2", "SPN", "spn 4", "auto:threads:threads"};
   struct hts_settings s = policy("spn");
   unsigned i;
   CU_ASSERT_EQUAL(s.policy, omp_ht_policy_spn);
@@ -50,6 +50,12 @@ static void test_parse_policy(void)
   s = policy("auto:energy");
   CU_ASSERT(s.is_auto);
   CU_ASSERT_STRING_EQUAL(s.text, "auto:energy");
+  s = policy("auto:threads"); /* (team sizes per region: libomp_ext's own opt-in) */
+  CU_ASSERT(s.is_auto);
+  CU_ASSERT_STRING_EQUAL(s.text, "auto:threads");
+  s = policy("auto:energy:threads");
+  CU_ASSERT(s.is_auto);
+  CU_ASSERT_STRING_EQUAL(s.text, "auto:energy:threads");
   s = policy("off");
   CU_ASSERT(s.policy_set && s.off && !hts_active(&s));
   for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -61,7 +67,8 @@ static void test_parse_policy(void)
     CU_ASSERT_PTR_NULL(strchr(err, '\n'));
   }
   hts_parse_policy("--ht-policy", "bogus", &s, err, sizeof(err));
-  HAS(err, "unknown policy; allowed: os, speedup, spn, spread, energy, auto[:time|:energy], off");
+  HAS(err, "unknown policy; allowed: os, speedup, spn, spread, energy, "
+           "auto[:time|:energy][:threads], off");
   hts_parse_policy("--ht-policy", "spn:0", &s, err, sizeof(err));
   HAS(err, "N must be a whole number of threads >= 1");
 }

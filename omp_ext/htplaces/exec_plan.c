@@ -399,8 +399,12 @@ int htp_exec_plan(struct htp_ctx *ctx, const char *plan, int team_free, char **a
   root = json_load_file(file, 0, &jerr);
   if (!root) {
     status = jerr.line > 0
-           ? htp_error(HTP_EXIT_USAGE, "--plan %s: line %d: %s", file, jerr.line, jerr.text)
-           : htp_error(HTP_EXIT_USAGE, "--plan %s: %s", file, jerr.text);
+           ? htp_error(HTP_EXIT_USAGE, "--plan %s: not a plan file, nor JSON (line %d: %s); give "
+                       "htplaces tune's --out folder, its results.json, or a plan file (first "
+                       "line 'omp_ext_plan 2')", file, jerr.line, jerr.text)
+           : htp_error(HTP_EXIT_USAGE, "--plan %s: %s; give htplaces tune's --out folder, its "
+                       "results.json, or a plan file (first line 'omp_ext_plan 2')", file,
+                       jerr.text);
     free(file);
     return status;
   }

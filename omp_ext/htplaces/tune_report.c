@@ -492,10 +492,11 @@ void tune_print_table(FILE *out, const struct tune_report *t)
               "default\n", name);
     }
   if (tune_auto_config(t) >= 0)
-    fprintf(out, "auto: OMP_EXT_HT_POLICY=auto, libomp_ext preloaded (each region's team size and "
-            "places chosen at run time): shown beside the global configurations, never "
-            "recommended -- to use it, htplaces exec auto -- PROGRAM; to apply "
-            "tune's own per-region answer, htplaces exec --plan\n");
+    fprintf(out, "auto: OMP_EXT_HT_POLICY=auto, libomp_ext preloaded (each region's places chosen "
+            "at run time, its team as OpenMP gives it unless OMP_DYNAMIC=true): shown beside "
+            "the global configurations, never recommended -- to use it, htplaces exec auto "
+            "[--learn DIR] -- PROGRAM; to apply tune's own per-region answer, htplaces exec "
+            "--plan\n");
   fprintf(out, "vs fastest: geometric mean of the per-round ratios to the fastest %s; tied (R): "
           "not significantly %s over R paired rounds (%s)%s\n", tune_objective_name(t->objective),
           t->objective == TUNE_SPN ? "lower" : "higher", TUNE_TEST_NAME,

@@ -22,7 +22,7 @@ int hts_fail(char *err, size_t len, const char *fmt, ...)
   return -1;
 }
 
-/* The policy names for messages: "os, speedup, ..., auto[:time|:energy], off". */
+/* The policy names for messages: "os, speedup, ..., auto[:time|:energy][:threads], off". */
 static void policy_names(char *buf, size_t len)
 {
   size_t used = 0;
@@ -32,7 +32,7 @@ static void policy_names(char *buf, size_t len)
     used += (size_t)snprintf(buf + used, len - used, "%s, ",
                              omp_ext_policy_name((omp_ht_policy_t)v));
   if (used < len)
-    snprintf(buf + used, len - used, "auto[:time|:energy], off");
+    snprintf(buf + used, len - used, "auto[:time|:energy][:threads], off");
 }
 
 int hts_parse_policy(const char *what, const char *text, struct hts_settings *s, char *err,
@@ -43,6 +43,7 @@ int hts_parse_policy(const char *what, const char *text, struct hts_settings *s,
   unsigned long long n = 0;
   size_t nlen = colon ? (size_t)(colon - text) : strlen(text);
   omp_ht_policy_t policy = omp_ht_policy_os;
+  int energy, threads;
   policy_names(names, sizeof(names));
   omp_ext_quote(text, q, sizeof(q));
   if (strcmp(text, "off") == 0) {
@@ -52,8 +53,8 @@ int hts_parse_policy(const char *what, const char *text, struct hts_settings *s,
     s->is_auto = 0;
     return 0;
   }
-  if (strcmp(text, "auto") == 0 || strcmp(text, "auto:time") == 0 ||
-      strcmp(text, "auto:energy") == 0) {
+  if (strlen(text) <= 40 && omp_ext_auto_value(text, &energy, &threads) == 1) {
+    /* (auto[:time|:energy][:threads]: libomp_ext's own grammar) */
     snprintf(s->text, sizeof(s->text), "%s", text);
     s->policy_set = s->is_auto = 1;
     s->off = 0;
