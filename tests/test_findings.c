@@ -631,6 +631,44 @@ static void test_env(void)
     unlink(good), unlink(bad), unlink(fifo), rmdir(dir);
   }
 
+  /* OMP_EXT_LEARN: a folder libomp_ext can write in, and only under auto
+   * (the new-user pass: doctor said nothing of a missing folder, a file,
+   * /sys, or a folder set without auto). */
+  {
+    char dir[] = "/tmp/omp_ext_learn_XXXXXX", file[300], var[400];
+    char ht[] = "OMP_EXT_HT_POLICY=auto:energy";
+    char *env[] = {var, ht, NULL}, *alone[] = {var, NULL};
+    FILE *f1;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    snprintf(file, sizeof(file), "%s/afile", dir);
+    CU_ASSERT_FATAL((f1 = fopen(file, "w")) != NULL);
+    fclose(f1);
+    snprintf(var, sizeof(var), "OMP_EXT_LEARN=%s", dir);
+    CU_ASSERT_EQUAL(env_findings(env, &l), 0);
+    CU_ASSERT_PTR_NULL(htp_findings_find(&l, htp_finding_learn_ignored));
+    htp_findings_free(&l);
+    CU_ASSERT_EQUAL(env_findings(alone, &l), 0); /* (a note, not a conflict) */
+    CU_ASSERT_PTR_NOT_NULL(htp_findings_find(&l, htp_finding_learn_ignored));
+    htp_findings_free(&l);
+    snprintf(var, sizeof(var), "OMP_EXT_LEARN=%s/none", dir);
+    CU_ASSERT_EQUAL(env_findings(env, &l), 1);
+    f = htp_findings_find(&l, htp_finding_learn_invalid);
+    CU_ASSERT_FATAL(f != NULL);
+    CU_ASSERT_STRING_EQUAL(htp_finding_text(f, "reason"), "No such file or directory");
+    htp_findings_free(&l);
+    snprintf(var, sizeof(var), "OMP_EXT_LEARN=%s", file);
+    CU_ASSERT_EQUAL(env_findings(env, &l), 1);
+    f = htp_findings_find(&l, htp_finding_learn_invalid);
+    CU_ASSERT_FATAL(f != NULL);
+    CU_ASSERT_STRING_EQUAL(htp_finding_text(f, "reason"), "not a folder");
+    htp_findings_free(&l);
+    snprintf(var, sizeof(var), "OMP_EXT_LEARN=/sys"); /* (no file can be made, root or not) */
+    CU_ASSERT_EQUAL(env_findings(env, &l), 1);
+    CU_ASSERT_PTR_NOT_NULL(htp_findings_find(&l, htp_finding_learn_invalid));
+    htp_findings_free(&l);
+    unlink(file), rmdir(dir);
+  }
+
   /* A valid list with problems on this machine: check's findings, named. */
   CU_ASSERT_EQUAL(env_findings(shared, &l), 1);
   f = htp_findings_find(&l, htp_finding_list_problems);

@@ -141,6 +141,15 @@ static void finding_text(FILE *out, const struct htp_finding *f)
     fprintf(out, "OMP_EXT_PLAN: %s: libomp_ext refuses the whole plan and turns per-region "
             "control off", htp_finding_text(f, "reason"));
     break;
+  case htp_finding_learn_invalid:
+    fprintf(out, "OMP_EXT_LEARN='%s': %s: libomp_ext cannot keep what auto learns there (it "
+            "writes DIR/PROGRAM.plan at exit); give a folder you can write",
+            shown(htp_finding_text(f, "value"), buf), htp_finding_text(f, "reason"));
+    break;
+  case htp_finding_learn_ignored:
+    fprintf(out, "OMP_EXT_LEARN is set, but OMP_EXT_HT_POLICY is not auto: libomp_ext learns "
+            "nothing (htplaces exec auto --learn DIR sets both)");
+    break;
   case htp_finding_invalid_proc_bind:
     fprintf(out, "OMP_PROC_BIND='%s' is invalid; allowed: true, false, or a list of primary, "
             "close, spread", shown(htp_finding_text(f, "value"), buf));

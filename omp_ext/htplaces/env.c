@@ -17,6 +17,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "analysis.h"
 #include "util.h"
@@ -195,6 +196,39 @@ static void check_plan(struct envrep *r, const omp_ext_topo_t *topo, const char 
   }
 }
 
+/* OMP_EXT_LEARN as libomp_ext uses it: a folder it can make files in (the
+ * state is written at exit, temp + rename), and only under
+ * OMP_EXT_HT_POLICY=auto (else a note: nothing is learnt). */
+static void check_learn(struct envrep *r, const char *ht, const char *v)
+{
+  struct htp_finding *f;
+  struct stat st;
+  char probe[4200];
+  const char *why = NULL;
+  int energy, threads, fd;
+  if (!ht || omp_ext_auto_value(ht, &energy, &threads) != 1) {
+    if ((f = htp_finding_add(r->out, htp_finding_learn_ignored, htp_section_environment,
+                             htp_at_variable, 0)) != NULL)
+      f->variable = "OMP_EXT_LEARN";
+    return;
+  }
+  if (stat(v, &st) != 0)
+    why = strerror(errno);
+  else if (!S_ISDIR(st.st_mode))
+    why = "not a folder";
+  else if (snprintf(probe, sizeof(probe), "%s/.htplaces-doctor-XXXXXX", v) >= (int)sizeof(probe))
+    why = "a path too long";
+  else if ((fd = mkstemp(probe)) < 0)
+    why = strerror(errno);
+  else
+    close(fd), unlink(probe);
+  if (!why)
+    return;
+  f = conflict(r, htp_finding_learn_invalid, "OMP_EXT_LEARN");
+  htp_put_text(r->out, f, "value", v);
+  htp_put_text(r->out, f, "reason", why);
+}
+
 unsigned htp_env_analyze(char *const envp[], const omp_ext_topo_t *topo,
                          struct htp_findings *out)
 {
@@ -202,7 +236,7 @@ unsigned htp_env_analyze(char *const envp[], const omp_ext_topo_t *topo,
   const char *places = env_get(envp, "OMP_PLACES"), *bind = env_get(envp, "OMP_PROC_BIND");
   const char *gomp = env_get(envp, "GOMP_CPU_AFFINITY"), *kmp = env_get(envp, "KMP_AFFINITY");
   const char *nth = env_get(envp, "OMP_NUM_THREADS"), *ht = env_get(envp, "OMP_EXT_HT_POLICY");
-  const char *plan = env_get(envp, "OMP_EXT_PLAN");
+  const char *plan = env_get(envp, "OMP_EXT_PLAN"), *learn = env_get(envp, "OMP_EXT_LEARN");
   struct htp_finding *f;
   char item[256];
   const char *why;
@@ -257,5 +291,7 @@ unsigned htp_env_analyze(char *const envp[], const omp_ext_topo_t *topo,
                  ht);
   if (plan && *plan)
     check_plan(&r, topo, plan);
+  if (learn && *learn)
+    check_learn(&r, ht, learn);
   return r.conflicts;
 }

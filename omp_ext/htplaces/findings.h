@@ -76,6 +76,8 @@
   X(plan_missing, conflict)                                                                   \
   X(plan_not_file, conflict)                                                                  \
   X(plan_invalid, conflict) \
+  X(learn_invalid, conflict) \
+  X(learn_ignored, note) \
   X(kmp_affinity_ignored, conflict)
 
 #define HTP_X_KIND(name, severity) htp_finding_##name,
