@@ -24,9 +24,9 @@
 #include "runtime.h"
 #include "timing_int.h"
 
-static pthread_mutex_t tlock = PTHREAD_MUTEX_INITIALIZER;
 typedef struct omp_ext_timing_part part_t;
 
+static pthread_mutex_t tlock = PTHREAD_MUTEX_INITIALIZER;
 static struct omp_ext_timing_region *regions;
 static size_t nregions, capregions;
 /* Index of regions by (construct, place) or name: open addressing, linear probing;

@@ -4,6 +4,7 @@
  * part holds all its instances, else weighted by the instances each part's
  * uniform sample stands for.  For omp_ext_timer_stats() and the file.
  */
+#define _GNU_SOURCE /* (timing_int.h: cpu_set_t) */
 #include <stdlib.h>
 #include <string.h>
 
