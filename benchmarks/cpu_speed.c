@@ -10,7 +10,7 @@
  *
  *   cpu_speed [SECONDS] [PU ...]     (defaults: 3 s, every allowed PU; OS indexes)
  *
- * Figures: benchmarks/README.md ("Capacity-weighted split").
+ * Figures: benchmarks/RESULTS.md ("Capacity-weighted split").
  */
 #define _GNU_SOURCE
 #include <errno.h>

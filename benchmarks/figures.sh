@@ -1,5 +1,5 @@
 #!/bin/sh
-# benchmarks/README.md's performance figures on 2 threads, gcc/libgomp and
+# benchmarks/RESULTS.md's performance figures on 2 threads, gcc/libgomp and
 # clang/libomp builds alternating, ROUNDS rounds (default 3): word count on
 # the 100 MB corpus (Zipf s=1, 50,000 pseudo-words, seed 42), triad on
 # 80 M-element arrays, EPCC overheads.  Prints one line per kernel and

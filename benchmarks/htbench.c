@@ -18,7 +18,7 @@
 #include "omp_ext.h"
 
 /* Defaults: --quick is the CI/smoke size (well under 2 minutes on 2 cores);
- * the full sweep is sized for about 5 minutes on 16 cores (see benchmarks/README.md). */
+ * the full sweep is sized for about 5 minutes on 16 cores (see benchmarks/RESULTS.md). */
 static const struct htb_sizes quick_sizes = {NULL, 2, 42, 1000000, 1000000, 1000000, 10, 0.001, NULL,
                                              100000, 100, 16, 10, 0};
 static const struct htb_sizes full_sizes = {NULL, 8, 42, 10000000, 4000000, 10000000, 10, 0.001, NULL,

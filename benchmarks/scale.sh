@@ -6,7 +6,7 @@
 # to 8192 PUs.  Shape: 2 PUs per core, 128 cores per package, as many
 # packages as the PUs need (pu:2 under core:128: a 2-socket-like layout
 # scaled up).  Default PUS: 1024 4096 16384 65536 (the largest topology
-# omp_ext loads, OMP_EXT_TOPO_MAX_PUS).  Figures: benchmarks/README.md,
+# omp_ext loads, OMP_EXT_TOPO_MAX_PUS).  Figures: benchmarks/RESULTS.md,
 # "Scale".
 set -eu
 build=${1:-build-gcc}

@@ -22,7 +22,7 @@
 # Every kernel's /balanced is paired (htbench --split-pair 250): each
 # repetition's time over the serial loop's run next to it, after 250 ms of
 # rest (libomp's idle threads spin 200 ms), divided by the capacity.  This
-# VM's CPUs change speed by up to 1.4x over seconds (benchmarks/README.md),
+# VM's CPUs change speed by up to 1.4x over seconds (benchmarks/RESULTS.md),
 # which a serial time taken minutes apart cannot follow.
 # SHARE_SCHEDS, SHARE_WAITS and SHARE_LOOPS narrow the cases (defaults
 # "cfs rr", "default passive", "fine coarse").

@@ -87,13 +87,6 @@ int omp_ext_version_line(const char *tool, char *buf, size_t size);
 int omp_ext_tool_verror(const char *tool, int status, const char *fmt, va_list ap)
     __attribute__((format(printf, 3, 0)));
 
-/**
- * \p s as a JSON string, with its quotes: '"' and '\\' escaped, newline and
- * tab as \n and \t, other control characters as \\u00XX, valid UTF-8 as
- * is, any other byte as \\ufffd (JSON text is UTF-8).  NULL: "".
- */
-void omp_ext_json_string(FILE *out, const char *s);
-
 #ifdef __cplusplus
 }
 #endif

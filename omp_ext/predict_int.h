@@ -3,7 +3,8 @@
  * runtime backends, runtime.h): predict_gomp.c (libgomp), predict_kmp.c
  * (libomp, libiomp5), listed in predict.c's table, indexed by the public
  * omp_ext_runtime_t (a backend's `places`); the helpers they share are
- * predict.c's.  Adding a family = its file predict_NAME.c (defining
+ * predict_util.c's (below), so that predict.c and its rows do not call each
+ * other.  Adding a family = its file predict_NAME.c (defining
  * omp_ext_predictor_NAME) + its row in predict.c + its omp_ext_runtime_t
  * value (include/omp_ext/predict.h, OMP_EXT_NRUNTIMES).
  */

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "median.h"
 #include "misc.h"
 
 /* t(0.975, df) for df = 1..30, rounded to 3 decimals (error below 0.0005:
@@ -53,7 +54,7 @@ int omp_ext_stats_compute(double *x, unsigned n, omp_ext_stats_t *st)
   st->n = n;
   st->min = x[0];
   st->max = x[n - 1];
-  st->median = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+  st->median = omp_ext_median(x, n); /* (x stays sorted) */
   for (i = 0; i < n; i++)
     sum += x[i];
   st->mean = sum / n;

@@ -1,10 +1,11 @@
 /*
  * Private text helpers of libomp_ext and of the tools: the one whole-number
- * parser, the one environment lookup, the one sysfs/cgroup file reader and
- * hwloc's environment.  util.c is compiled into the library (hidden: no
- * OMP_EXT_API, not part of libomp_ext.so's interface) and into the tools'
- * helper library omp_ext_misc (misc.h), so htplaces and htbench get them
- * from there, not from the library's internals.
+ * parser, the one environment lookup, the one sysfs/cgroup file reader,
+ * hwloc's environment and the one JSON string writer.  util.c is compiled
+ * into the library (hidden: no OMP_EXT_API, not part of libomp_ext.so's
+ * interface) and into the tools' helper library omp_ext_misc (misc.h), so
+ * htplaces and htbench get them from there, not from the library's
+ * internals.
  */
 #ifndef OMP_EXT_UTIL_H
 #define OMP_EXT_UTIL_H
@@ -98,5 +99,12 @@ hwloc_bitmap_t omp_ext_read_cpulist(const char *dir, const char *file);
  * when none is set or HWLOC_THISSYSTEM=1 says it is this machine.  For the
  * commands that act on this machine (htplaces exec/verify/..., htbench). */
 const char *omp_ext_hwloc_env_var(void);
+
+/* util.c: \p s as a JSON string (RFC 8259), with its quotes: '"' and '\\'
+ * escaped, newline and tab as \n and \t, other control characters and DEL
+ * as \u00XX, valid UTF-8 (RFC 3629) as is, any other byte as \ufffd (JSON
+ * text is UTF-8).  NULL: "".  The one JSON string writer: htplaces -f json,
+ * tune's and htbench's results.json, and the library's timing file. */
+void omp_ext_json_string(FILE *out, const char *s);
 
 #endif /* OMP_EXT_UTIL_H */

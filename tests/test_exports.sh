@@ -3,7 +3,7 @@
 # functions declared OMP_EXT_API in include/omp_ext/*.h plus the runtime
 # entry points the in-code header documents ("interposed:" lines); none of
 # the tools' helpers (omp_ext/misc.h: statistics, the version line, util.h's
-# text helpers) is among them; and the tools (the archives given after
+# text helpers, median.h's median) is among them; and the tools (the archives given after
 # libomp_ext.a and libomp_ext_misc.a) call no function of libomp_ext that
 # the shared library does not export: they could link either.  And
 # omp_ext/DESIGN.md (beside MISC_H) names every public header, and in its
@@ -27,8 +27,10 @@ if ! diff -u "$tmp/documented" "$tmp/exported"; then
   exit 1
 fi
 
-# The tools' helpers: declared in misc.h (and util.h beside it), not exported.
-sed -n 's/^[a-z][a-z _]*[ *]\(omp_ext_[a-z0-9_]*\)(.*/\1/p' "$misc" "$(dirname "$misc")/util.h" |
+# The tools' helpers: declared in misc.h (and util.h, median.h beside it), not
+# exported.
+sed -n 's/^[a-z][a-z _]*[ *]\(omp_ext_[a-z0-9_]*\)(.*/\1/p' "$misc" "$(dirname "$misc")/util.h" \
+  "$(dirname "$misc")/median.h" |
   sort -u >"$tmp/helpers"
 [ "$(wc -l <"$tmp/helpers")" -ge 10 ] || { echo "FAIL: only $(wc -l <"$tmp/helpers") helpers in $misc"; exit 1; }
 if comm -12 "$tmp/helpers" "$tmp/exported" | grep .; then

@@ -41,9 +41,9 @@ awk -v dir="$work/blocks" '
 pass=0 fail=0
 bad() { echo "FAIL: README line $1: $2"; fail=$((fail + 1)); }
 
-# The README stays short (the user's path; figures in benchmarks/README.md).
+# The README stays short (the user's path; figures in benchmarks/RESULTS.md).
 if [ "$(wc -l <"$readme")" -gt 400 ]; then
-  bad "$(wc -l <"$readme")" "README.md has more than 400 lines: move details to the man pages or benchmarks/README.md"
+  bad "$(wc -l <"$readme")" "README.md has more than 400 lines: move details to the man pages or benchmarks/RESULTS.md"
 else
   pass=$((pass + 1))
 fi

@@ -148,7 +148,7 @@ static unsigned long calibrate(const struct htb_kernel *k, void *st, double targ
  * spinning, as before split-serial: spinning siblings change the serial
  * loop's speed on a VM), so that the ratio x[r] / ref[r] compares two
  * times taken under the same machine speed (a VM's CPU can change speed by
- * a third within a second: benchmarks/README).
+ * a third within a second: benchmarks/RESULTS.md).
  * With an overhead kernel's reference (EPCC overheads), as EPCC's
  * syncbench: the reference's outer repetitions first (after their own
  * warm-up), then the test's (after one untimed

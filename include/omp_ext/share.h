@@ -288,7 +288,7 @@ OMP_EXT_API int omp_ext_share(long begin, long end, long *my_begin, long *my_end
  * (SCHED_RR: 100 ms) run one after the other: the first may take the tail
  * before the second started its head, which then ends the region alone
  * (measured: 1.10 x the balanced limit against 1.00 without a tail,
- * benchmarks/README.md); there, use fraction 0.
+ * benchmarks/RESULTS.md); there, use fraction 0.
  *
  * Fill it with omp_ext_tail_init() before each region (or in a single
  * construct followed by a barrier), read begin, cut and end, and do not

@@ -11,20 +11,11 @@
 #include "analysis.h"
 #include "htplaces.h"
 
-/* "0-3,8" for a cpuset, malloc'ed; NULL if none or no memory. */
-static char *cpulist(hwloc_const_bitmap_t set)
-{
-  char *s = NULL;
-  if (!set || hwloc_bitmap_list_asprintf(&s, set) < 0)
-    return NULL;
-  return s;
-}
-
-/* One problem's sentence (no prefix, no newline). */
-static void problem_text(FILE *out, const struct htp_finding *f)
+/* The sentence of a finding about the list's text (its syntax and
+ * abstract names), as each runtime reads it; 0 if f is of another kind. */
+static int syntax_text(FILE *out, const struct htp_finding *f)
 {
   unsigned long at = f->index;
-  char *a = NULL, *b = NULL;
   switch (f->kind) {
   case htp_finding_exclude_resource:
     fprintf(out, "'!' before a number inside braces (character %lu): OpenMP 5.2 allows it and "
@@ -66,17 +57,29 @@ static void problem_text(FILE *out, const struct htp_finding *f)
   case htp_finding_more_remarks:
     fprintf(out, "%llu more remarks of the kinds above", htp_finding_uint(f, "count"));
     break;
+  default:
+    return 0;
+  }
+  return 1;
+}
+
+/* ... of a finding about CPUs outside the machine or the allowed set,
+ * and what each runtime does with them; 0 if f is of another kind. */
+static int cpus_text(FILE *out, const struct htp_finding *f)
+{
+  char *a = NULL, *b = NULL;
+  switch (f->kind) {
   case htp_finding_outside_machine:
   case htp_finding_not_allowed: {
     hwloc_const_bitmap_t cpus = htp_finding_set(f, "cpus");
     int many = cpus && hwloc_bitmap_weight(cpus) > 1;
-    a = cpulist(cpus);
+    a = htp_cpuset_text(cpus);
     if (f->kind == htp_finding_outside_machine) {
-      b = cpulist(htp_finding_set(f, "machine"));
+      b = htp_cpuset_text(htp_finding_set(f, "machine"));
       fprintf(out, "%s %s %s outside the machine (its CPUs: %s)", many ? "CPUs" : "CPU",
               a ? a : "?", many ? "are" : "is", b ? b : "?");
     } else {
-      b = cpulist(htp_finding_set(f, "allowed"));
+      b = htp_cpuset_text(htp_finding_set(f, "allowed"));
       fprintf(out, "%s %s %s not in the allowed set %s (offline, cgroup cpuset or taskset)",
               many ? "CPUs" : "CPU", a ? a : "?", many ? "are" : "is", b ? b : "?");
     }
@@ -112,6 +115,22 @@ static void problem_text(FILE *out, const struct htp_finding *f)
             "and drops places left empty: %llu of %llu places remain",
             htp_finding_uint(f, "places_left"), htp_finding_uint(f, "places"));
     break;
+  default:
+    return 0;
+  }
+  free(a);
+  free(b);
+  return 1;
+}
+
+/* ... of a finding about the places' shape (shared PUs, places spanning
+ * packages, cores or CPU kinds, the order of SMT siblings); 0 if f is of
+ * another kind. */
+static int shape_text(FILE *out, const struct htp_finding *f)
+{
+  unsigned long at = f->index;
+  char *a = NULL;
+  switch (f->kind) {
   case htp_finding_shared_pu: {
     /* The places as "1, 5": at most what fits a line of 96 bytes. */
     hwloc_const_bitmap_t where = htp_finding_set(f, "places");
@@ -134,17 +153,17 @@ static void problem_text(FILE *out, const struct htp_finding *f)
     fprintf(out, "... and %llu more PUs in several places", htp_finding_uint(f, "count"));
     break;
   case htp_finding_spans_packages:
-    a = cpulist(htp_finding_set(f, "cpus"));
+    a = htp_cpuset_text(htp_finding_set(f, "cpus"));
     fprintf(out, "place %lu {%s} spans packages: its threads share no cache", at, a ? a : "?");
     break;
   case htp_finding_spans_cores:
-    a = cpulist(htp_finding_set(f, "cpus"));
+    a = htp_cpuset_text(htp_finding_set(f, "cpus"));
     fprintf(out, "place %lu {%s} spans %llu cores, not SMT siblings of one core (see the "
             "picture for which PUs share a core)", at, a ? a : "?",
             htp_finding_uint(f, "cores"));
     break;
   case htp_finding_mixes_kinds:
-    a = cpulist(htp_finding_set(f, "cpus"));
+    a = htp_cpuset_text(htp_finding_set(f, "cpus"));
     fprintf(out, "place %lu {%s} mixes CPU kinds: a thread there runs at either speed", at,
             a ? a : "?");
     break;
@@ -162,11 +181,17 @@ static void problem_text(FILE *out, const struct htp_finding *f)
             htp_finding_uint(f, "cores"));
     break;
   default:
-    fputs(htp_finding_name(f->kind), out);
-    break;
+    return 0;
   }
   free(a);
-  free(b);
+  return 1;
+}
+
+/* One problem's sentence (no prefix, no newline). */
+static void problem_text(FILE *out, const struct htp_finding *f)
+{
+  if (!syntax_text(out, f) && !cpus_text(out, f) && !shape_text(out, f))
+    fputs(htp_finding_name(f->kind), out);
 }
 
 static void print_places(FILE *out, const omp_ext_placelist_t *l)
@@ -174,7 +199,7 @@ static void print_places(FILE *out, const omp_ext_placelist_t *l)
   unsigned i;
   fprintf(out, "place  PUs (OS indexes)            from\n");
   for (i = 0; i < l->nplaces; i++) {
-    char *s = cpulist(l->places[i]), *braced = NULL;
+    char *s = htp_cpuset_text(l->places[i]), *braced = NULL;
     if (asprintf(&braced, "{%s}", s ? s : "?") < 0)
       braced = NULL;
     if (l->abstract != omp_ext_abstract_none)

@@ -24,6 +24,14 @@ int htp_error(int status, const char *fmt, ...)
   return status;
 }
 
+char *htp_cpuset_text(hwloc_const_bitmap_t set)
+{
+  char *s = NULL;
+  if (!set || hwloc_bitmap_list_asprintf(&s, set) < 0)
+    return NULL;
+  return s;
+}
+
 int htp_common_option(struct htp_ctx *ctx, int c, const char *optarg_, int optopt_,
                       char *const argv[])
 {

@@ -157,16 +157,6 @@ int htp_policy_order(struct htp_ctx *ctx, int argc, char **argv, omp_ht_policy_t
   return HTP_EXIT_OK;
 }
 
-/* The value of \p name in envp, NULL if unset. */
-static const char *env_value(char *const *envp, const char *name)
-{
-  size_t len = strlen(name);
-  for (; envp && *envp; envp++)
-    if (strncmp(*envp, name, len) == 0 && (*envp)[len] == '=')
-      return *envp + len + 1;
-  return NULL;
-}
-
 int htp_model_from_env(char *const *envp, omp_ext_model_t *m)
 {
   const char *bad, *text;
@@ -174,7 +164,7 @@ int htp_model_from_env(char *const *envp, omp_ext_model_t *m)
     return HTP_EXIT_OK;
   if (!bad)
     return htp_error(HTP_EXIT_FAIL, "out of memory");
-  text = env_value(envp, bad);
+  text = omp_ext_env_get(envp, bad);
   if (strcmp(bad, "OMP_EXT_POWER_MODEL") == 0)
     return htp_power_model_error(bad, text ? text : "");
   if (strcmp(bad, "OMP_EXT_SIGMA") == 0)

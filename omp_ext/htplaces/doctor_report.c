@@ -12,14 +12,6 @@
 #include "htplaces.h"
 #include "util.h"
 
-static char *list_text(hwloc_const_bitmap_t set)
-{
-  char *s = NULL;
-  if (!set || hwloc_bitmap_list_asprintf(&s, set) < 0)
-    return NULL;
-  return s;
-}
-
 static int weight(hwloc_const_bitmap_t set)
 {
   return set ? hwloc_bitmap_weight(set) : 0;
@@ -50,19 +42,19 @@ static void finding_text(FILE *out, const struct htp_finding *f)
             "; 'echo on > .../smt/control' turns it on" : "");
     break;
   case htp_finding_cpus_offline:
-    a = list_text(htp_finding_set(f, "cpus"));
+    a = htp_cpuset_text(htp_finding_set(f, "cpus"));
     fprintf(out, "CPUs %s are offline: %llu of %llu present CPUs can run threads", a ? a : "?",
             htp_finding_uint(f, "online_count"), htp_finding_uint(f, "present_count"));
     break;
   case htp_finding_affinity_restricted:
-    a = list_text(htp_finding_set(f, "affinity"));
-    b = list_text(htp_finding_set(f, "online"));
+    a = htp_cpuset_text(htp_finding_set(f, "affinity"));
+    b = htp_cpuset_text(htp_finding_set(f, "online"));
     fprintf(out, "this process may run on %d of the %d online CPUs (affinity %s of %s: "
             "taskset, numactl, or the batch system)", weight(htp_finding_set(f, "affinity")),
             weight(htp_finding_set(f, "online")), a ? a : "?", b ? b : "?");
     break;
   case htp_finding_cgroup_cpuset_restricted:
-    a = list_text(htp_finding_set(f, "cpus"));
+    a = htp_cpuset_text(htp_finding_set(f, "cpus"));
     fprintf(out, "the cgroup cpuset allows CPUs %s only, of %d online", a ? a : "?",
             weight(htp_finding_set(f, "online")));
     break;
@@ -100,8 +92,8 @@ static void finding_text(FILE *out, const struct htp_finding *f)
             htp_finding_text(f, "plugin"));
     break;
   case htp_finding_slurm_binding_changed:
-    a = list_text(htp_finding_set(f, "affinity"));
-    b = list_text(htp_finding_set(f, "pus"));
+    a = htp_cpuset_text(htp_finding_set(f, "affinity"));
+    b = htp_cpuset_text(htp_finding_set(f, "pus"));
     fprintf(out, "this process runs on PUs %s, not on %s where omp_ext's Slurm plugin bound the "
             "task: something after srun (taskset, numactl, a wrapper) rebound it", a ? a : "?",
             b ? b : "?");
@@ -279,9 +271,9 @@ void htp_doctor_print_text(FILE *out, const omp_ext_topo_t *topo,
                            const struct htp_doctor_report *r)
 {
   const struct htp_findings *l = &r->findings;
-  char *on = list_text(r->online), *off = list_text(r->offline), *pr = list_text(r->present);
-  char *ab = r->absent && !hwloc_bitmap_iszero(r->absent) ? list_text(r->absent) : NULL;
-  char *a = list_text(r->affinity), *c = list_text(r->cgroup_cpuset);
+  char *on = htp_cpuset_text(r->online), *off = htp_cpuset_text(r->offline), *pr = htp_cpuset_text(r->present);
+  char *ab = r->absent && !hwloc_bitmap_iszero(r->absent) ? htp_cpuset_text(r->absent) : NULL;
+  char *a = htp_cpuset_text(r->affinity), *c = htp_cpuset_text(r->cgroup_cpuset);
   unsigned i, limits = htp_findings_count(l);
 
   fprintf(out, "SMT:        control=%s active=%s  (%s/devices/system/cpu/smt)\n",

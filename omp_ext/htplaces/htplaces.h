@@ -162,6 +162,10 @@ int htp_parse_ranks(const char *text, unsigned ncores, unsigned *k);
 /* The allowed PUs of topo as text ("PUs 0-3", malloc'ed; NULL: no memory). */
 char *htp_pu_list_text(const omp_ext_topo_t *topo);
 
+/* common.c: a cpuset as a list ("0-3,8"), malloc'ed; NULL if set is NULL or
+ * no memory.  The one bitmap-to-text wrapper of the reports. */
+char *htp_cpuset_text(hwloc_const_bitmap_t set);
+
 /* One line on the rank for show ("" if none); malloc'ed, NULL if no memory. */
 char *htp_rank_summary(const struct htp_ctx *ctx);
 

@@ -232,20 +232,6 @@ static void marks(const omp_ht_policy_t *bp, const unsigned *bn, omp_ht_policy_t
                objective_names[o]);
 }
 
-static void json_string(const char *s)
-{
-  putchar('"');
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\')
-      printf("\\%c", *s);
-    else if ((unsigned char)*s < 0x20)
-      printf("\\u%04x", (unsigned)(unsigned char)*s);
-    else
-      putchar(*s);
-  }
-  putchar('"');
-}
-
 struct model_out {
   const omp_ext_topo_t *topo;
   const struct model_opts *o;
@@ -317,7 +303,7 @@ static void print_json(const struct model_out *t)
   printf("{\"model\":{\"pn\":%.10g,\"ps\":%.10g,\"pc\":%.10g,\"pt\":%.10g,\"sigma\":%.10g,"
          "\"serial\":%.10g},\"topology\":", m->power.pn, m->power.ps, m->power.pc, m->power.pt,
          m->sigma, m->serial);
-  json_string(omp_ext_topo_source(t->topo));
+  omp_ext_json_string(stdout, omp_ext_topo_source(t->topo));
   printf(",\"rows\":[");
   for (i = 0; i < t->nrows; i++)
     for (k = 0; k < t->npus; k++) {

@@ -11,14 +11,6 @@
 #include "htplaces.h"
 #include "verify_int.h"
 
-static char *list_text(hwloc_const_bitmap_t set)
-{
-  char *s = NULL;
-  if (!set || hwloc_bitmap_list_asprintf(&s, set) < 0)
-    return NULL;
-  return s;
-}
-
 /* Whether level-1 thread t moved: a later report differed (after
  * verify.c's claim_torn()). */
 static int moved(const struct verify *v, unsigned t)
@@ -49,10 +41,10 @@ static unsigned print_table(const struct verify *v)
       led++;
       torn += v->rep[t].torn;
     }
-    want = list_text(v->intended[t]);
+    want = htp_cpuset_text(v->intended[t]);
     if (v->rep[t].real && !hwloc_bitmap_isequal(v->rep[t].real, v->intended[t]))
       actual = v->rep[t].real, really++; /* the kernel's answer wins */
-    got = list_text(actual);
+    got = htp_cpuset_text(actual);
     if (!actual)
       verdict = "NO REPORT";
     else if (!hwloc_bitmap_isequal(actual, v->intended[t]))
@@ -117,7 +109,7 @@ static void print_nested(struct verify *v)
   printf("level  outer thread  thread  actual affinity\n");
   for (i = 0; i < v->nnested; i++) {
     const struct verify_nested *n = &v->nested[i];
-    char *got = list_text(n->actual);
+    char *got = htp_cpuset_text(n->actual);
     printf("%5u  %12u  %6u  %s\n", n->level, n->outer, n->thread, got ? got : "?");
     free(got);
   }
