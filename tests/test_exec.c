@@ -160,7 +160,13 @@ static void test_program_environment_per_region(void)
   char *plan_args[] = {"--plan", plan, "--", "env", NULL};
   char *env_unset[] = {unset, NULL};
   struct run_result r;
-  int fd = mkstemp(plan);
+  int fd;
+#ifdef OMP_EXT_SANITIZED
+  OMP_EXT_SKIP("sanitizer build: libomp_ext preloaded into env needs ASan first in the library list");
+  if (1)
+    return;
+#endif
+  fd = mkstemp(plan);
   CU_ASSERT_FATAL(fd >= 0);
   CU_ASSERT_FATAL(write(fd, "omp_ext_plan 2\n", 15) == 15);
   close(fd);
