@@ -10,10 +10,11 @@ if(NOT HWLOC_FOUND)
   message(FATAL_ERROR "hwloc 2.x not found: install it with 'apt-get install libhwloc-dev hwloc'")
 endif()
 
-# htplaces tune reads the timing layer's JSON files through jansson.
-pkg_check_modules(JANSSON QUIET IMPORTED_TARGET jansson)
-if(NOT JANSSON_FOUND)
-  message(FATAL_ERROR "jansson not found: install it with 'apt-get install libjansson-dev'")
+# htplaces tune reads the timing layer's JSON files, and exec --plan tune's
+# results.json, through cJSON (the library writes JSON itself, reads none).
+pkg_check_modules(CJSON QUIET IMPORTED_TARGET libcjson>=1.7.14)
+if(NOT CJSON_FOUND)
+  message(FATAL_ERROR "cJSON not found: install it with 'apt-get install libcjson-dev'")
 endif()
 
 find_package(OpenMP QUIET COMPONENTS C)

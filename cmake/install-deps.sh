@@ -5,7 +5,7 @@
 #              library needs (hwloc, gcc with its OpenMP runtime libgomp,
 #              cmake, make, pkg-config, binutils: addr2line names the
 #              regions htplaces tune times by file:line or function;
-#              libjansson-dev: tune reads the timing files through jansson).
+#              libcjson-dev: tune reads the timing files through cJSON).
 #   --dev      everything the tests need as well (tests/run.sh, .ci/run):
 #              clang + libomp, CUnit, Open MPI, gfortran, valgrind, gnuplot,
 #              lmod, bash-completion, dpkg-dev (dpkg-shlibdeps for the .deb),
@@ -16,7 +16,7 @@
 #              plugin and its cluster test (tests/slurm).
 #   --list     print the packages of the set, one a line; install nothing.
 set -eu
-RUNTIME="cmake make gcc libc6-dev libgomp1 pkg-config libhwloc-dev hwloc binutils libjansson-dev"
+RUNTIME="cmake make gcc libc6-dev libgomp1 pkg-config libhwloc-dev hwloc binutils libcjson-dev"
 DEV="clang libomp-dev libcunit1-dev util-linux openmpi-bin libopenmpi-dev gfortran valgrind
   libclang-rt-14-dev gnuplot-nox lmod bash-completion dpkg-dev man-db groff-base
   python3-numpy libopenblas0-openmp slurm-wlm munge libslurm-dev"

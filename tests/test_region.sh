@@ -231,7 +231,7 @@ set -e
 [ "$rc" -eq 2 ] && [ ! -s "$tmp/o5" ] || fail "--plan threads > PUs: exit $rc or the program ran"
 [ "$(wc -l <"$tmp/e5")" -eq 1 ] && grep -q 'invalid "threads" ([0-9]*; allowed: 1\.\.[0-9]*' "$tmp/e5" ||
   fail "--plan threads > PUs: stderr: $(cat "$tmp/e5")"
-# a folder without results.json: the reason and what to give, no jansson
+# a folder without results.json: the reason and what to give, no parser
 # "line -1" (on main: "--plan DIR/results.json: line -1: unable to open ...")
 mkdir "$tmp/empty"
 set +e

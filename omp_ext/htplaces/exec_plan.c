@@ -1,7 +1,7 @@
 /*
  * htplaces exec --plan DIR|FILE -- PROG [ARGS]: run PROG with per-region
  * configurations -- from `htplaces tune --out DIR` (DIR/results.json, read
- * with jansson), or from a plan file (auto's learnt state, DIR/PROG.plan of
+ * with cJSON), or from a plan file (auto's learnt state, DIR/PROG.plan of
  * exec auto --learn, or one written by hand).
  *
  * From tune's results, a plan that applies only what tune measured:
@@ -29,7 +29,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <jansson.h>
+#include <cjson/cJSON.h>
+#include <math.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,11 +47,24 @@
  * tune's results. */
 #define PLAN_ENV_MAX 100000
 
-static int machine_matches(struct htp_ctx *ctx, json_t *m, const char *path)
+static const cJSON *get(const cJSON *o, const char *key)
+{
+  return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+/* Is v a JSON number with an integer value (at most 2^53: exact in a
+ * double)? */
+static int is_integer(const cJSON *v)
+{
+  return cJSON_IsNumber(v) && v->valuedouble == floor(v->valuedouble) &&
+         fabs(v->valuedouble) <= 9007199254740992.0;
+}
+
+static int machine_matches(struct htp_ctx *ctx, const cJSON *m, const char *path)
 {
   static const char *const keys[] = {"pus", "cores", "packages", "max_smt"};
   unsigned here[4], i;
-  json_int_t v[4];
+  long long v[4];
   int status;
   omp_ext_topo_t *topo = htp_topo(ctx, &status);
   if (!topo)
@@ -58,14 +72,14 @@ static int machine_matches(struct htp_ctx *ctx, json_t *m, const char *path)
   here[0] = omp_ext_topo_npus(topo), here[1] = omp_ext_topo_ncores(topo);
   here[2] = omp_ext_topo_npackages(topo), here[3] = omp_ext_topo_max_smt(topo);
   for (i = 0; i < 4; i++) {
-    json_t *k = json_object_get(m, keys[i]);
-    if (!json_is_integer(k))
+    const cJSON *k = get(m, keys[i]);
+    if (!is_integer(k))
       return htp_error(HTP_EXIT_USAGE, "plan %s: \"machine\".\"%s\" missing; expected htplaces "
                        "tune's results.json", path, keys[i]);
-    v[i] = json_integer_value(k);
+    v[i] = (long long)k->valuedouble;
   }
   for (i = 0; i < 4; i++)
-    if (v[i] != (json_int_t)here[i])
+    if (v[i] != (long long)here[i])
       return htp_error(HTP_EXIT_USAGE, "plan %s was made on another machine (%lld PUs, %lld "
                        "cores, %lld packages, SMT %lld; here %u, %u, %u, %u): run htplaces "
                        "tune here", path, (long long)v[0], (long long)v[1], (long long)v[2],
@@ -76,30 +90,30 @@ static int machine_matches(struct htp_ctx *ctx, json_t *m, const char *path)
 /* One of tune's configurations, as a plan uses it. */
 struct config {
   char policy[16];
-  json_int_t threads;
+  long long threads;
   const char *places; /* NULL: unbound */
   int wait;           /* 0 unset, 1 passive, 2 active */
   int run_time;       /* auto: measured beside, never a placement */
-  json_t *regions;
+  const cJSON *regions;
 };
 
 /* Configuration \p i of \p configs checked: a known policy, threads
  * 1 .. \p npus, places text (or null for none), a wait policy. */
-static int config_of(json_t *configs, size_t i, json_int_t npus, const char *path,
+static int config_of(const cJSON *configs, size_t i, long long npus, const char *path,
                      struct config *c)
 {
   static const char *const policies[] = {"none", "os", "speedup", "spn", "spread"};
-  json_t *o = json_array_get(configs, i), *pl;
+  const cJSON *o = cJSON_GetArrayItem(configs, (int)i), *pl;
   const char *policy, *wait;
   size_t k;
   memset(c, 0, sizeof(*c));
-  if (!json_is_object(o) || !json_is_integer(json_object_get(o, "threads")) ||
-      !(policy = json_string_value(json_object_get(o, "policy"))))
+  if (!cJSON_IsObject(o) || !is_integer(get(o, "threads")) ||
+      !(policy = cJSON_GetStringValue(get(o, "policy"))))
     return htp_error(HTP_EXIT_USAGE, "plan %s: configuration %zu missing or without "
                      "\"policy\"/\"threads\"", path, i);
-  c->run_time = json_is_true(json_object_get(o, "run_time")) || strcmp(policy, "auto") == 0;
-  c->threads = json_integer_value(json_object_get(o, "threads"));
-  c->regions = json_object_get(o, "regions");
+  c->run_time = cJSON_IsTrue(get(o, "run_time")) || strcmp(policy, "auto") == 0;
+  c->threads = (long long)get(o, "threads")->valuedouble;
+  c->regions = get(o, "regions");
   if (c->run_time)
     return HTP_EXIT_OK;
   for (k = 0; k < sizeof(policies) / sizeof(*policies) && strcmp(policy, policies[k]); k++)
@@ -109,13 +123,13 @@ static int config_of(json_t *configs, size_t i, json_int_t npus, const char *pat
                      "none, os, speedup, spn, spread (or auto, measured beside)", path, i,
                      policy);
   snprintf(c->policy, sizeof(c->policy), "%s", policy);
-  pl = json_object_get(o, "omp_places");
-  if (c->threads < 1 || c->threads > npus || (json_is_string(pl) == (k == 0) && !(k == 0 && !pl)))
+  pl = get(o, "omp_places");
+  if (c->threads < 1 || c->threads > npus || (cJSON_IsString(pl) == (k == 0) && !(k == 0 && !pl)))
     return htp_error(HTP_EXIT_USAGE, "plan %s: configuration %zu has invalid \"threads\" "
                      "(%lld; allowed: 1..%lld, the machine's PUs) or \"omp_places\" (a list, "
                      "null for none)", path, i, (long long)c->threads, (long long)npus);
-  c->places = json_string_value(pl);
-  wait = json_string_value(json_object_get(o, "wait"));
+  c->places = cJSON_GetStringValue(pl);
+  wait = cJSON_GetStringValue(get(o, "wait"));
   c->wait = !wait || strcmp(wait, "unset") == 0 ? 0 : strcmp(wait, "passive") == 0 ? 1
           : strcmp(wait, "active") == 0 ? 2 : -1;
   if (c->wait < 0)
@@ -135,12 +149,11 @@ static void put_config(FILE *f, const struct config *c)
  * timed there). */
 static double region_total(const struct config *c, const char *key)
 {
-  json_t *r;
-  size_t k;
-  json_array_foreach(c->regions, k, r) {
-    const char *rk = json_string_value(json_object_get(r, "key"));
-    if (rk && strcmp(rk, key) == 0 && json_is_number(json_object_get(r, "total_s")))
-      return json_number_value(json_object_get(r, "total_s"));
+  const cJSON *r;
+  cJSON_ArrayForEach(r, c->regions) {
+    const char *rk = cJSON_GetStringValue(get(r, "key"));
+    if (rk && strcmp(rk, key) == 0 && cJSON_IsNumber(get(r, "total_s")))
+      return get(r, "total_s")->valuedouble;
   }
   return -1;
 }
@@ -158,12 +171,12 @@ static int by_total(const void *x, const void *y)
 
 /* The region lines of summary region \p r: per team size, its fastest
  * configuration (the global one when tied), best first. */
-static void region_lines(FILE *f, json_t *r, const struct config *cs, size_t n, size_t global,
+static void region_lines(FILE *f, const cJSON *r, const struct config *cs, size_t n, size_t global,
                          unsigned *nlines)
 {
-  const char *module = json_string_value(json_object_get(r, "module"));
-  const char *offset = json_string_value(json_object_get(r, "offset"));
-  const char *key = json_string_value(json_object_get(r, "key")), *base;
+  const char *module = cJSON_GetStringValue(get(r, "module"));
+  const char *offset = cJSON_GetStringValue(get(r, "offset"));
+  const char *key = cJSON_GetStringValue(get(r, "key")), *base;
   struct choice *best = calloc(n, sizeof(*best));
   size_t i, k, nbest = 0;
   if (!key)
@@ -183,10 +196,10 @@ static void region_lines(FILE *f, json_t *r, const struct config *cs, size_t n, 
     else if (t < best[k].total)
       best[k] = (struct choice){i, t};
   }
-  if (nbest == 0 && json_is_integer(json_object_get(r, "best"))) {
+  if (nbest == 0 && is_integer(get(r, "best"))) {
     /* no configuration carries the region's times (results.json written
      * by hand or by a script): the summary's own "best", as measured */
-    json_int_t b = json_integer_value(json_object_get(r, "best"));
+    long long b = (long long)get(r, "best")->valuedouble;
     if (b >= 0 && (size_t)b < n && !cs[b].run_time && cs[b].wait == cs[global].wait)
       best[nbest++] = (struct choice){(size_t)b, 0};
   }
@@ -211,23 +224,23 @@ static void region_lines(FILE *f, json_t *r, const struct config *cs, size_t n, 
 
 /* The plan text of tune's results \p root into \p f; *threads and *wait
  * the recommendation's team and wait policy. */
-static int write_plan(FILE *f, json_t *root, const char *path, const omp_ext_topo_t *topo,
-                      int team_free, json_int_t *threads, int *wait)
+static int write_plan(FILE *f, const cJSON *root, const char *path, const omp_ext_topo_t *topo,
+                      int team_free, long long *threads, int *wait)
 {
-  json_t *configs = json_object_get(root, "configurations"), *regions, *r, *best;
-  json_int_t npus = omp_ext_topo_npus(topo);
+  const cJSON *configs = get(root, "configurations"), *regions, *r, *best;
+  long long npus = omp_ext_topo_npus(topo);
   struct config *cs;
   size_t i, n, global;
   unsigned nlines = 0;
   char machine[8192];
   int status = HTP_EXIT_OK;
-  best = json_object_get(json_object_get(root, "recommendation"), "best");
-  regions = json_object_get(json_object_get(root, "summary"), "regions");
-  if (!json_is_array(configs) || !json_is_integer(best) ||
-      (global = (size_t)json_integer_value(best)) >= json_array_size(configs))
+  best = get(get(root, "recommendation"), "best");
+  regions = get(get(root, "summary"), "regions");
+  if (!cJSON_IsArray(configs) || !is_integer(best) || best->valuedouble < 0 ||
+      (global = (size_t)best->valuedouble) >= (size_t)cJSON_GetArraySize(configs))
     return htp_error(HTP_EXIT_USAGE, "plan %s: no \"configurations\" or no recommended "
                      "\"best\"; expected htplaces tune's results.json", path);
-  n = json_array_size(configs);
+  n = (size_t)cJSON_GetArraySize(configs);
   if (!(cs = calloc(n, sizeof(*cs))))
     return htp_error(HTP_EXIT_FAIL, "out of memory");
   for (i = 0; i < n && !status; i++)
@@ -247,7 +260,7 @@ static int write_plan(FILE *f, json_t *root, const char *path, const omp_ext_top
     fputs("default ", f);
     put_config(f, &cs[global]);
     fputc('\n', f);
-    json_array_foreach(regions, i, r)
+    cJSON_ArrayForEach(r, regions)
       region_lines(f, r, cs, n, global, &nlines);
     *threads = cs[global].threads, *wait = cs[global].wait;
   }
@@ -271,7 +284,7 @@ static int set_wait(int wait, const char *path)
 
 /* OMP_NUM_THREADS for the plan's team, unless the user set it (honoured:
  * the regions then get their lines of that team, else the base). */
-static int set_threads(json_int_t threads)
+static int set_threads(long long threads)
 {
   char count[32];
   const char *user = getenv("OMP_NUM_THREADS");
@@ -323,7 +336,7 @@ static int save_plan(const char *file, char **text)
 static int exec_plan_file(struct htp_ctx *ctx, const char *file, int team_free, char **argv)
 {
   char msg[1024], abs[PATH_MAX], line[256];
-  json_int_t threads = 0;
+  long long threads = 0;
   int status, wait = 0;
   FILE *f;
   omp_ext_topo_t *topo = htp_topo(ctx, &status);
@@ -375,14 +388,43 @@ static int is_plan_file(const char *path, int *status)
   return n == 12 && strcmp(head, "omp_ext_plan") == 0;
 }
 
+/* tune's results \p file parsed (cJSON); NULL with the reason in \p why:
+ * the system's, or where the text stops being JSON ("line L: ..."). */
+static cJSON *load_results(const char *file, char *why, size_t len)
+{
+  FILE *f = fopen(file, "re");
+  char *text = NULL;
+  size_t size = 0;
+  const char *end = NULL;
+  cJSON *root = NULL;
+  if (!f || getdelim(&text, &size, '\0', f) < 0) { /* (the whole file: it holds no '\0') */
+    snprintf(why, len, "%s", f && !ferror(f) ? "empty" : strerror(errno));
+    if (f)
+      fclose(f);
+    free(text);
+    return NULL;
+  }
+  fclose(f);
+  if (!(root = cJSON_ParseWithOpts(text, &end, 1))) {
+    unsigned line = 1;
+    const char *p;
+    end = end ? end : cJSON_GetErrorPtr();
+    for (p = text; end && p < end; p++)
+      line += *p == '\n';
+    snprintf(why, len, "line %u: invalid JSON near '%.20s'", line, end ? end : "");
+  }
+  free(text);
+  return root;
+}
+
 int htp_exec_plan(struct htp_ctx *ctx, const char *plan, int team_free, char **argv)
 {
   struct stat st;
   char *file = NULL, *text = NULL, msg[1024];
   size_t len = 0;
-  json_error_t jerr;
-  json_t *root;
-  json_int_t threads = 0;
+  char why[128];
+  cJSON *root;
+  long long threads = 0;
   int status, wait = 0;
   omp_ext_topo_t *topo;
   FILE *f;
@@ -396,19 +438,17 @@ int htp_exec_plan(struct htp_ctx *ctx, const char *plan, int team_free, char **a
     free(file);
     return status;
   }
-  root = json_load_file(file, 0, &jerr);
-  if (!root) {
-    status = jerr.line > 0
-           ? htp_error(HTP_EXIT_USAGE, "--plan %s: not a plan file, nor JSON (line %d: %s); give "
+  if (!(root = load_results(file, why, sizeof(why)))) {
+    status = strncmp(why, "line ", 5) == 0
+           ? htp_error(HTP_EXIT_USAGE, "--plan %s: not a plan file, nor JSON (%s); give "
                        "htplaces tune's --out folder, its results.json, or a plan file (first "
-                       "line 'omp_ext_plan 2')", file, jerr.line, jerr.text)
+                       "line 'omp_ext_plan 2')", file, why)
            : htp_error(HTP_EXIT_USAGE, "--plan %s: %s; give htplaces tune's --out folder, its "
-                       "results.json, or a plan file (first line 'omp_ext_plan 2')", file,
-                       jerr.text);
+                       "results.json, or a plan file (first line 'omp_ext_plan 2')", file, why);
     free(file);
     return status;
   }
-  status = machine_matches(ctx, json_object_get(root, "machine"), file);
+  status = machine_matches(ctx, get(root, "machine"), file);
   topo = status ? NULL : htp_topo(ctx, &status);
   if (!status && !(f = open_memstream(&text, &len)))
     status = htp_error(HTP_EXIT_FAIL, "out of memory");
@@ -417,7 +457,7 @@ int htp_exec_plan(struct htp_ctx *ctx, const char *plan, int team_free, char **a
     if (fclose(f) != 0 && !status)
       status = htp_error(HTP_EXIT_FAIL, "out of memory");
   }
-  json_decref(root);
+  cJSON_Delete(root);
   /* The same check as the library's, before the program starts. */
   if (!status && omp_ext_plan_check(text, topo, msg, sizeof(msg)) != 0)
     status = htp_error(HTP_EXIT_USAGE, "--plan %s: %s", file, msg);

@@ -710,9 +710,11 @@ static int runs(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *o,
                 struct tune_exec *x, struct tune_out *out, struct loop *l, double *before)
 {
   struct scratch tmp;
+  struct tune_load_mark mark;
   char libbuf[4096], why[256];
   omp_ext_rapl_t *rapl = NULL;
   int status;
+  tune_load_mark(&mark, omp_ext_topo_allowed(ctx->topo)); /* (the setup inside the sample) */
   if ((status = tune_make_temp_dir(tmp.dir, sizeof(tmp.dir))) != 0)
     return status;
   x->tmp_dir = tmp.dir;
@@ -732,7 +734,7 @@ static int runs(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *o,
   else
     fprintf(stderr, "htplaces tune: energy is modelled (%s): %s\n", o->power_text, why);
   htp_program_env(ctx); /* the topology is loaded: the runs see the user's environment */
-  *before = tune_load_now(x->allowed, 0.25);
+  *before = tune_load_since(&mark, x->allowed, TUNE_LOAD_SAMPLE_S);
   status = run_rounds(x, p, o, l);
   tune_remove_temp_dir(tmp.dir);
   if (!o->out)

@@ -351,6 +351,9 @@ struct tune_load {
 };
 /* A machine whose other processes keep this many CPUs busy is "busy". */
 #define TUNE_BUSY_CPUS 0.5
+/* The load sample before the runs lasts at least this (seconds): 10 ticks
+ * of /proc/stat's 100 Hz a CPU, the busy CPUs to 0.1. */
+#define TUNE_LOAD_SAMPLE_S 0.1
 /* A program using less than this share of its threads' CPUs (median, at
  * some N >= 2) is flagged: it waits, or shares the CPUs. */
 #define TUNE_LOW_UTIL 0.5
@@ -360,9 +363,20 @@ struct tune_load {
 double tune_busy_seconds(const char *stat, hwloc_const_cpuset_t allowed, double hz);
 /* The same from this machine's /proc/stat; NAN when unreadable. */
 double tune_busy_now(hwloc_const_cpuset_t allowed);
-/* CPUs the allowed ones kept busy over the next `seconds` (tune sleeps:
- * other processes' load); NAN when /proc/stat is unreadable. */
-double tune_load_now(hwloc_const_cpuset_t allowed, double seconds);
+/* Where a load sample starts: tune's own CPU time, the allowed CPUs'
+ * busy time, the clock. */
+struct tune_load_mark {
+  double self_s, busy_s, at_s;
+};
+/* The sample started now, by tune_load_mark, and ended by tune_load_since. */
+void tune_load_mark(struct tune_load_mark *m, hwloc_const_cpuset_t allowed);
+/* CPUs the allowed ones (NULL: all) kept busy since mark \p m, less tune's
+ * own CPU time: other processes' load.  Sleeps first until at least
+ * \p min_seconds have passed since the mark (tune's setup in between is
+ * part of the sample: no time spent only waiting); NAN when /proc/stat is
+ * unreadable. */
+double tune_load_since(const struct tune_load_mark *m, hwloc_const_cpuset_t allowed,
+                       double min_seconds);
 /* The load figures over c's runs (before: as measured, NAN unknown). */
 void tune_machine_load(const struct tune_config *c, unsigned n, double before,
                        unsigned ncpus, struct tune_load *load);

@@ -5,7 +5,7 @@
  * the timing layer (include/omp_ext/timing.h) writes, at exit, one JSON
  * file per process that recorded something: the program itself behind a
  * wrapper script, `timeout` or GNU time, and its forked children.  This
- * file reads all of a run's files (jansson), checks the bindings they
+ * file reads all of a run's files (cJSON), checks the bindings they
  * record against the configuration's places, and keeps, per configuration
  * and region, the total seconds of every run.
  *
@@ -22,7 +22,7 @@
 #include <fcntl.h>
 #include <glob.h>
 #include <hwloc.h>
-#include <jansson.h>
+#include <cjson/cJSON.h>
 #include <math.h>
 #include <stddef.h>
 #include <sched.h>
@@ -43,9 +43,34 @@ static const char *base_name(const char *path)
   return slash ? slash + 1 : path;
 }
 
-static const char *str_of(const json_t *o, const char *key)
+static const cJSON *get(const cJSON *o, const char *key)
 {
-  return json_string_value(json_object_get(o, key));
+  return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+static const char *str_of(const cJSON *o, const char *key)
+{
+  return cJSON_GetStringValue(get(o, key));
+}
+
+/* The first element of an array (NULL: none, or not an array). */
+static const cJSON *first(const cJSON *a)
+{
+  return cJSON_IsArray(a) ? a->child : NULL;
+}
+
+/* Is v a JSON number with an integer value (no fraction; at most 2^53,
+ * where a double still holds every integer)? */
+static int is_integer(const cJSON *v)
+{
+  return cJSON_IsNumber(v) && v->valuedouble == floor(v->valuedouble) &&
+         fabs(v->valuedouble) <= 9007199254740992.0;
+}
+
+/* v's integer value, -1 when it has none. */
+static long long int_of(const cJSON *v)
+{
+  return is_integer(v) ? (long long)v->valuedouble : -1;
 }
 
 /* An offset "0x1a2c" (0: none or malformed). */
@@ -62,7 +87,7 @@ static unsigned long offset_of(const char *text)
 /* Where parallel region \p reg is (malloc'd), for the process labelled
  * \p label ("" when it is the run's only one) running \p program; NULL
  * for a named measurement, a region without module, or out of memory. */
-static struct tune_site *site_of(const json_t *reg, const char *program, const char *label)
+static struct tune_site *site_of(const cJSON *reg, const char *program, const char *label)
 {
   const char *module = str_of(reg, "module"), *kind = str_of(reg, "kind"),
              *om = str_of(reg, "outlined_module");
@@ -94,7 +119,7 @@ void tune_free_site(struct tune_site *s)
  * the run's only one), into *key (a buffer reused, grown as needed), and
  * its first name: the timing file's (tune names it after the runs,
  * tune_name_regions).  0 or -1. */
-static int region_key(const json_t *reg, const char *label, char **key, size_t *cap,
+static int region_key(const cJSON *reg, const char *label, char **key, size_t *cap,
                       const char **name)
 {
   const char *module = str_of(reg, "module"), *offset = str_of(reg, "offset"),
@@ -130,23 +155,23 @@ static int only_pu(hwloc_const_bitmap_t set, unsigned pu)
 }
 
 /* The binding check of one region object (see tune_check_binding). */
-static int check_region(const json_t *reg, const struct tune_config *c, const char *program,
+static int check_region(const cJSON *reg, const struct tune_config *c, const char *program,
                         char *why, size_t len)
 {
-  const json_t *binds = json_object_get(reg, "bindings"), *b, *th;
+  const cJSON *binds = get(reg, "bindings"), *b, *th;
   hwloc_bitmap_t set;
-  size_t i, t;
+  size_t t;
   int bad = 0;
-  if (!c->place_pu || !json_is_array(binds) || !(set = hwloc_bitmap_alloc()))
+  if (!c->place_pu || !cJSON_IsArray(binds) || !(set = hwloc_bitmap_alloc()))
     return 0;
-  json_array_foreach(binds, i, b) {
-    unsigned team = (unsigned)json_integer_value(json_object_get(b, "team")), place;
-    json_array_foreach(json_object_get(b, "threads"), t, th) {
+  cJSON_ArrayForEach(b, binds) {
+    unsigned team = (unsigned)int_of(get(b, "team")), place;
+    for (th = first(get(b, "threads")), t = 0; th; th = th->next, t++) {
       const char *cpus = str_of(th, "cpus");
-      const json_t *pj = json_object_get(th, "pu");
-      long pu = json_is_integer(pj) ? (long)json_integer_value(pj) : -1;
+      const cJSON *pj = get(th, "pu");
+      long pu = (long)int_of(pj);
       int have, place_ok = 0;
-      if (!json_is_object(th))
+      if (!cJSON_IsObject(th))
         continue; /* null: the thread did not take part */
       if (!cpus || omp_ext_parse_cpulist(cpus, OMP_EXT_CPULIST_ANY, set, NULL) != OMP_EXT_UINT_OK) {
         hwloc_bitmap_free(set);
@@ -184,19 +209,18 @@ static int check_region(const json_t *reg, const struct tune_config *c, const ch
 
 int tune_check_binding(const char *region, const struct tune_config *c, char *why, size_t len)
 {
-  json_t *reg = json_loads(region, JSON_DECODE_ANY, NULL);
-  int bad = json_is_object(reg) ? check_region(reg, c, NULL, why, len) : 0;
-  json_decref(reg);
+  cJSON *reg = cJSON_Parse(region);
+  int bad = cJSON_IsObject(reg) ? check_region(reg, c, NULL, why, len) : 0;
+  cJSON_Delete(reg);
   return bad;
 }
 
 /* Under "none" (no places): did the program bind its own threads?  Any
  * recorded thread whose CPU set is not the whole set the run started with
  * (tune's own: the program inherits it). */
-static int self_bound(const json_t *regions)
+static int self_bound(const cJSON *regions)
 {
-  const json_t *reg, *b, *th;
-  size_t i, j, t;
+  const cJSON *reg, *b, *th;
   hwloc_bitmap_t set = hwloc_bitmap_alloc(), own = hwloc_bitmap_alloc();
   cpu_set_t mask;
   int bound = 0, cpu;
@@ -207,9 +231,9 @@ static int self_bound(const json_t *regions)
   for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
     if (CPU_ISSET(cpu, &mask))
       hwloc_bitmap_set(own, (unsigned)cpu);
-  json_array_foreach(regions, i, reg)
-    json_array_foreach(json_object_get(reg, "bindings"), j, b)
-      json_array_foreach(json_object_get(b, "threads"), t, th) {
+  cJSON_ArrayForEach(reg, regions)
+    cJSON_ArrayForEach(b, get(reg, "bindings"))
+      cJSON_ArrayForEach(th, get(b, "threads")) {
         const char *cpus = str_of(th, "cpus");
         if (cpus && *cpus && omp_ext_parse_cpulist(cpus, OMP_EXT_CPULIST_ANY, set, NULL) == OMP_EXT_UINT_OK &&
             !hwloc_bitmap_isequal(set, own))
@@ -269,7 +293,7 @@ static int index_room(struct tune_config *c)
 /* The region of key in c, or a new one (its key and first name copied,
  * the site of \p reg kept for its name); NULL when out of memory. */
 static struct tune_region *find_or_add(struct tune_config *c, const char *key, const char *name,
-                                       const json_t *reg, const char *program, const char *label)
+                                       const cJSON *reg, const char *program, const char *label)
 {
   struct tune_region *more, *r;
   size_t at;
@@ -300,13 +324,16 @@ static struct tune_region *find_or_add(struct tune_config *c, const char *key, c
 static int add_total(struct tune_region *r, double total, double median,
                      unsigned long instances, unsigned team_max)
 {
-  double *more = realloc(r->total_s, (r->nruns + 1) * sizeof(*more)), *med;
-  if (!more)
-    return -1;
-  r->total_s = more;
-  if (!(med = realloc(r->median_s, (r->nruns + 1) * sizeof(*med))))
-    return -1;
-  r->median_s = med;
+  if (r->nruns < 4 || (r->nruns & (r->nruns - 1)) == 0) { /* room: 4, 8, 16 ... runs */
+    size_t room = r->nruns < 4 ? 4 : 2 * (size_t)r->nruns;
+    double *more = realloc(r->total_s, room * sizeof(*more)), *med;
+    if (!more)
+      return -1;
+    r->total_s = more;
+    if (!(med = realloc(r->median_s, room * sizeof(*med))))
+      return -1;
+    r->median_s = med;
+  }
   r->median_s[r->nruns] = median;
   r->total_s[r->nruns++] = total;
   r->instances = instances;
@@ -319,14 +346,14 @@ static int add_total(struct tune_region *r, double total, double median,
  * file's "control" {"source": "auto", "config": "spn:2", "settled": true}
  * ("spn:2 exploring" when not settled); nothing recorded: left as it was.
  * 0, or -1 out of memory. */
-static int keep_control(struct tune_region *r, const json_t *control)
+static int keep_control(struct tune_region *r, const cJSON *control)
 {
-  const char *config = json_string_value(json_object_get(control, "config"));
+  const char *config = cJSON_GetStringValue(get(control, "config"));
   char *text;
   if (!config)
     return 0;
   if (asprintf(&text, "%s%s", config,
-               json_is_false(json_object_get(control, "settled")) ? " exploring" : "") < 0)
+               cJSON_IsFalse(get(control, "settled")) ? " exploring" : "") < 0)
     return -1;
   free(r->control);
   r->control = text;
@@ -334,16 +361,18 @@ static int keep_control(struct tune_region *r, const json_t *control)
 }
 
 /* The largest team size of a region: the last of "team_sizes" (ascending). */
-static unsigned team_max_of(const json_t *reg)
+static unsigned team_max_of(const cJSON *reg)
 {
-  const json_t *sizes = json_object_get(reg, "team_sizes");
-  size_t n = json_array_size(sizes);
-  return n ? (unsigned)json_integer_value(json_array_get(sizes, n - 1)) : 0;
+  const cJSON *sizes = get(reg, "team_sizes");
+  const cJSON *last = NULL, *v;
+  cJSON_ArrayForEach(v, sizes)
+    last = v;
+  return last ? (unsigned)int_of(last) : 0;
 }
 
 /* One process's file of a run. */
 struct proc {
-  json_t *root;
+  cJSON *root;
   const char *program; /* NULL in a file without it */
   double started;
   char label[256];     /* "" when the run's only process */
@@ -386,11 +415,11 @@ int tune_timing_files(const char *path, glob_t *g)
   return k ? 0 : -1;
 }
 
-/* jansson's allocations while a run's files are read: bump allocation in
+/* cJSON's allocations while a run's files are read: bump allocation in
  * blocks of 1 MB, nothing freed one by one, the blocks kept for the next
- * run (a 5000-region file is about 250,000 small objects: freeing them
- * one by one took 40 % of reading it; fresh blocks each run would cost as
- * much in page faults).  jansson's allocator is process-wide: it is set
+ * run (a 5000-region file is about 150,000 small objects; fresh blocks
+ * each run would cost as much in page faults).  cJSON's hooks are
+ * process-wide: it is set
  * for tune_read_timing's duration only (tune reads from one thread), and
  * the blocks go with tune_read_timing_done().  The blocks are mapped
  * MADV_DONTFORK: each run forks tune, and a fork write-protects every page
@@ -441,10 +470,12 @@ static void arena_free(void *p)
   (void)p; /* (the whole arena is reused after the run's files) */
 }
 
-/* jansson back on malloc and free; the blocks kept for the next run. */
+static cJSON_Hooks arena_hooks = {arena_malloc, arena_free};
+
+/* cJSON back on malloc and free; the blocks kept for the next run. */
 static void arena_end(void)
 {
-  json_set_alloc_funcs(malloc, free);
+  cJSON_InitHooks(NULL);
   while (arena) {
     struct arena_block *next = arena->next;
     arena->next = spare;
@@ -465,10 +496,10 @@ void tune_read_timing_done(void)
   }
 }
 
-/* A JSON file read whole, then parsed (jansson's own file reader takes a
- * byte at a time: 2.5 x slower on a 2 MB file of 5000 regions); NULL when
- * unreadable, not a regular file or not JSON. */
-static json_t *load_file(const char *path)
+/* A JSON file read whole, then parsed (cJSON: a 2 MB file of 5000 regions
+ * in about 10 ms, where jansson took 50); NULL when unreadable, not a
+ * regular file or not JSON. */
+static cJSON *load_file(const char *path)
 {
   struct stat st;
   size_t got = 0;
@@ -480,8 +511,8 @@ static json_t *load_file(const char *path)
       close(fd);
     return NULL;
   }
-  if ((size_t)st.st_size > read_cap) { /* the run's buffer: as the arena's blocks */
-    size_t cap = ((size_t)st.st_size + 4095) & ~(size_t)4095;
+  if ((size_t)st.st_size >= read_cap) { /* the run's buffer: as the arena's blocks */
+    size_t cap = ((size_t)st.st_size + 1 + 4095) & ~(size_t)4095; /* (+ its '\0') */
     if ((m = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)) ==
         MAP_FAILED) {
       close(fd);
@@ -495,7 +526,10 @@ static json_t *load_file(const char *path)
   while (got < (size_t)st.st_size && (r = read(fd, read_buf + got, (size_t)st.st_size - got)) > 0)
     got += (size_t)r;
   close(fd);
-  return r > 0 ? json_loadb(read_buf, got, 0, NULL) : NULL;
+  if (r <= 0)
+    return NULL;
+  read_buf[got] = '\0'; /* (cJSON: the length counts the '\0' that must end the text) */
+  return cJSON_ParseWithLengthOpts(read_buf, got + 1, NULL, 1);
 }
 
 /* Read and validate the files of a run into procs[*n] (those with at least
@@ -513,21 +547,21 @@ static int read_procs(const char *path, struct proc **procs, unsigned *n)
     return -1;
   }
   for (i = 0; i < g.gl_pathc; i++) {
-    json_t *root = load_file(g.gl_pathv[i]);
-    const json_t *v = json_object_get(root, "omp_ext_timing");
-    if (!json_is_integer(v) || json_integer_value(v) != 1 ||
-        !json_is_array(json_object_get(root, "regions"))) {
-      json_decref(root);
+    cJSON *root = load_file(g.gl_pathv[i]);
+    const cJSON *v = get(root, "omp_ext_timing");
+    if (int_of(v) != 1 ||
+        !cJSON_IsArray(get(root, "regions"))) {
+      cJSON_Delete(root);
       continue;
     }
     ok = 1;
-    if (json_array_size(json_object_get(root, "regions")) == 0) {
-      json_decref(root);
+    if (!first(get(root, "regions"))) {
+      cJSON_Delete(root);
       continue;
     }
     (*procs)[*n].root = root;
     (*procs)[*n].program = str_of(root, "program");
-    (*procs)[*n].started = json_number_value(json_object_get(root, "started_s"));
+    (*procs)[*n].started = cJSON_GetNumberValue(get(root, "started_s"));
     (*n)++;
   }
   globfree(&g);
@@ -546,7 +580,7 @@ static void free_procs(struct proc *procs, unsigned n)
 {
   unsigned k;
   for (k = 0; k < n; k++)
-    json_decref(procs[k].root);
+    cJSON_Delete(procs[k].root);
   free(procs);
 }
 
@@ -555,20 +589,20 @@ int tune_read_timing(const char *path, struct tune_config *c, double *serial_s, 
 {
   struct proc *procs;
   unsigned n, k;
-  size_t i, cap = 256;
-  const json_t *reg;
+  size_t cap = 256;
+  const cJSON *reg;
   char *key;
   int err;
   *serial_s = NAN;
   invalid[0] = '\0';
-  json_set_alloc_funcs(arena_malloc, arena_free);
+  cJSON_InitHooks(&arena_hooks);
   if (read_procs(path, &procs, &n) != 0) {
     free_procs(procs, n);
     arena_end();
     return -1;
   }
   for (k = 0; k < n; k++) /* first: were the threads where intended? */
-    json_array_foreach(json_object_get(procs[k].root, "regions"), i, reg)
+    cJSON_ArrayForEach(reg, get(procs[k].root, "regions"))
       if (check_region(reg, c, procs[k].program, invalid, len)) {
         free_procs(procs, n);
         arena_end();
@@ -576,23 +610,23 @@ int tune_read_timing(const char *path, struct tune_config *c, double *serial_s, 
       }
   err = !(key = malloc(cap));
   /* the serial part: the first process's (the program, or its parent) */
-  *serial_s = n ? json_number_value(json_object_get(procs[0].root, "serial_s")) : 0;
+  *serial_s = n ? cJSON_GetNumberValue(get(procs[0].root, "serial_s")) : 0;
   for (k = 0; k < n && !err; k++) {
-    if (c->policy == TUNE_NONE && self_bound(json_object_get(procs[k].root, "regions")))
+    if (c->policy == TUNE_NONE && self_bound(get(procs[k].root, "regions")))
       c->self_bound = 1;
-    json_array_foreach(json_object_get(procs[k].root, "regions"), i, reg) {
-      const json_t *total = json_object_get(reg, "total_s"), *inst = json_object_get(reg, "instances"),
-                   *median = json_object_get(reg, "median_s");
+    cJSON_ArrayForEach(reg, get(procs[k].root, "regions")) {
+      const cJSON *total = get(reg, "total_s"), *inst = get(reg, "instances"),
+                   *median = get(reg, "median_s");
       struct tune_region *r;
       const char *name;
       if (region_key(reg, procs[k].label, &key, &cap, &name) != 0)
         continue; /* (a region without a name) */
       r = find_or_add(c, key, name, reg, procs[k].program, procs[k].label);
-      err = !r || !json_is_number(total) || !json_is_integer(inst) || !json_is_number(median) ||
-            add_total(r, json_number_value(total), json_number_value(median),
-                      (unsigned long)json_integer_value(inst), team_max_of(reg));
+      err = !r || !cJSON_IsNumber(total) || !is_integer(inst) || !cJSON_IsNumber(median) ||
+            add_total(r, total->valuedouble, median->valuedouble,
+                      (unsigned long)int_of(inst), team_max_of(reg));
       if (!err && TUNE_IS_AUTO(c))
-        err = keep_control(r, json_object_get(reg, "control"));
+        err = keep_control(r, get(reg, "control"));
       if (err)
         break;
     }

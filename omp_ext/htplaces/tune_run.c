@@ -595,13 +595,22 @@ double tune_busy_now(hwloc_const_cpuset_t allowed)
   return busy;
 }
 
-double tune_load_now(hwloc_const_cpuset_t allowed, double seconds)
+void tune_load_mark(struct tune_load_mark *m, hwloc_const_cpuset_t allowed)
 {
-  double s0 = self_cpu_s(), b0 = tune_busy_now(allowed), t0 = sweep_now();
-  struct timespec ts = {(time_t)seconds, (long)((seconds - floor(seconds)) * 1e9)};
-  while (nanosleep(&ts, &ts) != 0 && errno == EINTR && !sweep_signal_caught())
-    ;
-  return (tune_busy_now(allowed) - b0 - (self_cpu_s() - s0)) / (sweep_now() - t0);
+  m->self_s = self_cpu_s(), m->busy_s = tune_busy_now(allowed), m->at_s = sweep_now();
+}
+
+double tune_load_since(const struct tune_load_mark *m, hwloc_const_cpuset_t allowed,
+                       double min_seconds)
+{
+  double left = min_seconds - (sweep_now() - m->at_s);
+  if (left > 0) {
+    struct timespec ts = {(time_t)left, (long)((left - floor(left)) * 1e9)};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR && !sweep_signal_caught())
+      ;
+  }
+  return (tune_busy_now(allowed) - m->busy_s - (self_cpu_s() - m->self_s)) /
+         (sweep_now() - m->at_s);
 }
 
 void tune_machine_load(const struct tune_config *c, unsigned n, double before,
