@@ -84,6 +84,7 @@ struct tune_region {
   double *total_s;         /* per run */
   double *median_s;        /* per run: the median seconds of one instance */
   unsigned nruns;
+  unsigned runs_room;      /* total_s and median_s have room for this many runs */
   unsigned long instances; /* per run (the last run's count) */
   unsigned team_max;       /* the largest team size seen */
   char *control;           /* under auto: what it chose in the last run (the timing

@@ -464,6 +464,7 @@ static int fold_region(struct tune_config *c, struct tune_region *g, unsigned nb
     if (!(med = realloc(x->median_s, (x->nruns + 1) * sizeof(*med))))
       return -1;
     x->median_s = med;
+    x->runs_room = x->nruns + 1;
     x->total_s[x->nruns] = g->total_s[0];
     x->median_s[x->nruns++] = g->median_s[0];
   }

@@ -324,8 +324,8 @@ static struct tune_region *find_or_add(struct tune_config *c, const char *key, c
 static int add_total(struct tune_region *r, double total, double median,
                      unsigned long instances, unsigned team_max)
 {
-  if (r->nruns < 4 || (r->nruns & (r->nruns - 1)) == 0) { /* room: 4, 8, 16 ... runs */
-    size_t room = r->nruns < 4 ? 4 : 2 * (size_t)r->nruns;
+  if (r->nruns == r->runs_room) { /* room for 4, 8, 16 ... runs: no realloc a run */
+    unsigned room = r->runs_room ? 2 * r->runs_room : 4;
     double *more = realloc(r->total_s, room * sizeof(*more)), *med;
     if (!more)
       return -1;
@@ -333,6 +333,7 @@ static int add_total(struct tune_region *r, double total, double median,
     if (!(med = realloc(r->median_s, room * sizeof(*med))))
       return -1;
     r->median_s = med;
+    r->runs_room = room;
   }
   r->median_s[r->nruns] = median;
   r->total_s[r->nruns++] = total;
