@@ -105,6 +105,41 @@ static int topo_load_lean(omp_ext_topo_t **out, unsigned long flags)
   return err;
 }
 
+static int user_binding_env(void);
+
+/* libgomp applies OMP_PLACES / OMP_PROC_BIND / GOMP_CPU_AFFINITY to the
+ * initial thread in its constructor, which runs before omp_ext's: the
+ * affinity at load is then the first place only.  The PUs the process may
+ * use are then those of the runtime's own place list (OpenMP 5.2 §18.3:
+ * omp_get_num_places, omp_get_place_num_procs, omp_get_place_proc_ids),
+ * which libgomp built from the affinity it started with.  Into \p set; 1
+ * when libgomp pinned the thread and its places gave PUs, else 0. */
+static int gomp_places_pus(hwloc_bitmap_t set)
+{
+  void *gomp = dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD); /* loaded at all? */
+  int (*num)(void) = NULL, (*nprocs)(int) = NULL, p, k, n, *ids;
+  void (*proc_ids)(int, int *) = NULL;
+  if (!gomp)
+    return 0;
+  if (user_binding_env()) {
+    *(void **)&num = dlsym(gomp, "omp_get_num_places");
+    *(void **)&nprocs = dlsym(gomp, "omp_get_place_num_procs");
+    *(void **)&proc_ids = dlsym(gomp, "omp_get_place_proc_ids");
+  }
+  hwloc_bitmap_zero(set);
+  for (p = 0; num && nprocs && proc_ids && p < num(); p++) {
+    if ((n = nprocs(p)) <= 0 || !(ids = malloc((size_t)n * sizeof(*ids))))
+      continue;
+    proc_ids(p, ids);
+    for (k = 0; k < n; k++)
+      if (ids[k] >= 0)
+        hwloc_bitmap_set(set, (unsigned)ids[k]);
+    free(ids);
+  }
+  dlclose(gomp);
+  return !hwloc_bitmap_iszero(set);
+}
+
 static int load_topology_any(omp_ext_topo_t **out)
 {
   hwloc_bitmap_t set;
@@ -121,9 +156,10 @@ static int load_topology_any(omp_ext_topo_t **out)
   if (!(set = hwloc_bitmap_alloc())) {
     err = omp_ext_err_nomem;
   } else {
-    for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
-      if (CPU_ISSET(cpu, &load_affinity))
-        hwloc_bitmap_set(set, (unsigned)cpu);
+    if (!gomp_places_pus(set))
+      for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+        if (CPU_ISSET(cpu, &load_affinity))
+          hwloc_bitmap_set(set, (unsigned)cpu);
     err = omp_ext_topo_restrict(*out, set);
     hwloc_bitmap_free(set);
   }
@@ -136,17 +172,19 @@ static int load_topology_any(omp_ext_topo_t **out)
   return err;
 }
 
-/* libgomp applies OMP_PLACES / OMP_PROC_BIND / GOMP_CPU_AFFINITY to the
- * initial thread in its constructor, which runs before omp_ext's: then the
- * "allowed" PUs are that one place.  Say so instead of failing silently. */
-static int user_binding_env(void);
+/* libgomp pinned the initial thread first (gomp_places_pus) and its
+ * place list gave no PU: the "allowed" PUs are that one place.  Say so
+ * instead of failing silently. */
 static void warn_gomp_pinned(void)
 {
   void *gomp = dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD); /* loaded at all? */
+  hwloc_bitmap_t places = hwloc_bitmap_alloc();
   char *list;
+  int known = places && gomp_places_pus(places);
+  hwloc_bitmap_free(places);
   if (gomp)
     dlclose(gomp);
-  if (!gomp || !user_binding_env())
+  if (!gomp || !user_binding_env() || known)
     return;
   if (hwloc_bitmap_list_asprintf(&list, omp_ext_topo_allowed(topo)) < 0)
     return;
