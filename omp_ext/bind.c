@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "bind.h"
+#include "internal.h"
 #include "omp_ext.h"
 #include "runtime.h"
 #include "util.h"
@@ -91,7 +92,16 @@ static int load_topology(omp_ext_topo_t **out)
 #define LEAN_PLUGINS "hwloc_pci,hwloc_opencl,hwloc_gl,hwloc_cuda,hwloc_nvml,hwloc_rsmi," \
                      "hwloc_levelzero,hwloc_xml_libxml"
 
-/* omp_ext_topo_load() without those plugins, unless the user set
+/* Do the user's places (per-region control reads them: auto_cands.c) name
+ * ll_caches, which needs the caches the lean topology leaves out? */
+static int user_places_need_caches(void)
+{
+  const char *v = getenv("OMP_EXT_PLACES"), *w = getenv("OMP_PLACES");
+  return (v && strcasestr(v, "ll_caches")) || (w && strcasestr(w, "ll_caches"));
+}
+
+/* omp_ext_topo_load() for binding (lean: no caches unless the user's
+ * places need them) without those plugins, unless the user set
  * HWLOC_PLUGINS_BLACKLIST (even empty: then hwloc's own choice).  The
  * variable is set only around the load (bind_lock held). */
 static int topo_load_lean(omp_ext_topo_t **out, unsigned long flags)
@@ -99,7 +109,7 @@ static int topo_load_lean(omp_ext_topo_t **out, unsigned long flags)
   int lean = getenv("HWLOC_PLUGINS_BLACKLIST") == NULL, err;
   if (lean && setenv("HWLOC_PLUGINS_BLACKLIST", LEAN_PLUGINS, 1) != 0)
     lean = 0;
-  err = omp_ext_topo_load(out, NULL, flags);
+  err = omp_ext_topo_load_as(out, NULL, flags, !user_places_need_caches());
   if (lean)
     unsetenv("HWLOC_PLUGINS_BLACKLIST");
   return err;

@@ -60,6 +60,12 @@ int omp_ext_sysfs_cache_cpu(hwloc_const_bitmap_t set);
  * ending with NULL; NULL: the process's environment), NULL if unset. */
 const char *omp_ext_env_get(char *const *envp, const char *name);
 
+/* topology.c: omp_ext_topo_load(), and with \p lean nonzero a topology for
+ * binding only: without caches (no ll_caches places), NUMA distances or
+ * memory attributes, cheaper to discover in a program's start. */
+int omp_ext_topo_load_as(omp_ext_topo_t **topo, const char *input, unsigned long flags,
+                         int lean);
+
 /* order.c: the first n PUs of a base policy's order, from its rule;
  * omp_ext_err_policy for a meta-policy or a value that is no policy,
  * omp_ext_err_range (n 0 or above the allowed PUs), omp_ext_err_nomem.

@@ -301,13 +301,21 @@ static char *hwloc_env_source(void)
   return text;
 }
 
-static int load_hwloc(omp_ext_topo_t *t, const char *input)
+/* \p lean: no caches, NUMA distances or memory attributes (binding needs
+ * none of them; the caches' sysfs files were a third of hwloc's discovery
+ * in a program's start).  CPU kinds stay: the orders rank by them. */
+static int load_hwloc(omp_ext_topo_t *t, const char *input, int lean)
 {
   int err = check_synthetic_size(input);
   if (err)
     return err;
   if (hwloc_topology_init(&t->hw) < 0)
     return omp_ext_err_nomem;
+  if (lean && (hwloc_topology_set_cache_types_filter(t->hw, HWLOC_TYPE_FILTER_KEEP_NONE) < 0 ||
+               hwloc_topology_set_icache_types_filter(t->hw, HWLOC_TYPE_FILTER_KEEP_NONE) < 0 ||
+               hwloc_topology_set_flags(t->hw, HWLOC_TOPOLOGY_FLAG_NO_DISTANCES |
+                                                   HWLOC_TOPOLOGY_FLAG_NO_MEMATTRS) < 0))
+    return omp_ext_err_topology;
   if (set_source(t->hw, input) < 0)
     return omp_ext_err_topology;
   if (hwloc_topology_load(t->hw) < 0)
@@ -325,6 +333,11 @@ static int load_hwloc(omp_ext_topo_t *t, const char *input)
 
 int omp_ext_topo_load(omp_ext_topo_t **topo, const char *input, unsigned long flags)
 {
+  return omp_ext_topo_load_as(topo, input, flags, 0);
+}
+
+int omp_ext_topo_load_as(omp_ext_topo_t **topo, const char *input, unsigned long flags, int lean)
+{
   omp_ext_topo_t *t;
   int err;
   if (!topo || (flags & ~(unsigned long)omp_ext_topo_ignore_binding))
@@ -335,7 +348,7 @@ int omp_ext_topo_load(omp_ext_topo_t **topo, const char *input, unsigned long fl
     return omp_ext_err_nomem;
   if (input && !*input)
     input = NULL;
-  err = load_hwloc(t, input);
+  err = load_hwloc(t, input, lean);
   if (!err)
     err = compute_allowed(t, flags);
   if (!err)

@@ -555,8 +555,9 @@ static void test_user_proc_bind(void)
     /* the policy wins in every runtime: under libgomp, which pinned the
      * initial thread to the first place, over the PUs of its place list */
     CU_ASSERT_EQUAL(check_probe_lines(r.out, omp_ht_policy_spn, NULL), 3 * 2);
-    if (npus >= 2)
-      CU_ASSERT_STRING_EQUAL(r.err, "");
+    if (npus >= 2) /* (nothing from omp_ext; libiomp5 under a gcc program warns
+                    * of the places libgomp's pinning hid from it) */
+      CU_ASSERT_PTR_NULL(strstr(r.err, "omp_ext"));
     run_free(&r);
   }
   free(places);
