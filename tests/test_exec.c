@@ -183,7 +183,47 @@ static void test_program_environment_per_region(void)
   unlink(plan);
 }
 
+/* exec auto and --plan move the user's OMP_PLACES where no runtime reads
+ * it (OMP_EXT_PLACES): htplaces checks it as a runtime would.  Text that is
+ * no place list: one line, exit 2, the program not run (it ran, the value
+ * ignored in silence); a PU outside the allowed ones: one warning line. */
+static void test_user_places_per_region(void)
+{
+  static char bad[] = "OMP_PLACES={0";
+  char outside[64], want[96];
+  char *auto_args[] = {"auto", "--", "true", NULL};
+  char *env_bad[] = {bad, NULL}, *env_outside[] = {outside, NULL};
+  omp_ext_topo_t *topo = NULL;
+  struct run_result r = run_exec(NULL, auto_args, env_bad);
+  int first, last;
+  CU_ASSERT_EQUAL(r.status, 2);
+  CU_ASSERT_STRING_EQUAL(r.out, "");
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "htplaces: OMP_PLACES {0: expected"));
+  CU_ASSERT_EQUAL(count_lines(r.err), 1);
+  run_free(&r);
+#ifdef OMP_EXT_SANITIZED
+  OMP_EXT_SKIP("sanitizer build: libomp_ext preloaded into true needs ASan first in the library list");
+  if (1)
+    return;
+#endif
+  /* the PU after the last allowed one (none: no machine assumed) */
+  CU_ASSERT_EQUAL_FATAL(omp_ext_topo_load(&topo, NULL, 0), 0);
+  first = hwloc_bitmap_first(omp_ext_topo_allowed(topo));
+  last = hwloc_bitmap_last(omp_ext_topo_allowed(topo));
+  omp_ext_topo_destroy(topo);
+  CU_ASSERT_FATAL(first >= 0 && last < 65535);
+  snprintf(outside, sizeof(outside), "OMP_PLACES={%d},{%d}", first, last + 1);
+  snprintf(want, sizeof(want), "htplaces: warning: OMP_PLACES names PUs %d, outside the allowed "
+           "PUs", last + 1);
+  r = run_exec(NULL, auto_args, env_outside);
+  CU_ASSERT_EQUAL(r.status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
+  CU_ASSERT_EQUAL(count_lines(r.err), 1);
+  run_free(&r);
+}
+
 static CU_TestInfo exec_tests[] = {
+  {"exec auto: the user's OMP_PLACES checked as a runtime would", test_user_places_per_region},
   {"the program's environment: nothing of htplaces' own", test_program_environment},
   {"the same under exec auto and exec --plan", test_program_environment_per_region},
   {"every policy and N: each thread on its PU", test_each_policy},

@@ -134,7 +134,7 @@ static int exec_auto(struct htp_ctx *ctx, const char *word, const char *extra, c
   if (status)
     return status;
   htp_program_env(ctx);
-  return htp_exec_preloaded("OMP_EXT_HT_POLICY", value, argv);
+  return htp_exec_preloaded(ctx, "OMP_EXT_HT_POLICY", value, argv);
 }
 
 #define OPT_PLAN 256

@@ -360,7 +360,7 @@ static int exec_plan_file(struct htp_ctx *ctx, const char *file, int team_free, 
   if ((status = set_wait(wait, file)) != 0 || (status = set_threads(threads)) != 0)
     return status;
   htp_program_env(ctx); /* (the program gets the user's HWLOC_PLUGINS_BLACKLIST) */
-  return htp_exec_preloaded("OMP_EXT_PLAN", abs, argv);
+  return htp_exec_preloaded(ctx, "OMP_EXT_PLAN", abs, argv);
 }
 
 /* Is the regular file \p path a plan file (its first word)?  1 yes, 0 no,
@@ -468,7 +468,7 @@ int htp_exec_plan(struct htp_ctx *ctx, const char *plan, int team_free, char **a
   free(file);
   if (!status) {
     htp_program_env(ctx);
-    status = htp_exec_preloaded("OMP_EXT_PLAN", text, argv);
+    status = htp_exec_preloaded(ctx, "OMP_EXT_PLAN", text, argv);
   }
   free(text);
   return status;

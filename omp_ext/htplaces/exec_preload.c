@@ -11,12 +11,58 @@
 #include <unistd.h>
 
 #include "htplaces.h"
+#include "util.h"
 
-int htp_exec_preloaded(const char *var, const char *value, char **argv)
+/* The user's OMP_PLACES, which exec moves to OMP_EXT_PLACES where no
+ * runtime reads it (so none reports it): checked here as the runtimes
+ * would.  Text that is no place list: one line, exit 2.  PUs outside the
+ * allowed ones: a warning (libomp's "Ignoring invalid OS proc ID", which
+ * libgomp does silently), and omp_ext leaves them out (auto_cands.c). */
+static int check_user_places(struct htp_ctx *ctx, const char *text)
+{
+  char q[4 * OMP_EXT_QUOTE_MAX + 32], *out = NULL, *allowed = NULL;
+  omp_ext_placelist_t *l = NULL;
+  omp_ext_parse_error_t perr = {0, NULL};
+  hwloc_bitmap_t all = hwloc_bitmap_alloc();
+  unsigned i;
+  int status, err;
+  omp_ext_topo_t *topo = htp_topo(ctx, &status);
+  if (!topo || !all) {
+    hwloc_bitmap_free(all);
+    return topo ? htp_error(HTP_EXIT_FAIL, "out of memory") : status;
+  }
+  if ((err = omp_ext_places_parse(topo, text, omp_ext_syntax_omp, &l, &perr)) != 0) {
+    hwloc_bitmap_free(all);
+    return err == omp_ext_err_parse
+           ? htp_error(HTP_EXIT_USAGE, "OMP_PLACES %s: %s at character %zu; allowed: an "
+                       "OpenMP place list ({0,1},{2,3}; {0}:4:2; threads, cores(4), sockets ...)",
+                       omp_ext_quote(text, q, sizeof(q)), perr.what, perr.pos + 1)
+           : htp_error(HTP_EXIT_FAIL, "OMP_PLACES: %s", omp_ext_strerror(err));
+  }
+  for (i = 0; i < l->nplaces; i++)
+    hwloc_bitmap_or(all, all, l->places[i]);
+  omp_ext_placelist_destroy(l);
+  if (!hwloc_bitmap_isincluded(all, omp_ext_topo_allowed(topo))) {
+    int none = !hwloc_bitmap_intersects(all, omp_ext_topo_allowed(topo));
+    hwloc_bitmap_andnot(all, all, omp_ext_topo_allowed(topo));
+    out = htp_cpuset_text(all), allowed = htp_cpuset_text(omp_ext_topo_allowed(topo));
+    fprintf(stderr, "htplaces: warning: OMP_PLACES names PUs %s, outside the allowed PUs %s: %s\n",
+            out ? out : "?", allowed ? allowed : "?",
+            none ? "no place is left, the policy's placement is used" : "left out of its places");
+    free(out), free(allowed);
+  }
+  hwloc_bitmap_free(all);
+  return HTP_EXIT_OK;
+}
+
+int htp_exec_preloaded(struct htp_ctx *ctx, const char *var, const char *value, char **argv)
 {
   char lib[4096], *preload;
-  const char *old = getenv("LD_PRELOAD");
+  const char *old = getenv("LD_PRELOAD"), *places = getenv("OMP_PLACES");
   int status;
+  if (places && *places && !getenv("OMP_EXT_PLACES") &&
+      (status = check_user_places(ctx, places)) != 0)
+    return status;
   if (!htp_find_libomp_ext(lib, sizeof(lib)))
     return htp_error(HTP_EXIT_FAIL, "libomp_ext.so not found beside htplaces");
   if ((status = htp_preload_path_error(lib, HTP_EXIT_FAIL)) != 0)

@@ -78,7 +78,7 @@ int htp_exec_plan(struct htp_ctx *ctx, const char *plan, int team_free, char **a
 /* exec_preload.c: run argv with libomp_ext preloaded and \p var=\p value
  * (OMP_PLACES and OMP_PROC_BIND removed); returns only on an error (its
  * exit status, the line printed). */
-int htp_exec_preloaded(const char *var, const char *value, char **argv);
+int htp_exec_preloaded(struct htp_ctx *ctx, const char *var, const char *value, char **argv);
 
 /* Print "htplaces: MESSAGE" on stderr; returns \p status for `return htp_error(...)`. */
 int htp_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
