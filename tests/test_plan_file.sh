@@ -74,4 +74,27 @@ out=$(OMP_EXT_HT_POLICY=auto:threads REGION_PROBE_POLICY=1 LD_PRELOAD=$lib "$pro
 OMP_EXT_PLAN=/nonexistent OMP_EXT_HT_POLICY=auto:x "$htp" doctor --no-saturation >"$tmp/o4" 2>&1 || true
 grep -q "conflict: OMP_EXT_PLAN='/nonexistent': No such file or directory: libomp_ext turns per-region control off" "$tmp/o4" &&
   grep -q "conflict: OMP_EXT_HT_POLICY='auto:x' is invalid" "$tmp/o4" || fail "doctor: $(grep OMP_EXT "$tmp/o4")"
-echo "test_plan_file: FIFO, folder, device, huge and malformed plans refused at once (library and exec), env values said once, escaped, by OpenMP processes only"
+# 5. a plan of one configuration for every region runs as exec POLICY N:
+#    its places, close, its N, nothing preloaded; any difference (a region
+#    of another configuration, the user's own N, timing files asked for)
+#    keeps per-region control
+pu=$("$htp" spn 1 | tr -d '{}')
+printf 'omp_ext_plan 2\ndefault 1 {%s} spn:1\nregion probe 0x10 1 {%s} spn:1\n' "$pu" "$pu" >"$tmp/one"
+printf 'omp_ext_plan 2\ndefault 1 {%s} spn:1\nregion probe 0x10 1 - none:1\n' "$pu" >"$tmp/two"
+env_of() { "$htp" exec --plan "$1" -- env | grep -E '^(OMP_|LD_PRELOAD)' | sort | tr '\n' ' '; }
+got=$(env_of "$tmp/one")
+[ "$got" = "OMP_NUM_THREADS=1 OMP_PLACES={$pu} OMP_PROC_BIND=close " ] ||
+  fail "a plan of one configuration: the program's environment '$got'"
+for how in two nthreads timing; do
+  case $how in
+    two) got=$(env_of "$tmp/two") ;;
+    nthreads) got=$(OMP_NUM_THREADS=2 env_of "$tmp/one") ;;
+    timing) got=$(OMP_EXT_TIMING=$tmp/t.json env_of "$tmp/one") ;;
+  esac
+  case $got in
+    *LD_PRELOAD=*libomp_ext*) ;;
+    *) fail "a plan ($how) was run without per-region control: '$got'" ;;
+  esac
+done
+
+echo "test_plan_file: FIFO, folder, device, huge and malformed plans refused at once (library and exec), env values said once, escaped, by OpenMP processes only; a plan of one configuration run as exec POLICY N"

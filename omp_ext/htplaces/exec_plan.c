@@ -331,6 +331,78 @@ static int save_plan(const char *file, char **text)
   return HTP_EXIT_OK;
 }
 
+/* Does the plan (text read from \p f, checked) give every region one
+ * configuration: its default and region lines all "N PLACES" alike, no
+ * "team free", every learnt region settled?  1 with *threads and
+ * *places (malloc'd; "-": unbound) of it, else 0. */
+static int plan_is_global(FILE *f, long long *threads, char **places)
+{
+  char *line = NULL, *pl = NULL;
+  size_t cap = 0;
+  long long t;
+  int n = 0, same = 1;
+  *places = NULL;
+  while (same && getline(&line, &cap, f) > 0) {
+    int got = 0;
+    free(pl);
+    if (!(pl = malloc(strlen(line) + 1)))
+      break;
+    if (strncmp(line, "team free", 9) == 0 ||
+        (strstr(line, " phase=") && !strstr(line, " phase=settled")))
+      same = 0;
+    else if (strncmp(line, "default ", 8) == 0)
+      got = sscanf(line + 8, "%lld %s", &t, pl) == 2;
+    else if (strncmp(line, "region ", 7) == 0)
+      got = sscanf(line + 7, "%*s %*s %lld %s", &t, pl) == 2;
+    if (!got)
+      continue;
+    if (n++ == 0) {
+      *threads = t, *places = pl, pl = NULL;
+    } else {
+      same = t == *threads && strcmp(pl, *places) == 0;
+    }
+  }
+  free(line), free(pl);
+  if (same && n)
+    return 1;
+  free(*places);
+  *places = NULL;
+  return 0;
+}
+
+/* A plan of one configuration for every region (plan_is_global) is run
+ * as `htplaces exec POLICY N` runs: OMP_PLACES (or none), OMP_PROC_BIND,
+ * OMP_NUM_THREADS and nothing preloaded -- the same placement without
+ * per-region control's start and bookkeeping.  Not when the user asked
+ * for another team (OMP_NUM_THREADS), for timing files (OMP_EXT_TIMING,
+ * which the preloaded library writes), or set OMP_EXT_PLACES: then 0
+ * (run it preloaded); else only returns on an error. */
+static int exec_global(struct htp_ctx *ctx, FILE *f, char **argv)
+{
+  const char *user = getenv("OMP_NUM_THREADS");
+  char *places, count[32];
+  long long threads = 0;
+  int ok;
+  if (getenv("OMP_EXT_TIMING") || getenv("OMP_EXT_PLACES") || !plan_is_global(f, &threads, &places))
+    return HTP_EXIT_OK;
+  if (user && *user && atoll(user) != threads) {
+    free(places);
+    return HTP_EXIT_OK;
+  }
+  snprintf(count, sizeof(count), "%lld", threads);
+  ok = setenv("OMP_NUM_THREADS", count, 1) == 0 &&
+       (strcmp(places, "-") == 0
+          ? unsetenv("OMP_PLACES") == 0 && unsetenv("OMP_PROC_BIND") == 0
+          : setenv("OMP_PLACES", places, 1) == 0 && setenv("OMP_PROC_BIND", "close", 1) == 0);
+  free(places);
+  if (!ok)
+    return htp_error(HTP_EXIT_FAIL, "cannot set the environment");
+  htp_program_env(ctx);
+  fflush(stdout);
+  execvp(argv[0], argv);
+  return htp_error(errno == ENOENT ? 127 : 126, "cannot run '%s': %s", argv[0], strerror(errno));
+}
+
 /* A plan file (the plan format): checked whole, passed by its path; its
  * default line's team and its wait policy set as for tune's. */
 static int exec_plan_file(struct htp_ctx *ctx, const char *file, int team_free, char **argv)
@@ -356,8 +428,14 @@ static int exec_plan_file(struct htp_ctx *ctx, const char *file, int team_free, 
     else if (sscanf(line, "default %lld", &t) == 1)
       threads = t;
   }
+  if ((status = set_wait(wait, file)) != 0) {
+    fclose(f);
+    return status;
+  }
+  rewind(f);
+  status = exec_global(ctx, f, argv); /* (returns only when not one configuration) */
   fclose(f);
-  if ((status = set_wait(wait, file)) != 0 || (status = set_threads(threads)) != 0)
+  if (status || (status = set_threads(threads)) != 0)
     return status;
   htp_program_env(ctx); /* (the program gets the user's HWLOC_PLUGINS_BLACKLIST) */
   return htp_exec_preloaded(ctx, "OMP_EXT_PLAN", abs, argv);
@@ -461,9 +539,13 @@ int htp_exec_plan(struct htp_ctx *ctx, const char *plan, int team_free, char **a
   /* The same check as the library's, before the program starts. */
   if (!status && omp_ext_plan_check(text, topo, msg, sizeof(msg)) != 0)
     status = htp_error(HTP_EXIT_USAGE, "--plan %s: %s", file, msg);
+  if (!status && (status = set_wait(wait, file)) == 0 && (f = fmemopen(text, len, "r"))) {
+    status = exec_global(ctx, f, argv); /* (returns only when not one configuration) */
+    fclose(f);
+  }
   if (!status && len > PLAN_ENV_MAX)
     status = save_plan(file, &text);
-  if (!status && (status = set_wait(wait, file)) == 0)
+  if (!status)
     status = set_threads(threads);
   free(file);
   if (!status) {
