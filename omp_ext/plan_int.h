@@ -100,5 +100,21 @@ OMP_EXT_HIDDEN void omp_ext_plan_free(struct omp_ext_plan *p);
  * "gnu:HEX" (its ELF build-id note), else "stat:SIZE:MTIME" of its file;
  * 0, or -1 when no loaded object has that name. */
 OMP_EXT_HIDDEN int omp_ext_plan_build_id(const char *module, char *id, size_t len);
+/* The same of the file \p path (its ELF build-id note read from the file):
+ * what the library will find once it is loaded; 0, or -1 unreadable. */
+OMP_EXT_HIDDEN int omp_ext_plan_file_build_id(const char *path, char *id, size_t len);
+
+/* plan_global.c: per-region control's win below which a learnt state
+ * is applied as one configuration (a fraction of a run's region time). */
+#define OMP_EXT_PLAN_GLOBAL_TIE 0.02
+
+/* plan_global.c: does learnt state \p p amount to one configuration?  Every
+ * line a settled region of one kept team size, and the best of the
+ * regions' choices for all of them within OMP_EXT_PLAN_GLOBAL_TIE of
+ * per-region control (by the samples' medians, weighted by instances):
+ * 1, *line that choice's line, *cost its time over per-region control's
+ * (<= 1 + the tie); else 0. */
+OMP_EXT_HIDDEN int omp_ext_plan_global(const struct omp_ext_plan *p, unsigned *line,
+                                       double *cost);
 
 #endif /* OMP_EXT_PLAN_INT_H */

@@ -97,4 +97,51 @@ for how in two nthreads timing; do
   esac
 done
 
-echo "test_plan_file: FIFO, folder, device, huge and malformed plans refused at once (library and exec), env values said once, escaped, by OpenMP processes only; a plan of one configuration run as exec POLICY N"
+# 6. exec auto --learn: a learnt state that amounts to one configuration
+#    (every region settled, the best of their choices within 2 % of
+#    per-region control for all of them) runs as exec POLICY N -- nothing
+#    preloaded, OMP_NUM_THREADS left as it is -- but every 8th run, which
+#    is preloaded to learn on; a state where per-region control wins more
+#    keeps it, and so does a state of another build.  The program is env:
+#    its state is DIR/env.plan.
+npus=$("$htp" speedup | tr ',' '\n' | grep -c .)
+pl=$("$htp" spn "$npus")
+mkdir "$tmp/learn1" "$tmp/learn2"
+exe=$(realpath "$(command -v env)")
+id=$(readelf -n "$exe" | awk '/Build ID/ { print "gnu:" $3; exit }')
+[ -n "$id" ] || id=stat:$(stat -c '%s:%Y' "$exe")
+state() { # DIR SECOND-REGION'S-NONE-TIME
+  printf 'omp_ext_plan 2\nlearnt auto\nbuild %s %s\n' "${exe##*/}" "$id" >"$1/env.plan"
+  for r in 0x10:0.0012 0x20:$2; do
+    printf 'region env %s %s %s spn:%s team=keep:%s phase=settled n=10 step=2 block=1 nsamp=1 ref=0.001 drift=0 reexplores=0 c=spn:%s/0.001 c=none:%s/%s\n' \
+      "${r%%:*}" "$npus" "$pl" "$npus" "$npus" "$npus" "$npus" "${r#*:}" >>"$1/env.plan"
+  done
+}
+state "$tmp/learn1" 0.0011
+state "$tmp/learn2" 0.0001 # (none wins the second region by far: no one configuration)
+sed -i '$ s/ spn:\([0-9]*\) team/ none:\1 team/; $ s/ '"$(printf '%s' "$pl" | sed 's/[]{}[]/\\&/g')"' none:/ - none:/' "$tmp/learn2/env.plan"
+"$htp" exec --plan "$tmp/learn2/env.plan" -- true || fail "the hand-made state does not check: $(cat "$tmp/learn2/env.plan")"
+envs=""
+for k in 1 2 3 4 5 6 7 8 9; do
+  envs="$envs|$("$htp" exec auto --learn "$tmp/learn1" -- env | grep -E '^(OMP_|LD_PRELOAD)' | sort | tr '\n' ' ')"
+done
+one="OMP_PLACES=$pl OMP_PROC_BIND=close "
+pre="LD_PRELOAD=*libomp_ext* OMP_EXT_HT_POLICY=auto OMP_EXT_LEARN=$tmp/learn1 "
+case $envs in
+  "|$one|$one|$one|$one|$one|$one|$one|"$pre"|$one") ;;
+  *) fail "exec auto --learn on a state of one configuration: the runs' environments '$envs'" ;;
+esac
+got=$("$htp" exec auto --learn "$tmp/learn2" -- env | grep -E '^(OMP_|LD_PRELOAD)' | sort | tr '\n' ' ')
+case $got in
+  *LD_PRELOAD=*libomp_ext*OMP_EXT_HT_POLICY=auto*) ;;
+  *) fail "exec auto --learn where per-region control wins: '$got'" ;;
+esac
+# a state of another build of the program: preloaded (the library refuses it with one line)
+sed -i 's/^build \([^ ]*\) .*/build \1 gnu:00/' "$tmp/learn1/env.plan"
+got=$("$htp" exec auto --learn "$tmp/learn1" -- env | grep -E '^(OMP_|LD_PRELOAD)' | sort | tr '\n' ' ')
+case $got in
+  *LD_PRELOAD=*libomp_ext*OMP_EXT_HT_POLICY=auto*) ;;
+  *) fail "exec auto --learn on a state of another build: '$got'" ;;
+esac
+
+echo "test_plan_file: FIFO, folder, device, huge and malformed plans refused at once (library and exec), env values said once, escaped, by OpenMP processes only; a plan of one configuration run as exec POLICY N, a learnt state of one configuration too (but every 8th run)"

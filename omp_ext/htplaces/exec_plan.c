@@ -380,27 +380,18 @@ static int plan_is_global(FILE *f, long long *threads, char **places)
 static int exec_global(struct htp_ctx *ctx, FILE *f, char **argv)
 {
   const char *user = getenv("OMP_NUM_THREADS");
-  char *places, count[32];
+  char *places;
   long long threads = 0;
-  int ok;
+  int status;
   if (getenv("OMP_EXT_TIMING") || getenv("OMP_EXT_PLACES") || !plan_is_global(f, &threads, &places))
     return HTP_EXIT_OK;
   if (user && *user && atoll(user) != threads) {
     free(places);
     return HTP_EXIT_OK;
   }
-  snprintf(count, sizeof(count), "%lld", threads);
-  ok = setenv("OMP_NUM_THREADS", count, 1) == 0 &&
-       (strcmp(places, "-") == 0
-          ? unsetenv("OMP_PLACES") == 0 && unsetenv("OMP_PROC_BIND") == 0
-          : setenv("OMP_PLACES", places, 1) == 0 && setenv("OMP_PROC_BIND", "close", 1) == 0);
+  status = htp_exec_global(ctx, threads, strcmp(places, "-") == 0 ? NULL : places, argv);
   free(places);
-  if (!ok)
-    return htp_error(HTP_EXIT_FAIL, "cannot set the environment");
-  htp_program_env(ctx);
-  fflush(stdout);
-  execvp(argv[0], argv);
-  return htp_error(errno == ENOENT ? 127 : 126, "cannot run '%s': %s", argv[0], strerror(errno));
+  return status;
 }
 
 /* A plan file (the plan format): checked whole, passed by its path; its

@@ -55,6 +55,22 @@ static int check_user_places(struct htp_ctx *ctx, const char *text)
   return HTP_EXIT_OK;
 }
 
+int htp_exec_global(struct htp_ctx *ctx, long long threads, const char *places, char **argv)
+{
+  char count[32];
+  int ok;
+  snprintf(count, sizeof(count), "%lld", threads);
+  ok = (threads <= 0 || setenv("OMP_NUM_THREADS", count, 1) == 0) &&
+       (!places ? unsetenv("OMP_PLACES") == 0 && unsetenv("OMP_PROC_BIND") == 0
+                : setenv("OMP_PLACES", places, 1) == 0 && setenv("OMP_PROC_BIND", "close", 1) == 0);
+  if (!ok)
+    return htp_error(HTP_EXIT_FAIL, "cannot set the environment");
+  htp_program_env(ctx);
+  fflush(stdout);
+  execvp(argv[0], argv);
+  return htp_error(errno == ENOENT ? 127 : 126, "cannot run '%s': %s", argv[0], strerror(errno));
+}
+
 int htp_exec_preloaded(struct htp_ctx *ctx, const char *var, const char *value, char **argv)
 {
   char lib[4096], *preload;

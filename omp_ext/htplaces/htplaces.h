@@ -79,6 +79,20 @@ int htp_exec_plan(struct htp_ctx *ctx, const char *plan, int team_free, char **a
  * (OMP_PLACES and OMP_PROC_BIND removed); returns only on an error (its
  * exit status, the line printed). */
 int htp_exec_preloaded(struct htp_ctx *ctx, const char *var, const char *value, char **argv);
+/* exec_preload.c: run argv as `htplaces exec POLICY N` does, with one
+ * configuration for every region: OMP_NUM_THREADS=\p threads (0: left as
+ * it is), OMP_PLACES
+ * \p places and OMP_PROC_BIND=close (\p places NULL: both removed, unbound),
+ * nothing preloaded; returns only on an error. */
+int htp_exec_global(struct htp_ctx *ctx, long long threads, const char *places, char **argv);
+/* exec_learnt.c: under exec auto --learn \p dir (absolute), a learnt state
+ * of argv[0] that amounts to one configuration (omp_ext_plan_global) is
+ * run as htp_exec_global, but for every OMP_EXT_LEARN_CHECK_EVERY-th run
+ * (its count in DIR/.PROGRAM.global), a program newer than its state, or
+ * the user's OMP_NUM_THREADS of another team, OMP_EXT_PLACES or
+ * OMP_EXT_TIMING: then 0 (run it preloaded); else returns only on an
+ * error. */
+int htp_exec_learnt(struct htp_ctx *ctx, const char *dir, char **argv);
 
 /* Print "htplaces: MESSAGE" on stderr; returns \p status for `return htp_error(...)`. */
 int htp_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

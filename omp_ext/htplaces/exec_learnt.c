@@ -1,0 +1,133 @@
+/*
+ * htplaces exec auto --learn DIR: once what auto learnt for a program
+ * amounts to one configuration (every region settled, one of their
+ * choices within 2 % of per-region control for all of them:
+ * omp_ext_plan_global), the program runs as `htplaces exec POLICY N`
+ * runs it -- that configuration's places, close, N, nothing preloaded --
+ * since per-region control would only add its start-up and bookkeeping.
+ * Every OMP_EXT_LEARN_CHECK_EVERY-th run is preloaded again, so that auto
+ * sees drift and rewrites the state; so is a run of a program newer than
+ * its state (the library then checks its build identity).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "htplaces.h"
+#include "plan_int.h"
+
+/* One run in this many is preloaded to learn on (drift, new regions). */
+#define OMP_EXT_LEARN_CHECK_EVERY 8
+
+/* The program's file as execvp finds it, resolved (the library names the
+ * state after /proc/self/exe's file name); 0 or -1. */
+static int program_file(const char *prog, char *out)
+{
+  const char *path = getenv("PATH"), *p, *colon;
+  char buf[PATH_MAX];
+  if (strchr(prog, '/'))
+    return realpath(prog, out) ? 0 : -1;
+  for (p = path && *path ? path : "/usr/local/bin:/usr/bin:/bin";; p = colon + 1) {
+    size_t len;
+    colon = strchr(p, ':');
+    len = colon ? (size_t)(colon - p) : strlen(p);
+    if (snprintf(buf, sizeof(buf), "%.*s/%s", (int)len, len ? p : ".", prog) < (int)sizeof(buf) &&
+        access(buf, X_OK) == 0)
+      return realpath(buf, out) ? 0 : -1;
+    if (!colon)
+      return -1;
+  }
+}
+
+/* This run's turn in DIR/.NAME.global (counted, written back): 1 when it
+ * is to be preloaded (every OMP_EXT_LEARN_CHECK_EVERY-th), else 0. */
+static int check_turn(const char *dir, const char *name)
+{
+  char *count = NULL;
+  unsigned n = 0;
+  FILE *f;
+  if (asprintf(&count, "%s/.%s.global", dir, name) < 0)
+    return 1;
+  if ((f = fopen(count, "r"))) {
+    if (fscanf(f, "%u", &n) != 1)
+      n = 0;
+    fclose(f);
+  }
+  n = (n + 1) % OMP_EXT_LEARN_CHECK_EVERY;
+  if ((f = fopen(count, "w"))) {
+    fprintf(f, "%u\n", n);
+    if (fclose(f) != 0)
+      n = 0; /* (not counted: learn) */
+  } else {
+    n = 0;
+  }
+  free(count);
+  return n == 0;
+}
+
+/* Was state \p p learnt for this build of the program \p exe, and only
+ * for it (a shared library's regions: the library checks those)? */
+static int same_build(const struct omp_ext_plan *p, const char *exe)
+{
+  char id[128];
+  unsigned i;
+  if (p->nbuilds == 0 || omp_ext_plan_file_build_id(exe, id, sizeof(id)) != 0)
+    return 0;
+  for (i = 0; i < p->nbuilds; i++)
+    if (strcmp(p->builds[i].module, strrchr(exe, '/') + 1) != 0 || strcmp(p->builds[i].id, id) != 0)
+      return 0;
+  return 1;
+}
+
+/* The state DIR/NAME.plan, when one configuration: *threads and *places
+ * (malloc'd; NULL unbound); 1, else 0. */
+static int learnt_global(struct htp_ctx *ctx, const char *state, const char *exe,
+                         long long *threads, char **places)
+{
+  struct omp_ext_plan *p = NULL;
+  struct stat ss, es;
+  char why[512];
+  unsigned line;
+  double cost;
+  int status, one = 0;
+  omp_ext_topo_t *topo = htp_topo(ctx, &status);
+  *places = NULL;
+  if (!topo || stat(state, &ss) != 0 || stat(exe, &es) != 0 || es.st_mtime > ss.st_mtime ||
+      omp_ext_plan_read(state, topo, &p, why, sizeof(why)) != 0)
+    return 0; /* (a state the library refuses: it says why, preloaded) */
+  if (same_build(p, exe) && omp_ext_plan_global(p, &line, &cost)) {
+    *threads = p->lines[line].threads;
+    one = *threads > 0 && (!p->lines[line].places ||
+                           omp_ext_placelist_canonical(p->lines[line].places, places) == 0);
+  }
+  omp_ext_plan_free(p);
+  return one;
+}
+
+int htp_exec_learnt(struct htp_ctx *ctx, const char *dir, char **argv)
+{
+  const char *user = getenv("OMP_NUM_THREADS"), *name;
+  char exe[PATH_MAX], *state = NULL, *places = NULL;
+  long long threads = 0;
+  int status = HTP_EXIT_OK, one;
+  if (getenv("OMP_EXT_TIMING") || getenv("OMP_EXT_PLACES") || program_file(argv[0], exe) != 0)
+    return HTP_EXIT_OK;
+  name = strrchr(exe, '/') + 1;
+  if (asprintf(&state, "%s/%s.plan", dir, name) < 0)
+    return HTP_EXIT_OK;
+  one = learnt_global(ctx, state, exe, &threads, &places);
+  free(state);
+  /* auto keeps the team (nthreads-var): so must this run -- OMP_NUM_THREADS
+   * left as it is, one configuration only for the team the program gets */
+  if (one && threads == (user && *user ? atoll(user) : (long long)omp_ext_topo_npus(ctx->topo)) &&
+      !check_turn(dir, name))
+    status = htp_exec_global(ctx, 0, places, argv);
+  free(places);
+  return status;
+}
