@@ -3,9 +3,10 @@
 # functions declared OMP_EXT_API in include/omp_ext/*.h plus the runtime
 # entry points the in-code header documents ("interposed:" lines); none of
 # the tools' helpers (omp_ext/tools/misc.h: statistics, the version line,
-# lib/private/util.h's text helpers, lib/private/median.h's median) is among them; and the tools (the archives given after
-# libomp_ext.a and libomp_ext_misc.a) call no function of libomp_ext that
-# the shared library does not export: they could link either.  And
+# lib/private/util.h's text helpers, lib/private/median.h's median) nor of
+# the tools interface (lib/private/tools.h) is among them; and the tools
+# (the archives given after libomp_ext.a and libomp_ext_misc.a) call no
+# hidden function of libomp_ext but the tools interface's.  And
 # omp_ext/DESIGN.md (MISC_H's ../DESIGN.md) names every public header, and
 # in its file map every private one (omp_ext/lib/private/*.h,
 # omp_ext/tools/*.h, omp_ext/tools/sweep/*.h, omp_ext/htplaces/*.h).
@@ -61,11 +62,22 @@ if [ $# -ge 3 ]; then
   defined "$static" >"$tmp/library"
   defined "$miscar" "$@" >"$tmp/own"
   nm -u "$@" | awk 'NF == 2 {print $2}' | sort -u >"$tmp/called"
-  # Called, defined by the library, neither the tools' own nor exported.
-  comm -12 "$tmp/called" "$tmp/library" | comm -23 - "$tmp/own" | comm -23 - "$tmp/exported" >"$tmp/private"
+  # The tools interface (lib/private/tools.h and the tools_*.h it includes):
+  # the library's hidden functions the tools may call, none exported.
+  sed -n 's/^[a-z][a-z _]*[ *]\(omp_ext_[a-z0-9_]*\)(.*/\1/p' "$src"/lib/private/tools*.h |
+    sort -u >"$tmp/tools_api"
+  [ "$(wc -l <"$tmp/tools_api")" -ge 10 ] || { echo "FAIL: only $(wc -l <"$tmp/tools_api") functions in tools.h"; exit 1; }
+  if comm -12 "$tmp/tools_api" "$tmp/exported" | grep .; then
+    echo "FAIL: the tools interface's functions above are exported by $lib"
+    exit 1
+  fi
+  # Called, defined by the library, neither the tools' own, nor the tools
+  # interface, nor exported.
+  comm -12 "$tmp/called" "$tmp/library" | comm -23 - "$tmp/own" | comm -23 - "$tmp/tools_api" |
+    comm -23 - "$tmp/exported" >"$tmp/private"
   if [ -s "$tmp/private" ]; then
     cat "$tmp/private"
-    echo "FAIL: the tools call the library's hidden functions above (move them to omp_ext/tools/misc.h or export them)"
+    echo "FAIL: the tools call the library's hidden functions above (declare them in omp_ext/lib/private/tools.h or export them)"
     exit 1
   fi
   [ "$(comm -12 "$tmp/called" "$tmp/exported" | wc -l)" -gt 20 ] ||

@@ -33,6 +33,7 @@
 #include "omp_ext.h"
 #include "private/bind.h"
 #include "private/region_int.h"
+#include "private/tools.h"
 
 #define CANDS_MAX_SETS 32
 /* The most place slots a base keeps (thread t on slot t % slots). */

@@ -8,7 +8,7 @@
  * (runtime.h); here the table and the public calls (the helpers the
  * predictors share are predict_util.c's, so that the table and its rows
  * do not call each other).  The rules are listed in
- * include/omp_ext/predict.h.
+ * omp_ext/lib/private/tools_predict.h.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  *
  * Its reading follows omp_ext_places_parse() (written after libgomp's
  * env.c) plus its CPU-set size and its finalisation (config/linux/
- * affinity.c).  The rules are listed in include/omp_ext/predict.h.
+ * affinity.c).  The rules are listed in omp_ext/lib/private/tools_predict.h.
  */
 #define _GNU_SOURCE /* qsort_r */
 #include <ctype.h>

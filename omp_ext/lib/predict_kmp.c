@@ -5,7 +5,7 @@
  *
  * Its own small parsers, after kmp_settings.cpp / kmp_affinity.cpp and the
  * real libomp 14's behaviour on tests/places-corpus.txt.  The rules are
- * listed in include/omp_ext/predict.h.
+ * listed in omp_ext/lib/private/tools_predict.h.
  */
 #include <ctype.h>
 #include <stdlib.h>

@@ -10,6 +10,11 @@ const char *omp_ext_get_version(void)
   return OMP_EXT_VERSION;
 }
 
+unsigned omp_ext_get_api_version(void)
+{
+  return OMP_EXT_API_VERSION;
+}
+
 unsigned omp_ext_version(void)
 {
   return OMP_EXT_VERSION_HEX;

@@ -18,6 +18,7 @@
 
 #include "omp_ext.h"
 #include "private/median.h"
+#include "private/tools.h"
 #include "private/util.h"
 
 #ifdef __cplusplus

@@ -5,6 +5,7 @@
 #define OMP_EXT_INTERNAL_H
 
 #include "omp_ext.h"
+#include "private/tools.h"
 #include "private/util.h"
 
 /** A core with at least one allowed PU: a slice of the PU table. */

@@ -6,7 +6,7 @@
  * predict_util.c's (below), so that predict.c and its rows do not call each
  * other.  Adding a family = its file predict_NAME.c (defining
  * omp_ext_predictor_NAME) + its row in predict.c + its omp_ext_runtime_t
- * value (include/omp_ext/predict.h, OMP_EXT_NRUNTIMES).
+ * value (omp_ext/lib/private/tools_predict.h, OMP_EXT_NRUNTIMES).
  */
 #ifndef OMP_EXT_PREDICT_INT_H
 #define OMP_EXT_PREDICT_INT_H

@@ -12,6 +12,7 @@
 #define OMP_EXT_RUNTIME_H
 
 #include "omp_ext.h"
+#include "private/tools_predict.h" /* omp_ext_runtime_t */
 
 /* Private to the library: no PLT indirection, not exported. */
 #define OMP_EXT_HIDDEN __attribute__((visibility("hidden")))

@@ -1,16 +1,16 @@
 /*
- * omp_ext/calibrate.h -- Power model calibration from RAPL.
+ * private/tools_calibrate.h -- Power model calibration from RAPL.
  *
- * Part of the public API; users include <omp_ext.h>, the umbrella header.
+ * Not exported: htplaces calibrate and htbench call it, linking
+ * libomp_ext.a; through private/tools.h.
  */
-#ifndef OMP_EXT_CALIBRATE_H
-#define OMP_EXT_CALIBRATE_H
+#ifndef OMP_EXT_TOOLS_CALIBRATE_H
+#define OMP_EXT_TOOLS_CALIBRATE_H
 
 #include <stddef.h>
 
 #include <hwloc.h>
 
-#include "omp_ext/export.h"
 #include "omp_ext/model.h"
 
 #ifdef __cplusplus
@@ -41,10 +41,10 @@ typedef struct omp_ext_rapl omp_ext_rapl_t;
  *         package zone, or one is unreadable: energy_uj needs root on Linux
  *         >= 5.10); omp_ext_err_nomem.
  */
-OMP_EXT_API int omp_ext_rapl_open(const char *root, omp_ext_rapl_t **rapl, char *why, size_t whylen);
+int omp_ext_rapl_open(const char *root, omp_ext_rapl_t **rapl, char *why, size_t whylen);
 
 /** Number of package zones read (>= 1). */
-OMP_EXT_API unsigned omp_ext_rapl_nzones(const omp_ext_rapl_t *rapl);
+unsigned omp_ext_rapl_nzones(const omp_ext_rapl_t *rapl);
 
 /**
  * Energy in joules used by all package zones since omp_ext_rapl_open(),
@@ -55,10 +55,10 @@ OMP_EXT_API unsigned omp_ext_rapl_nzones(const omp_ext_rapl_t *rapl);
  *         could not be read, or is above its max_energy_range_uj; the reader
  *         is then unchanged); omp_ext_err_nomem.
  */
-OMP_EXT_API int omp_ext_rapl_read(omp_ext_rapl_t *rapl, double *joules);
+int omp_ext_rapl_read(omp_ext_rapl_t *rapl, double *joules);
 
 /** Close a reader; NULL is ignored. */
-OMP_EXT_API void omp_ext_rapl_close(omp_ext_rapl_t *rapl);
+void omp_ext_rapl_close(omp_ext_rapl_t *rapl);
 
 /** Where the perf power PMU is when neither an argument nor OMP_EXT_PERF_POWER_PMU says. */
 #define OMP_EXT_PERF_POWER_PMU "/sys/bus/event_source/devices/power"
@@ -80,7 +80,7 @@ typedef struct omp_ext_perf_energy omp_ext_perf_energy_t;
  *         PMU, no energy-pkg event, or perf_event_open() refused: needs root,
  *         CAP_PERFMON or kernel.perf_event_paranoid <= 0); omp_ext_err_nomem.
  */
-OMP_EXT_API int omp_ext_perf_energy_open(const char *pmu, omp_ext_perf_energy_t **perf, char *why,
+int omp_ext_perf_energy_open(const char *pmu, omp_ext_perf_energy_t **perf, char *why,
                              size_t whylen);
 
 /**
@@ -88,10 +88,10 @@ OMP_EXT_API int omp_ext_perf_energy_open(const char *pmu, omp_ext_perf_energy_t 
  * 
  * \return 0; omp_ext_err_invalid (NULL); omp_ext_err_unsupported (read failed).
  */
-OMP_EXT_API int omp_ext_perf_energy_read(omp_ext_perf_energy_t *perf, double *joules);
+int omp_ext_perf_energy_read(omp_ext_perf_energy_t *perf, double *joules);
 
 /** Close a perf reader; NULL is ignored. */
-OMP_EXT_API void omp_ext_perf_energy_close(omp_ext_perf_energy_t *perf);
+void omp_ext_perf_energy_close(omp_ext_perf_energy_t *perf);
 
 /** A source of cumulative energy (joules) and time (seconds) to sample. */
 typedef struct omp_ext_energy_source {
@@ -101,10 +101,10 @@ typedef struct omp_ext_energy_source {
 } omp_ext_energy_source_t;
 
 /** A RAPL reader as an energy source. */
-OMP_EXT_API omp_ext_energy_source_t omp_ext_rapl_source(omp_ext_rapl_t *rapl);
+omp_ext_energy_source_t omp_ext_rapl_source(omp_ext_rapl_t *rapl);
 
 /** A perf reader as an energy source. */
-OMP_EXT_API omp_ext_energy_source_t omp_ext_perf_energy_source(omp_ext_perf_energy_t *perf);
+omp_ext_energy_source_t omp_ext_perf_energy_source(omp_ext_perf_energy_t *perf);
 
 /** One calibration measurement: what was busy and the mean power drawn. */
 typedef struct omp_ext_power_sample {
@@ -129,7 +129,7 @@ enum omp_ext_fit_flags_e {
  *         the samples do not separate the coefficients, e.g. no idle sample
  *         when every busy sample uses the same packages).
  */
-OMP_EXT_API int omp_ext_power_fit(const omp_ext_power_sample_t *samples, unsigned n,
+int omp_ext_power_fit(const omp_ext_power_sample_t *samples, unsigned n,
                       omp_ext_power_model_t *pm, unsigned *determined);
 
 /**
@@ -148,7 +148,7 @@ OMP_EXT_API int omp_ext_power_fit(const omp_ext_power_sample_t *samples, unsigne
  *         this machine); omp_ext_err_bind; omp_ext_err_policy;
  *         omp_ext_err_nomem; or the source's error.
  */
-OMP_EXT_API int omp_ext_calibrate(const omp_ext_topo_t *topo, const omp_ht_policy_t *policies,
+int omp_ext_calibrate(const omp_ext_topo_t *topo, const omp_ht_policy_t *policies,
                       unsigned npolicies, double seconds, omp_ext_energy_source_t src,
                       omp_ext_power_sample_t *samples, unsigned *nsamples);
 
@@ -156,4 +156,4 @@ OMP_EXT_API int omp_ext_calibrate(const omp_ext_topo_t *topo, const omp_ht_polic
 }
 #endif
 
-#endif /* OMP_EXT_CALIBRATE_H */
+#endif /* OMP_EXT_TOOLS_CALIBRATE_H */

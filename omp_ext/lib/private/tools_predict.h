@@ -1,12 +1,12 @@
 /*
- * omp_ext/predict.h -- What a real OpenMP runtime builds from a place list.
+ * private/tools_predict.h -- What a real OpenMP runtime builds from a place list.
  *
- * Part of the public API; users include <omp_ext.h>, the umbrella header.
+ * Not exported: the tools (htplaces check) and tests call it, linking
+ * libomp_ext.a; through private/tools.h.
  */
-#ifndef OMP_EXT_PREDICT_H
-#define OMP_EXT_PREDICT_H
+#ifndef OMP_EXT_TOOLS_PREDICT_H
+#define OMP_EXT_TOOLS_PREDICT_H
 
-#include "omp_ext/export.h"
 #include "omp_ext/parse.h"
 #include "omp_ext/topology.h"
 
@@ -31,7 +31,7 @@ typedef enum omp_ext_runtime_t {
 #define OMP_EXT_NRUNTIMES 2
 
 /** Name of a runtime ("libgomp", "libomp"), or NULL for an invalid value. */
-OMP_EXT_API const char *omp_ext_runtime_name(omp_ext_runtime_t runtime);
+const char *omp_ext_runtime_name(omp_ext_runtime_t runtime);
 
 /** What a runtime does with the value. */
 typedef enum omp_ext_outcome_t {
@@ -157,7 +157,7 @@ typedef struct omp_ext_prediction {
  *         error of the runtime is an outcome, not this code);
  *         omp_ext_err_nomem.
  */
-OMP_EXT_API int omp_ext_places_predict(const omp_ext_topo_t *topo, const char *text,
+int omp_ext_places_predict(const omp_ext_topo_t *topo, const char *text,
                                        omp_ext_syntax_t syntax, omp_ext_runtime_t runtime,
                                        omp_ext_prediction_t *pred);
 
@@ -197,7 +197,7 @@ OMP_EXT_API int omp_ext_places_predict(const omp_ext_topo_t *topo, const char *t
  * \return 0; omp_ext_err_invalid (NULL argument, abstract none or unknown);
  *         omp_ext_err_nomem.
  */
-OMP_EXT_API int omp_ext_places_gomp_order(const omp_ext_topo_t *topo, omp_ext_abstract_t abstract,
+int omp_ext_places_gomp_order(const omp_ext_topo_t *topo, omp_ext_abstract_t abstract,
                                           unsigned long count, omp_ext_placelist_t **list,
                                           int *bug);
 
@@ -212,13 +212,13 @@ OMP_EXT_API int omp_ext_places_gomp_order(const omp_ext_topo_t *topo, omp_ext_ab
  *         its prediction is omp_ext_outcome_ignored) or for an invalid
  *         runtime or syntax.
  */
-OMP_EXT_API int omp_ext_runtime_reads(omp_ext_runtime_t runtime, omp_ext_syntax_t syntax);
+int omp_ext_runtime_reads(omp_ext_runtime_t runtime, omp_ext_syntax_t syntax);
 
 /** Release what a prediction holds (its list); NULL is ignored. */
-OMP_EXT_API void omp_ext_prediction_clear(omp_ext_prediction_t *pred);
+void omp_ext_prediction_clear(omp_ext_prediction_t *pred);
 
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* OMP_EXT_PREDICT_H */
+#endif /* OMP_EXT_TOOLS_PREDICT_H */
