@@ -45,7 +45,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "median.h" /* the project's one median, compiled in (omp_ext_median) */
+#include "misc.h" /* the tools' header: the one median, compiled in (omp_ext_median) */
 #ifndef BENCH_PLAIN
 #include "omp_ext.h"
 #endif

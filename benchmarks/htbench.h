@@ -38,7 +38,7 @@ int htb_this_machine(void);
  * "cannot write to standard output" and HTB_EXIT_FAIL. */
 int htb_stdout_done(void);
 
-/* (Seconds from a monotonic clock: sweep_now(), omp_ext/sweep/sweep.h.) */
+/* (Seconds from a monotonic clock: sweep_now(), omp_ext/tools/sweep/sweep.h.) */
 /* CPU seconds used by this process (all threads). */
 double htb_cpu_now(void);
 
@@ -155,7 +155,7 @@ int htb_wordcount_reference(const char *buf, size_t len, char *out, size_t outle
 /* -------------------------------------------------------------- stats */
 
 /* The tools' helpers: omp_ext_stats_compute(), omp_ext_student_t975()
- * (omp_ext/misc.h, not exported by libomp_ext). */
+ * (omp_ext/tools/misc.h, not exported by libomp_ext). */
 
 /* -------------------------------------------------------------- power */
 
@@ -302,6 +302,6 @@ void htb_print_tables(FILE *out, const struct htb_result *r, unsigned n, unsigne
 int htb_plot(const char *dir, const struct htb_result *r, unsigned n);
 /* Parent-derived fields (power, energy, speed-up, SPN, validity). */
 void htb_derive(struct htb_result *r, unsigned n);
-/* JSON strings: omp_ext_json_string() (omp_ext/misc.h). */
+/* JSON strings: omp_ext_json_string() (omp_ext/tools/misc.h). */
 
 #endif /* HTBENCH_H */

@@ -29,7 +29,6 @@
 #include "omp_ext/places.h"
 #include "omp_ext/rank.h"
 #include "omp_ext/model.h"
-#include "omp_ext/calibrate.h"
 #include "omp_ext/incode.h"
 #include "omp_ext/share.h"
 #include "omp_ext/steal.h"
@@ -37,7 +36,6 @@
 #include "omp_ext/timing.h"
 #include "omp_ext/parse.h"
 #include "omp_ext/version.h"
-#include "omp_ext/predict.h"
 #include "omp_ext/plan.h"
 
 #endif /* OMP_EXT_H */

@@ -26,15 +26,15 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # in FILE.
 mutants() {
   cat <<'EOF'
-stats: sd divides by n, not n - 1`omp_ext/stats.c`test_stats`sqrt(ss / (n - 1))`sqrt(ss / n)`
-stats: t table off by one degree of freedom`omp_ext/stats.c`test_stats`return t975[df - 1];`return t975[df > 1 ? df - 2 : 0];`
-stats: outliers beyond 2 sd, not 3`omp_ext/stats.c`test_stats`> 3 * st->sd)`> 2 * st->sd)`
-share: one iteration left undone (exact cover)`omp_ext/share.c`test_share`for (t = 0; given < len; t = (t + 1) % n, given++)`for (t = 0; given + 1 < len; t = (t + 1) % n, given++)`
-share: every leftover iteration to one thread`omp_ext/share.c`test_share`    bounds[rem[t].t + 1]++;`    bounds[rem[0].t + 1]++;`
-order: CPU kinds in reverse`omp_ext/order.c`test_order`    return x->kind < y->kind ? -1 : 1;`    return x->kind > y->kind ? -1 : 1;`
-order: spread does not interleave packages`omp_ext/order.c`test_order`i < n; i++)\n      keys[i].major = pos[i];`i < n; i++)\n      keys[i].major = 0;`
-bind: thread t bound to thread t+1's PU`omp_ext/bind.c`test_bind`hwloc_bitmap_only(set, orders[policy][index % npus]);`hwloc_bitmap_only(set, orders[policy][(index + 1) % npus]);`
-bind: policy os binds to the first allowed PU only`omp_ext/bind.c`test_bind`    hwloc_bitmap_copy(set, omp_ext_topo_allowed(topo));`    hwloc_bitmap_only(set, (unsigned)hwloc_bitmap_first(omp_ext_topo_allowed(topo)));`
+stats: sd divides by n, not n - 1`omp_ext/tools/stats.c`test_stats`sqrt(ss / (n - 1))`sqrt(ss / n)`
+stats: t table off by one degree of freedom`omp_ext/tools/stats.c`test_stats`return t975[df - 1];`return t975[df > 1 ? df - 2 : 0];`
+stats: outliers beyond 2 sd, not 3`omp_ext/tools/stats.c`test_stats`> 3 * st->sd)`> 2 * st->sd)`
+share: one iteration left undone (exact cover)`omp_ext/lib/share.c`test_share`for (t = 0; given < len; t = (t + 1) % n, given++)`for (t = 0; given + 1 < len; t = (t + 1) % n, given++)`
+share: every leftover iteration to one thread`omp_ext/lib/share.c`test_share`    bounds[rem[t].t + 1]++;`    bounds[rem[0].t + 1]++;`
+order: CPU kinds in reverse`omp_ext/lib/order.c`test_order`    return x->kind < y->kind ? -1 : 1;`    return x->kind > y->kind ? -1 : 1;`
+order: spread does not interleave packages`omp_ext/lib/order.c`test_order`i < n; i++)\n      keys[i].major = pos[i];`i < n; i++)\n      keys[i].major = 0;`
+bind: thread t bound to thread t+1's PU`omp_ext/lib/bind.c`test_bind`hwloc_bitmap_only(set, orders[policy][index % npus]);`hwloc_bitmap_only(set, orders[policy][(index + 1) % npus]);`
+bind: policy os binds to the first allowed PU only`omp_ext/lib/bind.c`test_bind`    hwloc_bitmap_copy(set, omp_ext_topo_allowed(topo));`    hwloc_bitmap_only(set, (unsigned)hwloc_bitmap_first(omp_ext_topo_allowed(topo)));`
 EOF
   # --- htplaces tune's sigma pairing (omp_ext/htplaces/tune_analysis.c,
   # is_sigma_pair): 2C threads two per core, but not on the C threads' cores.

@@ -1,5 +1,5 @@
 /*
- * The online per-region tuner's decisions (omp_ext/auto.c), driven with
+ * The online per-region tuner's decisions (omp_ext/lib/auto.c), driven with
  * made-up instance times: each instance's start is set back by the time
  * the test says the candidate takes, so what auto measures is that time.
  * The candidates come from a fixture topology (HWLOC_XMLFILE: 2 packages x
@@ -33,8 +33,8 @@
 #include <string.h>
 
 #include "cunit_main.h"
-#include "auto_int.h"
-#include "timing.h"
+#include "private/auto_int.h"
+#include "private/timing_inline.h"
 
 #define NPUS 16
 #define NCORES 8

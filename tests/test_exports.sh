@@ -2,17 +2,20 @@
 # The public surface: `nm -D --defined-only libomp_ext.so` lists exactly the
 # functions declared OMP_EXT_API in include/omp_ext/*.h plus the runtime
 # entry points the in-code header documents ("interposed:" lines); none of
-# the tools' helpers (omp_ext/misc.h: statistics, the version line, util.h's
-# text helpers, median.h's median) is among them; and the tools (the archives given after
-# libomp_ext.a and libomp_ext_misc.a) call no function of libomp_ext that
-# the shared library does not export: they could link either.  And
-# omp_ext/DESIGN.md (beside MISC_H) names every public header, and in its
-# file map every private one (omp_ext/*.h, omp_ext/htplaces/*.h).
+# the tools' helpers (omp_ext/tools/misc.h: statistics, the version line,
+# lib/private/util.h's text helpers, lib/private/median.h's median) nor of
+# the tools interface (lib/private/tools.h) is among them; and the tools
+# (the archives given after libomp_ext.a and libomp_ext_misc.a) call no
+# hidden function of libomp_ext but the tools interface's.  And
+# omp_ext/DESIGN.md (MISC_H's ../DESIGN.md) names every public header, and
+# in its file map every private one (omp_ext/lib/private/*.h,
+# omp_ext/tools/*.h, omp_ext/tools/sweep/*.h, omp_ext/htplaces/*.h).
 # Usage: sh test_exports.sh LIBOMP_EXT_SO INCLUDE_DIR MISC_H
 #          [LIBOMP_EXT_A LIBOMP_EXT_MISC_A TOOL_ARCHIVE...]
 set -eu
 lib=$1 inc=$2 misc=$3
 shift 3
+src=$(dirname "$(dirname "$misc")") # omp_ext/
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 nm -D --defined-only "$lib" | awk '$2 ~ /^[TtWiV]$/ {print $3}' | sed 's/@.*//' | sort -u >"$tmp/exported"
@@ -27,10 +30,10 @@ if ! diff -u "$tmp/documented" "$tmp/exported"; then
   exit 1
 fi
 
-# The tools' helpers: declared in misc.h (and util.h, median.h beside it), not
-# exported.
-sed -n 's/^[a-z][a-z _]*[ *]\(omp_ext_[a-z0-9_]*\)(.*/\1/p' "$misc" "$(dirname "$misc")/util.h" \
-  "$(dirname "$misc")/median.h" |
+# The tools' helpers: declared in misc.h (and the library's private util.h,
+# median.h it includes), not exported.
+sed -n 's/^[a-z][a-z _]*[ *]\(omp_ext_[a-z0-9_]*\)(.*/\1/p' "$misc" "$src/lib/private/util.h" \
+  "$src/lib/private/median.h" |
   sort -u >"$tmp/helpers"
 [ "$(wc -l <"$tmp/helpers")" -ge 10 ] || { echo "FAIL: only $(wc -l <"$tmp/helpers") helpers in $misc"; exit 1; }
 if comm -12 "$tmp/helpers" "$tmp/exported" | grep .; then
@@ -39,17 +42,17 @@ if comm -12 "$tmp/helpers" "$tmp/exported" | grep .; then
 fi
 
 # The design notes name every public header (omp_ext/DESIGN.md's table).
-design=$(dirname "$misc")/DESIGN.md
+design=$src/DESIGN.md
 for h in "$inc"/omp_ext/*.h "$inc"/omp_ext/*.h.in; do
   [ -e "$h" ] || continue
   name=$(basename "$h" .in)
   grep -q "\`$name\`" "$design" || { echo "FAIL: $design does not name include/omp_ext/$name"; exit 1; }
 done
 # ... and its file map every private header of the library and the command.
-for h in "$(dirname "$misc")"/*.h "$(dirname "$misc")"/htplaces/*.h; do
+for h in "$src"/lib/private/*.h "$src"/tools/*.h "$src"/tools/sweep/*.h "$src"/htplaces/*.h; do
   name=$(basename "$h")
   grep -qE "(^|[^a-z_])$name([^a-z_]|\$)" "$design" ||
-    { echo "FAIL: $design's file map does not name ${h#"$(dirname "$(dirname "$misc")")"/}"; exit 1; }
+    { echo "FAIL: $design's file map does not name ${h#"$(dirname "$src")"/}"; exit 1; }
 done
 
 if [ $# -ge 3 ]; then
@@ -59,11 +62,22 @@ if [ $# -ge 3 ]; then
   defined "$static" >"$tmp/library"
   defined "$miscar" "$@" >"$tmp/own"
   nm -u "$@" | awk 'NF == 2 {print $2}' | sort -u >"$tmp/called"
-  # Called, defined by the library, neither the tools' own nor exported.
-  comm -12 "$tmp/called" "$tmp/library" | comm -23 - "$tmp/own" | comm -23 - "$tmp/exported" >"$tmp/private"
+  # The tools interface (lib/private/tools.h and the tools_*.h it includes):
+  # the library's hidden functions the tools may call, none exported.
+  sed -n 's/^[a-z][a-z _]*[ *]\(omp_ext_[a-z0-9_]*\)(.*/\1/p' "$src"/lib/private/tools*.h |
+    sort -u >"$tmp/tools_api"
+  [ "$(wc -l <"$tmp/tools_api")" -ge 10 ] || { echo "FAIL: only $(wc -l <"$tmp/tools_api") functions in tools.h"; exit 1; }
+  if comm -12 "$tmp/tools_api" "$tmp/exported" | grep .; then
+    echo "FAIL: the tools interface's functions above are exported by $lib"
+    exit 1
+  fi
+  # Called, defined by the library, neither the tools' own, nor the tools
+  # interface, nor exported.
+  comm -12 "$tmp/called" "$tmp/library" | comm -23 - "$tmp/own" | comm -23 - "$tmp/tools_api" |
+    comm -23 - "$tmp/exported" >"$tmp/private"
   if [ -s "$tmp/private" ]; then
     cat "$tmp/private"
-    echo "FAIL: the tools call the library's hidden functions above (move them to omp_ext/misc.h or export them)"
+    echo "FAIL: the tools call the library's hidden functions above (declare them in omp_ext/lib/private/tools.h or export them)"
     exit 1
   fi
   [ "$(comm -12 "$tmp/called" "$tmp/exported" | wc -l)" -gt 20 ] ||

@@ -16,7 +16,7 @@
 #include "cunit_main.h"
 #include "fakefs.h"
 #include "misc.h"
-#include "util.h"
+#include "private/util.h"
 
 #define C6100 "pack:2 core:4 pu:2(indexes=core:pack)"
 #define FIXTURE(name) OMP_EXT_TEST_DIR "/topologies/" name

@@ -68,7 +68,7 @@ done
 # 4. Every environment variable of omp_ext's own or a launcher's that the
 #    library or the command reads is named in a page.
 vars=$(grep -ho '"\(OMP_EXT\|HTPLACES\|OMPI_COMM\|MPI_LOCAL\|PMIX_LOCAL\|SLURM\|OMP_TOOL\)[A-Z_]*"' \
-         "$src"/omp_ext/*.c "$src"/omp_ext/htplaces/*.c | tr -d '"' | sort -u)
+         "$src"/omp_ext/lib/*.c "$src"/omp_ext/tools/*.c "$src"/omp_ext/htplaces/*.c | tr -d '"' | sort -u)
 for v in $vars; do
   n=$((n + 1))
   grep -q "$v" "$hp" || bad "environment variable $v is in no htplaces or omp_ext page"

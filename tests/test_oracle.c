@@ -24,6 +24,7 @@
 
 #include "cunit_main.h"
 #include "omp_ext.h"
+#include "private/tools.h" /* the tools interface: not exported (libomp_ext.a) */
 
 static omp_ext_topo_t *topo;
 /* The oracle and its runtime: this build's, or OMP_EXT_ORACLE_BIN and

@@ -9,6 +9,7 @@
 
 #include "cunit_main.h"
 #include "omp_ext.h"
+#include "private/tools.h" /* the tools interface: not exported (libomp_ext.a) */
 
 #define C6100 "pack:2 core:4 pu:2(indexes=core:pack)"
 #define FIXTURE(name) OMP_EXT_TEST_DIR "/topologies/" name

@@ -10,6 +10,7 @@
 
 #include "cunit_main.h"
 #include "omp_ext.h"
+#include "private/tools.h" /* the tools interface: not exported (libomp_ext.a) */
 
 static omp_ext_topo_t *two;   /* 2 cores, 1 PU each, one NUMA node */
 static omp_ext_topo_t *c6100; /* 2 packages x 4 cores x 2 PUs */

@@ -571,7 +571,7 @@ static void test_team_ranges_differ(void)
 
 /* ---------------------------------- collective calls inside a construct */
 
-/* Constructs whose both ends the compiler makes calls for (omp_ext/construct.c):
+/* Constructs whose both ends the compiler makes calls for (omp_ext/lib/construct.c):
  * clang -> libomp: single (nowait too), masked, master, critical; gcc ->
  * libgomp: single copyprivate and critical only (a plain single and
  * masked/master emit no call at their end, or none at all: not seen, and

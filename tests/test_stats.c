@@ -1,5 +1,5 @@
 /*
- * Statistics of repeated timings (omp_ext/stats.c, omp_ext/misc.h: the tools' helpers),
+ * Statistics of repeated timings (omp_ext/tools/stats.c, omp_ext/tools/misc.h: the tools' helpers),
  * used by htbench and htplaces tune: median, sd, the Student t confidence
  * interval, outliers, t(0.975, df) against the exact quantiles.  Its own
  * program (moved from test_htbench): fast, for tests/mutate.sh.

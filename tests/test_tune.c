@@ -655,7 +655,7 @@ static void test_shuffle(void)
   CU_ASSERT_FALSE(same);         /* another round, another order */
 }
 
-/* The sweep engine's rounds (omp_ext/sweep/sweep.h) with a runner that
+/* The sweep engine's rounds (omp_ext/tools/sweep/sweep.h) with a runner that
  * records its calls: every configuration once per round in the round's
  * order, the warm-up on round 0's first, and the budget's skip and stop. */
 struct sweep_log {

@@ -38,6 +38,11 @@ static void test_numbers(void)
   CU_ASSERT_STRING_EQUAL(text, OMP_EXT_VERSION);
   /* run time: the library's own, the same here */
   CU_ASSERT_EQUAL(omp_ext_version(), OMP_EXT_VERSION_HEX);
+  /* The API version: 0xMMmm00, its own number (not the package's), and the
+   * running library's equals the headers'. */
+  CU_ASSERT_EQUAL(OMP_EXT_API_VERSION & 0xffu, 0u);
+  CU_ASSERT(OMP_EXT_API_VERSION >= 0x00010000);
+  CU_ASSERT_EQUAL(omp_ext_get_api_version(), OMP_EXT_API_VERSION);
   CU_ASSERT_EQUAL(omp_ext_version(), (unsigned)((PROJECT_VERSION_MAJOR_NUM << 16) |
                                                 (PROJECT_VERSION_MINOR_NUM << 8) |
                                                 PROJECT_VERSION_PATCH_NUM));

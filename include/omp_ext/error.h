@@ -6,10 +6,6 @@
 #ifndef OMP_EXT_ERROR_H
 #define OMP_EXT_ERROR_H
 
-#include <stddef.h>
-
-#include <hwloc.h>
-
 #include "omp_ext/export.h"
 
 #ifdef __cplusplus

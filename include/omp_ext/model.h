@@ -6,10 +6,6 @@
 #ifndef OMP_EXT_MODEL_H
 #define OMP_EXT_MODEL_H
 
-#include <stddef.h>
-
-#include <hwloc.h>
-
 #include "omp_ext/export.h"
 #include "omp_ext/policy.h"
 #include "omp_ext/topology.h"
@@ -17,7 +13,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
 
 /** \defgroup model Energy model (paper §2)                                  */
 /* ------------------------------------------------------------------------ */
@@ -117,20 +112,9 @@ typedef struct omp_ext_usage {
   unsigned extra;    /**< busy PUs beyond the first of their core (threads - cores) */
 } omp_ext_usage_t;
 
-/**
- * Usage of the first \p n PUs of an order (from omp_ext_order()); n may be 0
- * (idle).  Cores and packages are told apart by their hwloc logical index.
- * \return 0; omp_ext_err_invalid (order NULL with n > 0, or u NULL; a PU
- *         listed twice); omp_ext_err_nomem.
- */
-OMP_EXT_API int omp_ext_usage_of(const omp_ext_pu_t *order, unsigned n, omp_ext_usage_t *u);
-
 /** Modelled power in watts of a usage (paper §2.1); 0 if an argument is
  *  NULL.  The model's domains are not checked (see omp_ext_model_check()). */
 OMP_EXT_API double omp_ext_model_power(const omp_ext_power_model_t *pm, const omp_ext_usage_t *u);
-
-/** Capacity in cores' worth: cores + sigma * extra (0 when idle or u NULL). */
-OMP_EXT_API double omp_ext_model_capacity(const omp_ext_usage_t *u, double sigma);
 
 /**
  * Amdahl speed-up over one thread: S = 1 / (s + (1 - s) / C).
@@ -141,35 +125,11 @@ OMP_EXT_API double omp_ext_model_capacity(const omp_ext_usage_t *u, double sigma
 OMP_EXT_API double omp_ext_model_speedup(double serial, double capacity);
 
 /**
- * Karp-Flatt metric: the experimentally determined serial fraction
- *     e = (1/S - 1/n) / (1 - 1/n)
- * of a measured speed-up S on n processors (equal to the paper's
- * (n - S) / (S (n - 1))).  Give n full cores (one thread per core) so that
- * capacity = n; e then serves as omp_ext_model_t.serial.
- *
- * \param n        processors, > 1.
- * \param speedup  measured speed-up, 1 < speedup <= n (S <= 1 gives e >= 1,
- *                 outside the model's [0, 1)).
- * \param serial   receives e, in [0, 1).
- * \return 0; omp_ext_err_invalid (NULL, n <= 1, S outside (1, n], not finite).
- */
-OMP_EXT_API int omp_ext_karp_flatt(double n, double speedup, double *serial);
-
-/**
  * SPN, speed-up per power per physical core (paper §2.2):
  *     SPN = 1000 * S / (P * busy cores)
  * \return SPN (1 / (kW core)), or 0 if power <= 0 or cores == 0.
  */
 OMP_EXT_API double omp_ext_model_spn(double speedup, double power, unsigned cores);
-
-/**
- * The paper's §2.3 rule: going from configuration 0 (time t0 seconds, power
- * p0 watts) to configuration 1 (one more unit: t1, p1) saves energy iff
- *     t1 / t0 < p0 / p1     (i.e. p1 * t1 < p0 * t0).
- * \return 1 (worth it), 0 (not worth it), omp_ext_err_invalid (an argument is
- *         not finite and > 0).
- */
-OMP_EXT_API int omp_ext_energy_worth(double t0, double p0, double t1, double p1);
 
 /** Modelled figures of one placement. */
 typedef struct omp_ext_estimate {
@@ -182,56 +142,12 @@ typedef struct omp_ext_estimate {
                               core: (P / S) / P(1 thread); time T = T1 / S */
 } omp_ext_estimate_t;
 
-/**
- * Model the first \p n PUs (n >= 1) of an order.
- * \return 0; omp_ext_err_invalid (NULL, n == 0, model outside its domains,
- *         a PU listed twice); omp_ext_err_nomem.
- */
-OMP_EXT_API int omp_ext_model_eval(const omp_ext_model_t *m, const omp_ext_pu_t *order, unsigned n,
-                       omp_ext_estimate_t *e);
-
-/**
- * Model every prefix of an order in one pass, linear in \p n: e[k] is
- * omp_ext_model_eval() of its first k + 1 PUs, for k = 0 .. n - 1 (what a
- * table of thread counts needs; n calls of omp_ext_model_eval() would
- * cost n^2 / 2 steps).
- * \param e an array of n estimates, filled.
- * \return 0; omp_ext_err_invalid (NULL, n == 0, model outside its domains,
- *         a PU listed twice); omp_ext_err_nomem.
- */
-OMP_EXT_API int omp_ext_model_eval_prefixes(const omp_ext_model_t *m, const omp_ext_pu_t *order,
-                                            unsigned n, omp_ext_estimate_t *e);
-
 /** What omp_ext_model_best() optimises. */
 typedef enum omp_ext_objective_t {
   omp_ext_objective_speed = 0,  /**< highest speed-up; ties: lower energy, fewer threads */
   omp_ext_objective_spn = 1,    /**< highest SPN; ties: higher speed-up, fewer threads */
   omp_ext_objective_energy = 2  /**< lowest energy; ties: higher SPN, fewer threads */
 } omp_ext_objective_t;
-
-/**
- * The policy and thread count (1 .. allowed PUs) that best meet an objective
- * under a model.  Remaining ties go to the policy listed first.
- * omp_ht_policy_energy in \p policies stands for its base order under \p m.
- *
- * \param policies   \p npolicies policies to consider, npolicies >= 1.
- * \param policy, n  receive the choice; \p est (may be NULL) its figures.
- * \return 0; omp_ext_err_invalid (NULL, npolicies == 0, bad model);
- *         omp_ext_err_policy; omp_ext_err_nomem.
- */
-OMP_EXT_API int omp_ext_model_best(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
-                       const omp_ht_policy_t *policies, unsigned npolicies,
-                       omp_ext_objective_t objective, omp_ht_policy_t *policy, unsigned *n,
-                       omp_ext_estimate_t *est);
-
-/**
- * The §2.3 bound of a policy: the largest N reached by adding threads one at
- * a time in the policy's order while each addition is worth it for energy
- * (omp_ext_energy_worth() with T = 1 / S); 1 if even the second thread is not.
- * \return 0; omp_ext_err_invalid; omp_ext_err_policy; omp_ext_err_nomem.
- */
-OMP_EXT_API int omp_ext_model_bound(const omp_ext_topo_t *topo, const omp_ext_model_t *m,
-                        omp_ht_policy_t policy, unsigned *n);
 
 /**
  * What omp_ht_policy_energy means on \p topo: among the energy candidates

@@ -6,10 +6,6 @@
 #ifndef OMP_EXT_ORDER_H
 #define OMP_EXT_ORDER_H
 
-#include <stddef.h>
-
-#include <hwloc.h>
-
 #include "omp_ext/export.h"
 #include "omp_ext/model.h"
 #include "omp_ext/policy.h"

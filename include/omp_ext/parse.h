@@ -17,7 +17,6 @@
 extern "C" {
 #endif
 
-
 /** \defgroup parse Parsing place lists (OMP_PLACES, GOMP_CPU_AFFINITY, KMP)  */
 /* ------------------------------------------------------------------------ */
 
@@ -65,9 +64,6 @@ typedef enum omp_ext_abstract_t {
   omp_ext_abstract_numa_domains = 4, /**< one place per NUMA node */
   omp_ext_abstract_sockets = 5       /**< one place per package */
 } omp_ext_abstract_t;
-
-/** Name of an abstract place name ("threads"...), or NULL for none/invalid. */
-OMP_EXT_API const char *omp_ext_abstract_name(omp_ext_abstract_t abstract);
 
 /** Things a parser noticed that the OpenMP runtimes treat differently or
  *  that usually are mistakes; none of them makes the text unparsable. */

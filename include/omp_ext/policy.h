@@ -6,10 +6,6 @@
 #ifndef OMP_EXT_POLICY_H
 #define OMP_EXT_POLICY_H
 
-#include <stddef.h>
-
-#include <hwloc.h>
-
 #include "omp_ext/export.h"
 #include "omp_ext/error.h"
 

@@ -6,8 +6,6 @@
 #ifndef OMP_EXT_RANK_H
 #define OMP_EXT_RANK_H
 
-#include <stddef.h>
-
 #include <hwloc.h>
 
 #include "omp_ext/export.h"
@@ -91,20 +89,6 @@ typedef struct omp_ext_rank {
  *         list: info->bad_var names the variable).
  */
 OMP_EXT_API int omp_ext_rank_from_env(char *const *envp, omp_ext_rank_t *info);
-
-/**
- * Whether the launcher (srun --cpu-bind, mpirun --bind-to, taskset) already
- * bound this process to part of the machine: its binding
- * (hwloc_get_cpubind(HWLOC_CPUBIND_PROCESS)) is a strict, non-empty subset of
- * the machine's allowed PUs (hwloc_topology_get_allowed_cpuset()).
- *
- * \param topo     a topology of this machine (others are never bound).
- * \param binding  NULL, or receives the binding within the allowed PUs.
- * \return 1 if bound, 0 if not (or \p topo is not this machine);
- *         omp_ext_err_invalid (topo NULL); omp_ext_err_unsupported (the OS
- *         cannot tell the binding); omp_ext_err_nomem.
- */
-OMP_EXT_API int omp_ext_process_bound(const omp_ext_topo_t *topo, hwloc_cpuset_t binding);
 
 /**
  * Restrict \p topo to this rank's share of the node: what htplaces, its exec

@@ -6,8 +6,6 @@
 #ifndef OMP_EXT_TOPOLOGY_H
 #define OMP_EXT_TOPOLOGY_H
 
-#include <stddef.h>
-
 #include <hwloc.h>
 
 #include "omp_ext/export.h"

@@ -10,9 +10,31 @@
 #include "omp_ext/config.h"
 #include "omp_ext/export.h"
 
+/**
+ * The version of the exported API (the functions declared OMP_EXT_API in
+ * include/omp_ext/), 0xMMmm00, separate from the package version
+ * (OMP_EXT_VERSION_HEX), as hwloc's HWLOC_API_VERSION: MM grows when an
+ * exported function is removed or changes its arguments or meaning (a
+ * program must be rebuilt), mm when one is added; a release that changes no
+ * export keeps it.  0x00010000: the first promised set (issue 32: the
+ * functions only omp_ext's own tools call are no longer exported).  A
+ * program checks at start that omp_ext_get_api_version() >> 16 equals
+ * OMP_EXT_API_VERSION >> 16.
+ */
+#define OMP_EXT_API_VERSION 0x00010000
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/**
+ * The API version of the running libomp_ext: OMP_EXT_API_VERSION of the
+ * headers it was built with (as hwloc_get_api_version()), to compare with
+ * the OMP_EXT_API_VERSION a program was compiled against.
+ *
+ * \return 0xMMmm00 of the running library.
+ */
+OMP_EXT_API unsigned omp_ext_get_api_version(void);
 
 /**
  * The version of the libomp_ext that is running, "MAJOR.MINOR.PATCH" (the

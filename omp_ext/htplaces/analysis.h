@@ -12,6 +12,7 @@
 
 #include "findings.h"
 #include "omp_ext.h"
+#include "private/tools.h" /* the prediction (tools_predict.h): not exported */
 
 /* ---- check ---- */
 

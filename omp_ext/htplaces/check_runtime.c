@@ -1,7 +1,7 @@
 /*
  * htplaces check --runtime NAME|both: what each real runtime (NAME: one
  * that omp_ext predicts, omp_ext_runtime_name(); both: every one)
- * builds from the value (omp_ext_places_predict(), include/omp_ext/predict.h):
+ * builds from the value (omp_ext_places_predict(), omp_ext/lib/private/tools_predict.h):
  * its places in its own order, or that it ignores the value, falls back to
  * cores, disables affinity or crashes, and why; and whether they differ.
  */

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "htplaces.h"
-#include "util.h"
+#include "private/util.h"
 
 int htp_error(int status, const char *fmt, ...)
 {

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "htplaces.h"
-#include "util.h"
+#include "private/util.h"
 
 static int apply_restrict(omp_ext_topo_t *topo, const char *list)
 {

@@ -8,7 +8,7 @@
  *
  * The sysfs and cgroup roots can point at fake trees (--sysfs, --cgroup or
  * HTPLACES_SYSFS, HTPLACES_CGROUP), so every branch is testable anywhere.
- * Files are read with the library's sysfs readers (omp_ext/sysfs.c).
+ * Files are read with the library's sysfs readers (omp_ext/lib/sysfs.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
-#include "util.h"
+#include "private/util.h"
 
 #define read_line omp_ext_read_text
 #define read_cpulist omp_ext_read_cpulist

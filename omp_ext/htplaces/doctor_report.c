@@ -10,7 +10,7 @@
 
 #include "analysis.h"
 #include "htplaces.h"
-#include "util.h"
+#include "private/util.h"
 
 static int weight(hwloc_const_bitmap_t set)
 {

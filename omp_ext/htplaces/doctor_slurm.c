@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "analysis.h"
-#include "util.h"
+#include "private/util.h"
 
 /* The value of word KEY= in OMP_EXT_SLURM's "K=V K=V ..." text, malloc'ed. */
 static char *word(const char *text, const char *key)

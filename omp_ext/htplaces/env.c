@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
-#include "util.h"
+#include "private/util.h"
 
 /* Value of NAME in envp, or NULL (no envp: nothing is set). */
 static const char *env_get(char *const envp[], const char *name)

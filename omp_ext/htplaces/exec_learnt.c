@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "htplaces.h"
-#include "plan_int.h"
+#include "private/plan_int.h"
 
 /* One run in this many is preloaded to learn on (drift, new regions). */
 #define OMP_EXT_LEARN_CHECK_EVERY 8

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "htplaces.h"
-#include "util.h"
+#include "private/util.h"
 
 /* The user's OMP_PLACES, which exec moves to OMP_EXT_PLACES where no
  * runtime reads it (so none reports it): checked here as the runtimes

@@ -172,7 +172,7 @@ void htp_findings_free(struct htp_findings *l);
 
 /* JSON: a cpuset as "0-3,8"; one finding as {"kind", "severity",
  * "section"?, "position", "values"}; the list as an array (a string:
- * omp_ext_json_string, omp_ext/misc.h). */
+ * omp_ext_json_string, omp_ext/tools/misc.h). */
 void htp_json_cpuset(FILE *out, hwloc_const_bitmap_t set);
 void htp_json_finding(FILE *out, const struct htp_finding *f);
 void htp_json_findings(FILE *out, const struct htp_findings *l, const char *indent);

@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "omp_ext.h"
-#include "misc.h" /* the tools' helpers: statistics, version line, text helpers */
+#include "misc.h" /* the tools' helpers, and the library's tools interface (tools.h) */
 
 /* Exit statuses: 2 for usage errors (bad option, policy, N...), 1 for other
  * failures (unreadable topology, OS errors). */

@@ -21,7 +21,7 @@
 
 #include "findings.h"
 #include "tune_int.h"
-#include "util.h"
+#include "private/util.h"
 
 #define MAX_LIST 64
 enum {
@@ -359,7 +359,7 @@ static int add_run(struct tune_config *c, const struct tune_run *r)
   return HTP_EXIT_OK;
 }
 
-/* The sweep's runner (omp_ext/sweep/sweep.h): the program in one
+/* The sweep's runner (omp_ext/tools/sweep/sweep.h): the program in one
  * configuration, its runs kept with the configuration. */
 struct loop {
   const struct tune_exec *x;

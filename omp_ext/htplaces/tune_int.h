@@ -2,7 +2,7 @@
  * htplaces tune: private declarations of its files.
  *
  *   tune.c           the command: options, the sweep's runner (the engine,
- *                    omp_ext/sweep/sweep.h, runs the rounds), --budget's
+ *                    omp_ext/tools/sweep/sweep.h, runs the rounds), --budget's
  *                    adaptive rounds, exit status
  *   tune_plan.c      the plan: configurations (policy x N x wait policy),
  *                    the automatic thread counts

@@ -1,13 +1,13 @@
 /*
  * htplaces tune: the plan -- which configurations (placement policy x
  * thread count x OMP_WAIT_POLICY) run.  The sweep engine runs them
- * (omp_ext/sweep/sweep.h: each round in a seeded shuffled order).
+ * (omp_ext/tools/sweep/sweep.h: each round in a seeded shuffled order).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "tune_int.h"
-#include "util.h"
+#include "private/util.h"
 
 const char *tune_policy_name(int policy)
 {

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "tune_int.h"
-#include "util.h"
+#include "private/util.h"
 
 unsigned tune_rank_threads(const struct tune_config *c)
 {

@@ -35,7 +35,7 @@
 #include <unistd.h>
 
 #include "tune_int.h"
-#include "util.h"
+#include "private/util.h"
 
 static const char *base_name(const char *path)
 {

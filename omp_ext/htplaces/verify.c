@@ -30,7 +30,7 @@
 #include "analysis.h"
 #include "htplaces.h"
 #include "sweep.h"
-#include "util.h"
+#include "private/util.h"
 #include "verify_int.h"
 
 #define TAG "htplaces-verify "

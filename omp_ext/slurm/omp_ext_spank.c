@@ -32,7 +32,7 @@
 #include <slurm/spank.h>
 
 #include "spank_plan.h"
-#include "util.h"
+#include "private/util.h"
 
 SPANK_PLUGIN(omp_ext, 1);
 

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 
 #include "spank_plan.h"
-#include "util.h"
+#include "private/util.h"
 
 /* The whole machine as Slurm numbers it: every PU, allowed or not. */
 static int load_whole(const char *input, hwloc_topology_t *hw)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "spank_plan.h"
-#include "util.h"
+#include "private/util.h"
 
 /* Most threads or PUs per core a value may name. */
 #define HTS_MAX_NUM 1000000ULL

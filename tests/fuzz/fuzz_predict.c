@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "omp_ext.h"
+#include "private/tools.h" /* the tools interface: not exported (libomp_ext.a) */
 
 static omp_ext_topo_t *topo;
 static hwloc_bitmap_t allowed;

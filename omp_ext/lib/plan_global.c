@@ -1,0 +1,85 @@
+/*
+ * The one configuration a learnt state (auto --learn, plan_int.h) amounts
+ * to when per-region control does not pay: for htplaces exec auto --learn,
+ * which then runs the program as exec POLICY N does, without the library.
+ *
+ * Per region r of the state, n_r instances a run and, per candidate c, the
+ * median m_rc of its samples.  Per-region control costs P = sum n_r m_r,s_r
+ * (s_r: the region's settled choice); one configuration X for every region
+ * costs G_X = sum n_r m_r,X.  The best X among the regions' choices (its
+ * places known from their lines) is the state's global configuration when
+ * G_X <= P (1 + OMP_EXT_PLAN_GLOBAL_TIE): what per-region control wins is
+ * then less than what its start-up and bookkeeping cost a run.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "private/median.h"
+#include "private/plan_int.h"
+
+/* Candidate \p label's median sample in state \p st; NAN when none. */
+static double cand_median(const struct omp_ext_plan_state *st, const char *label)
+{
+  double v[OMP_EXT_PLAN_MAXSAMP];
+  unsigned c, i, n = 0;
+  for (c = 0; c < st->ncand && strcmp(st->cand[c].label, label) != 0; c++)
+    ;
+  if (c == st->ncand || st->cand[c].dropped)
+    return NAN;
+  for (i = 0; i < st->nsamp && i < OMP_EXT_PLAN_MAXSAMP; i++)
+    if (isfinite(st->cand[c].s[i]))
+      v[n++] = st->cand[c].s[i];
+  return n ? omp_ext_median(v, n) : NAN;
+}
+
+/* Every line a settled region of one kept team size?  That team, else 0. */
+static unsigned settled_team(const struct omp_ext_plan *p)
+{
+  unsigned i, team = 0;
+  if (p->team_free || p->nlines == 0 ||
+      (strcmp(p->learnt, "auto") != 0 && strcmp(p->learnt, "auto:time") != 0))
+    return 0; /* (time samples judge time only) */
+  for (i = 0; i < p->nlines; i++) {
+    const struct omp_ext_plan_line *l = &p->lines[i];
+    if (l->kind != OMP_EXT_PLAN_REGION || !l->state || l->state->phase != 2 ||
+        l->state->team_free || !l->label[0] || (team && l->state->team != team))
+      return 0;
+    team = l->state->team;
+  }
+  return team;
+}
+
+/* G_X for the label of line \p x (NAN: a region without its samples). */
+static double global_cost(const struct omp_ext_plan *p, const char *label)
+{
+  double g = 0, m;
+  unsigned i;
+  for (i = 0; i < p->nlines; i++) {
+    if (!isfinite(m = cand_median(p->lines[i].state, label)))
+      return NAN;
+    g += (double)p->lines[i].state->n * m;
+  }
+  return g;
+}
+
+int omp_ext_plan_global(const struct omp_ext_plan *p, unsigned *line, double *cost)
+{
+  double per = 0, best = INFINITY, g, m;
+  unsigned i, at = 0;
+  if (settled_team(p) == 0)
+    return 0;
+  for (i = 0; i < p->nlines; i++) {
+    if (!isfinite(m = cand_median(p->lines[i].state, p->lines[i].label)))
+      return 0;
+    per += (double)p->lines[i].state->n * m;
+  }
+  for (i = 0; i < p->nlines; i++)
+    if (isfinite(g = global_cost(p, p->lines[i].label)) && g < best)
+      best = g, at = i;
+  if (!isfinite(best) || best > per * (1 + OMP_EXT_PLAN_GLOBAL_TIE))
+    return 0;
+  *line = at;
+  *cost = per > 0 ? best / per : 1;
+  return 1;
+}

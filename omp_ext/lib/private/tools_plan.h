@@ -1,0 +1,45 @@
+/*
+ * private/tools_plan.h -- plans as the tools read them (part of the tools
+ * interface, private/tools.h): htplaces exec --plan and exec auto --learn
+ * read a plan or a learnt state with the library's own reader, and ask
+ * whether a learnt state amounts to one configuration.  Hidden in
+ * libomp_ext.so (no ABI promise); the structures are plan_int.h's.
+ */
+#ifndef OMP_EXT_TOOLS_PLAN_H
+#define OMP_EXT_TOOLS_PLAN_H
+
+#include <stddef.h>
+
+#include "omp_ext.h"
+
+struct omp_ext_plan;
+
+/* Read and check \p value (a path, opened only if it is a regular file of
+ * at most OMP_EXT_PLAN_MAX_BYTES, never blocking; or the text itself)
+ * against \p topo (NULL: the binding topology): 0 and *out, or an
+ * omp_ext_err_* code and one line in why[len] ("'FILE' line N: FIELD
+ * 'VALUE': what is wrong; what is allowed"). */
+int omp_ext_plan_read(const char *value, const omp_ext_topo_t *topo, struct omp_ext_plan **out,
+                      char *why, size_t len);
+/* Release a plan of omp_ext_plan_read(); NULL is ignored. */
+void omp_ext_plan_free(struct omp_ext_plan *p);
+
+/* The build identity of the file \p path into id[len], as the library
+ * finds it once the file is loaded (omp_ext_plan_build_id: "gnu:HEX", its
+ * ELF build-id note, here read from the file; else "stat:SIZE:MTIME"):
+ * 0, or -1 when unreadable. */
+int omp_ext_plan_file_build_id(const char *path, char *id, size_t len);
+
+/* plan_global.c: per-region control's win below which a learnt state
+ * is applied as one configuration (a fraction of a run's region time). */
+#define OMP_EXT_PLAN_GLOBAL_TIE 0.02
+
+/* plan_global.c: does learnt state \p p amount to one configuration?  Every
+ * line a settled region of one kept team size, and the best of the
+ * regions' choices for all of them within OMP_EXT_PLAN_GLOBAL_TIE of
+ * per-region control (by the samples' medians, weighted by instances):
+ * 1, *line that choice's line, *cost its time over per-region control's
+ * (<= 1 + the tie); else 0. */
+int omp_ext_plan_global(const struct omp_ext_plan *p, unsigned *line, double *cost);
+
+#endif /* OMP_EXT_TOOLS_PLAN_H */
