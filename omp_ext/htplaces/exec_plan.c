@@ -88,7 +88,7 @@ struct config {
 static int config_of(json_t *configs, size_t i, json_int_t npus, const char *path,
                      struct config *c)
 {
-  static const char *const policies[] = {"none", "os", "speedup", "spn", "spread"};
+  omp_ht_policy_t base;
   json_t *o = json_array_get(configs, i), *pl;
   const char *policy, *wait;
   size_t k;
@@ -102,12 +102,12 @@ static int config_of(json_t *configs, size_t i, json_int_t npus, const char *pat
   c->regions = json_object_get(o, "regions");
   if (c->run_time)
     return HTP_EXIT_OK;
-  for (k = 0; k < sizeof(policies) / sizeof(*policies) && strcmp(policy, policies[k]); k++)
-    ;
-  if (k == sizeof(policies) / sizeof(*policies))
+  /* k 0: none; 1: a base policy (the policy table's) */
+  k = strcmp(policy, "none") != 0;
+  if (k && (omp_ext_policy_from_name(policy, &base) != 0 || omp_ext_policy_is_base(base) != 1))
     return htp_error(HTP_EXIT_USAGE, "plan %s: configuration %zu has policy '%s'; allowed: "
-                     "none, os, speedup, spn, spread (or auto, measured beside)", path, i,
-                     policy);
+                     "none, %s (or auto, measured beside)", path, i, policy,
+                     htp_policy_names(1));
   snprintf(c->policy, sizeof(c->policy), "%s", policy);
   pl = json_object_get(o, "omp_places");
   if (c->threads < 1 || c->threads > npus || (json_is_string(pl) == (k == 0) && !(k == 0 && !pl)))

@@ -156,31 +156,33 @@ static int one_option(struct tune_opts *o, int c, const char *arg)
   }
 }
 
+/* The options of htplaces tune (main.c's table: htplaces list options). */
+const struct option htp_tune_longopts[] = {
+  HTP_COMMON_LONGOPTS,
+  {"policies", required_argument, NULL, OPT_POLICIES},
+  {"threads", required_argument, NULL, OPT_THREADS},
+  {"wait-policy", required_argument, NULL, OPT_WAIT},
+  {"reps", required_argument, NULL, OPT_REPS},
+  {"seed", required_argument, NULL, OPT_SEED},
+  {"budget", required_argument, NULL, OPT_BUDGET},
+  {"timeout", required_argument, NULL, OPT_TIMEOUT},
+  {"dry-run", no_argument, NULL, OPT_DRY_RUN},
+  {"objective", required_argument, NULL, OPT_OBJECTIVE},
+  {"out", required_argument, NULL, OPT_OUT},
+  {"power-model", required_argument, NULL, OPT_POWER},
+  {"timing-lib", required_argument, NULL, OPT_TIMING_LIB},
+  {"no-regions", no_argument, NULL, OPT_NO_REGIONS},
+  {"stdin", required_argument, NULL, OPT_STDIN},
+  {"launcher", required_argument, NULL, OPT_LAUNCHER},
+  {"ranks", required_argument, NULL, OPT_RANKS},
+  {0}};
+
 static int parse_options(struct htp_ctx *ctx, int argc, char **argv, struct tune_opts *o,
                          int *sep)
 {
-  static const struct option longopts[] = {
-    HTP_COMMON_LONGOPTS,
-    {"policies", required_argument, NULL, OPT_POLICIES},
-    {"threads", required_argument, NULL, OPT_THREADS},
-    {"wait-policy", required_argument, NULL, OPT_WAIT},
-    {"reps", required_argument, NULL, OPT_REPS},
-    {"seed", required_argument, NULL, OPT_SEED},
-    {"budget", required_argument, NULL, OPT_BUDGET},
-    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-    {"dry-run", no_argument, NULL, OPT_DRY_RUN},
-    {"objective", required_argument, NULL, OPT_OBJECTIVE},
-    {"out", required_argument, NULL, OPT_OUT},
-    {"power-model", required_argument, NULL, OPT_POWER},
-    {"timing-lib", required_argument, NULL, OPT_TIMING_LIB},
-    {"no-regions", no_argument, NULL, OPT_NO_REGIONS},
-    {"stdin", required_argument, NULL, OPT_STDIN},
-    {"launcher", required_argument, NULL, OPT_LAUNCHER},
-    {"ranks", required_argument, NULL, OPT_RANKS},
-    {0}};
   int c, status;
   optind = 0;
-  while ((c = getopt_long(argc, argv, "+:" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1)
+  while ((c = getopt_long(argc, argv, "+:" HTP_COMMON_SHORTOPTS, htp_tune_longopts, NULL)) != -1)
     if (!htp_common_option(ctx, c, optarg, optopt, argv) &&
         (status = one_option(o, c, optarg)) != 0)
       return status;
@@ -796,7 +798,7 @@ static int measure(struct htp_ctx *ctx, struct plan *p, const struct tune_opts *
 
 int htp_cmd_tune(struct htp_ctx *ctx, int argc, char **argv)
 {
-  struct tune_opts o = {"speedup,spn,spread,none", "auto", NULL, NULL, NULL, NULL, 0, 5, 1, 0,
+  struct tune_opts o = {htp_tune_default_policies(), "auto", NULL, NULL, NULL, NULL, 0, 5, 1, 0,
                         0, 0, TUNE_TIME, {0, 0, 0, 0}, NULL, NULL, NULL};
   struct plan p = {0};
   omp_ext_model_t m;
