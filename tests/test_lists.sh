@@ -52,14 +52,19 @@ for page in "$src"/man/man1/htplaces-*.1; do
   echo " $rows " | tr '\n' ' ' | grep -q " $c " || bad "$page names no command of main.c's table"
 done
 
-# Each command's options: the getopt_long table of the file that defines
-# htp_cmd_COMMAND, and the common ones (HTP_COMMON_LONGOPTS).
+# Each command's options: its getopt_long table (htp_COMMAND_longopts in
+# one of its files), the common ones (HTP_COMMON_LONGOPTS) with it.
 common=$(sed -n '/^#define HTP_COMMON_LONGOPTS/,/^$/p' "$src/omp_ext/htplaces/htplaces.h" |
   grep -o '{"[a-z-]*"' | tr -d '{"')
 for c in $rows; do
-  file=$(grep -l "^int htp_cmd_$c(" "$src"/omp_ext/htplaces/*.c | head -n 1)
-  want=$(grep -o '{"[a-z][a-z-]*", *\(no\|required\|optional\)_argument' "$file" | sed 's/{"\([^"]*\)".*/\1/')
-  grep -q 'HTP_COMMON_LONGOPTS' "$file" && want="$common $want"
+  file=$(grep -l "^const struct option htp_${c}_longopts\[\]" "$src"/omp_ext/htplaces/*.c | head -n 1)
+  want=""
+  if [ -n "$file" ]; then # (list has none: -h and --help only)
+    want=$(sed -n "/^const struct option htp_${c}_longopts\[\]/,/{0}};/p" "$file" |
+      grep -o '{"[a-z][a-z-]*", *\(no\|required\|optional\)_argument' | sed 's/{"\([^"]*\)".*/\1/')
+    sed -n "/^const struct option htp_${c}_longopts\[\]/,/{0}};/p" "$file" |
+      grep -q 'HTP_COMMON_LONGOPTS' && want="$common $want"
+  fi
   got=$("$htplaces" list options "$c" | sed -n 's/^--\([a-z]\)/\1/p')
   same "list options $c" "$(echo $got | tr ' ' '\n' | sort -u)" \
     "$(echo $want help | tr ' ' '\n' | sort -u)"
