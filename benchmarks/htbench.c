@@ -225,6 +225,92 @@ static void list_all(void)
                                  : omp_ext_policy_description((omp_ht_policy_t)i));
 }
 
+/* The sizes of the run: --quick's or the full ones, those given explicitly
+ * in \p set (0 / NAN / UINT64_MAX where not given) instead; the full
+ * run's budget unless --budget.  0, or the usage error of --input. */
+static int apply_sizes(struct htb_options *opt, const struct htb_sizes *set, int budget_set)
+{
+  opt->sizes = opt->quick ? quick_sizes : full_sizes;
+  opt->sizes.input = set->input;
+  opt->sizes.wc_expect = set->wc_expect;
+  if (!opt->quick && !budget_set)
+    opt->budget_s = FULL_BUDGET_S;
+  if (!isnan(set->corpus_mb))
+    opt->sizes.corpus_mb = set->corpus_mb;
+  if (set->seed != UINT64_MAX)
+    opt->sizes.seed = set->seed;
+  if (set->sieve_limit)
+    opt->sizes.sieve_limit = set->sieve_limit;
+  if (set->flops_iters)
+    opt->sizes.flops_iters = set->flops_iters;
+  if (set->triad_n)
+    opt->sizes.triad_n = set->triad_n;
+  if (set->split_n)
+    opt->sizes.split_n = set->split_n;
+  if (set->split_len)
+    opt->sizes.split_len = set->split_len;
+  if (set->split_chunk)
+    opt->sizes.split_chunk = set->split_chunk;
+  if (set->split_tail != UINT64_MAX)
+    opt->sizes.split_tail = set->split_tail;
+  if (set->split_pair_ms != UINT64_MAX)
+    opt->sizes.split_pair_ms = set->split_pair_ms;
+  if (set->outer_reps)
+    opt->sizes.outer_reps = set->outer_reps;
+  if (!isnan(set->target_s))
+    opt->sizes.target_s = set->target_s;
+  if (set->input) {
+    struct stat st;
+    if (access(set->input, R_OK) != 0 || stat(set->input, &st) != 0)
+      return htb_error(HTB_EXIT_USAGE, "--input: cannot read '%s': %s", set->input, strerror(errno));
+    if (!S_ISREG(st.st_mode))
+      return htb_error(HTB_EXIT_USAGE, "--input: '%s' is not a regular file", set->input);
+  }
+  return 0;
+}
+
+/* htbench --plot DIR (the plots again), or the sweep into --out DIR. */
+static int plot_or_sweep(struct htb_options *opt)
+{
+  char self[PATH_MAX], incode_bin[PATH_MAX + 32];
+  ssize_t n;
+  int rc;
+
+  if (opt->plot_only) {
+    struct htb_result *r;
+    unsigned count;
+    char path[PATH_MAX], err[512];
+    if (opt->out)
+      return htb_error(HTB_EXIT_USAGE, "--plot DIR and --out DIR cannot be combined");
+    snprintf(path, sizeof(path), "%s/results.csv", opt->plot_only);
+    if (htb_read_csv(path, &r, &count, err, sizeof(err)) < 0)
+      return htb_error(HTB_EXIT_FAIL, "%s", err);
+    rc = htb_plot(opt->plot_only, r, count);
+    free(r);
+    if (rc == 3)
+      return htb_error(HTB_EXIT_FAIL, "gnuplot not found in PATH (apt-get install gnuplot-nox)");
+    return rc;
+  }
+  if (!opt->out)
+    return htb_error(HTB_EXIT_USAGE, "--out DIR is required (or --plot DIR; see htbench --help)");
+  if ((rc = htb_this_machine()) != 0)
+    return rc;
+  n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  if (n <= 0)
+    return htb_error(HTB_EXIT_FAIL, "cannot find my own executable: %s", strerror(errno));
+  self[n] = '\0';
+  if (opt->paths & HTB_PATH_INCODE) { /* htbench-incode, next to this htbench */
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof(dir), "%s", self);
+    snprintf(incode_bin, sizeof(incode_bin), "%s/htbench-incode", dirname(dir));
+    if (access(incode_bin, X_OK) != 0)
+      return htb_error(HTB_EXIT_USAGE, "--path: %s not found (the in-code worker is installed "
+                                       "next to htbench)", incode_bin);
+    opt->incode_bin = incode_bin;
+  }
+  return htb_sweep(opt, self);
+}
+
 int main(int argc, char **argv)
 {
   struct htb_options opt;
@@ -233,8 +319,6 @@ int main(int argc, char **argv)
   uint64_t v;
   double d;
   int c, worker = 0, rc, budget_set = 0;
-  char self[PATH_MAX], incode_bin[PATH_MAX + 32];
-  ssize_t n;
 
   memset(&opt, 0, sizeof(opt));
   memset(&set, 0, sizeof(set));
@@ -316,42 +400,8 @@ int main(int argc, char **argv)
   if ((rc = htb_check_model_env()) != 0)
     return rc;
 
-  opt.sizes = opt.quick ? quick_sizes : full_sizes;
-  opt.sizes.input = set.input;
-  opt.sizes.wc_expect = set.wc_expect;
-  if (!opt.quick && !budget_set)
-    opt.budget_s = FULL_BUDGET_S;
-  if (!isnan(set.corpus_mb))
-    opt.sizes.corpus_mb = set.corpus_mb;
-  if (set.seed != UINT64_MAX)
-    opt.sizes.seed = set.seed;
-  if (set.sieve_limit)
-    opt.sizes.sieve_limit = set.sieve_limit;
-  if (set.flops_iters)
-    opt.sizes.flops_iters = set.flops_iters;
-  if (set.triad_n)
-    opt.sizes.triad_n = set.triad_n;
-  if (set.split_n)
-    opt.sizes.split_n = set.split_n;
-  if (set.split_len)
-    opt.sizes.split_len = set.split_len;
-  if (set.split_chunk)
-    opt.sizes.split_chunk = set.split_chunk;
-  if (set.split_tail != UINT64_MAX)
-    opt.sizes.split_tail = set.split_tail;
-  if (set.split_pair_ms != UINT64_MAX)
-    opt.sizes.split_pair_ms = set.split_pair_ms;
-  if (set.outer_reps)
-    opt.sizes.outer_reps = set.outer_reps;
-  if (!isnan(set.target_s))
-    opt.sizes.target_s = set.target_s;
-  if (set.input) {
-    struct stat st;
-    if (access(set.input, R_OK) != 0 || stat(set.input, &st) != 0)
-      return htb_error(HTB_EXIT_USAGE, "--input: cannot read '%s': %s", set.input, strerror(errno));
-    if (!S_ISREG(st.st_mode))
-      return htb_error(HTB_EXIT_USAGE, "--input: '%s' is not a regular file", set.input);
-  }
+  if ((rc = apply_sizes(&opt, &set, budget_set)) != 0)
+    return rc;
 
   if (worker) {
     uint64_t nt = 0;
@@ -368,37 +418,5 @@ int main(int argc, char **argv)
   if (HTB_INCODE)
     return htb_error(HTB_EXIT_USAGE, "htbench-incode is htbench's in-code worker; run "
                                      "'htbench --path incode' (or both)");
-  if (opt.plot_only) {
-    struct htb_result *r;
-    unsigned count;
-    char path[PATH_MAX], err[512];
-    if (opt.out)
-      return htb_error(HTB_EXIT_USAGE, "--plot DIR and --out DIR cannot be combined");
-    snprintf(path, sizeof(path), "%s/results.csv", opt.plot_only);
-    if (htb_read_csv(path, &r, &count, err, sizeof(err)) < 0)
-      return htb_error(HTB_EXIT_FAIL, "%s", err);
-    rc = htb_plot(opt.plot_only, r, count);
-    free(r);
-    if (rc == 3)
-      return htb_error(HTB_EXIT_FAIL, "gnuplot not found in PATH (apt-get install gnuplot-nox)");
-    return rc;
-  }
-  if (!opt.out)
-    return htb_error(HTB_EXIT_USAGE, "--out DIR is required (or --plot DIR; see htbench --help)");
-  if ((rc = htb_this_machine()) != 0)
-    return rc;
-  n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  if (n <= 0)
-    return htb_error(HTB_EXIT_FAIL, "cannot find my own executable: %s", strerror(errno));
-  self[n] = '\0';
-  if (opt.paths & HTB_PATH_INCODE) { /* htbench-incode, next to this htbench */
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof(dir), "%s", self);
-    snprintf(incode_bin, sizeof(incode_bin), "%s/htbench-incode", dirname(dir));
-    if (access(incode_bin, X_OK) != 0)
-      return htb_error(HTB_EXIT_USAGE, "--path: %s not found (the in-code worker is installed "
-                                       "next to htbench)", incode_bin);
-    opt.incode_bin = incode_bin;
-  }
-  return htb_sweep(&opt, self);
+  return plot_or_sweep(&opt);
 }

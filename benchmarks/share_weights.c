@@ -19,9 +19,15 @@
 
 static int usage(const char *why)
 {
+  char names[128];
+  size_t len = 0;
+  unsigned i;
+  for (i = 0; i < OMP_EXT_NPOLICIES && len < sizeof(names); i++) /* the policy table's */
+    len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", i ? "|" : "",
+                            omp_ext_policy_name((omp_ht_policy_t)i));
   fprintf(stderr, "share_weights: %s (usage: share_weights TOPOLOGY POLICY N [SIGMA [ITERATIONS]];"
-                  " POLICY os|speedup|spn|spread|energy, N 1..PUs, SIGMA in [0, 1])\n",
-          why);
+                  " POLICY %s, N 1..PUs, SIGMA in [0, 1])\n",
+          why, names);
   return 2;
 }
 

@@ -9,7 +9,8 @@
 #   --dev      everything the tests need as well (tests/run.sh, .ci/run):
 #              clang + libomp, CUnit, Open MPI, gfortran, valgrind, gnuplot,
 #              lmod, bash-completion, dpkg-dev (dpkg-shlibdeps for the .deb),
-#              man-db (man, groff), python3-numpy and libopenblas0-openmp (a real
+#              man-db (man, groff), pmccabe (the functions' lengths,
+#              test_source_shape), python3-numpy and libopenblas0-openmp (a real
 #              third-party OpenMP program for the timing layer), and a
 #              one-node Slurm (slurm-wlm: slurmctld, slurmd, srun; munge;
 #              libslurm-dev for the SPANK plugin's slurm/spank.h) for the
@@ -18,7 +19,7 @@
 set -eu
 RUNTIME="cmake make gcc libc6-dev libgomp1 pkg-config libhwloc-dev hwloc binutils libcjson-dev"
 DEV="clang libomp-dev libcunit1-dev util-linux openmpi-bin libopenmpi-dev gfortran valgrind
-  libclang-rt-14-dev gnuplot-nox lmod bash-completion dpkg-dev man-db groff-base
+  libclang-rt-14-dev gnuplot-nox lmod bash-completion dpkg-dev man-db groff-base pmccabe
   python3-numpy libopenblas0-openmp slurm-wlm munge libslurm-dev"
 
 PACKAGES=$RUNTIME list=0
@@ -26,7 +27,7 @@ for arg in "$@"; do
   case $arg in
     --dev) PACKAGES="$RUNTIME $DEV" ;;
     --list) list=1 ;;
-    -h|--help) sed -n '2,17s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18s/^# \{0,1\}//p' "$0"; exit 0 ;;
     *) echo "install-deps.sh: unknown option '$arg'; allowed: --dev, --list" >&2; exit 2 ;;
   esac
 done

@@ -55,11 +55,16 @@ expect() {
   [ "$got" = "$want" ] || { echo "FAIL: '$*': got '$got', want '$want'"; failed=$((failed + 1)); }
 }
 
-policies="energy os speedup spn spread"
-commands="calibrate check doctor exec list model show topo tune verify"
+# The policies with a place list and the commands, from htplaces' own tables
+# (test_lists checks those against their sources).
+policies=$(htplaces list | awk '!/ run time only/ {print $1}' | sort | tr '\n' ' ' | sed 's/ $//')
+commands=$(htplaces list commands | sort | tr '\n' ' ')
+[ "$(echo $policies | wc -w)" -ge 4 ] && [ "$(echo $commands | wc -w)" -ge 10 ] ||
+  { echo "FAIL: htplaces list gives policies '$policies', commands '$commands'"; exit 1; }
 expect "$(echo $commands $policies | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')" htplaces ''
-expect "speedup spn spread" htplaces sp
-expect "speedup spn spread" htplaces -i "pack:2" -f omp sp
+sp=$(echo $policies | tr ' ' '\n' | grep '^sp' | tr '\n' ' ' | sed 's/ $//')
+expect "$sp" htplaces sp
+expect "$sp" htplaces -i "pack:2" -f omp sp
 expect "gomp json kmp list omp" htplaces -f ''
 expect "gomp" htplaces spn --format g
 expect "csv json table" htplaces model --format ''
@@ -80,8 +85,12 @@ expect "--expand --export" htplaces check --ex
 expect "" htplaces -r ''
 expect "--threads --timeout --timing-lib" htplaces tune --t
 expect "edp energy" htplaces tune --objective e
-expect "" htplaces tune --inp
-expect "spn,speedup spn,spn spn,spread" htplaces tune --policies spn,sp
+expect "--input" htplaces tune --inp   # (with --dry-run: the plan for another machine)
+expect "--restrict" htplaces spn --res
+expect "" htplaces spn --vers         # (-V only before the policy)
+expect "libgomp" htplaces check --runtime libg
+expect "-f" htplaces topo -i pack:2 -f
+expect "$(echo $sp | sed 's/\([a-z]*\)/spn,\1/g')" htplaces tune --policies spn,sp
 expect "spn,auto" htplaces tune --policies spn,a
 # -i: files
 mkdir -p "$work/d" && : >"$work/d/topo.xml" && : >"$work/d/other.txt"

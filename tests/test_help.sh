@@ -2,7 +2,7 @@
 # Per-subcommand help: `htplaces COMMAND --help`, `htplaces COMMAND -h` and
 # `htplaces help COMMAND` print that command's usage (from main.c's command
 # table), exit 0, nothing on stderr; every long option of the command's own
-# getopt table (the file that defines htp_cmd_COMMAND) is in it; a bad
+# getopt table (htp_COMMAND_longopts, in the command's files) is in it; a bad
 # `help` argument is a one-line usage error.
 # Usage: test_help.sh SOURCE_DIR HTPLACES_BINARY
 set -eu
@@ -33,8 +33,8 @@ for c in $cmds; do
     cmp -s "$work/$c" "$work/other" || bad "htplaces $([ "$form" = help ] && echo "help $c" || echo "$c -h") differs from htplaces $c --help"
   done
   # Each long option of the command's own table is in its help.
-  file=$(grep -l "^int htp_cmd_$c(" "$src"/omp_ext/htplaces/*.c | head -n 1)
-  [ -n "$file" ] || { bad "no file defines htp_cmd_$c"; continue; }
+  file=$(grep -l "^const struct option htp_${c}_longopts\[\]" "$src"/omp_ext/htplaces/*.c | head -n 1)
+  [ -n "$file" ] || continue # (no getopt table, as list: -h and --help only)
   for o in $(grep -ho '{"[a-z][a-z-]*", *\(no\|required\|optional\)_argument' "$file" |
              sed 's/{"\([^"]*\)".*/\1/' | sort -u); do
     n=$((n + 1))

@@ -340,7 +340,9 @@ static void test_bad_options(void)
   ASSERT_BAD(2, "minus sign", "-i", C6100, "spn", "-0");
   ASSERT_BAD(2, "--format and --export apply to", "-f", "json", "show", "spn");
   ASSERT_BAD(2, "'topo' takes no argument", "topo", "x");
-  ASSERT_BAD(2, "'list' takes no argument", "list", "x");
+  ASSERT_BAD(2, "list: unknown 'x'; allowed: policies, commands, runtimes", "list", "x");
+  ASSERT_BAD(2, "'list commands' takes no other argument, got 'x'", "list", "commands", "x");
+  ASSERT_BAD(2, "list options: unknown command or policy 'x'", "list", "options", "x");
   ASSERT_BAD(2, "missing POLICY or command", "-i", C6100);
   /* auto is a policy, but run time only: no place list, whatever asks one */
   ASSERT_BAD(2, "policy 'auto' is run time only (per region, as the program runs: "

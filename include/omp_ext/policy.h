@@ -30,12 +30,15 @@ extern "C" {
  * htplaces POLICY N: its placement is chosen per parallel region while the
  * program runs; its VALUE is 0x100 or above, after the policies with an
  * order, which are numbered from 0 without a gap);
- * ENERGY_CANDIDATE 1 for a base policy the energy meta-policy chooses among
- * (preferred in list order on ties); DESCRIPTION the one-line meaning
+ * ENERGY_CANDIDATE 1 for a base policy the choosers choose among: the
+ * energy meta-policy (preferred in list order on ties), the online tuner
+ * (auto's candidate places per team) and htplaces tune's default
+ * --policies (with none); DESCRIPTION the one-line meaning
  * (omp_ext_policy_description(), htplaces list).  The enum, the policy
- * table, htplaces' lists and defaults and the Fortran module's constants are
- * generated from it: a new policy is one row here plus, for a base policy,
- * its rule in the library's order rules.
+ * table, htplaces' lists, help texts and defaults, the bash completion's
+ * lists (htplaces list) and the Fortran module's constants are generated
+ * from it: a new policy is one row here plus, for a base policy, its rule
+ * in the library's order rules.
  *
  * Cores are always ordered first by CPU kind (hwloc cpukinds, most
  * performant kind first: highest hwloc efficiency), then in hwloc's logical

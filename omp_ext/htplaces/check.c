@@ -50,12 +50,14 @@ static int report(const omp_ext_topo_t *topo, const omp_ext_placelist_t *l, cons
   return problems ? HTP_EXIT_FAIL : HTP_EXIT_OK;
 }
 
+/* The options of htplaces check (main.c's table: htplaces list options). */
+const struct option htp_check_longopts[] = {
+  HTP_COMMON_LONGOPTS, {"as", required_argument, NULL, OPT_AS},
+  {"expand", no_argument, NULL, OPT_EXPAND},
+  {"runtime", required_argument, NULL, OPT_RUNTIME}, {0}};
+
 int htp_cmd_check(struct htp_ctx *ctx, int argc, char **argv)
 {
-  static const struct option longopts[] = {
-    HTP_COMMON_LONGOPTS, {"as", required_argument, NULL, OPT_AS},
-    {"expand", no_argument, NULL, OPT_EXPAND},
-    {"runtime", required_argument, NULL, OPT_RUNTIME}, {0}};
   omp_ext_syntax_t syntax = omp_ext_syntax_omp;
   omp_ext_placelist_t *list = NULL;
   omp_ext_parse_error_t perr = {0, NULL};
@@ -65,7 +67,7 @@ int htp_cmd_check(struct htp_ctx *ctx, int argc, char **argv)
   char *text;
 
   optind = 0;
-  while ((c = getopt_long(argc, argv, ":" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":" HTP_COMMON_SHORTOPTS, htp_check_longopts, NULL)) != -1) {
     if (htp_common_option(ctx, c, optarg, optopt, argv))
       continue;
     if (c == OPT_EXPAND)

@@ -25,18 +25,21 @@ struct calib_opts {
   unsigned npolicies;
 };
 
+/* The options of htplaces calibrate (main.c's table: htplaces list options). */
+const struct option htp_calibrate_longopts[] = {
+  HTP_COMMON_LONGOPTS, {"powercap", required_argument, NULL, OPT_POWERCAP},
+  {"perf-pmu", required_argument, NULL, OPT_PERF},
+  {"seconds", required_argument, NULL, OPT_SECONDS}, {0}};
+
 static int calib_options(struct htp_ctx *ctx, int argc, char **argv, struct calib_opts *o)
 {
-  static const struct option longopts[] = {
-    HTP_COMMON_LONGOPTS, {"powercap", required_argument, NULL, OPT_POWERCAP},
-    {"perf-pmu", required_argument, NULL, OPT_PERF},
-    {"seconds", required_argument, NULL, OPT_SECONDS}, {0}};
   int c, i, status;
   char *end;
   o->root = o->pmu = NULL;
   o->seconds = 1.0;
   optind = 0;
-  while ((c = getopt_long(argc, argv, ":" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":" HTP_COMMON_SHORTOPTS, htp_calibrate_longopts,
+                          NULL)) != -1) {
     if (c == OPT_POWERCAP) {
       o->root = optarg;
     } else if (c == OPT_PERF) {

@@ -92,13 +92,15 @@ static int env_without(const char *a, const char *b, const char *c, char ***out)
 }
 
 /* Options of model; command-line values override the environment's. */
+/* The options of htplaces model (main.c's table: htplaces list options). */
+const struct option htp_model_longopts[] = {
+  HTP_COMMON_LONGOPTS, {"serial-fraction", required_argument, NULL, OPT_SERIAL},
+  {"speedup", required_argument, NULL, OPT_SPEEDUP},
+  {"sigma", required_argument, NULL, OPT_SIGMA},
+  {"power-model", required_argument, NULL, OPT_POWER}, {0}};
+
 static int model_options(struct htp_ctx *ctx, int argc, char **argv, struct model_opts *o)
 {
-  static const struct option longopts[] = {
-    HTP_COMMON_LONGOPTS, {"serial-fraction", required_argument, NULL, OPT_SERIAL},
-    {"speedup", required_argument, NULL, OPT_SPEEDUP},
-    {"sigma", required_argument, NULL, OPT_SIGMA},
-    {"power-model", required_argument, NULL, OPT_POWER}, {0}};
   const char *serial = NULL, *speedup = NULL, *sigma = NULL, *power = NULL, *env;
   char **envp = NULL;
   int c, status;
@@ -109,7 +111,7 @@ static int model_options(struct htp_ctx *ctx, int argc, char **argv, struct mode
   if (ctx->do_export)
     return htp_error(HTP_EXIT_USAGE, "--export applies to 'htplaces POLICY [N]', not to 'model'");
   optind = 0;
-  while ((c = getopt_long(argc, argv, ":" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":" HTP_COMMON_SHORTOPTS, htp_model_longopts, NULL)) != -1) {
     switch (c) {
     case 'e': return htp_error(HTP_EXIT_USAGE, "--export applies to 'htplaces POLICY [N]', "
                                "not to 'model'");

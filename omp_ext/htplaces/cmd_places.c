@@ -31,9 +31,11 @@ static int print_export(const omp_ext_pu_t *order, unsigned n, omp_ext_format_t 
   return status;
 }
 
+/* The options of htplaces POLICY [N] (main.c's table: htplaces list options). */
+const struct option htp_places_longopts[] = {HTP_COMMON_LONGOPTS, {0}};
+
 int htp_cmd_places(struct htp_ctx *ctx, int argc, char **argv)
 {
-  static const struct option longopts[] = {HTP_COMMON_LONGOPTS, {0}};
   omp_ht_policy_t policy;
   omp_ext_pu_t *order;
   unsigned n;
@@ -45,7 +47,7 @@ int htp_cmd_places(struct htp_ctx *ctx, int argc, char **argv)
   unsigned i;
 
   optind = 0;
-  while ((c = getopt_long(argc, argv, ":" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1)
+  while ((c = getopt_long(argc, argv, ":" HTP_COMMON_SHORTOPTS, htp_places_longopts, NULL)) != -1)
     htp_common_option(ctx, c, optarg, optopt, argv);
   /* -f: a name of the format table (omp, the first, by default). */
   for (i = 0; i < OMP_EXT_NFORMATS; i++)

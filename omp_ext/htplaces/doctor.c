@@ -66,13 +66,15 @@ static int parse_duration(const char *arg, double *out)
   return HTP_EXIT_OK;
 }
 
+/* The options of htplaces doctor (main.c's table: htplaces list options). */
+const struct option htp_doctor_longopts[] = {
+  HTP_COMMON_LONGOPTS, {"sysfs", required_argument, NULL, OPT_SYSFS},
+  {"cgroup", required_argument, NULL, OPT_CGROUP},
+  {"no-saturation", no_argument, NULL, OPT_NOSAT},
+  {"duration", required_argument, NULL, OPT_DURATION}, {0}};
+
 int htp_cmd_doctor(struct htp_ctx *ctx, int argc, char **argv)
 {
-  static const struct option longopts[] = {
-    HTP_COMMON_LONGOPTS, {"sysfs", required_argument, NULL, OPT_SYSFS},
-    {"cgroup", required_argument, NULL, OPT_CGROUP},
-    {"no-saturation", no_argument, NULL, OPT_NOSAT},
-    {"duration", required_argument, NULL, OPT_DURATION}, {0}};
   struct htp_doctor_input in = {"/sys", NULL, NULL, NULL, 1, omp_ht_policy_speedup, NULL, 0,
                                 0.5};
   struct htp_doctor_report rep;
@@ -86,7 +88,7 @@ int htp_cmd_doctor(struct htp_ctx *ctx, int argc, char **argv)
   if (getenv("HTPLACES_SYSFS") && *getenv("HTPLACES_SYSFS"))
     in.sysfs = getenv("HTPLACES_SYSFS");
   optind = 0;
-  while ((c = getopt_long(argc, argv, ":" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":" HTP_COMMON_SHORTOPTS, htp_doctor_longopts, NULL)) != -1) {
     if (htp_common_option(ctx, c, optarg, optopt, argv))
       continue;
     if (c == OPT_SYSFS)

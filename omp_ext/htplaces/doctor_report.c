@@ -29,75 +29,12 @@ static const char *shown(const char *v, char *buf)
   return *c ? omp_ext_quote(v, buf, SHOWN_SIZE) : v;
 }
 
-/* One finding's sentence (no prefix, no newline). */
-static void finding_text(FILE *out, const struct htp_finding *f)
+/* The sentence of a finding about the variables (OMP_*, KMP_*, GOMP_*,
+ * OMP_EXT_*) and the runtime's reading of them. */
+static void variable_text(FILE *out, const struct htp_finding *f)
 {
-  const char *control = htp_finding_text(f, "control");
   char *a = NULL, *b = NULL, buf[SHOWN_SIZE];
   switch (f->kind) {
-  case htp_finding_smt_off:
-    fprintf(out, "SMT is switched off (smt/control=%s): one PU per core, so the speedup and spn "
-            "policies give the same order%s", control ? control : "?",
-            control && strcmp(control, "off") == 0 ?
-            "; 'echo on > .../smt/control' turns it on" : "");
-    break;
-  case htp_finding_cpus_offline:
-    a = htp_cpuset_text(htp_finding_set(f, "cpus"));
-    fprintf(out, "CPUs %s are offline: %llu of %llu present CPUs can run threads", a ? a : "?",
-            htp_finding_uint(f, "online_count"), htp_finding_uint(f, "present_count"));
-    break;
-  case htp_finding_affinity_restricted:
-    a = htp_cpuset_text(htp_finding_set(f, "affinity"));
-    b = htp_cpuset_text(htp_finding_set(f, "online"));
-    fprintf(out, "this process may run on %d of the %d online CPUs (affinity %s of %s: "
-            "taskset, numactl, or the batch system)", weight(htp_finding_set(f, "affinity")),
-            weight(htp_finding_set(f, "online")), a ? a : "?", b ? b : "?");
-    break;
-  case htp_finding_cgroup_cpuset_restricted:
-    a = htp_cpuset_text(htp_finding_set(f, "cpus"));
-    fprintf(out, "the cgroup cpuset allows CPUs %s only, of %d online", a ? a : "?",
-            weight(htp_finding_set(f, "online")));
-    break;
-  case htp_finding_quota_below_cpus:
-    fprintf(out, "the cgroup CPU quota of %.2f CPUs is below the %llu usable CPUs: more than "
-            "%llu busy threads get throttled; use OMP_NUM_THREADS=%llu",
-            htp_finding_real(f, "quota"), htp_finding_uint(f, "usable_cpus"),
-            htp_finding_uint(f, "threads"), htp_finding_uint(f, "threads"));
-    break;
-  case htp_finding_hybrid_cpu:
-    fprintf(out, "hybrid CPU: %llu of %llu PUs are of the most performant kind; threads on the "
-            "others finish later and hold back every barrier (the policies place threads on "
-            "kind 0 first)", htp_finding_uint(f, "fast_pus"), htp_finding_uint(f, "pus"));
-    break;
-  case htp_finding_saturation_failed:
-    fprintf(out, "the saturation test could not start %llu threads",
-            htp_finding_uint(f, "threads"));
-    break;
-  case htp_finding_low_parallelism:
-    fprintf(out, "only %.2f of %llu spinning threads ran at once: something (quota, other "
-            "load, offline or shared CPUs) limits parallel execution",
-            htp_finding_real(f, "parallelism"), htp_finding_uint(f, "threads"));
-    break;
-  case htp_finding_threads_unbound:
-    fprintf(out, "%llu threads could not be bound to their PU", htp_finding_uint(f, "count"));
-    break;
-  case htp_finding_slurm_unplaced:
-    fputs("omp_ext's Slurm plugin was asked to place this task and did not (OMP_EXT_SLURM="
-          "unplaced): the 'omp_ext-slurm:' line on the step's stderr says why", out);
-    break;
-  case htp_finding_slurm_places_changed:
-    fprintf(out, "OMP_PLACES='%s' is not what omp_ext's Slurm plugin set for --ht-policy=%s "
-            "(%s): something after srun (a script, a module, a wrapper) changed it",
-            shown(htp_finding_text(f, "places"), buf), htp_finding_text(f, "policy"),
-            htp_finding_text(f, "plugin"));
-    break;
-  case htp_finding_slurm_binding_changed:
-    a = htp_cpuset_text(htp_finding_set(f, "affinity"));
-    b = htp_cpuset_text(htp_finding_set(f, "pus"));
-    fprintf(out, "this process runs on PUs %s, not on %s where omp_ext's Slurm plugin bound the "
-            "task: something after srun (taskset, numactl, a wrapper) rebound it", a ? a : "?",
-            b ? b : "?");
-    break;
   case htp_finding_invalid_list: {
     static const char *const fallback[] = {
       ("libgomp warns and ignores it (then uses GOMP_CPU_AFFINITY if set); libomp warns and "
@@ -194,6 +131,84 @@ static void finding_text(FILE *out, const struct htp_finding *f)
     break;
   default:
     fputs(htp_finding_name(f->kind), out);
+    break;
+  }
+  free(a);
+  free(b);
+}
+
+/* One finding's sentence (no prefix, no newline): the machine's and the
+ * job's here, the variables' in variable_text(). */
+static void finding_text(FILE *out, const struct htp_finding *f)
+{
+  const char *control = htp_finding_text(f, "control");
+  char *a = NULL, *b = NULL, buf[SHOWN_SIZE];
+  switch (f->kind) {
+  case htp_finding_smt_off:
+    fprintf(out, "SMT is switched off (smt/control=%s): one PU per core, so the speedup and spn "
+            "policies give the same order%s", control ? control : "?",
+            control && strcmp(control, "off") == 0 ?
+            "; 'echo on > .../smt/control' turns it on" : "");
+    break;
+  case htp_finding_cpus_offline:
+    a = htp_cpuset_text(htp_finding_set(f, "cpus"));
+    fprintf(out, "CPUs %s are offline: %llu of %llu present CPUs can run threads", a ? a : "?",
+            htp_finding_uint(f, "online_count"), htp_finding_uint(f, "present_count"));
+    break;
+  case htp_finding_affinity_restricted:
+    a = htp_cpuset_text(htp_finding_set(f, "affinity"));
+    b = htp_cpuset_text(htp_finding_set(f, "online"));
+    fprintf(out, "this process may run on %d of the %d online CPUs (affinity %s of %s: "
+            "taskset, numactl, or the batch system)", weight(htp_finding_set(f, "affinity")),
+            weight(htp_finding_set(f, "online")), a ? a : "?", b ? b : "?");
+    break;
+  case htp_finding_cgroup_cpuset_restricted:
+    a = htp_cpuset_text(htp_finding_set(f, "cpus"));
+    fprintf(out, "the cgroup cpuset allows CPUs %s only, of %d online", a ? a : "?",
+            weight(htp_finding_set(f, "online")));
+    break;
+  case htp_finding_quota_below_cpus:
+    fprintf(out, "the cgroup CPU quota of %.2f CPUs is below the %llu usable CPUs: more than "
+            "%llu busy threads get throttled; use OMP_NUM_THREADS=%llu",
+            htp_finding_real(f, "quota"), htp_finding_uint(f, "usable_cpus"),
+            htp_finding_uint(f, "threads"), htp_finding_uint(f, "threads"));
+    break;
+  case htp_finding_hybrid_cpu:
+    fprintf(out, "hybrid CPU: %llu of %llu PUs are of the most performant kind; threads on the "
+            "others finish later and hold back every barrier (the policies place threads on "
+            "kind 0 first)", htp_finding_uint(f, "fast_pus"), htp_finding_uint(f, "pus"));
+    break;
+  case htp_finding_saturation_failed:
+    fprintf(out, "the saturation test could not start %llu threads",
+            htp_finding_uint(f, "threads"));
+    break;
+  case htp_finding_low_parallelism:
+    fprintf(out, "only %.2f of %llu spinning threads ran at once: something (quota, other "
+            "load, offline or shared CPUs) limits parallel execution",
+            htp_finding_real(f, "parallelism"), htp_finding_uint(f, "threads"));
+    break;
+  case htp_finding_threads_unbound:
+    fprintf(out, "%llu threads could not be bound to their PU", htp_finding_uint(f, "count"));
+    break;
+  case htp_finding_slurm_unplaced:
+    fputs("omp_ext's Slurm plugin was asked to place this task and did not (OMP_EXT_SLURM="
+          "unplaced): the 'omp_ext-slurm:' line on the step's stderr says why", out);
+    break;
+  case htp_finding_slurm_places_changed:
+    fprintf(out, "OMP_PLACES='%s' is not what omp_ext's Slurm plugin set for --ht-policy=%s "
+            "(%s): something after srun (a script, a module, a wrapper) changed it",
+            shown(htp_finding_text(f, "places"), buf), htp_finding_text(f, "policy"),
+            htp_finding_text(f, "plugin"));
+    break;
+  case htp_finding_slurm_binding_changed:
+    a = htp_cpuset_text(htp_finding_set(f, "affinity"));
+    b = htp_cpuset_text(htp_finding_set(f, "pus"));
+    fprintf(out, "this process runs on PUs %s, not on %s where omp_ext's Slurm plugin bound the "
+            "task: something after srun (taskset, numactl, a wrapper) rebound it", a ? a : "?",
+            b ? b : "?");
+    break;
+  default:
+    variable_text(out, f);
     break;
   }
   free(a);

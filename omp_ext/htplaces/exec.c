@@ -143,12 +143,14 @@ static int exec_auto(struct htp_ctx *ctx, const char *word, const char *extra, c
 #define OPT_LEARN 257
 #define OPT_THREADS 258
 
-int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv)
-{
-  static const struct option longopts[] = {HTP_COMMON_LONGOPTS,
+/* The options of htplaces exec (main.c's table: htplaces list options). */
+const struct option htp_exec_longopts[] = {HTP_COMMON_LONGOPTS,
                                            {"plan", required_argument, NULL, OPT_PLAN},
                                            {"learn", required_argument, NULL, OPT_LEARN},
                                            {"team-sizes", no_argument, NULL, OPT_THREADS}, {0}};
+
+int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv)
+{
   omp_ht_policy_t policy;
   omp_ext_pu_t *order;
   const char *plan = NULL, *learn = NULL;
@@ -157,7 +159,7 @@ int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv)
 
   optind = 0;
   for (;;) {
-    if ((c = getopt_long(argc, argv, "+:" HTP_COMMON_SHORTOPTS, longopts, NULL)) == -1) {
+    if ((c = getopt_long(argc, argv, "+:" HTP_COMMON_SHORTOPTS, htp_exec_longopts, NULL)) == -1) {
       /* (exec auto --learn DIR: options after the auto word too) */
       if (auto_at < 0 && optind < argc && is_auto_word(argv[optind]) &&
           (optind < 2 || strcmp(argv[optind - 1], "--") != 0)) {

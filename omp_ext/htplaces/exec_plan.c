@@ -102,7 +102,7 @@ struct config {
 static int config_of(const cJSON *configs, size_t i, long long npus, const char *path,
                      struct config *c)
 {
-  static const char *const policies[] = {"none", "os", "speedup", "spn", "spread"};
+  omp_ht_policy_t base;
   const cJSON *o = cJSON_GetArrayItem(configs, (int)i), *pl;
   const char *policy, *wait;
   size_t k;
@@ -116,12 +116,12 @@ static int config_of(const cJSON *configs, size_t i, long long npus, const char 
   c->regions = get(o, "regions");
   if (c->run_time)
     return HTP_EXIT_OK;
-  for (k = 0; k < sizeof(policies) / sizeof(*policies) && strcmp(policy, policies[k]); k++)
-    ;
-  if (k == sizeof(policies) / sizeof(*policies))
+  /* k 0: none; 1: a base policy (the policy table's) */
+  k = strcmp(policy, "none") != 0;
+  if (k && (omp_ext_policy_from_name(policy, &base) != 0 || omp_ext_policy_is_base(base) != 1))
     return htp_error(HTP_EXIT_USAGE, "plan %s: configuration %zu has policy '%s'; allowed: "
-                     "none, os, speedup, spn, spread (or auto, measured beside)", path, i,
-                     policy);
+                     "none, %s (or auto, measured beside)", path, i, policy,
+                     htp_policy_names(1));
   snprintf(c->policy, sizeof(c->policy), "%s", policy);
   pl = get(o, "omp_places");
   if (c->threads < 1 || c->threads > npus || (cJSON_IsString(pl) == (k == 0) && !(k == 0 && !pl)))

@@ -38,18 +38,32 @@ struct htp_ctx {
    * being run its own; NULL: nothing. */
   void (*help)(FILE *out, const struct htp_command *command);
   const struct htp_command *command; /* the subcommand being run, or NULL */
+  /* main.c's table of subcommands (htplaces list commands, options) and
+   * main's own options (those before a command). */
+  const struct htp_command *commands;
+  unsigned ncommands;
+  const struct option *global_longopts;
 };
 
 /* A subcommand (main.c's table): returns the exit status. argv[0] is its
  * name.  synopsis and summary make its line in htplaces --help; options,
- * one "  -x, --opt VALUE   text\n" line each, its own --help. */
+ * one "  -x, --opt VALUE   text\n" line each, its own --help (a word
+ * @NAME@ in it is a list made from its table: main.c's help_list());
+ * longopts, the getopt_long table it parses (NULL: none but -h, --help,
+ * which every command takes), for htplaces list options. */
 struct htp_command {
   const char *name;
   const char *synopsis;
   const char *summary;
   int (*run)(struct htp_ctx *ctx, int argc, char **argv);
   const char *options;
+  const struct option *longopts;
 };
+
+/* Each subcommand's getopt_long table, {0}-terminated (its file). */
+extern const struct option htp_calibrate_longopts[], htp_check_longopts[],
+  htp_doctor_longopts[], htp_exec_longopts[], htp_model_longopts[], htp_places_longopts[],
+  htp_show_longopts[], htp_topo_longopts[], htp_tune_longopts[], htp_verify_longopts[];
 
 /* Long options every subcommand accepts; end of a table is {0}. */
 #define HTP_COMMON_LONGOPTS \
@@ -131,6 +145,10 @@ int htp_policy_order(struct htp_ctx *ctx, int argc, char **argv, omp_ht_policy_t
  * place order from the policy table, only the base policies if \p
  * base_only, for messages (static buffer). */
 const char *htp_policy_names(int base_only);
+
+/* tune's default --policies: the candidates of the policy table (CANDIDATE
+ * 1: those the energy meta-policy and auto choose among), then none. */
+const char *htp_tune_default_policies(void);
 
 /* Every row of OMP_EXT_POLICIES in list order, the run-time policies (auto)
  * included: htplaces list and --help. */

@@ -44,11 +44,18 @@
  * subcommand is one line of its options here. */
 static const struct htp_command commands[] = {
   {"show", "show [options] POLICY [N]", "picture of packages, cores and PUs with thread numbers",
-   htp_cmd_show, HTP_HELP_TOPO},
+   htp_cmd_show, HTP_HELP_TOPO, htp_show_longopts},
   {"topo", "topo [options]", "summary: packages, NUMA nodes, cores, SMT, sibling numbering",
-   htp_cmd_topo, HTP_HELP_TOPO},
-  {"list", "list", "the policies, one line each", htp_cmd_list,
-   "  -h, --help           this help\n"},
+   htp_cmd_topo, HTP_HELP_TOPO, htp_topo_longopts},
+  {"list", "list [WHAT [NAME]]", "the policies, one line each; or the names of WHAT",
+   htp_cmd_list,
+   "  WHAT                 policies (default; with their descriptions), commands,\n"
+   "                       runtimes, objectives, options [COMMAND|POLICY] (its\n"
+   "                       options; none: those before a command), value-options\n"
+   "                       (the options that take a value) or formats (of POLICY\n"
+   "                       [N]): one name a line, from the tables (for scripts,\n"
+   "                       such as the bash completion)\n"
+   "  -h, --help           this help\n", NULL},
   {"exec", "exec POLICY [N] -- PROG ...  |  exec --plan DIR|FILE [--team-sizes] -- PROG ...  |  "
    "exec auto[:time|:energy][:threads] [--learn DIR] -- PROG ...",
    "run PROG with OMP_PLACES, OMP_PROC_BIND=close, OMP_NUM_THREADS set (per MPI rank), "
@@ -61,7 +68,8 @@ static const struct htp_command commands[] = {
    "  --learn DIR          auto: keep what it learnt across runs in DIR/PROG.plan\n"
    "  --team-sizes         auto, --plan: team sizes may change too, below\n"
    "                       nthreads-var (programs correct under OMP_DYNAMIC=true)\n"
-   HTP_HELP_HERE "  Options stop at the first non-option argument (but the word auto).\n"},
+   HTP_HELP_HERE "  Options stop at the first non-option argument (but the word auto).\n",
+   htp_exec_longopts},
   {"model", "model [options] [POLICY...]",
    "modelled power, speed-up, SPN, energy per N (paper §2)", htp_cmd_model,
    "  --serial-fraction s  the program's serial fraction in [0, 1) (default\n"
@@ -73,14 +81,14 @@ static const struct htp_command commands[] = {
    "  --power-model M      c6100, dl380p or Pn,Ps,Pc,Pt in watts (default\n"
    "                       $OMP_EXT_POWER_MODEL, else c6100)\n"
    "  -f, --format F       table (default), csv or json\n"
-   HTP_HELP_TOPO},
+   HTP_HELP_TOPO, htp_model_longopts},
   {"calibrate", "calibrate [opts] [POLICY...]", "fit the power model from RAPL energy counters",
    htp_cmd_calibrate,
    "  --powercap DIR       the powercap folder (default /sys/class/powercap)\n"
    "  --perf-pmu DIR       the perf power PMU (default\n"
    "                       /sys/bus/event_source/devices/power)\n"
    "  --seconds T          seconds measured per step (default 1)\n"
-   HTP_HELP_HERE},
+   HTP_HELP_HERE, htp_calibrate_longopts},
   {"check", "check [options] [PLACES]",
    "parse and check an OMP_PLACES, GOMP_CPU_AFFINITY or KMP proclist value; what each runtime "
    "builds from it",
@@ -93,7 +101,7 @@ static const struct htp_command commands[] = {
    "  -f, --format F       text (default) or json\n"
    HTP_HELP_TOPO
    "  Without PLACES: the variable itself (OMP_PLACES, or with --as\n"
-   "  GOMP_CPU_AFFINITY / KMP_AFFINITY).\n"},
+   "  GOMP_CPU_AFFINITY / KMP_AFFINITY).\n", htp_check_longopts},
   {"doctor", "doctor [POLICY [N]]",
    "what limits parallel execution here: SMT, CPUs, cpusets, quota, variables, saturation",
    htp_cmd_doctor,
@@ -102,12 +110,12 @@ static const struct htp_command commands[] = {
    "  --no-saturation      skip the saturation test\n"
    "  --duration S         seconds of the saturation test, in (0, 60] (default 0.5)\n"
    "  -f, --format F       text (default) or json\n"
-   HTP_HELP_TOPO},
+   HTP_HELP_TOPO, htp_doctor_longopts},
   {"tune", "tune [options] -- PROG ...",
    "time PROG under every policy and thread count, measure sigma and the serial fraction, "
    "recommend", htp_cmd_tune,
-   "  --policies LIST      none, os, speedup, spn, spread (default\n"
-   "                       speedup,spn,spread,none)\n"
+   "  --policies LIST      none, @BASE_POLICIES@ (default\n"
+   "                       @TUNE_DEFAULT@)\n"
    "  --threads LIST|auto  thread counts and ranges (1-4,8), each 1 .. the allowed PUs\n"
    "                       (default auto)\n"
    "  --wait-policy LIST   also vary OMP_WAIT_POLICY: passive, active\n"
@@ -129,10 +137,12 @@ static const struct htp_command commands[] = {
    "                       run CMD with {R} ranks (mpirun -np {R}, srun -n {R})\n"
    "  --ranks LIST         with --launcher: the rank counts (default 1, 2, 4 ... cores)\n"
    "  In PROG's arguments {N} is the thread count (per rank), {PLACES} the place list.\n"
-   HTP_HELP_RANKS "  (-i X only with --dry-run: the plan on another machine)\n"},
+   HTP_HELP_RANKS "  (-i X only with --dry-run: the plan on another machine)\n",
+   htp_tune_longopts},
   {"verify", "verify [POLICY [N]] -- PROG",
    "run an OpenMP program, compare each thread's affinity with its place", htp_cmd_verify,
-   HTP_HELP_HERE "  Without POLICY, the program runs with OMP_PLACES as set.\n"},
+   HTP_HELP_HERE "  Without POLICY, the program runs with OMP_PLACES as set.\n",
+   htp_verify_longopts},
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -190,13 +200,40 @@ static void usage(FILE *out)
 }
 
 
+/* The lists a command's help names as @NAME@, each from its table (static
+ * buffers): BASE_POLICIES "os, speedup, spn, spread" (the base policies),
+ * TUNE_DEFAULT "speedup,spn,spread,none" (tune's default --policies: the
+ * policy table's candidates, then none).  NULL for an unknown name. */
+static const char *help_list(const char *name, size_t len)
+{
+  if (len == 13 && strncmp(name, "BASE_POLICIES", len) == 0)
+    return htp_policy_names(1);
+  if (len == 12 && strncmp(name, "TUNE_DEFAULT", len) == 0)
+    return htp_tune_default_policies();
+  return NULL;
+}
+
+/* A command's options text, each @NAME@ in it the list help_list() makes
+ * from its table. */
+static void print_options(FILE *out, const char *text)
+{
+  const char *at, *end, *list;
+  while ((at = strchr(text, '@')) != NULL && (end = strchr(at + 1, '@')) != NULL &&
+         (list = help_list(at + 1, (size_t)(end - at - 1))) != NULL) {
+    fprintf(out, "%.*s%s", (int)(at - text), text, list);
+    text = end + 1;
+  }
+  fputs(text, out);
+}
+
 /* htplaces COMMAND --help, htplaces help COMMAND: from the command's row. */
 static void command_usage(FILE *out, const struct htp_command *cmd)
 {
-  fprintf(out, "Usage: htplaces %s\n%c%s.\n\nOptions:\n%s", cmd->synopsis,
+  fprintf(out, "Usage: htplaces %s\n%c%s.\n\nOptions:\n", cmd->synopsis,
           cmd->summary[0] >= 'a' && cmd->summary[0] <= 'z' ? cmd->summary[0] - 'a' + 'A'
                                                             : cmd->summary[0],
-          cmd->summary + 1, cmd->options);
+          cmd->summary + 1);
+  print_options(out, cmd->options);
   fprintf(out, "\nThe manual: man htplaces-%s.  All commands: htplaces --help.\n", cmd->name);
 }
 
@@ -249,11 +286,14 @@ static const struct htp_command *find_command(const char *name)
   return NULL;
 }
 
+/* The options before a command (and of htplaces POLICY [N]'s line). */
+static const struct option longopts[] = {
+  HTP_COMMON_LONGOPTS, {"version", no_argument, NULL, 'V'}, {0}};
+
 int main(int argc, char **argv)
 {
-  static const struct option longopts[] = {
-    HTP_COMMON_LONGOPTS, {"version", no_argument, NULL, 'V'}, {0}};
-  struct htp_ctx ctx = {.help = help};
+  struct htp_ctx ctx = {.help = help, .commands = commands, .ncommands = NCOMMANDS,
+                        .global_longopts = longopts};
   const struct htp_command *cmd;
   omp_ht_policy_t policy;
   int c, status;

@@ -24,9 +24,11 @@ static int *threads_by_pu(const omp_ext_topo_t *topo, const omp_ext_pu_t *order,
   return thread;
 }
 
+/* The options of htplaces show (main.c's table: htplaces list options). */
+const struct option htp_show_longopts[] = {HTP_COMMON_LONGOPTS, {0}};
+
 int htp_cmd_show(struct htp_ctx *ctx, int argc, char **argv)
 {
-  static const struct option longopts[] = {HTP_COMMON_LONGOPTS, {0}};
   omp_ht_policy_t policy;
   omp_ext_pu_t *order;
   unsigned n;
@@ -34,7 +36,7 @@ int htp_cmd_show(struct htp_ctx *ctx, int argc, char **argv)
   char *rank_line;
 
   optind = 0;
-  while ((c = getopt_long(argc, argv, ":" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1)
+  while ((c = getopt_long(argc, argv, ":" HTP_COMMON_SHORTOPTS, htp_show_longopts, NULL)) != -1)
     htp_common_option(ctx, c, optarg, optopt, argv);
   if ((status = htp_no_format(ctx, "show")) != 0)
     return status;

@@ -88,16 +88,18 @@ static void print_kinds(const omp_ext_topo_t *topo)
   }
 }
 
+/* The options of htplaces topo (main.c's table: htplaces list options). */
+const struct option htp_topo_longopts[] = {HTP_COMMON_LONGOPTS, {0}};
+
 int htp_cmd_topo(struct htp_ctx *ctx, int argc, char **argv)
 {
-  static const struct option longopts[] = {HTP_COMMON_LONGOPTS, {0}};
   omp_ext_topo_t *topo;
   hwloc_topology_t hw;
   char numbering[128], *allowed = NULL;
   int c, status = HTP_EXIT_OK;
 
   optind = 0;
-  while ((c = getopt_long(argc, argv, ":" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1)
+  while ((c = getopt_long(argc, argv, ":" HTP_COMMON_SHORTOPTS, htp_topo_longopts, NULL)) != -1)
     htp_common_option(ctx, c, optarg, optopt, argv);
   if ((status = htp_no_format(ctx, "topo")) != 0)
     return status;

@@ -695,4 +695,27 @@ int tune_ranks_command(FILE *f, const struct tune_config *c, char *const *prog);
 int tune_ranks_read_timing(const char *path, struct tune_config *c, double *serial_s,
                            char *invalid, size_t len);
 
+/* tune's options (tune_options.c), as given or defaulted by htp_cmd_tune. */
+struct tune_opts {
+  const char *policies, *threads, *waits, *out, *power_text, *timing_lib;
+  int no_regions;
+  unsigned reps;
+  unsigned long seed;
+  double budget_s, timeout_s;
+  int dry_run;
+  enum tune_objective objective;
+  omp_ext_power_model_t power;
+  const char *stdin_path; /* --stdin FILE, or NULL: /dev/null */
+  const char *launcher, *ranks; /* --launcher TEXT, --ranks LIST (tune_ranks.c); NULL */
+};
+
+/* tune's command line: its options into \p o (ctx's common ones into ctx),
+ * *sep the index of "--" before PROGRAM; prints errors. */
+int tune_parse_options(struct htp_ctx *ctx, int argc, char **argv, struct tune_opts *o, int *sep);
+
+/* The options checked together (-i only with --dry-run, --ranks with
+ * --launcher, the format: *json) and against the environment (no variable
+ * that would override the places); prints errors. */
+int tune_check_options(const struct htp_ctx *ctx, const struct tune_opts *o, int *json);
+
 #endif /* HTPLACES_TUNE_H */

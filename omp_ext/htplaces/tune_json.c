@@ -219,6 +219,44 @@ static void json_auto_region(FILE *f, const struct tune_report *t,
   fputc('}', f);
 }
 
+/* The summary of region \p i of the report ("summary"."regions"[i]). */
+static void json_region_summary(FILE *f, const struct tune_report *t, unsigned i)
+{
+  const struct tune_region_summary *g = &t->s->regions[i];
+  fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+  omp_ext_json_string(f, g->name);
+  json_key_parts(f, g->key);
+  fprintf(f, ", \"kind\": \"%s\"", g->timer ? "timer" : "parallel");
+  fprintf(f, ", \"same_name\": %u, \"only_multi_thread\": %s, \"instances\": %lu, "
+          "\"team_sizes\": [%u], \"best\": ", g->same_name, g->only_multi ? "true" : "false",
+          g->instances, g->team_max);
+  if (g->best >= 0)
+    fprintf(f, "%d", g->best);
+  else
+    fputs("null", f);
+  fputs(", \"fastest\": ", f);
+  if (g->fastest >= 0)
+    fprintf(f, "%d", g->fastest);
+  else
+    fputs("null", f);
+  fputs(", \"fastest_s\": ", f);
+  json_num(f, g->fastest >= 0 ? g->fastest_s : NAN);
+  fputs(", \"total_s\": ", f);
+  json_num(f, g->best >= 0 ? g->best_s : NAN);
+  fputs(", \"median_s\": ", f);
+  json_num(f, g->best >= 0 ? g->best_median_s : NAN);
+  fputs(", \"speedup\": ", f);
+  json_num(f, g->speedup);
+  fputs(", \"serial_fraction\": ", f);
+  json_num(f, g->serial);
+  fputs(", \"sigma\": ", f);
+  json_num(f, g->npairs ? g->sigma : NAN);
+  fputs(", \"share\": ", f);
+  json_num(f, g->share);
+  json_auto_region(f, t, g);
+  fputc('}', f);
+}
+
 void tune_print_json(FILE *f, const struct tune_report *t)
 {
   const struct tune_summary *s = t->s;
@@ -274,41 +312,8 @@ void tune_print_json(FILE *f, const struct tune_report *t)
   fputs(", \"serial_share\": ", f);
   json_num(f, s->serial_share);
   fputs(", \"regions\": [", f);
-  for (i = 0; i < s->nregions; i++) {
-    const struct tune_region_summary *g = &s->regions[i];
-    fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
-    omp_ext_json_string(f, g->name);
-    json_key_parts(f, g->key);
-    fprintf(f, ", \"kind\": \"%s\"", g->timer ? "timer" : "parallel");
-    fprintf(f, ", \"same_name\": %u, \"only_multi_thread\": %s, \"instances\": %lu, "
-            "\"team_sizes\": [%u], \"best\": ", g->same_name, g->only_multi ? "true" : "false",
-            g->instances, g->team_max);
-    if (g->best >= 0)
-      fprintf(f, "%d", g->best);
-    else
-      fputs("null", f);
-    fputs(", \"fastest\": ", f);
-    if (g->fastest >= 0)
-      fprintf(f, "%d", g->fastest);
-    else
-      fputs("null", f);
-    fputs(", \"fastest_s\": ", f);
-    json_num(f, g->fastest >= 0 ? g->fastest_s : NAN);
-    fputs(", \"total_s\": ", f);
-    json_num(f, g->best >= 0 ? g->best_s : NAN);
-    fputs(", \"median_s\": ", f);
-    json_num(f, g->best >= 0 ? g->best_median_s : NAN);
-    fputs(", \"speedup\": ", f);
-    json_num(f, g->speedup);
-    fputs(", \"serial_fraction\": ", f);
-    json_num(f, g->serial);
-    fputs(", \"sigma\": ", f);
-    json_num(f, g->npairs ? g->sigma : NAN);
-    fputs(", \"share\": ", f);
-    json_num(f, g->share);
-    json_auto_region(f, t, g);
-    fputc('}', f);
-  }
+  for (i = 0; i < s->nregions; i++)
+    json_region_summary(f, t, i);
   fprintf(f, "], \"timed\": %s, \"verdict\": ", s->timed ? "true" : "false");
   if (tune_no_region(t))
     omp_ext_json_string(f, TUNE_NO_REGION_VERDICT);

@@ -26,18 +26,33 @@ const char *tune_objective_name(enum tune_objective o)
   return names[o];
 }
 
-/* "none, os, speedup, spn, spread, auto": what --policies takes. */
+/* "none, os, speedup, spn, spread, auto": what --policies takes, from the
+ * policy table: none, the base policies, the run-time ones (not energy: a
+ * recommendation, which tune measures). */
 const char *tune_policy_names(void)
 {
   static char names[256];
   size_t len = snprintf(names, sizeof(names), "none");
   unsigned i;
-  for (i = 0; i < OMP_EXT_NPOLICIES && len < sizeof(names); i++)
-    if ((omp_ht_policy_t)i != omp_ht_policy_energy)
+  for (i = 0; i < OMP_EXT_NPOLICIES_ALL && len < sizeof(names); i++)
+    if (omp_ext_policy_is_base(htp_all_policies[i]) == 1 ||
+        omp_ext_policy_has_order(htp_all_policies[i]) == 0)
       len += (size_t)snprintf(names + len, sizeof(names) - len, ", %s",
+                              omp_ext_policy_name(htp_all_policies[i]));
+  return names;
+}
+
+const char *htp_tune_default_policies(void)
+{
+  static char names[256];
+  size_t len = 0;
+  unsigned i;
+  for (i = 0; i < OMP_EXT_NPOLICIES && len < sizeof(names); i++)
+    if (omp_ext_policy_is_energy_candidate((omp_ht_policy_t)i) == 1)
+      len += (size_t)snprintf(names + len, sizeof(names) - len, "%s,",
                               omp_ext_policy_name((omp_ht_policy_t)i));
   if (len < sizeof(names))
-    snprintf(names + len, sizeof(names) - len, ", auto");
+    snprintf(names + len, sizeof(names) - len, "none");
   return names;
 }
 

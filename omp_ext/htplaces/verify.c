@@ -729,16 +729,18 @@ static int run_and_report(struct htp_ctx *ctx, struct verify *v, const omp_ext_p
   return status;
 }
 
+/* The options of htplaces verify (main.c's table: htplaces list options). */
+const struct option htp_verify_longopts[] = {HTP_COMMON_LONGOPTS, {0}};
+
 int htp_cmd_verify(struct htp_ctx *ctx, int argc, char **argv)
 {
-  static const struct option longopts[] = {HTP_COMMON_LONGOPTS, {0}};
   omp_ext_placelist_t *list = NULL;
   struct verify v = {0};
   int c, status, cut = 0;
   if ((status = split_program(argc, argv, &cut)) != 0)
     return status;
   optind = 0;
-  while ((c = getopt_long(cut, argv, ":" HTP_COMMON_SHORTOPTS, longopts, NULL)) != -1)
+  while ((c = getopt_long(cut, argv, ":" HTP_COMMON_SHORTOPTS, htp_verify_longopts, NULL)) != -1)
     htp_common_option(ctx, c, optarg, optopt, argv);
   if ((status = htp_no_format(ctx, "verify")) != 0)
     return status;

@@ -133,22 +133,22 @@ static int same_set(const struct omp_ext_rcfg *cfg, hwloc_const_bitmap_t set)
   return eq;
 }
 
-/* The first \p size PUs of each policy's order, as candidates of \p size
- * threads, each set of PUs once. */
+/* The first \p size PUs of each candidate policy's order, as candidates of
+ * \p size threads, each set of PUs once. */
 static void add_size(struct omp_ext_cands *s, const omp_ext_topo_t *topo, unsigned size,
                      const omp_ext_model_t *model)
 {
-  static const omp_ht_policy_t policies[] = {omp_ht_policy_speedup, omp_ht_policy_spn,
-                                             omp_ht_policy_spread};
   unsigned npus = omp_ext_topo_npus(topo), p, i, k;
   omp_ext_pu_t *order = malloc(npus * sizeof(*order));
   hwloc_bitmap_t *at = calloc(size, sizeof(*at)), all = hwloc_bitmap_alloc();
   for (i = 0; at && i < size; i++)
     at[i] = hwloc_bitmap_alloc();
-  for (p = 0; order && at && all && p < sizeof(policies) / sizeof(*policies); p++) {
+  /* the policy table's candidates (CANDIDATE 1), in its order */
+  for (p = 0; order && at && all && p < OMP_EXT_NPOLICIES; p++) {
     char label[OMP_EXT_PLAN_LABEL];
     omp_ext_usage_t u;
-    if (omp_ext_order(topo, NULL, policies[p], npus, order) != 0)
+    if (omp_ext_policy_is_energy_candidate((omp_ht_policy_t)p) != 1 ||
+        omp_ext_order(topo, NULL, (omp_ht_policy_t)p, npus, order) != 0)
       continue;
     hwloc_bitmap_zero(all);
     for (i = 0; i < size; i++) {
@@ -159,7 +159,7 @@ static void add_size(struct omp_ext_cands *s, const omp_ext_topo_t *topo, unsign
       ;
     if (k < s->n) /* the same PUs as an earlier candidate's */
       continue;
-    snprintf(label, sizeof(label), "%s:%u", omp_ext_policy_name(policies[p]), size);
+    snprintf(label, sizeof(label), "%s:%u", omp_ext_policy_name((omp_ht_policy_t)p), size);
     add(s, omp_ext_rcfg_new(size, (hwloc_const_bitmap_t *)at, size, label),
         omp_ext_usage_of(order, size, &u) == 0 ? omp_ext_model_power(&model->power, &u) : 1);
   }

@@ -161,27 +161,48 @@ static int count_field(struct ctx *c, const char *name, const char *w, unsigned 
   return omp_ext_success;
 }
 
-/* "POLICY:N": the policies per-region control and tune name. */
+/* The label words besides the policies with a place order: an unbound
+ * configuration, a plan's own places. */
+static const char *const label_extra[] = {"none", "places"};
+
+/* "POLICY:N": the policies per-region control and tune name (those of the
+ * policy table with a place order, then label_extra). */
 static int label_ok(const char *w, unsigned long long *n)
 {
-  static const char *const known[] = {"os", "speedup", "spn", "spread", "energy", "none",
-                                      "places"};
   const char *colon = strchr(w, ':');
   size_t i, len = colon ? (size_t)(colon - w) : 0;
+  char name[OMP_EXT_PLAN_LABEL];
+  omp_ht_policy_t p;
+  int known = 0;
   if (!colon || strlen(w) >= OMP_EXT_PLAN_LABEL)
     return 0;
-  for (i = 0; i < sizeof(known) / sizeof(*known); i++)
-    if (strlen(known[i]) == len && strncmp(w, known[i], len) == 0)
-      return omp_ext_parse_uint(colon + 1, 1, 1 << 16, n) == OMP_EXT_UINT_OK;
-  return 0;
+  memcpy(name, w, len);
+  name[len] = '\0';
+  known = omp_ext_policy_from_name(name, &p) == 0 && omp_ext_policy_has_order(p) == 1;
+  for (i = 0; i < sizeof(label_extra) / sizeof(*label_extra); i++)
+    known |= strcmp(name, label_extra[i]) == 0;
+  return known && omp_ext_parse_uint(colon + 1, 1, 1 << 16, n) == OMP_EXT_UINT_OK;
+}
+
+/* "os, speedup, spn, spread, energy, none, places": what label_ok() takes. */
+static const char *label_names(char *buf, size_t size)
+{
+  size_t len = 0, i;
+  for (i = 0; i < OMP_EXT_NPOLICIES + sizeof(label_extra) / sizeof(*label_extra); i++)
+    if (len < size)
+      len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? ", " : "",
+                              i < OMP_EXT_NPOLICIES ? omp_ext_policy_name((omp_ht_policy_t)i)
+                                                    : label_extra[i - OMP_EXT_NPOLICIES]);
+  return buf;
 }
 
 static int label_field(struct ctx *c, const char *w, unsigned threads, char *out)
 {
   unsigned long long n;
+  char names[128];
   if (!label_ok(w, &n))
-    return bad(c, "LABEL %s: POLICY:N is expected, POLICY one of os, speedup, spn, spread, "
-               "energy, none, places", SHOWN(w));
+    return bad(c, "LABEL %s: POLICY:N is expected, POLICY one of %s", SHOWN(w),
+               label_names(names, sizeof(names)));
   if (threads && n != threads)
     return bad(c, "LABEL %s: N is not THREADS (%u)", SHOWN(w), threads);
   snprintf(out, OMP_EXT_PLAN_LABEL, "%s", w);

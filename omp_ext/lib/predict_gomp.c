@@ -214,6 +214,60 @@ static int adopt(omp_ext_prediction_t *pr, omp_ext_placelist_t *l, const char *e
   return omp_ext_success;
 }
 
+/* An abstract name's value, \p s just after name \p k: an optional
+ * "(count)", then libgomp's own order of the name's places. */
+static int gomp_named(const omp_ext_topo_t *t, const char *s, unsigned k, omp_ext_prediction_t *pr)
+{
+  static const omp_ext_abstract_t kinds[] = {
+      omp_ext_abstract_threads, omp_ext_abstract_cores, omp_ext_abstract_sockets,
+      omp_ext_abstract_ll_caches, omp_ext_abstract_numa_domains};
+  unsigned long count = 0;
+  char *end;
+  int bug, err;
+  while (isspace((unsigned char)*s))
+    s++;
+  if (*s) {
+    if (*s++ != '(')
+      goto ignored;
+    errno = 0;
+    count = strtoul(s, &end, 10);
+    if (errno || end == s)
+      goto ignored;
+    s = end;
+    while (isspace((unsigned char)*s))
+      s++;
+    if (*s++ != ')')
+      goto ignored;
+    while (isspace((unsigned char)*s))
+      s++;
+    if (*s)
+      goto ignored;
+    if (count == 0) {
+      omp_ext_pred_set(pr, omp_ext_outcome_ignored, "libgomp: a count of 0 is an error");
+      return omp_ext_success;
+    }
+  }
+  omp_ext_placelist_destroy(pr->list);
+  pr->list = NULL;
+  if ((err = omp_ext_places_gomp_order(t, kinds[k], count, &pr->list, &bug)) != 0)
+    return err;
+  if (pr->list->nplaces == 0)
+    omp_ext_pred_set(pr, omp_ext_outcome_ignored,
+                     "libgomp: no allowed CPU lists its caches in sysfs "
+                     "(/sys/devices/system/cpu/cpuN/cache): ll_caches builds no place, "
+                     "ignored");
+  else
+    omp_ext_pred_set(pr, omp_ext_outcome_places,
+                     bug ? "libgomp 12 bug: ll_caches re-reads CPU 0's cache for every CPU: "
+                           "only the first last-level cache is a place"
+                         : kinds[k] == omp_ext_abstract_numa_domains ? gomp_numa_why
+                                                                     : gomp_order_why);
+  return omp_ext_success;
+ignored:
+  omp_ext_pred_set(pr, omp_ext_outcome_ignored, "libgomp: invalid value, ignored");
+  return omp_ext_success;
+}
+
 static int gomp_omp_places(const omp_ext_topo_t *t, const char *text, omp_ext_prediction_t *pr)
 {
   const char *s = text;
@@ -226,59 +280,9 @@ static int gomp_omp_places(const omp_ext_topo_t *t, const char *text, omp_ext_pr
   omp_ext_parse_error_t perr = {0, NULL};
   while (isspace((unsigned char)*s))
     s++;
-  for (k = 0; k < OMP_EXT_PRED_NNAMES; k++) {
-    size_t n = strlen(omp_ext_pred_names[k]);
-    unsigned long count = 0;
-    char *end;
-    if (strncasecmp(s, omp_ext_pred_names[k], n) != 0)
-      continue;
-    s += n;
-    while (isspace((unsigned char)*s))
-      s++;
-    if (*s) {
-      if (*s++ != '(')
-        goto ignored;
-      errno = 0;
-      count = strtoul(s, &end, 10);
-      if (errno || end == s)
-        goto ignored;
-      s = end;
-      while (isspace((unsigned char)*s))
-        s++;
-      if (*s++ != ')')
-        goto ignored;
-      while (isspace((unsigned char)*s))
-        s++;
-      if (*s)
-        goto ignored;
-      if (count == 0) {
-        omp_ext_pred_set(pr, omp_ext_outcome_ignored, "libgomp: a count of 0 is an error");
-        return omp_ext_success;
-      }
-    }
-    omp_ext_placelist_destroy(pr->list);
-    pr->list = NULL;
-    {
-      static const omp_ext_abstract_t kinds[] = {
-          omp_ext_abstract_threads, omp_ext_abstract_cores, omp_ext_abstract_sockets,
-          omp_ext_abstract_ll_caches, omp_ext_abstract_numa_domains};
-      int bug;
-      if ((err = omp_ext_places_gomp_order(t, kinds[k], count, &pr->list, &bug)) != 0)
-        return err;
-      if (pr->list->nplaces == 0)
-        omp_ext_pred_set(pr, omp_ext_outcome_ignored,
-                         "libgomp: no allowed CPU lists its caches in sysfs "
-                         "(/sys/devices/system/cpu/cpuN/cache): ll_caches builds no place, "
-                         "ignored");
-      else
-        omp_ext_pred_set(pr, omp_ext_outcome_places,
-                         bug ? "libgomp 12 bug: ll_caches re-reads CPU 0's cache for every CPU: "
-                               "only the first last-level cache is a place"
-                             : kinds[k] == omp_ext_abstract_numa_domains ? gomp_numa_why
-                                                                         : gomp_order_why);
-    }
-    return omp_ext_success;
-  }
+  for (k = 0; k < OMP_EXT_PRED_NNAMES; k++)
+    if (strncasecmp(s, omp_ext_pred_names[k], strlen(omp_ext_pred_names[k])) == 0)
+      return gomp_named(t, s + strlen(omp_ext_pred_names[k]), k, pr);
   /* Explicit: strtoul() takes "+N" as N; a '+' after a sign is an error. */
   if (!(copy = malloc(strlen(text) + 1)))
     return omp_ext_err_nomem;

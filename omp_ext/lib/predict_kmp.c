@@ -166,6 +166,28 @@ static hwloc_bitmap_t kmp_next_place(hwloc_const_bitmap_t cur, long str,
   return next;
 }
 
+/* A place's optional ":len[:stride]" (then blanks): 1, or 0 for a syntax
+ * error; *len and *str kept when absent. */
+static int kmp_interval(struct kscan *k, long *len, long *str)
+{
+  kws(k);
+  if (k->s[k->i] != ':')
+    return 1;
+  k->i++;
+  kws(k);
+  if (!kdigits(k, len))
+    return 0;
+  kws(k);
+  if (k->s[k->i] == ':') {
+    k->i++;
+    kws(k);
+    if (!ksigned(k, str))
+      return 0;
+    kws(k);
+  }
+  return 1;
+}
+
 /* OMP_PLACES explicit places as libomp 14 builds them.  A place keeps its
  * valid CPUs; one without any is not added, even complemented ("!" of a
  * place with no valid CPU adds nothing; of one with, the allowed CPUs not
@@ -201,26 +223,10 @@ static int kmp_omp_explicit(const omp_ext_topo_t *t, const char *text, omp_ext_p
         err = omp_ext_err_parse;
       break;
     }
-    kws(&k);
-    if (text[k.i] == ':') {
-      k.i++;
-      kws(&k);
-      if (!kdigits(&k, &len)) {
-        hwloc_bitmap_free(set);
-        syntax = 1;
-        break;
-      }
-      kws(&k);
-      if (text[k.i] == ':') {
-        k.i++;
-        kws(&k);
-        if (!ksigned(&k, &str)) {
-          hwloc_bitmap_free(set);
-          syntax = 1;
-          break;
-        }
-        kws(&k);
-      }
+    if (!kmp_interval(&k, &len, &str)) {
+      hwloc_bitmap_free(set);
+      syntax = 1;
+      break;
     }
     if (l->nplaces + (unsigned long)len > OMP_EXT_PLACES_MAX_PLACES ||
         kspend(&k, (unsigned long)len * (unsigned long)hwloc_bitmap_weight(set)))
