@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "htplaces.h"
+#include "sweep.h"
 #include "private/plan_int.h"
 
 /* One run in this many is preloaded to learn on (drift, new regions). */
@@ -29,20 +30,8 @@
  * state after /proc/self/exe's file name); 0 or -1. */
 static int program_file(const char *prog, char *out)
 {
-  const char *path = getenv("PATH"), *p, *colon;
   char buf[PATH_MAX];
-  if (strchr(prog, '/'))
-    return realpath(prog, out) ? 0 : -1;
-  for (p = path && *path ? path : "/usr/local/bin:/usr/bin:/bin";; p = colon + 1) {
-    size_t len;
-    colon = strchr(p, ':');
-    len = colon ? (size_t)(colon - p) : strlen(p);
-    if (snprintf(buf, sizeof(buf), "%.*s/%s", (int)len, len ? p : ".", prog) < (int)sizeof(buf) &&
-        access(buf, X_OK) == 0)
-      return realpath(buf, out) ? 0 : -1;
-    if (!colon)
-      return -1;
-  }
+  return sweep_which(prog, buf, sizeof(buf)) == 0 && realpath(buf, out) ? 0 : -1;
 }
 
 /* This run's turn in DIR/.NAME.global (counted, written back): 1 when it

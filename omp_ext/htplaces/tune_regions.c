@@ -688,23 +688,10 @@ void tune_free_regions(struct tune_config *c)
 static int static_elf(const char *program)
 {
   char buf[4096];
-  const char *path = getenv("PATH"), *p, *colon;
   Elf64_Ehdr eh;
   Elf64_Phdr ph;
-  int fd = -1, interp = 0, i;
-  if (strchr(program, '/'))
-    fd = open(program, O_RDONLY | O_CLOEXEC);
-  else
-    for (p = path && *path ? path : "/usr/local/bin:/usr/bin:/bin"; fd < 0; p = colon + 1) {
-      size_t len;
-      colon = strchr(p, ':');
-      len = colon ? (size_t)(colon - p) : strlen(p);
-      if (snprintf(buf, sizeof(buf), "%.*s/%s", (int)len, len ? p : ".", program) <
-          (int)sizeof(buf) && access(buf, X_OK) == 0)
-        fd = open(buf, O_RDONLY | O_CLOEXEC);
-      if (!colon)
-        break;
-    }
+  int fd = sweep_which(program, buf, sizeof(buf)) == 0 ? open(buf, O_RDONLY | O_CLOEXEC) : -1;
+  int interp = 0, i;
   if (fd < 0)
     return 0;
   if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||

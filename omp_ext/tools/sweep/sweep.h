@@ -256,6 +256,12 @@ char *sweep_path(const char *dir, const char *name);
  * tune: its invalid column whenever not empty). */
 void sweep_csv_quoted(FILE *f, const char *s);
 
+/** The file execvp would run for \p name, into out[len]: \p name itself
+ * when it has a '/', else the first executable DIR/NAME along $PATH (an
+ * empty entry is ".", no PATH is /usr/local/bin:/usr/bin:/bin, as glibc's
+ * execvp); 0, or -1 when none is found. */
+int sweep_which(const char *name, char *out, size_t len);
+
 /** 1 when an executable gnuplot is on $PATH, else 0. */
 int sweep_have_gnuplot(void);
 

@@ -46,21 +46,27 @@ char *sweep_path(const char *dir, const char *name)
   return p;
 }
 
+int sweep_which(const char *name, char *out, size_t len)
+{
+  const char *path = getenv("PATH"), *p, *colon;
+  if (strchr(name, '/'))
+    return snprintf(out, len, "%s", name) < (int)len ? 0 : -1;
+  for (p = path && *path ? path : "/usr/local/bin:/usr/bin:/bin";; p = colon + 1) {
+    size_t n;
+    colon = strchr(p, ':');
+    n = colon ? (size_t)(colon - p) : strlen(p);
+    if (snprintf(out, len, "%.*s/%s", (int)n, n ? p : ".", name) < (int)len &&
+        access(out, X_OK) == 0)
+      return 0;
+    if (!colon)
+      return -1;
+  }
+}
+
 int sweep_have_gnuplot(void)
 {
-  const char *path = getenv("PATH");
-  char *copy, *dir, *save = NULL, full[4096];
-  int found = 0;
-  if (!path)
-    return 0;
-  copy = strdup(path);
-  for (dir = copy ? strtok_r(copy, ":", &save) : NULL; dir && !found;
-       dir = strtok_r(NULL, ":", &save)) {
-    snprintf(full, sizeof(full), "%s/gnuplot", *dir ? dir : ".");
-    found = access(full, X_OK) == 0;
-  }
-  free(copy);
-  return found;
+  char full[4096];
+  return sweep_which("gnuplot", full, sizeof(full)) == 0;
 }
 
 int sweep_gnuplot(const char *dir, const char *script, const char *log)
