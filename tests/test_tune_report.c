@@ -279,6 +279,27 @@ static void test_failure_line(void)
   CU_ASSERT_EQUAL(tune_failure_line("  *** Abort: bad\tgrid ***  \n====\n 42\n*  *  *\n", line,
                                     sizeof(line)), 1);
   CU_ASSERT_STRING_EQUAL(line, "*** Abort: bad grid ***");
+  /* under a launcher (tune --launcher), the program's message above the
+   * launcher's closing words (it showed Open MPI's "Exit code: 1") */
+  CU_ASSERT_EQUAL(tune_failure_line(
+                    "ERROR: no input deck\n"
+                    "--------------------------------------------------------\n"
+                    "Primary job  terminated normally, but 1 process returned\n"
+                    "a non-zero exit code. Per user-direction, the job has been aborted.\n"
+                    "--------------------------------------------------------\n"
+                    "--------------------------------------------------------\n"
+                    "mpirun detected that one or more processes exited with non-zero "
+                    "status, thus causing\nthe job to be terminated. The first process to "
+                    "do so was:\n\n  Process name: [[11925,1],0]\n  Exit code:    1\n"
+                    "--------------------------------------------------------\n",
+                    line, sizeof(line)), 1);
+  CU_ASSERT_STRING_EQUAL(line, "ERROR: no input deck");
+  CU_ASSERT_EQUAL(tune_failure_line("cg: cannot open input\nsrun: error: node1: task 0: Exited "
+                                    "with exit code 1\n", line, sizeof(line)), 1);
+  CU_ASSERT_STRING_EQUAL(line, "cg: cannot open input");
+  CU_ASSERT_EQUAL(tune_failure_line("srun: error: node1: task 0: Exited with exit code 1\n", line,
+                                    sizeof(line)), 1);
+  CU_ASSERT_STRING_EQUAL(line, "srun: error: node1: task 0: Exited with exit code 1");
   CU_ASSERT_EQUAL(tune_failure_line("-----\n=====\n", line, sizeof(line)), 0);
   CU_ASSERT_STRING_EQUAL(line, "=====");
   CU_ASSERT_EQUAL(tune_failure_line("\n \n", line, sizeof(line)), -1);

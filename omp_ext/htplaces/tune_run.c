@@ -272,9 +272,36 @@ static int message_like(const char *p, size_t len)
   return 0;
 }
 
+/* Where a launcher's own closing words start in \p text (Open MPI's boxed
+ * "Primary job terminated ..." / "mpirun detected that one or more
+ * processes exited ...", with the rules and blank lines above them;
+ * srun's "srun: error: ... Exited with exit code N"), NULL when none: the
+ * program's message is above them. */
+static const char *launcher_epilogue(const char *text)
+{
+  static const char *const marks[] = {"Primary job", "mpirun detected", "mpirun noticed",
+                                      "prterun detected", "prterun noticed", "srun: error:"};
+  const char *first = NULL, *p, *q;
+  unsigned i;
+  for (i = 0; text && i < sizeof(marks) / sizeof(*marks); i++)
+    if ((p = strstr(text, marks[i])) && (!first || p < first))
+      first = p;
+  if (!first)
+    return NULL;
+  while (first > text && first[-1] != '\n')
+    first--;
+  for (q = first; q > text; q = p) { /* the rules and blank lines just above */
+    for (p = q - 1; p > text && p[-1] != '\n';)
+      p--;
+    if (message_like(p, (size_t)(q - 1 - p)))
+      break;
+  }
+  return q;
+}
+
 int tune_failure_line(const char *text, char *line, size_t len)
 {
-  const char *p, *end, *pick = NULL, *last = NULL;
+  const char *p, *end, *pick = NULL, *last = NULL, *epi = launcher_epilogue(text), *before = NULL;
   size_t n;
   int message;
   line[0] = '\0';
@@ -287,8 +314,10 @@ int tune_failure_line(const char *text, char *line, size_t len)
       continue;
     last = q;
     if (message_like(q, (size_t)(end - q)))
-      pick = q;
+      pick = q, before = epi && q < epi ? q : before;
   }
+  if (before)
+    pick = before; /* (the program's message, not the launcher's words after it) */
   message = pick != NULL;
   if (!pick)
     pick = last; /* (no line reads as a message: the last one that is not blank) */
