@@ -116,9 +116,12 @@ int htp_error(int status, const char *fmt, ...) __attribute__((format(printf, 2,
 int htp_common_option(struct htp_ctx *ctx, int c, const char *optarg_, int optopt_,
                       char *const argv[]);
 
-/* The topology, loaded on the first call; prints the error itself and
- * returns NULL on failure (exit status then HTP_EXIT_FAIL or _USAGE in
- * *status). */
+/* The topology, loaded on the first call by one library call
+ * (omp_ext_scope_load: -i, --restrict, then the MPI rank's domain from
+ * --ranks-per-node/--local-rank, else the launcher's variables; fills
+ * ctx->rank), so every subcommand works inside the rank's domain; prints
+ * the error itself and returns NULL on failure (exit status then
+ * HTP_EXIT_FAIL or _USAGE in *status). */
 omp_ext_topo_t *htp_topo(struct htp_ctx *ctx, int *status);
 
 /* The -f name's position in names[0..n) into *index (0, the default, when
@@ -182,11 +185,6 @@ void htp_shell_word(FILE *f, const char *s);
 
 /* Write \p text and a newline on stdout; 0 or HTP_EXIT_FAIL on write error. */
 int htp_print(const char *text);
-
-/* Restrict ctx->topo to this rank's domain (--ranks-per-node/--local-rank,
- * else the launcher's variables); fills ctx->rank; prints errors.  Called by
- * htp_topo(), so every subcommand works inside the rank's domain. */
-int htp_apply_rank(struct htp_ctx *ctx);
 
 /* --ranks-per-node K: 1 .. ncores; prints the error. */
 int htp_parse_ranks(const char *text, unsigned ncores, unsigned *k);
