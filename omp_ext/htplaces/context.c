@@ -150,36 +150,57 @@ omp_ext_topo_t *htp_topo(struct htp_ctx *ctx, int *status)
   return ctx->topo;
 }
 
-/* Turn POLICY [N] into the order; shared by the places and show commands. */
-int htp_policy_order(struct htp_ctx *ctx, int argc, char **argv, omp_ht_policy_t *policy,
-                     omp_ext_pu_t **order, unsigned *n)
+int htp_policy_name(const char *word, struct htp_policy *p)
 {
-  omp_ext_topo_t *topo;
-  omp_ext_model_t m, *model = NULL;
-  omp_ht_policy_t base;
-  int status = HTP_EXIT_OK, err;
+  memset(p, 0, sizeof(*p));
+  if (omp_ext_policy_from_name(word, &p->policy) != omp_ext_success)
+    return omp_ext_err_policy;
+  p->word = word;
+  return omp_ext_success;
+}
+
+int htp_policy_parse(int argc, char **argv, struct htp_policy *p)
+{
+  int status;
   if (argc < 1)
     return htp_error(HTP_EXIT_USAGE, "missing POLICY; allowed: %s", htp_policy_names(0));
   if (argc > 2)
     return htp_error(HTP_EXIT_USAGE, "unexpected argument '%s'; usage: POLICY [N]", argv[2]);
-  if ((status = htp_parse_policy(argv[0], policy)) != 0)
-    return status;
+  if (!p->word) {
+    if ((status = htp_parse_policy(argv[0], &p->policy)) != 0)
+      return status;
+    p->word = argv[0];
+  } else if (omp_ext_policy_has_order(p->policy) != 1) {
+    return htp_parse_policy(p->word, &p->policy); /* (its run-time-only line) */
+  }
+  p->count = argc == 2 ? argv[1] : NULL;
+  return HTP_EXIT_OK;
+}
+
+/* POLICY [N] resolved once and turned into the order: shared by the
+ * places, show, exec, verify and doctor commands. */
+int htp_policy_order(struct htp_ctx *ctx, struct htp_policy *p, omp_ext_pu_t **order)
+{
+  omp_ext_topo_t *topo;
+  omp_ext_model_t m, *model = NULL;
+  int status = HTP_EXIT_OK, err;
   if (!(topo = htp_topo(ctx, &status)))
     return status;
   /* N defaults to the policy's team size (for energy, the modelled best);
    * only a meta-policy reads the model, and a bad one is a usage error. */
-  if (omp_ext_policy_is_base(*policy) != 1) {
+  if (omp_ext_policy_is_base(p->policy) != 1) {
     if ((status = htp_model_from_env(environ, &m)) != 0)
       return status;
     model = &m;
   }
-  if ((err = omp_ext_policy_resolve(topo, model, *policy, &base, n)) != 0)
-    return htp_error(HTP_EXIT_FAIL, "%s policy: %s", argv[0], omp_ext_strerror(err));
-  if (argc == 2 && (status = htp_parse_count(argv[1], omp_ext_topo_npus(topo), n)) != 0)
+  if ((err = omp_ext_policy_resolve(topo, model, p->policy, &p->base, &p->n)) != 0)
+    return htp_error(HTP_EXIT_FAIL, "%s policy: %s", p->word, omp_ext_strerror(err));
+  if (p->count && (status = htp_parse_count(p->count, omp_ext_topo_npus(topo), &p->n)) != 0)
     return status;
-  if (!(*order = malloc(*n * sizeof(**order))))
+  if (!(*order = malloc(p->n * sizeof(**order))))
     return htp_error(HTP_EXIT_FAIL, "out of memory");
-  if ((err = omp_ext_order(topo, model, *policy, *n, *order)) != 0) {
+  /* the resolved base policy's order: the model's choice is not made again */
+  if ((err = omp_ext_order(topo, NULL, p->base, p->n, *order)) != 0) {
     free(*order);
     return htp_error(HTP_EXIT_FAIL, "%s", omp_ext_strerror(err));
   }

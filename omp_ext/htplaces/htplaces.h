@@ -140,9 +140,31 @@ int htp_no_format(const struct htp_ctx *ctx, const char *command);
  * names: the usage error (exit 2). */
 int htp_report_format(const struct htp_ctx *ctx, const char *command, int *json);
 
-/* Turn POLICY [N] (argv[0], argv[1]) into a malloc'ed order; prints errors. */
-int htp_policy_order(struct htp_ctx *ctx, int argc, char **argv, omp_ht_policy_t *policy,
-                     omp_ext_pu_t **order, unsigned *n);
+/* POLICY [N] of a command line, parsed once (htp_policy_parse) and
+ * resolved once on the topology (htp_policy_order: the energy
+ * meta-policy's choice and the team size), then passed down. */
+struct htp_policy {
+  const char *word;       /* POLICY as given; NULL until looked up */
+  const char *count;      /* N as given; NULL: the policy's own team size */
+  omp_ht_policy_t policy; /* as named (energy, spn, ...) */
+  omp_ht_policy_t base;   /* resolved: the base policy whose order is used */
+  unsigned n;             /* resolved: the team size (N, else the policy's) */
+};
+
+/* Look POLICY up in the policy table (run-time ones too) into p->word and
+ * p->policy: 0, or omp_ext_err_policy; prints nothing (main's and exec's
+ * own lines). */
+int htp_policy_name(const char *word, struct htp_policy *p);
+
+/* POLICY [N] (argv[0], argv[1] of argc words) into p: one or two words,
+ * the name looked up unless p->word is set (htp_policy_name), a policy with
+ * a place order; N kept as text (checked against the allowed PUs by
+ * htp_policy_order).  Prints errors. */
+int htp_policy_parse(int argc, char **argv, struct htp_policy *p);
+
+/* Resolve p on ctx's topology (once: p->base, p->n) and make its order, a
+ * malloc'ed array of p->n PUs; prints errors. */
+int htp_policy_order(struct htp_ctx *ctx, struct htp_policy *p, omp_ext_pu_t **order);
 
 /* "os, speedup, spn, spread, energy": the names of the policies with a
  * place order from the policy table, only the base policies if \p
@@ -216,7 +238,8 @@ const char *htp_package_label(const omp_ext_topo_t *topo);
 void htp_show_picture(const omp_ext_topo_t *topo, const int *thread, const int *rank);
 
 /* Subcommands. */
-int htp_cmd_places(struct htp_ctx *ctx, int argc, char **argv);
+/* htplaces POLICY [N]: \p policy as main looked it up (htp_policy_name). */
+int htp_cmd_places(struct htp_ctx *ctx, struct htp_policy *policy, int argc, char **argv);
 int htp_cmd_show(struct htp_ctx *ctx, int argc, char **argv);
 int htp_cmd_topo(struct htp_ctx *ctx, int argc, char **argv);
 int htp_cmd_list(struct htp_ctx *ctx, int argc, char **argv);
