@@ -1,5 +1,6 @@
 /*
- * htbench helpers: errors, clock, files, the binding probe, kernel table.
+ * htbench helpers: errors, clock, files, the binding probe (the kernel
+ * table is kernels/kernels.c: the kernels call these, so they sit apart).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -107,21 +108,4 @@ void htb_probe_here(struct htb_probe *probe)
   }
   probe->cpu_count[t] = count;
   probe->first_cpu[t] = first;
-}
-
-const struct htb_kernel *const htb_kernels[] = {
-  &htb_kernel_wordcount, &htb_kernel_sieve, &htb_kernel_fadd, &htb_kernel_fmul,
-  &htb_kernel_fdiv, &htb_kernel_triad, &htb_kernel_parallel, &htb_kernel_for,
-  &htb_kernel_barrier, &htb_kernel_reduction, &htb_kernel_split_static,
-  &htb_kernel_split_dynamic, &htb_kernel_split_share, &htb_kernel_split_weights, &htb_kernel_split_tail,
-  &htb_kernel_split_steal, &htb_kernel_split_adaptive, &htb_kernel_split_serial, NULL,
-};
-
-const struct htb_kernel *htb_kernel_by_name(const char *name)
-{
-  unsigned i;
-  for (i = 0; htb_kernels[i]; i++)
-    if (strcmp(htb_kernels[i]->name, name) == 0)
-      return htb_kernels[i];
-  return NULL;
 }

@@ -38,7 +38,8 @@ extern "C" {
  * table, htplaces' lists, help texts and defaults, the bash completion's
  * lists (htplaces list) and the Fortran module's constants are generated
  * from it: a new policy is one row here plus, for a base policy, its rule
- * in the library's order rules.
+ * in the library's order rules (and the tests and pages that name every
+ * policy: omp_ext/DESIGN.md, Adding a policy).
  *
  * Cores are always ordered first by CPU kind (hwloc cpukinds, most
  * performant kind first: highest hwloc efficiency), then in hwloc's logical

@@ -34,9 +34,8 @@ static int print_export(const omp_ext_pu_t *order, unsigned n, omp_ext_format_t 
 /* The options of htplaces POLICY [N] (main.c's table: htplaces list options). */
 const struct option htp_places_longopts[] = {HTP_COMMON_LONGOPTS, {0}};
 
-int htp_cmd_places(struct htp_ctx *ctx, int argc, char **argv)
+int htp_cmd_places(struct htp_ctx *ctx, struct htp_policy *policy, int argc, char **argv)
 {
-  omp_ht_policy_t policy;
   omp_ext_pu_t *order;
   unsigned n;
   int c, status;
@@ -55,8 +54,10 @@ int htp_cmd_places(struct htp_ctx *ctx, int argc, char **argv)
   if ((status = htp_format(ctx, NULL, names, OMP_EXT_NFORMATS, &i)) != 0)
     return status;
   format = (omp_ext_format_t)i;
-  if ((status = htp_policy_order(ctx, argc - optind, argv + optind, &policy, &order, &n)) != 0)
+  if ((status = htp_policy_parse(argc - optind, argv + optind, policy)) != 0 ||
+      (status = htp_policy_order(ctx, policy, &order)) != 0)
     return status;
+  n = policy->n;
   if (ctx->do_export) {
     status = print_export(order, n, format);
   } else if (omp_ext_places_format(order, n, format, &text) == 0) {

@@ -22,12 +22,11 @@ static unsigned pu_index(const omp_ext_topo_t *topo, unsigned os)
 
 /* Rank r's order on a fresh topology restricted to its domain; labels the
  * full topology's PUs and returns the rank's line of text in *line. */
-static int one_rank(struct htp_ctx *ctx, int argc, char **argv, unsigned r, int *thread,
+static int one_rank(struct htp_ctx *ctx, struct htp_policy *policy, unsigned r, int *thread,
                     int *rank, char **line)
 {
   struct htp_ctx sub = *ctx;
   char rtext[16], *places = NULL, *set = NULL, *in = NULL;
-  omp_ht_policy_t policy;
   omp_ext_pu_t *order;
   unsigned n, t;
   int status;
@@ -35,10 +34,12 @@ static int one_rank(struct htp_ctx *ctx, int argc, char **argv, unsigned r, int 
   sub.topo = NULL;
   sub.all_ranks = 0;
   sub.rank_opt = rtext;
-  if ((status = htp_policy_order(&sub, argc, argv, &policy, &order, &n)) != 0) {
+  /* (resolved on each rank's domain: the energy choice is the domain's) */
+  if ((status = htp_policy_order(&sub, policy, &order)) != 0) {
     omp_ext_topo_destroy(sub.topo);
     return status;
   }
+  n = policy->n;
   for (t = 0; t < n; t++) {
     unsigned i = pu_index(ctx->topo, order[t].os_index);
     thread[i] = (int)t;
@@ -64,16 +65,15 @@ static int one_rank(struct htp_ctx *ctx, int argc, char **argv, unsigned r, int 
 static int show_ranks(struct htp_ctx *ctx, int argc, char **argv, unsigned k, char **lines,
                       int *thread, int *rank)
 {
-  omp_ht_policy_t policy;
+  struct htp_policy policy = {0};
   unsigned r;
-  int status = HTP_EXIT_OK;
+  int status = htp_policy_parse(argc, argv, &policy);
   for (r = 0; r < k && status == HTP_EXIT_OK; r++)
-    status = one_rank(ctx, argc, argv, r, thread, rank, &lines[r]);
+    status = one_rank(ctx, &policy, r, thread, rank, &lines[r]);
   if (status)
     return status;
-  omp_ext_policy_from_name(argv[0], &policy);
   printf("%s: %u ranks per node on %u allowed PUs (%u cores) of %s\n",
-         omp_ext_policy_name(policy), k, omp_ext_topo_npus(ctx->topo),
+         omp_ext_policy_name(policy.policy), k, omp_ext_topo_npus(ctx->topo),
          omp_ext_topo_ncores(ctx->topo), omp_ext_topo_source(ctx->topo));
   for (r = 0; r < k; r++)
     printf("%s\n", lines[r]);

@@ -14,27 +14,30 @@
 #include "htplaces.h"
 #include "private/util.h"
 
-static int apply_restrict(omp_ext_topo_t *topo, const char *list)
+/* -r LIST into \p set: OMP_EXT_UINT_OK (and a non-empty set), or why not
+ * (*above: where a number is too large); nothing printed. */
+static int restrict_parse(const char *list, hwloc_bitmap_t set, const char **above)
 {
-  hwloc_bitmap_t set = hwloc_bitmap_alloc();
+  int err = omp_ext_parse_cpulist(list, OMP_EXT_CPULIST_MAX, set, above);
+  return err == OMP_EXT_UINT_OK && hwloc_bitmap_iszero(set) ? OMP_EXT_UINT_MALFORMED : err;
+}
+
+/* The error line of a bad -r LIST (restrict_parse's err, above). */
+static int restrict_parse_error(const char *list, int err, const char *above)
+{
+  if (err == OMP_EXT_UINT_ABOVE)
+    return htp_error(HTP_EXIT_USAGE, "invalid --restrict list '%s': PU %.*s is above %llu; "
+                     "allowed: OS indexes 0..%llu and ranges such as 0-3,8", list,
+                     (int)strspn(above, "0123456789"), above, OMP_EXT_CPULIST_MAX,
+                     OMP_EXT_CPULIST_MAX);
+  return htp_error(HTP_EXIT_USAGE, "invalid --restrict list '%s'; allowed: OS indexes and "
+                   "ranges such as 0-3,8", list);
+}
+
+/* The error line of a -r LIST the topology refused (\p topo as loaded). */
+static int restrict_error(const omp_ext_topo_t *topo, const char *list, int err)
+{
   char *allowed = NULL;
-  const char *above = NULL;
-  int err;
-  if (!set)
-    return htp_error(HTP_EXIT_FAIL, "out of memory");
-  err = omp_ext_parse_cpulist(list, OMP_EXT_CPULIST_MAX, set, &above);
-  if (err != OMP_EXT_UINT_OK || hwloc_bitmap_iszero(set)) {
-    hwloc_bitmap_free(set);
-    if (err == OMP_EXT_UINT_ABOVE)
-      return htp_error(HTP_EXIT_USAGE, "invalid --restrict list '%s': PU %.*s is above %llu; "
-                       "allowed: OS indexes 0..%llu and ranges such as 0-3,8", list,
-                       (int)strspn(above, "0123456789"), above, OMP_EXT_CPULIST_MAX,
-                       OMP_EXT_CPULIST_MAX);
-    return htp_error(HTP_EXIT_USAGE, "invalid --restrict list '%s'; allowed: OS indexes and "
-                     "ranges such as 0-3,8", list);
-  }
-  err = omp_ext_topo_restrict(topo, set);
-  hwloc_bitmap_free(set);
   if (err == omp_ext_err_empty) {
     hwloc_bitmap_list_asprintf(&allowed, omp_ext_topo_allowed(topo));
     err = htp_error(HTP_EXIT_USAGE, "--restrict %s leaves no allowed PU; allowed PUs: %s", list,
@@ -42,9 +45,7 @@ static int apply_restrict(omp_ext_topo_t *topo, const char *list)
     free(allowed);
     return err;
   }
-  if (err)
-    return htp_error(HTP_EXIT_FAIL, "--restrict: %s", omp_ext_strerror(err));
-  return HTP_EXIT_OK;
+  return htp_error(HTP_EXIT_FAIL, "--restrict: %s", omp_ext_strerror(err));
 }
 
 /* Why -i X could not be loaded, as precisely as the file system tells. */
@@ -81,76 +82,125 @@ int htp_this_machine(const char *command)
   return HTP_EXIT_OK;
 }
 
+/* Why the load of -i X (or this machine) failed: the error line. */
+static int load_error(const struct htp_ctx *ctx, int err)
+{
+  if (err == omp_ext_err_topology)
+    return topology_error(ctx->input);
+  if (err == omp_ext_err_too_large) /* refused before hwloc builds it */
+    return htp_error(HTP_EXIT_USAGE, "cannot load topology %s%s%s: more than %d PUs "
+                     "(omp_ext's limit, OMP_EXT_TOPO_MAX_PUS)", ctx->input ? "'" : "",
+                     ctx->input ? ctx->input : "from HWLOC_SYNTHETIC or HWLOC_XMLFILE",
+                     ctx->input ? "'" : "", OMP_EXT_TOPO_MAX_PUS);
+  return htp_error(HTP_EXIT_FAIL, "cannot load topology '%s': %s",
+                   ctx->input ? ctx->input : "this machine", omp_ext_strerror(err));
+}
+
+static int rank_request(const struct htp_ctx *ctx, omp_ext_rank_t *rank, omp_ext_split_t *split);
+static int rank_error(struct htp_ctx *ctx, int err);
+static int rank_check(const struct htp_ctx *ctx);
+
+/* The one call for the topology (omp_ext_scope_load: -i, -r, the rank's
+ * domain), and the error line of its failing step.  A -r list that does
+ * not parse is reported after the load (as its note, and its errors,
+ * come first); --ranks-per-node K too, as its error names the cores. */
 omp_ext_topo_t *htp_topo(struct htp_ctx *ctx, int *status)
 {
-  int err;
+  struct omp_ext_scope s = {.input = ctx->input};
+  omp_ext_scope_step_t step;
+  hwloc_bitmap_t within = NULL;
+  const char *above = NULL;
+  int bad_list = OMP_EXT_UINT_OK, err;
   if (ctx->topo)
     return ctx->topo;
-  err = omp_ext_topo_load(&ctx->topo, ctx->input, 0);
-  if (err == omp_ext_err_topology) {
-    *status = topology_error(ctx->input);
+  if (ctx->restrict_list && !(within = hwloc_bitmap_alloc())) {
+    *status = htp_error(HTP_EXIT_FAIL, "out of memory");
     return NULL;
   }
-  if (err == omp_ext_err_too_large) { /* refused before hwloc builds it */
-    *status = htp_error(HTP_EXIT_USAGE, "cannot load topology %s%s%s: more than %d PUs "
-                        "(omp_ext's limit, OMP_EXT_TOPO_MAX_PUS)", ctx->input ? "'" : "",
-                        ctx->input ? ctx->input : "from HWLOC_SYNTHETIC or HWLOC_XMLFILE",
-                        ctx->input ? "'" : "", OMP_EXT_TOPO_MAX_PUS);
-    return NULL;
+  if (within)
+    bad_list = restrict_parse(ctx->restrict_list, within, &above);
+  if (bad_list == OMP_EXT_UINT_OK) {
+    s.within = within;
+    if ((*status = rank_request(ctx, &s.rank, &s.split)) != 0) {
+      hwloc_bitmap_free(within);
+      return NULL;
+    }
   }
-  if (err) {
-    *status = htp_error(HTP_EXIT_FAIL, "cannot load topology '%s': %s",
-                        ctx->input ? ctx->input : "this machine", omp_ext_strerror(err));
-    return NULL;
-  }
+  err = omp_ext_scope_load(&s, &ctx->topo, &step);
+  hwloc_bitmap_free(within);
+  ctx->rank = s.rank;
   /* hwloc's environment replaced this machine: the printing commands say
    * whose places they print (the acting ones refused before, see
    * htp_this_machine()). */
-  if (!ctx->input && !omp_ext_topo_is_thissystem(ctx->topo))
+  if (ctx->topo && !ctx->input && !omp_ext_topo_is_thissystem(ctx->topo))
     fprintf(stderr, "htplaces: note: describing %s\n", omp_ext_topo_source(ctx->topo));
-  if (ctx->restrict_list && (*status = apply_restrict(ctx->topo, ctx->restrict_list)) != 0) {
+  if (err)
+    *status = step == omp_ext_scope_load_step     ? load_error(ctx, err)
+              : step == omp_ext_scope_rank_step   ? rank_error(ctx, err)
+                                                  : restrict_error(ctx->topo, ctx->restrict_list,
+                                                                   err);
+  else if (bad_list != OMP_EXT_UINT_OK)
+    *status = restrict_parse_error(ctx->restrict_list, bad_list, above);
+  else
+    *status = rank_check(ctx);
+  if (*status) {
     omp_ext_topo_destroy(ctx->topo);
     ctx->topo = NULL;
-    return NULL;
-  }
-  if ((*status = htp_apply_rank(ctx)) != 0) {
-    omp_ext_topo_destroy(ctx->topo);
-    ctx->topo = NULL;
-    return NULL;
   }
   return ctx->topo;
 }
 
-/* Turn POLICY [N] into the order; shared by the places and show commands. */
-int htp_policy_order(struct htp_ctx *ctx, int argc, char **argv, omp_ht_policy_t *policy,
-                     omp_ext_pu_t **order, unsigned *n)
+int htp_policy_name(const char *word, struct htp_policy *p)
 {
-  omp_ext_topo_t *topo;
-  omp_ext_model_t m, *model = NULL;
-  omp_ht_policy_t base;
-  int status = HTP_EXIT_OK, err;
+  memset(p, 0, sizeof(*p));
+  if (omp_ext_policy_from_name(word, &p->policy) != omp_ext_success)
+    return omp_ext_err_policy;
+  p->word = word;
+  return omp_ext_success;
+}
+
+int htp_policy_parse(int argc, char **argv, struct htp_policy *p)
+{
+  int status;
   if (argc < 1)
     return htp_error(HTP_EXIT_USAGE, "missing POLICY; allowed: %s", htp_policy_names(0));
   if (argc > 2)
     return htp_error(HTP_EXIT_USAGE, "unexpected argument '%s'; usage: POLICY [N]", argv[2]);
-  if ((status = htp_parse_policy(argv[0], policy)) != 0)
-    return status;
+  if (!p->word) {
+    if ((status = htp_parse_policy(argv[0], &p->policy)) != 0)
+      return status;
+    p->word = argv[0];
+  } else if (omp_ext_policy_has_order(p->policy) != 1) {
+    return htp_parse_policy(p->word, &p->policy); /* (its run-time-only line) */
+  }
+  p->count = argc == 2 ? argv[1] : NULL;
+  return HTP_EXIT_OK;
+}
+
+/* POLICY [N] resolved once and turned into the order: shared by the
+ * places, show, exec, verify and doctor commands. */
+int htp_policy_order(struct htp_ctx *ctx, struct htp_policy *p, omp_ext_pu_t **order)
+{
+  omp_ext_topo_t *topo;
+  omp_ext_model_t m, *model = NULL;
+  int status = HTP_EXIT_OK, err;
   if (!(topo = htp_topo(ctx, &status)))
     return status;
   /* N defaults to the policy's team size (for energy, the modelled best);
    * only a meta-policy reads the model, and a bad one is a usage error. */
-  if (omp_ext_policy_is_base(*policy) != 1) {
+  if (omp_ext_policy_is_base(p->policy) != 1) {
     if ((status = htp_model_from_env(environ, &m)) != 0)
       return status;
     model = &m;
   }
-  if ((err = omp_ext_policy_resolve(topo, model, *policy, &base, n)) != 0)
-    return htp_error(HTP_EXIT_FAIL, "%s policy: %s", argv[0], omp_ext_strerror(err));
-  if (argc == 2 && (status = htp_parse_count(argv[1], omp_ext_topo_npus(topo), n)) != 0)
+  if ((err = omp_ext_policy_resolve(topo, model, p->policy, &p->base, &p->n)) != 0)
+    return htp_error(HTP_EXIT_FAIL, "%s policy: %s", p->word, omp_ext_strerror(err));
+  if (p->count && (status = htp_parse_count(p->count, omp_ext_topo_npus(topo), &p->n)) != 0)
     return status;
-  if (!(*order = malloc(*n * sizeof(**order))))
+  if (!(*order = malloc(p->n * sizeof(**order))))
     return htp_error(HTP_EXIT_FAIL, "out of memory");
-  if ((err = omp_ext_order(topo, model, *policy, *n, *order)) != 0) {
+  /* the resolved base policy's order: the model's choice is not made again */
+  if ((err = omp_ext_order(topo, NULL, p->base, p->n, *order)) != 0) {
     free(*order);
     return htp_error(HTP_EXIT_FAIL, "%s", omp_ext_strerror(err));
   }
@@ -203,9 +253,8 @@ static const char *env_or_empty(const char *name)
 }
 
 /* The one-line error for a failed omp_ext_rank_from_env/_restrict. */
-static int env_error(const struct htp_ctx *ctx, int err)
+static int env_error(const omp_ext_rank_t *i, const omp_ext_topo_t *topo, int err)
 {
-  const omp_ext_rank_t *i = &ctx->rank;
   const char *bad = i->bad_var, *l = i->launcher;
   int nodeid = bad && strcmp(bad, "SLURM_NODEID") == 0;
   if (err == omp_ext_err_parse && nodeid && !getenv(bad))
@@ -233,69 +282,75 @@ static int env_error(const struct htp_ctx *ctx, int err)
   if (err == omp_ext_err_range)
     return htp_error(HTP_EXIT_USAGE, "%s runs %u ranks on this node (%s=%s) but only %u cores "
                      "are allowed; allowed: at most one rank per core", l, i->size, i->size_var,
-                     env_or_empty(i->size_var), omp_ext_topo_ncores(ctx->topo));
+                     env_or_empty(i->size_var), omp_ext_topo_ncores(topo));
   return htp_error(HTP_EXIT_FAIL, "%s", omp_ext_strerror(err));
 }
 
-static int split(struct htp_ctx *ctx, unsigned k, unsigned r)
+/* The rank to apply, before the topology is loaded: --ranks-per-node K
+ * with --local-rank R or the launcher's rank, else the launcher's variables
+ * (the environment read here, at the command's edge), into *rank and its
+ * domain rule *split; launcher NULL for none.  K is checked against the
+ * cores by the split (rank_error) or, when nothing is split (show's every
+ * rank, a K that is no number), by htp_rank_check.  Prints errors. */
+static int rank_request(const struct htp_ctx *ctx, omp_ext_rank_t *rank, omp_ext_split_t *split)
 {
-  hwloc_bitmap_t set = hwloc_bitmap_alloc();
-  int err = set ? omp_ext_domain_split(ctx->topo, k, r, set) : omp_ext_err_nomem;
-  if (!err)
-    err = omp_ext_topo_restrict(ctx->topo, set);
-  hwloc_bitmap_free(set);
-  if (err)
-    return htp_error(HTP_EXIT_FAIL, "cannot split the node into %u domains: %s", k,
-                     omp_ext_strerror(err));
-  ctx->rank.rank = r;
-  ctx->rank.size = k;
-  ctx->rank.mode = omp_ext_rank_split;
-  return HTP_EXIT_OK;
-}
-
-/* --ranks-per-node K without --local-rank: R from the launcher. */
-static int rank_from_launcher(struct htp_ctx *ctx, unsigned k)
-{
-  int err = omp_ext_rank_from_env(NULL, &ctx->rank);
-  if (err)
-    return env_error(ctx, err);
-  if (!ctx->rank.launcher)
-    return htp_error(HTP_EXIT_USAGE, "--ranks-per-node needs --local-rank R, or a launcher's "
-                     "local rank (OMPI_COMM_WORLD_LOCAL_RANK, MPI_LOCALRANKID, PMIX_LOCAL_RANK, "
-                     "SLURM_LOCALID)");
-  if (ctx->rank.rank >= k)
-    return htp_error(HTP_EXIT_USAGE, "%s: %s=%u is not below --ranks-per-node %u",
-                     ctx->rank.launcher, ctx->rank.rank_var, ctx->rank.rank, k);
-  ctx->rank.size_var = "--ranks-per-node";
-  return split(ctx, k, ctx->rank.rank);
-}
-
-int htp_apply_rank(struct htp_ctx *ctx)
-{
-  unsigned k = 0;
-  long r;
-  int status, err;
-  memset(&ctx->rank, 0, sizeof(ctx->rank));
-  ctx->rank.size = 1;
+  long k, r;
+  int err;
+  memset(rank, 0, sizeof(*rank));
+  rank->size = 1;
+  *split = omp_ext_split_unless_bound;
   if (ctx->rank_opt && !ctx->ranks_opt)
     return htp_error(HTP_EXIT_USAGE, "--local-rank needs --ranks-per-node K");
   if (!ctx->ranks_opt) {
-    err = omp_ext_rank_restrict(ctx->topo, NULL, &ctx->rank);
-    return err ? env_error(ctx, err) : HTP_EXIT_OK;
+    err = omp_ext_rank_from_env(NULL, rank);
+    return err ? env_error(rank, NULL, err) : HTP_EXIT_OK;
   }
-  if ((status = htp_parse_ranks(ctx->ranks_opt, omp_ext_topo_ncores(ctx->topo), &k)) != 0)
-    return status;
-  if (ctx->all_ranks)
+  if (ctx->all_ranks || (k = parse_below(ctx->ranks_opt, 1000000)) < 1)
     return HTP_EXIT_OK;
-  if (!ctx->rank_opt)
-    return rank_from_launcher(ctx, k);
-  if ((r = parse_below(ctx->rank_opt, k)) < 0)
-    return htp_error(HTP_EXIT_USAGE, "--local-rank must be a whole number 0..%u (below "
-                     "--ranks-per-node %u), got '%s'", k - 1, k, ctx->rank_opt);
-  ctx->rank.launcher = "options";
-  ctx->rank.rank_var = "--local-rank";
-  ctx->rank.size_var = "--ranks-per-node";
-  return split(ctx, k, (unsigned)r);
+  *split = omp_ext_split_always;
+  if (ctx->rank_opt) {
+    if ((r = parse_below(ctx->rank_opt, (unsigned long)k)) < 0)
+      return htp_error(HTP_EXIT_USAGE, "--local-rank must be a whole number 0..%ld (below "
+                       "--ranks-per-node %ld), got '%s'", k - 1, k, ctx->rank_opt);
+    rank->launcher = "options";
+    rank->rank_var = "--local-rank";
+    rank->rank = (unsigned)r;
+  } else if ((err = omp_ext_rank_from_env(NULL, rank)) != 0) {
+    return env_error(rank, NULL, err);
+  } else if (!rank->launcher) {
+    return htp_error(HTP_EXIT_USAGE, "--ranks-per-node needs --local-rank R, or a launcher's "
+                     "local rank (OMPI_COMM_WORLD_LOCAL_RANK, MPI_LOCALRANKID, PMIX_LOCAL_RANK, "
+                     "SLURM_LOCALID)");
+  } else if (rank->rank >= (unsigned long)k) {
+    return htp_error(HTP_EXIT_USAGE, "%s: %s=%u is not below --ranks-per-node %ld",
+                     rank->launcher, rank->rank_var, rank->rank, k);
+  }
+  rank->size_var = "--ranks-per-node";
+  rank->size = (unsigned)k;
+  return HTP_EXIT_OK;
+}
+
+/* The error line of a failed rank step (ctx->topo: before it). */
+static int rank_error(struct htp_ctx *ctx, int err)
+{
+  unsigned k;
+  if (ctx->rank.size_var && strcmp(ctx->rank.size_var, "--ranks-per-node") == 0) {
+    if (err == omp_ext_err_range) /* K above the cores: the option's own line */
+      return htp_parse_ranks(ctx->ranks_opt, omp_ext_topo_ncores(ctx->topo), &k);
+    return htp_error(HTP_EXIT_FAIL, "cannot split the node into %u domains: %s",
+                     ctx->rank.size, omp_ext_strerror(err));
+  }
+  return env_error(&ctx->rank, ctx->topo, err);
+}
+
+/* After the topology: a --ranks-per-node K that split nothing is still
+ * checked against the allowed cores (1 .. ncores). */
+static int rank_check(const struct htp_ctx *ctx)
+{
+  unsigned k;
+  if (!ctx->ranks_opt || ctx->rank.launcher)
+    return HTP_EXIT_OK;
+  return htp_parse_ranks(ctx->ranks_opt, omp_ext_topo_ncores(ctx->topo), &k);
 }
 
 /* "package 0, NUMA node 1" or "packages 0-1, NUMA nodes 0-3": where the

@@ -20,26 +20,30 @@ extern char **environ;
 
 enum { OPT_SYSFS = 256, OPT_CGROUP, OPT_NOSAT, OPT_DURATION };
 
-/* The saturation test's order: POLICY [N] from the arguments, default all
- * allowed PUs by 'speedup'; NULL order when the test does not run. */
+/* The saturation test's order: POLICY [N] from the arguments (parsed
+ * once), default all allowed PUs by 'speedup'; NULL order when the test
+ * does not run. */
 static int saturation_order(int saturation, struct htp_ctx *ctx, int argc, char **argv,
                             omp_ht_policy_t *policy, omp_ext_pu_t **order, unsigned *n)
 {
   static char speedup[] = "speedup";
   char *dflt[2] = {speedup, NULL};
+  struct htp_policy p = {0};
+  int status;
   *order = NULL;
   *n = 0;
-  *policy = omp_ht_policy_speedup;
-  int status;
-  if (argc > 0 && htp_parse_policy(argv[0], policy) != 0)
-    return HTP_EXIT_USAGE;
-  /* N is checked whether or not the saturation test runs. */
-  if (argc > 1 && (status = htp_parse_count(argv[1], omp_ext_topo_npus(ctx->topo), n)) != 0)
+  if ((status = htp_policy_parse(argc ? argc : 1, argc ? argv : dflt, &p)) != 0)
     return status;
-  *n = 0;
-  if (!saturation || !omp_ext_topo_is_thissystem(ctx->topo))
-    return HTP_EXIT_OK;
-  return htp_policy_order(ctx, argc ? argc : 1, argc ? argv : dflt, policy, order, n);
+  *policy = p.policy;
+  /* N is checked whether or not the saturation test runs. */
+  if (!saturation || !omp_ext_topo_is_thissystem(ctx->topo)) {
+    unsigned count;
+    return p.count ? htp_parse_count(p.count, omp_ext_topo_npus(ctx->topo), &count) : HTP_EXIT_OK;
+  }
+  if ((status = htp_policy_order(ctx, &p, order)) != 0)
+    return status;
+  *n = p.n;
+  return HTP_EXIT_OK;
 }
 
 /* --sysfs / --cgroup (or HTPLACES_SYSFS / HTPLACES_CGROUP, named by

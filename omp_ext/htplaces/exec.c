@@ -151,7 +151,7 @@ const struct option htp_exec_longopts[] = {HTP_COMMON_LONGOPTS,
 
 int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv)
 {
-  omp_ht_policy_t policy;
+  struct htp_policy policy = {0};
   omp_ext_pu_t *order;
   const char *plan = NULL, *learn = NULL;
   unsigned n;
@@ -223,11 +223,13 @@ int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv)
   if (auto_at >= 0)
     return exec_auto(ctx, argv[auto_at], sep > optind ? argv[optind] : NULL, learn, team_free,
                      argv + sep + 1);
-  if (sep > optind && omp_ext_policy_from_name(argv[optind], &policy) != omp_ext_success)
+  if (sep > optind && htp_policy_name(argv[optind], &policy) != omp_ext_success)
     return htp_error(HTP_EXIT_USAGE, "unknown policy '%s'; allowed: %s, auto[:time|:energy]"
                      "[:threads] (or exec --plan DIR|FILE)", argv[optind], htp_policy_names(0));
-  if ((status = htp_policy_order(ctx, sep - optind, argv + optind, &policy, &order, &n)) != 0)
+  if ((status = htp_policy_parse(sep - optind, argv + optind, &policy)) != 0 ||
+      (status = htp_policy_order(ctx, &policy, &order)) != 0)
     return status;
+  n = policy.n;
   htp_rank_warn(ctx);
   status = set_env(order, n);
   free(order);

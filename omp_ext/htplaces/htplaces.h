@@ -116,9 +116,12 @@ int htp_error(int status, const char *fmt, ...) __attribute__((format(printf, 2,
 int htp_common_option(struct htp_ctx *ctx, int c, const char *optarg_, int optopt_,
                       char *const argv[]);
 
-/* The topology, loaded on the first call; prints the error itself and
- * returns NULL on failure (exit status then HTP_EXIT_FAIL or _USAGE in
- * *status). */
+/* The topology, loaded on the first call by one library call
+ * (omp_ext_scope_load: -i, --restrict, then the MPI rank's domain from
+ * --ranks-per-node/--local-rank, else the launcher's variables; fills
+ * ctx->rank), so every subcommand works inside the rank's domain; prints
+ * the error itself and returns NULL on failure (exit status then
+ * HTP_EXIT_FAIL or _USAGE in *status). */
 omp_ext_topo_t *htp_topo(struct htp_ctx *ctx, int *status);
 
 /* The -f name's position in names[0..n) into *index (0, the default, when
@@ -137,9 +140,31 @@ int htp_no_format(const struct htp_ctx *ctx, const char *command);
  * names: the usage error (exit 2). */
 int htp_report_format(const struct htp_ctx *ctx, const char *command, int *json);
 
-/* Turn POLICY [N] (argv[0], argv[1]) into a malloc'ed order; prints errors. */
-int htp_policy_order(struct htp_ctx *ctx, int argc, char **argv, omp_ht_policy_t *policy,
-                     omp_ext_pu_t **order, unsigned *n);
+/* POLICY [N] of a command line, parsed once (htp_policy_parse) and
+ * resolved once on the topology (htp_policy_order: the energy
+ * meta-policy's choice and the team size), then passed down. */
+struct htp_policy {
+  const char *word;       /* POLICY as given; NULL until looked up */
+  const char *count;      /* N as given; NULL: the policy's own team size */
+  omp_ht_policy_t policy; /* as named (energy, spn, ...) */
+  omp_ht_policy_t base;   /* resolved: the base policy whose order is used */
+  unsigned n;             /* resolved: the team size (N, else the policy's) */
+};
+
+/* Look POLICY up in the policy table (run-time ones too) into p->word and
+ * p->policy: 0, or omp_ext_err_policy; prints nothing (main's and exec's
+ * own lines). */
+int htp_policy_name(const char *word, struct htp_policy *p);
+
+/* POLICY [N] (argv[0], argv[1] of argc words) into p: one or two words,
+ * the name looked up unless p->word is set (htp_policy_name), a policy with
+ * a place order; N kept as text (checked against the allowed PUs by
+ * htp_policy_order).  Prints errors. */
+int htp_policy_parse(int argc, char **argv, struct htp_policy *p);
+
+/* Resolve p on ctx's topology (once: p->base, p->n) and make its order, a
+ * malloc'ed array of p->n PUs; prints errors. */
+int htp_policy_order(struct htp_ctx *ctx, struct htp_policy *p, omp_ext_pu_t **order);
 
 /* "os, speedup, spn, spread, energy": the names of the policies with a
  * place order from the policy table, only the base policies if \p
@@ -183,11 +208,6 @@ void htp_shell_word(FILE *f, const char *s);
 /* Write \p text and a newline on stdout; 0 or HTP_EXIT_FAIL on write error. */
 int htp_print(const char *text);
 
-/* Restrict ctx->topo to this rank's domain (--ranks-per-node/--local-rank,
- * else the launcher's variables); fills ctx->rank; prints errors.  Called by
- * htp_topo(), so every subcommand works inside the rank's domain. */
-int htp_apply_rank(struct htp_ctx *ctx);
-
 /* --ranks-per-node K: 1 .. ncores; prints the error. */
 int htp_parse_ranks(const char *text, unsigned ncores, unsigned *k);
 
@@ -218,7 +238,8 @@ const char *htp_package_label(const omp_ext_topo_t *topo);
 void htp_show_picture(const omp_ext_topo_t *topo, const int *thread, const int *rank);
 
 /* Subcommands. */
-int htp_cmd_places(struct htp_ctx *ctx, int argc, char **argv);
+/* htplaces POLICY [N]: \p policy as main looked it up (htp_policy_name). */
+int htp_cmd_places(struct htp_ctx *ctx, struct htp_policy *policy, int argc, char **argv);
 int htp_cmd_show(struct htp_ctx *ctx, int argc, char **argv);
 int htp_cmd_topo(struct htp_ctx *ctx, int argc, char **argv);
 int htp_cmd_list(struct htp_ctx *ctx, int argc, char **argv);

@@ -295,7 +295,7 @@ int main(int argc, char **argv)
   struct htp_ctx ctx = {.help = help, .commands = commands, .ncommands = NCOMMANDS,
                         .global_longopts = longopts};
   const struct htp_command *cmd;
-  omp_ht_policy_t policy;
+  struct htp_policy policy; /* htplaces POLICY [N]: looked up here, once */
   int c, status;
 
   /* omp_ext keeps no I/O objects, so hwloc's I/O discovery plugins are
@@ -342,8 +342,8 @@ int main(int argc, char **argv)
     ctx.command = cmd; /* -h later among its options: the same */
     status = output_status(cmd->run(&ctx, argc - 1, argv + 1));
   }
-  else if (omp_ext_policy_from_name(argv[1], &policy) == omp_ext_success)
-    status = output_status(htp_cmd_places(&ctx, argc, argv));
+  else if (htp_policy_name(argv[1], &policy) == omp_ext_success)
+    status = output_status(htp_cmd_places(&ctx, &policy, argc, argv));
   else
     status = htp_error(HTP_EXIT_USAGE, "unknown policy or command '%s'; policies: %s; "
                        "commands: %s (see htplaces --help)", argv[1], htp_policy_names(0),

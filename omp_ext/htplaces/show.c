@@ -29,7 +29,7 @@ const struct option htp_show_longopts[] = {HTP_COMMON_LONGOPTS, {0}};
 
 int htp_cmd_show(struct htp_ctx *ctx, int argc, char **argv)
 {
-  omp_ht_policy_t policy;
+  struct htp_policy policy = {0};
   omp_ext_pu_t *order;
   unsigned n;
   int c, status, *thread;
@@ -42,14 +42,16 @@ int htp_cmd_show(struct htp_ctx *ctx, int argc, char **argv)
     return status;
   if (ctx->ranks_opt && !ctx->rank_opt)
     return htp_show_ranks(ctx, argc - optind, argv + optind);
-  if ((status = htp_policy_order(ctx, argc - optind, argv + optind, &policy, &order, &n)) != 0)
+  if ((status = htp_policy_parse(argc - optind, argv + optind, &policy)) != 0 ||
+      (status = htp_policy_order(ctx, &policy, &order)) != 0)
     return status;
+  n = policy.n;
   thread = threads_by_pu(ctx->topo, order, n);
   if (!thread) {
     free(order);
     return htp_error(HTP_EXIT_FAIL, "out of memory");
   }
-  printf("%s: %u threads on %u allowed PUs (%u cores) of %s\n", omp_ext_policy_name(policy), n,
+  printf("%s: %u threads on %u allowed PUs (%u cores) of %s\n", omp_ext_policy_name(policy.policy), n,
          omp_ext_topo_npus(ctx->topo), omp_ext_topo_ncores(ctx->topo),
          omp_ext_topo_source(ctx->topo));
   htp_rank_warn(ctx);

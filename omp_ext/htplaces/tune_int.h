@@ -5,8 +5,10 @@
  *                    omp_ext/tools/sweep/sweep.h, runs the rounds), --budget's
  *                    adaptive rounds, exit status
  *   tune_plan.c      the plan: configurations (policy x N x wait policy),
- *                    the automatic thread counts
+ *                    the automatic thread counts, a configuration's words
+ *                    ({N}, {PLACES} replaced)
  *   tune_run.c       one run of the program in one configuration
+ *   tune_program.c   where the program is (as execvp finds it)
  *   tune_analysis.c  statistics, speed-up, Karp-Flatt, sigma, SPN, energy,
  *                    the recommendation (pure functions on crafted or
  *                    measured data; unit-tested on crafted data)
@@ -287,6 +289,20 @@ const char *tune_policy_names(void);
 const char *tune_wait_name(enum tune_wait w);
 const char *tune_objective_name(enum tune_objective o);
 
+/* Threads per rank: threads / ranks with --launcher, else threads. */
+unsigned tune_rank_threads(const struct tune_config *c);
+/* ARG with each "{N}" replaced by c's thread count and each "{PLACES}" by
+ * its OMP_PLACES text ("" for none); malloc'ed, NULL when out of memory. */
+char *tune_substitute(const char *arg, const struct tune_config *c);
+/* ARG with each from[k] replaced by to[k] (k < n, the first that matches);
+ * malloc'ed, NULL when out of memory. */
+char *tune_replace(const char *arg, const char *const *from, const char *const *to, unsigned n);
+
+/* tune_program.c ------------------------------------------------------- */
+/* Where PROGRAM is, as execvp would find it: 0, 127 (not found) or 126 (not
+ * executable); prints the error. */
+int tune_find_program(const char *program);
+
 /* tune_run.c ----------------------------------------------------------- */
 
 /* The longest --timeout (seconds): a deadline past it overflows. */
@@ -309,9 +325,6 @@ struct tune_exec {
   const char *tmp_dir;     /* tune's htplaces-tune-* folder (the run's stderr) */
   hwloc_const_cpuset_t allowed; /* CPUs whose load counts; NULL: all */
 };
-/* Where PROGRAM is, as execvp would find it: 0, 127 (not found) or 126 (not
- * executable); prints the error. */
-int tune_find_program(const char *program);
 /* The failure line of a run's last words \p text (NULL: none): its last
  * line that reads as a message (a word of two letters or more: not a rule
  * such as "-------"), else its last line that is not blank; control
@@ -330,12 +343,6 @@ int tune_failure_line(const char *text, char *line, size_t len);
 int tune_run_once(const struct tune_exec *x, struct tune_config *c, struct tune_run *r);
 /* The same for the warm-up run (its output labelled "warm-up"). */
 int tune_warm_up(const struct tune_exec *x, struct tune_config *c, struct tune_run *r);
-/* ARG with each "{N}" replaced by c's thread count and each "{PLACES}" by
- * its OMP_PLACES text ("" for none); malloc'ed, NULL when out of memory. */
-char *tune_substitute(const char *arg, const struct tune_config *c);
-/* ARG with each from[k] replaced by to[k] (k < n, the first that matches);
- * malloc'ed, NULL when out of memory. */
-char *tune_replace(const char *arg, const char *const *from, const char *const *to, unsigned n);
 /* tune's temporary folder: $TMPDIR (else /tmp)/htplaces-tune-XXXXXX into
  * path[len]; 0, or prints the error and returns HTP_EXIT_FAIL. */
 int tune_make_temp_dir(char *path, size_t len);
@@ -651,8 +658,6 @@ struct tune_hybrid {
   unsigned nskips;
 };
 
-/* Threads per rank: threads / ranks with --launcher, else threads. */
-unsigned tune_rank_threads(const struct tune_config *c);
 /* --ranks "1,2,4" or "1-4" (as --threads): each 1..65536, a count listed
  * twice kept once; prints errors naming --ranks.  NULL text: 1, 2, 4, ...
  * up to the allowed cores, and the cores. */

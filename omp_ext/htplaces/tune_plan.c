@@ -2,7 +2,11 @@
  * htplaces tune: the plan -- which configurations (placement policy x
  * thread count x OMP_WAIT_POLICY) run.  The sweep engine runs them
  * (omp_ext/tools/sweep/sweep.h: each round in a seeded shuffled order).
+ * And a configuration's words: its threads per rank, {N} and {PLACES} in
+ * the program's and the launcher's arguments.
  */
+#define _GNU_SOURCE
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -363,4 +367,46 @@ void tune_config_label(const struct tune_config *c, char *buf, size_t len)
     k += (size_t)snprintf(buf + k, len - k, " %u", c->threads);
   if (k < len)
     snprintf(buf + k, len - k, "%s%s", c->wait ? " " : "", c->wait ? tune_wait_name(c->wait) : "");
+}
+
+/* ------------------------------------------- a configuration's words */
+
+unsigned tune_rank_threads(const struct tune_config *c)
+{
+  return c->ranks ? c->threads / c->ranks : c->threads;
+}
+
+char *tune_replace(const char *arg, const char *const *from, const char *const *to, unsigned n)
+{
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  const char *p;
+  unsigned k;
+  if (!f)
+    return NULL;
+  for (p = arg; *p;) {
+    for (k = 0; k < n && strncmp(p, from[k], strlen(from[k])) != 0; k++)
+      ;
+    if (k < n) {
+      fputs(to[k], f);
+      p += strlen(from[k]);
+    } else {
+      fputc(*p++, f);
+    }
+  }
+  if (fclose(f) != 0) {
+    free(buf);
+    return NULL;
+  }
+  return buf;
+}
+
+char *tune_substitute(const char *arg, const struct tune_config *c)
+{
+  static const char *const from[] = {"{N}", "{PLACES}"};
+  char count[16];
+  const char *to[] = {count, c->places ? c->places : ""};
+  snprintf(count, sizeof(count), "%u", tune_rank_threads(c));
+  return tune_replace(arg, from, to, 2);
 }

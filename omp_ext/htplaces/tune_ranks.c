@@ -24,11 +24,6 @@
 #include "tune_int.h"
 #include "private/util.h"
 
-unsigned tune_rank_threads(const struct tune_config *c)
-{
-  return c->ranks ? c->threads / c->ranks : c->threads;
-}
-
 int tune_parse_ranks(const char *text, unsigned ncores, unsigned **ranks, unsigned *n)
 {
   unsigned room = ncores + 64, r, last = 0;

@@ -31,47 +31,6 @@
 
 #include "tune_int.h"
 
-static int executable(const char *path, int *err)
-{
-  struct stat st;
-  if (stat(path, &st) != 0) {
-    *err = errno;
-    return 0;
-  }
-  if (S_ISDIR(st.st_mode) || access(path, X_OK) != 0) {
-    *err = S_ISDIR(st.st_mode) ? EISDIR : EACCES;
-    return -1;
-  }
-  return 1;
-}
-
-int tune_find_program(const char *program)
-{
-  const char *path = getenv("PATH"), *p, *colon;
-  char buf[4096];
-  int err = ENOENT, found = 0, r;
-  if (!*program) /* (the PATH search made it "DIR/": "Is a directory") */
-    return htp_error(127, "cannot run '': No such file or directory (an empty program name)");
-  if (strchr(program, '/'))
-    found = executable(program, &err);
-  else
-    for (p = path && *path ? path : "/usr/local/bin:/usr/bin:/bin"; !found || found < 0; p = colon + 1) {
-      size_t len;
-      colon = strchr(p, ':');
-      len = colon ? (size_t)(colon - p) : strlen(p);
-      if (snprintf(buf, sizeof(buf), "%.*s%s%s", (int)len, len ? p : ".", "/", program) <
-          (int)sizeof(buf) && (r = executable(buf, &err)) != 0)
-        found = r;
-      if (found > 0 || !colon)
-        break;
-    }
-  if (found > 0)
-    return HTP_EXIT_OK;
-  if (found < 0 || err == EACCES)
-    return htp_error(126, "cannot run '%s': %s", program, strerror(err == ENOENT ? EACCES : err));
-  return htp_error(127, "cannot run '%s': %s", program, strerror(err));
-}
-
 static void put_env(const struct tune_config *c)
 {
   char count[16];
@@ -140,41 +99,6 @@ void tune_remove_temp_dir(const char *path)
 }
 
 /* --------------------------------------------------------------- the run */
-
-char *tune_replace(const char *arg, const char *const *from, const char *const *to, unsigned n)
-{
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  const char *p;
-  unsigned k;
-  if (!f)
-    return NULL;
-  for (p = arg; *p;) {
-    for (k = 0; k < n && strncmp(p, from[k], strlen(from[k])) != 0; k++)
-      ;
-    if (k < n) {
-      fputs(to[k], f);
-      p += strlen(from[k]);
-    } else {
-      fputc(*p++, f);
-    }
-  }
-  if (fclose(f) != 0) {
-    free(buf);
-    return NULL;
-  }
-  return buf;
-}
-
-char *tune_substitute(const char *arg, const struct tune_config *c)
-{
-  static const char *const from[] = {"{N}", "{PLACES}"};
-  char count[16];
-  const char *to[] = {count, c->places ? c->places : ""};
-  snprintf(count, sizeof(count), "%u", tune_rank_threads(c));
-  return tune_replace(arg, from, to, 2);
-}
 
 /* PROGRAM and its arguments with {N} and {PLACES} replaced (NULL-ended;
  * free_argv). */

@@ -577,7 +577,7 @@ static int plan(struct htp_ctx *ctx, int argc, char **argv, omp_ext_placelist_t 
                 unsigned *nthreads)
 {
   omp_ext_parse_error_t perr = {0, NULL};
-  omp_ht_policy_t policy;
+  struct htp_policy policy = {0};
   omp_ext_pu_t *order = NULL;
   omp_ext_topo_t *topo;
   const char *places = getenv("OMP_PLACES"), *nth = getenv("OMP_NUM_THREADS");
@@ -585,8 +585,10 @@ static int plan(struct htp_ctx *ctx, int argc, char **argv, omp_ext_placelist_t 
   unsigned n;
   int status = HTP_EXIT_OK, err;
   if (argc > 0) {
-    if ((status = htp_policy_order(ctx, argc, argv, &policy, &order, &n)) != 0)
+    if ((status = htp_policy_parse(argc, argv, &policy)) != 0 ||
+        (status = htp_policy_order(ctx, &policy, &order)) != 0)
       return status;
+    n = policy.n;
     err = omp_ext_places_format(order, n, omp_ext_format_omp, &text);
     free(order);
     if (err)

@@ -52,17 +52,6 @@ static __thread unsigned tl_index __attribute__((tls_model("initial-exec")));
  * (omp_ext_bind_place; 0: none, or bound by the global policy since). */
 static __thread unsigned tl_place __attribute__((tls_model("initial-exec")));
 
-/* This machine, allowed PUs = hwloc's allowed set and the affinity the
- * process had when omp_ext was loaded (as omp_ext_topo_load(), which reads
- * the binding now, when a runtime may already have pinned the thread). */
-/* Under an MPI launcher, this rank's share of the node, as htplaces and its
- * exec wrapper use it (omp_ext_rank_restrict()). */
-static int rank_domain(omp_ext_topo_t *topo)
-{
-  omp_ext_rank_t rank;
-  return omp_ext_rank_restrict(topo, NULL, &rank);
-}
-
 static int load_topology_any(omp_ext_topo_t **out);
 
 /* The binding topology must be this machine: hwloc's environment
@@ -100,16 +89,18 @@ static int user_places_need_caches(void)
   return (v && strcasestr(v, "ll_caches")) || (w && strcasestr(w, "ll_caches"));
 }
 
-/* omp_ext_topo_load() for binding (lean: no caches unless the user's
- * places need them) without those plugins, unless the user set
- * HWLOC_PLUGINS_BLACKLIST (even empty: then hwloc's own choice).  The
- * variable is set only around the load (bind_lock held). */
-static int topo_load_lean(omp_ext_topo_t **out, unsigned long flags)
+/* The binding topology (omp_ext_scope_load(): lean, no caches unless the
+ * user's places need them, the PUs kept, the rank's domain) without those
+ * plugins, unless the user set HWLOC_PLUGINS_BLACKLIST (even empty: then
+ * hwloc's own choice).  The variable is set only around the load
+ * (bind_lock held). */
+static int scope_load_lean(struct omp_ext_scope *s, omp_ext_topo_t **out)
 {
   int lean = getenv("HWLOC_PLUGINS_BLACKLIST") == NULL, err;
   if (lean && setenv("HWLOC_PLUGINS_BLACKLIST", LEAN_PLUGINS, 1) != 0)
     lean = 0;
-  err = omp_ext_topo_load_as(out, NULL, flags, !user_places_need_caches());
+  s->lean = !user_places_need_caches();
+  err = omp_ext_scope_load(s, out, NULL);
   if (lean)
     unsetenv("HWLOC_PLUGINS_BLACKLIST");
   return err;
@@ -150,31 +141,34 @@ static int gomp_places_pus(hwloc_bitmap_t set)
   return !hwloc_bitmap_iszero(set);
 }
 
+/* This machine, allowed PUs = hwloc's allowed set and the affinity the
+ * process had when omp_ext was loaded (as omp_ext_topo_load(), which reads
+ * the binding now, when a runtime may already have pinned the thread) or
+ * libgomp's places; under an MPI launcher, this rank's share of the node,
+ * as htplaces and its exec wrapper use it (the launcher's variables read
+ * here, the domain rule of omp_ext_rank_restrict()). */
 static int load_topology_any(omp_ext_topo_t **out)
 {
-  hwloc_bitmap_t set;
-  int err, cpu;
-  if (!load_affinity_ok) {
-    if ((err = topo_load_lean(out, 0)) == 0 && (err = rank_domain(*out)) != 0) {
-      omp_ext_topo_destroy(*out);
-      *out = NULL;
-    }
-    return err;
-  }
-  if ((err = topo_load_lean(out, omp_ext_topo_ignore_binding)) != 0)
-    return err;
-  if (!(set = hwloc_bitmap_alloc())) {
-    err = omp_ext_err_nomem;
-  } else {
+  struct omp_ext_scope s = {.split = omp_ext_split_unless_bound};
+  omp_ext_rank_t rank;
+  hwloc_bitmap_t set = NULL;
+  int err, env_err, cpu;
+  if ((env_err = omp_ext_rank_from_env(NULL, &rank)) == 0)
+    s.rank = rank; /* (a bad variable: reported after the load's own errors) */
+  if (load_affinity_ok) {
+    if (!(set = hwloc_bitmap_alloc()))
+      return omp_ext_err_nomem;
     if (!gomp_places_pus(set))
       for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
         if (CPU_ISSET(cpu, &load_affinity))
           hwloc_bitmap_set(set, (unsigned)cpu);
-    err = omp_ext_topo_restrict(*out, set);
-    hwloc_bitmap_free(set);
+    s.flags = omp_ext_topo_ignore_binding;
+    s.within = set;
   }
-  if (!err)
-    err = rank_domain(*out);
+  err = scope_load_lean(&s, out);
+  hwloc_bitmap_free(set);
+  if (!err && *out)
+    err = env_err;
   if (err) {
     omp_ext_topo_destroy(*out);
     *out = NULL;

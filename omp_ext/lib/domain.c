@@ -118,27 +118,42 @@ int omp_ext_process_bound(const omp_ext_topo_t *topo, hwloc_cpuset_t binding)
   return ret;
 }
 
-int omp_ext_rank_restrict(omp_ext_topo_t *topo, char *const *envp, omp_ext_rank_t *info)
+int omp_ext_rank_apply(omp_ext_topo_t *topo, omp_ext_rank_t *rank, omp_ext_split_t split)
 {
   hwloc_bitmap_t set;
   int err;
-  if (!topo || !info)
+  if (!topo || !rank)
     return omp_ext_err_invalid;
-  if ((err = omp_ext_rank_from_env(envp, info)) != 0 || !info->launcher)
-    return err;
-  if ((err = omp_ext_process_bound(topo, NULL)) < 0)
-    return err;
-  if (err == 1) {
-    info->mode = omp_ext_rank_bound;
+  rank->mode = omp_ext_rank_none;
+  if (!rank->launcher)
     return omp_ext_success;
+  if (rank->size == 0 || rank->rank >= rank->size)
+    return omp_ext_err_invalid;
+  if (split == omp_ext_split_unless_bound) {
+    if ((err = omp_ext_process_bound(topo, NULL)) < 0)
+      return err;
+    if (err == 1) {
+      rank->mode = omp_ext_rank_bound;
+      return omp_ext_success;
+    }
   }
   if (!(set = hwloc_bitmap_alloc()))
     return omp_ext_err_nomem;
-  err = omp_ext_domain_split(topo, info->size, info->rank, set);
+  err = omp_ext_domain_split(topo, rank->size, rank->rank, set);
   if (!err)
     err = omp_ext_topo_restrict(topo, set);
   hwloc_bitmap_free(set);
   if (!err)
-    info->mode = omp_ext_rank_split;
+    rank->mode = omp_ext_rank_split;
   return err;
+}
+
+int omp_ext_rank_restrict(omp_ext_topo_t *topo, char *const *envp, omp_ext_rank_t *info)
+{
+  int err;
+  if (!topo || !info)
+    return omp_ext_err_invalid;
+  if ((err = omp_ext_rank_from_env(envp, info)) != 0)
+    return err;
+  return omp_ext_rank_apply(topo, info, omp_ext_split_unless_bound);
 }

@@ -2,8 +2,9 @@
  * The build identity a plan carries for each module (plan_int.h): the ELF
  * build-id note the linker writes, as `file` and debuggers read it (the
  * PT_NOTE segments of the loaded object, found with dl_iterate_phdr), else
- * the size and modification time of its file.  (The machine line and a
- * module's field are util.c's: htplaces writes them too.)
+ * the size and modification time of its file; and the machine line a plan
+ * carries (htplaces writes it too: tools_plan.h).  (A module's field is
+ * util.c's.)
  */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -123,4 +124,18 @@ int omp_ext_plan_build_id(const char *module, char *id, size_t len)
   f.module = module, f.id = id, f.len = len;
   dl_iterate_phdr(find_object, &f);
   return f.found ? 0 : -1;
+}
+
+/* (tools_plan.h) */
+int omp_ext_machine_line(const struct omp_ext_topo *topo, char *buf, size_t len)
+{
+  char *list = NULL;
+  int n;
+  if (hwloc_bitmap_list_asprintf(&list, omp_ext_topo_allowed(topo)) < 0)
+    return -1;
+  n = snprintf(buf, len, "machine %u %u %u %u %s", omp_ext_topo_npus(topo),
+               omp_ext_topo_ncores(topo), omp_ext_topo_npackages(topo),
+               omp_ext_topo_max_smt(topo), list);
+  free(list);
+  return n > 0 && (size_t)n < len ? 0 : -1;
 }

@@ -210,19 +210,6 @@ void omp_ext_put_field(FILE *f, const char *name)
       fputc(*c, f);
 }
 
-int omp_ext_machine_line(const struct omp_ext_topo *topo, char *buf, size_t len)
-{
-  char *list = NULL;
-  int n;
-  if (hwloc_bitmap_list_asprintf(&list, omp_ext_topo_allowed(topo)) < 0)
-    return -1;
-  n = snprintf(buf, len, "machine %u %u %u %u %s", omp_ext_topo_npus(topo),
-               omp_ext_topo_ncores(topo), omp_ext_topo_npackages(topo),
-               omp_ext_topo_max_smt(topo), list);
-  free(list);
-  return n > 0 && (size_t)n < len ? 0 : -1;
-}
-
 /* Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
  * forms, surrogates or code points above U+10FFFF), 0 if it is not one. */
 static unsigned utf8_length(const unsigned char *p)

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "spank_plan.h"
+#include "private/tools.h"
 #include "private/util.h"
 
 /* The whole machine as Slurm numbers it: every PU, allowed or not. */
@@ -78,26 +79,6 @@ static int alloc_pus(const char *input, const char *cores, hwloc_bitmap_t out, c
   return ret;
 }
 
-/* Keep at most \p cap allowed PUs of each core (cap 0: all). */
-static int keep_smt(omp_ext_topo_t *topo, unsigned cap)
-{
-  hwloc_bitmap_t keep;
-  unsigned i;
-  int err;
-  if (cap == 0 || cap >= omp_ext_topo_max_smt(topo))
-    return 0;
-  if (!(keep = hwloc_bitmap_alloc()))
-    return omp_ext_err_nomem;
-  for (i = 0; i < omp_ext_topo_npus(topo); i++) {
-    const omp_ext_pu_t *pu = omp_ext_topo_pu(topo, i);
-    if (pu->sibling < cap)
-      hwloc_bitmap_set(keep, pu->os_index);
-  }
-  err = omp_ext_topo_restrict(topo, keep);
-  hwloc_bitmap_free(keep);
-  return err;
-}
-
 /* The PUs per core the step may use: --ht-smt and Slurm's --threads-per-core. */
 static unsigned smt_cap(const struct hts_settings *s, unsigned threads_cap)
 {
@@ -139,12 +120,16 @@ int hts_node_plan(const struct hts_settings *s, const struct hts_node_in *in,
   if (!(node->alloc = hwloc_bitmap_alloc()))
     return hts_fail(err, len, "out of memory");
   ret = alloc_pus(in->topo_input, in->alloc_cores, node->alloc, err, len);
-  if (!ret && (e = omp_ext_topo_load(&topo, in->topo_input, omp_ext_topo_ignore_binding)) != 0)
-    ret = hts_fail(err, len, "cannot load the topology: %s", omp_ext_strerror(e));
-  if (!ret && ((e = omp_ext_topo_restrict(topo, node->alloc)) != 0 ||
-               (e = keep_smt(topo, smt_cap(s, in->threads_cap))) != 0))
-    ret = hts_fail(err, len, "cannot restrict the topology to the step's PUs: %s",
-                   omp_ext_strerror(e));
+  if (!ret) { /* the step's PUs, at most smt of each core */
+    struct omp_ext_scope sc = {.input = in->topo_input, .flags = omp_ext_topo_ignore_binding,
+                               .within = node->alloc, .max_smt = smt_cap(s, in->threads_cap)};
+    omp_ext_scope_step_t step;
+    if ((e = omp_ext_scope_load(&sc, &topo, &step)) != 0 && step == omp_ext_scope_load_step)
+      ret = hts_fail(err, len, "cannot load the topology: %s", omp_ext_strerror(e));
+    else if (e)
+      ret = hts_fail(err, len, "cannot restrict the topology to the step's PUs: %s",
+                     omp_ext_strerror(e));
+  }
   if (!ret)
     ret = split_domains(topo, node, err, len);
   omp_ext_topo_destroy(topo);
@@ -237,8 +222,9 @@ int hts_task_plan(const struct hts_settings *s, const struct hts_node *node, uns
     free(all);
     return ret;
   }
-  if ((e = omp_ext_topo_load(&topo, topo_input, omp_ext_topo_ignore_binding)) != 0 ||
-      (e = omp_ext_topo_restrict(topo, node->domain[r])) != 0)
+  struct omp_ext_scope sc = {.input = topo_input, .flags = omp_ext_topo_ignore_binding,
+                             .within = node->domain[r]};
+  if ((e = omp_ext_scope_load(&sc, &topo, NULL)) != 0)
     ret = hts_fail(err, len, "cannot load task %u's domain: %s", r, omp_ext_strerror(e));
   if (!ret && !(task->pus = hwloc_bitmap_dup(omp_ext_topo_allowed(topo))))
     ret = hts_fail(err, len, "out of memory");

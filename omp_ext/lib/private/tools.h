@@ -11,14 +11,18 @@
  * (tools_calibrate.h: htplaces calibrate, htbench's power readings), the
  * per-runtime place-list prediction (tools_predict.h: htplaces check), and
  * below the model's internals (htplaces model and tune), the abstract place
- * names and the process binding check.  Each keeps its docstring.
+ * names and the process binding check; the topology a process or rank may
+ * use (tools_scope.h: htplaces, the plugin, bind.c).  Each keeps its
+ * docstring.
  */
 #ifndef OMP_EXT_TOOLS_H
 #define OMP_EXT_TOOLS_H
 
 #include "omp_ext.h"
 #include "private/tools_calibrate.h"
+#include "private/tools_plan.h"
 #include "private/tools_predict.h"
+#include "private/tools_scope.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -24,6 +24,11 @@ int omp_ext_plan_read(const char *value, const omp_ext_topo_t *topo, struct omp_
 /* Release a plan of omp_ext_plan_read(); NULL is ignored. */
 void omp_ext_plan_free(struct omp_ext_plan *p);
 
+/* plan_ident.c: a plan's machine line of \p topo, "machine PUS CORES
+ * PACKAGES SMT ALLOWED" (no newline), into buf[len]; 0, or -1 when it does
+ * not fit. */
+int omp_ext_machine_line(const omp_ext_topo_t *topo, char *buf, size_t len);
+
 /* The build identity of the file \p path into id[len], as the library
  * finds it once the file is loaded (omp_ext_plan_build_id: "gnu:HEX", its
  * ELF build-id note, here read from the file; else "stat:SIZE:MTIME"):

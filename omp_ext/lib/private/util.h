@@ -15,8 +15,6 @@
 
 #include <hwloc.h>
 
-struct omp_ext_topo;
-
 /* omp_ext_parse_uint's results. */
 #define OMP_EXT_UINT_OK 0
 #define OMP_EXT_UINT_MALFORMED (-1) /* empty, or not decimal digits only */
@@ -69,10 +67,6 @@ int omp_ext_auto_value(const char *text, int *energy, int *threads);
  * blanks, control bytes and DEL written %XX (the plan format, plan_int.h;
  * the reader decodes them). */
 void omp_ext_put_field(FILE *f, const char *name);
-
-/* util.c: a plan's machine line of \p topo, "machine PUS CORES PACKAGES SMT
- * ALLOWED" (no newline), into buf[len]; 0, or -1 when it does not fit. */
-int omp_ext_machine_line(const struct omp_ext_topo *topo, char *buf, size_t len);
 
 /* util.c: the most bytes of a value omp_ext_quote() shows. */
 #define OMP_EXT_QUOTE_MAX 64
