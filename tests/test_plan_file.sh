@@ -136,6 +136,28 @@ case $got in
   *LD_PRELOAD=*libomp_ext*OMP_EXT_HT_POLICY=auto*) ;;
   *) fail "exec auto --learn where per-region control wins: '$got'" ;;
 esac
+# the user's OMP_PLACES: preloaded (the library checks and uses them), in
+# learn and plan alike
+for how in learn plan; do
+  if [ $how = learn ]; then
+    got=$(OMP_PLACES='{0' "$htp" exec auto --learn "$tmp/learn1" -- env 2>&1 | grep -E '^(OMP_|LD_PRELOAD|htplaces)' | sort | tr '\n' ' ')
+  else
+    got=$(OMP_PLACES='{0' "$htp" exec --plan "$tmp/one" -- env 2>&1 | grep -E '^(OMP_|LD_PRELOAD|htplaces)' | sort | tr '\n' ' ')
+  fi
+  case $got in
+    "htplaces: OMP_PLACES {0: expected"*) ;;
+    *) fail "$how with the user's OMP_PLACES '{0': '$got'" ;;
+  esac
+done
+# the count file a FIFO, or a link: never blocks, never written through
+rm -f "$tmp/learn1/.env.global"
+mkfifo "$tmp/learn1/.env.global"
+timeout 10 "$htp" exec auto --learn "$tmp/learn1" -- env >/dev/null || fail "exec auto --learn with a FIFO as its count: exit $?"
+rm -f "$tmp/learn1/.env.global"
+echo precious >"$tmp/precious"
+ln -s "$tmp/precious" "$tmp/learn1/.env.global"
+"$htp" exec auto --learn "$tmp/learn1" -- env >/dev/null || fail "exec auto --learn with a link as its count"
+[ "$(cat "$tmp/precious")" = precious ] || fail "exec auto --learn wrote through a link: $(cat "$tmp/precious")"
 # a state of another build of the program: preloaded (the library refuses it with one line)
 sed -i 's/^build \([^ ]*\) .*/build \1 gnu:00/' "$tmp/learn1/env.plan"
 got=$("$htp" exec auto --learn "$tmp/learn1" -- env | grep -E '^(OMP_|LD_PRELOAD)' | sort | tr '\n' ' ')

@@ -300,6 +300,11 @@ static void test_failure_line(void)
   CU_ASSERT_EQUAL(tune_failure_line("srun: error: node1: task 0: Exited with exit code 1\n", line,
                                     sizeof(line)), 1);
   CU_ASSERT_STRING_EQUAL(line, "srun: error: node1: task 0: Exited with exit code 1");
+  /* the launcher's words alone (/bin/false under mpirun): its first message */
+  CU_ASSERT_EQUAL(tune_failure_line("----------\nPrimary job  terminated normally, but 1 process "
+                                    "returned\n----------\n  Exit code:    1\n----------\n",
+                                    line, sizeof(line)), 1);
+  CU_ASSERT_STRING_EQUAL(line, "Primary job  terminated normally, but 1 process returned");
   CU_ASSERT_EQUAL(tune_failure_line("-----\n=====\n", line, sizeof(line)), 0);
   CU_ASSERT_STRING_EQUAL(line, "=====");
   CU_ASSERT_EQUAL(tune_failure_line("\n \n", line, sizeof(line)), -1);

@@ -34,30 +34,38 @@ static int program_file(const char *prog, char *out)
   return sweep_which(prog, buf, sizeof(buf)) == 0 && realpath(buf, out) ? 0 : -1;
 }
 
-/* This run's turn in DIR/.NAME.global (counted, written back): 1 when it
- * is to be preloaded (every OMP_EXT_LEARN_CHECK_EVERY-th), else 0. */
+/* This run's turn in DIR/.NAME.global (counted, written back by a
+ * temporary file renamed over it: never through a link; only a regular
+ * file is read, never blocking on a FIFO): 1 when it is to be preloaded
+ * (every OMP_EXT_LEARN_CHECK_EVERY-th, or the count unwritable), else 0. */
 static int check_turn(const char *dir, const char *name)
 {
-  char *count = NULL;
+  char *count = NULL, *tmp = NULL, text[32];
   unsigned n = 0;
-  FILE *f;
+  struct stat st;
+  ssize_t got;
+  int fd, ok;
   if (asprintf(&count, "%s/.%s.global", dir, name) < 0)
     return 1;
-  if ((f = fopen(count, "r"))) {
-    if (fscanf(f, "%u", &n) != 1)
-      n = 0;
-    fclose(f);
+  if ((fd = open(count, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)) >= 0) {
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (got = read(fd, text, sizeof(text) - 1)) > 0) {
+      text[got] = '\0';
+      if (sscanf(text, "%u", &n) != 1)
+        n = 0;
+    }
+    close(fd);
   }
   n = (n + 1) % OMP_EXT_LEARN_CHECK_EVERY;
-  if ((f = fopen(count, "w"))) {
-    fprintf(f, "%u\n", n);
-    if (fclose(f) != 0)
-      n = 0; /* (not counted: learn) */
-  } else {
-    n = 0;
+  ok = asprintf(&tmp, "%s.XXXXXX", count) >= 0 && (fd = mkstemp(tmp)) >= 0;
+  if (ok) {
+    got = snprintf(text, sizeof(text), "%u\n", n);
+    ok = write(fd, text, (size_t)got) == got;
+    ok = close(fd) == 0 && ok && rename(tmp, count) == 0;
+    if (!ok)
+      unlink(tmp);
   }
-  free(count);
-  return n == 0;
+  free(tmp), free(count);
+  return !ok || n == 0; /* (not counted: learn) */
 }
 
 /* Was state \p p learnt for this build of the program \p exe, and only
@@ -105,8 +113,9 @@ int htp_exec_learnt(struct htp_ctx *ctx, const char *dir, char **argv)
   char exe[PATH_MAX], *state = NULL, *places = NULL;
   long long threads = 0;
   int status = HTP_EXIT_OK, one;
-  if (getenv("OMP_EXT_TIMING") || getenv("OMP_EXT_PLACES") || program_file(argv[0], exe) != 0)
-    return HTP_EXIT_OK;
+  if (getenv("OMP_EXT_TIMING") || getenv("OMP_EXT_PLACES") || getenv("OMP_PLACES") ||
+      program_file(argv[0], exe) != 0)
+    return HTP_EXIT_OK; /* (the user's places: checked and used by the preloaded run) */
   name = strrchr(exe, '/') + 1;
   if (asprintf(&state, "%s/%s.plan", dir, name) < 0)
     return HTP_EXIT_OK;

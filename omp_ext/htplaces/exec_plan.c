@@ -383,8 +383,9 @@ static int exec_global(struct htp_ctx *ctx, FILE *f, char **argv)
   char *places;
   long long threads = 0;
   int status;
-  if (getenv("OMP_EXT_TIMING") || getenv("OMP_EXT_PLACES") || !plan_is_global(f, &threads, &places))
-    return HTP_EXIT_OK;
+  if (getenv("OMP_EXT_TIMING") || getenv("OMP_EXT_PLACES") || getenv("OMP_PLACES") ||
+      !plan_is_global(f, &threads, &places))
+    return HTP_EXIT_OK; /* (the user's places: checked and used by the preloaded run) */
   if (user && *user && atoll(user) != threads) {
     free(places);
     return HTP_EXIT_OK;

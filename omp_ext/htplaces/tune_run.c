@@ -242,6 +242,14 @@ int tune_failure_line(const char *text, char *line, size_t len)
   }
   if (before)
     pick = before; /* (the program's message, not the launcher's words after it) */
+  else if (epi) /* (none: the launcher's first words, not its last "Exit code: 1") */
+    for (p = epi; *p; p = *end ? end + 1 : end) {
+      end = p + strcspn(p, "\n");
+      if (message_like(p, (size_t)(end - p))) {
+        pick = p + strspn(p, " \t");
+        break;
+      }
+    }
   message = pick != NULL;
   if (!pick)
     pick = last; /* (no line reads as a message: the last one that is not blank) */
