@@ -212,10 +212,17 @@ int htp_power_model_error(const char *what, const char *text)
                    "each >= 0 and <= 1e6, with Pn+Ps+Pc > 0", what, text);
 }
 
+void htp_handoff_clear(void)
+{
+  unsetenv(OMP_EXT_HANDOFF_XML_VAR);
+  unsetenv(OMP_EXT_HANDOFF_STAMP_VAR);
+}
+
 void htp_program_env(const struct htp_ctx *ctx)
 {
   if (ctx->hwloc_env_ours)
     unsetenv("HWLOC_PLUGINS_BLACKLIST");
+  htp_handoff_clear(); /* (an outer exec's: exec auto and --plan make their own) */
 }
 
 /* A shell word: bare when safe, else single-quoted. */

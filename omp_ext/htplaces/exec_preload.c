@@ -71,6 +71,32 @@ int htp_exec_global(struct htp_ctx *ctx, long long threads, const char *places, 
   return htp_error(errno == ENOENT ? 127 : 126, "cannot run '%s': %s", argv[0], strerror(errno));
 }
 
+/* Hand the topology htplaces loaded (this machine, unrestricted: -r and
+ * the rank's domain are the process's binding by now) to the preloaded
+ * library, which would discover it again in the program's start: as hwloc
+ * XML in OMP_EXT_TOPO_XML with the stamp of this process, taken just before
+ * the exec (private/tools_handoff.h).  None when it cannot be made or is
+ * over 64 KiB: the library then discovers, as without it. */
+static int hand_topology(const struct htp_ctx *ctx)
+{
+  char *xml = NULL, stamp[OMP_EXT_HANDOFF_STAMP_LEN];
+  hwloc_topology_t hw;
+  int ok;
+  if (!ctx->topo || !omp_ext_topo_is_thissystem(ctx->topo))
+    return HTP_EXIT_OK;
+  hw = omp_ext_topo_hwloc(ctx->topo);
+  if (omp_ext_handoff_export(hw, &xml, stamp) != omp_ext_success)
+    return HTP_EXIT_OK;
+  ok = setenv(OMP_EXT_HANDOFF_XML_VAR, xml, 1) == 0 &&
+       setenv(OMP_EXT_HANDOFF_STAMP_VAR, stamp, 1) == 0;
+  hwloc_free_xmlbuffer(hw, xml);
+  if (!ok) {
+    htp_handoff_clear();
+    return htp_error(HTP_EXIT_FAIL, "cannot set the environment");
+  }
+  return HTP_EXIT_OK;
+}
+
 int htp_exec_preloaded(struct htp_ctx *ctx, const char *var, const char *value, char **argv)
 {
   char lib[4096], *preload;
@@ -101,6 +127,8 @@ int htp_exec_preloaded(struct htp_ctx *ctx, const char *var, const char *value, 
     return htp_error(HTP_EXIT_FAIL, "cannot set the environment");
   }
   free(preload);
+  if ((status = hand_topology(ctx)) != 0)
+    return status;
   fflush(stdout);
   execvp(argv[0], argv);
   return htp_error(errno == ENOENT ? 127 : 126, "cannot run '%s': %s", argv[0], strerror(errno));

@@ -199,8 +199,11 @@ int htp_parse_count(const char *text, unsigned max, unsigned *n);
 
 /* Before running the user's program (exec, verify, tune): take out of the
  * environment what htplaces put there for itself (HWLOC_PLUGINS_BLACKLIST,
- * unless the user had set it), so the program sees the user's environment. */
+ * unless the user had set it), so the program sees the user's environment,
+ * and an outer htplaces exec's topology hand-off (htp_handoff_clear). */
 void htp_program_env(const struct htp_ctx *ctx);
+/* Take OMP_EXT_TOPO_XML and OMP_EXT_TOPO_STAMP out of the environment. */
+void htp_handoff_clear(void);
 
 /* Write \p s on \p f as one shell word: bare when safe, else single-quoted. */
 void htp_shell_word(FILE *f, const char *s);

@@ -141,12 +141,28 @@ static int gomp_places_pus(hwloc_bitmap_t set)
   return !hwloc_bitmap_iszero(set);
 }
 
+/* htplaces exec's hand-off (private/tools_handoff.h): the XML of this
+ * machine that htplaces loaded just before it ran the program, when its
+ * stamp says it was made for this very process (host, boot, cgroups, the
+ * affinity it had as omp_ext was loaded, build) and hwloc's environment names no other topology source;
+ * else NULL, silently: discovery, as without it. */
+static const char *handed_xml(void)
+{
+  const char *xml = getenv(OMP_EXT_HANDOFF_XML_VAR);
+  if (!xml || omp_ext_hwloc_env_var() || getenv("HWLOC_THISSYSTEM") ||
+      !omp_ext_handoff_usable(xml, getenv(OMP_EXT_HANDOFF_STAMP_VAR),
+                              load_affinity_ok ? &load_affinity : NULL, sizeof(load_affinity)))
+    return NULL;
+  return xml;
+}
+
 /* This machine, allowed PUs = hwloc's allowed set and the affinity the
  * process had when omp_ext was loaded (as omp_ext_topo_load(), which reads
  * the binding now, when a runtime may already have pinned the thread) or
  * libgomp's places; under an MPI launcher, this rank's share of the node,
  * as htplaces and its exec wrapper use it (the launcher's variables read
- * here, the domain rule of omp_ext_rank_restrict()). */
+ * here, the domain rule of omp_ext_rank_restrict()).  Loaded from htplaces
+ * exec's hand-off when it was made for this process (handed_xml). */
 static int load_topology_any(omp_ext_topo_t **out)
 {
   struct omp_ext_scope s = {.split = omp_ext_split_unless_bound};
@@ -165,7 +181,13 @@ static int load_topology_any(omp_ext_topo_t **out)
     s.flags = omp_ext_topo_ignore_binding;
     s.within = set;
   }
+  s.xml = handed_xml();
   err = scope_load_lean(&s, out);
+  if (err && s.xml) { /* (an XML hwloc refused, or that left no PU: discover) */
+    omp_ext_topo_destroy(*out);
+    s.xml = NULL;
+    err = scope_load_lean(&s, out);
+  }
   hwloc_bitmap_free(set);
   if (!err && *out)
     err = env_err;

@@ -34,7 +34,7 @@ int omp_ext_scope_load(struct omp_ext_scope *s, omp_ext_topo_t **topo,
   int err;
   if (!s || !topo) {
     err = omp_ext_err_invalid;
-  } else if ((err = omp_ext_topo_load_as(topo, s->input, s->flags, s->lean)) != 0) {
+  } else if ((err = omp_ext_topo_load_as(topo, s->input, s->xml, s->flags, s->lean)) != 0) {
     *topo = NULL;
   } else {
     step = omp_ext_scope_within_step;

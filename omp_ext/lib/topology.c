@@ -303,20 +303,29 @@ static char *hwloc_env_source(void)
 
 /* \p lean: no caches, NUMA distances or memory attributes (binding needs
  * none of them; the caches' sysfs files were a third of hwloc's discovery
- * in a program's start).  CPU kinds stay: the orders rank by them. */
-static int load_hwloc(omp_ext_topo_t *t, const char *input, int lean)
+ * in a program's start).  CPU kinds stay: the orders rank by them.  \p xml:
+ * this machine as hwloc XML (htplaces exec's hand-off, its stamp checked by
+ * the caller), imported as this system, its allowed PUs read from this
+ * process's cgroup (hwloc's filters apply to an XML import as to a
+ * discovery: test_handoff). */
+static int load_hwloc(omp_ext_topo_t *t, const char *input, const char *xml, int lean)
 {
+  unsigned long hwflags = 0;
   int err = check_synthetic_size(input);
   if (err)
     return err;
   if (hwloc_topology_init(&t->hw) < 0)
     return omp_ext_err_nomem;
-  if (lean && (hwloc_topology_set_cache_types_filter(t->hw, HWLOC_TYPE_FILTER_KEEP_NONE) < 0 ||
-               hwloc_topology_set_icache_types_filter(t->hw, HWLOC_TYPE_FILTER_KEEP_NONE) < 0 ||
-               hwloc_topology_set_flags(t->hw, HWLOC_TOPOLOGY_FLAG_NO_DISTANCES |
-                                                   HWLOC_TOPOLOGY_FLAG_NO_MEMATTRS) < 0))
+  if (lean)
+    hwflags |= HWLOC_TOPOLOGY_FLAG_NO_DISTANCES | HWLOC_TOPOLOGY_FLAG_NO_MEMATTRS;
+  if (xml && !input)
+    hwflags |= HWLOC_TOPOLOGY_FLAG_IS_THISSYSTEM | HWLOC_TOPOLOGY_FLAG_THISSYSTEM_ALLOWED_RESOURCES;
+  if ((lean && (hwloc_topology_set_cache_types_filter(t->hw, HWLOC_TYPE_FILTER_KEEP_NONE) < 0 ||
+                hwloc_topology_set_icache_types_filter(t->hw, HWLOC_TYPE_FILTER_KEEP_NONE) < 0)) ||
+      hwloc_topology_set_flags(t->hw, hwflags) < 0)
     return omp_ext_err_topology;
-  if (set_source(t->hw, input) < 0)
+  if (xml && !input ? hwloc_topology_set_xmlbuffer(t->hw, xml, (int)strlen(xml) + 1) < 0
+                    : set_source(t->hw, input) < 0)
     return omp_ext_err_topology;
   if (hwloc_topology_load(t->hw) < 0)
     return omp_ext_err_topology;
@@ -333,10 +342,11 @@ static int load_hwloc(omp_ext_topo_t *t, const char *input, int lean)
 
 int omp_ext_topo_load(omp_ext_topo_t **topo, const char *input, unsigned long flags)
 {
-  return omp_ext_topo_load_as(topo, input, flags, 0);
+  return omp_ext_topo_load_as(topo, input, NULL, flags, 0);
 }
 
-int omp_ext_topo_load_as(omp_ext_topo_t **topo, const char *input, unsigned long flags, int lean)
+int omp_ext_topo_load_as(omp_ext_topo_t **topo, const char *input, const char *xml,
+                         unsigned long flags, int lean)
 {
   omp_ext_topo_t *t;
   int err;
@@ -348,7 +358,7 @@ int omp_ext_topo_load_as(omp_ext_topo_t **topo, const char *input, unsigned long
     return omp_ext_err_nomem;
   if (input && !*input)
     input = NULL;
-  err = load_hwloc(t, input, lean);
+  err = load_hwloc(t, input, xml, lean);
   if (!err)
     err = compute_allowed(t, flags);
   if (!err)

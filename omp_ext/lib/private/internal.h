@@ -63,9 +63,12 @@ const char *omp_ext_env_get(char *const *envp, const char *name);
 
 /* topology.c: omp_ext_topo_load(), and with \p lean nonzero a topology for
  * binding only: without caches (no ll_caches places), NUMA distances or
- * memory attributes, cheaper to discover in a program's start. */
-int omp_ext_topo_load_as(omp_ext_topo_t **topo, const char *input, unsigned long flags,
-                         int lean);
+ * memory attributes, cheaper to discover in a program's start.  \p xml
+ * (without input): this machine as hwloc XML, handed over by htplaces exec
+ * (its stamp checked: omp_ext_handoff_usable()), imported as this system
+ * with the allowed PUs of this process; NULL: discovery. */
+int omp_ext_topo_load_as(omp_ext_topo_t **topo, const char *input, const char *xml,
+                         unsigned long flags, int lean);
 
 /* order.c: the first n PUs of a base policy's order, from its rule;
  * omp_ext_err_policy for a meta-policy or a value that is no policy,

@@ -20,6 +20,7 @@
 
 #include "omp_ext.h"
 #include "private/tools_calibrate.h"
+#include "private/tools_handoff.h"
 #include "private/tools_plan.h"
 #include "private/tools_predict.h"
 #include "private/tools_scope.h"

@@ -41,6 +41,9 @@ typedef enum omp_ext_scope_step_t {
 struct omp_ext_scope {
   const char *input;           /**< NULL: this machine; else an hwloc XML file or
                                 *   synthetic string (omp_ext_topo_load()) */
+  const char *xml;             /**< without input: this machine as hwloc XML handed
+                                *   over by htplaces exec, its stamp checked by the
+                                *   caller (omp_ext_handoff_usable()); NULL: discover */
   unsigned long flags;         /**< omp_ext_topo_load()'s flags */
   int lean;                    /**< nonzero: the binding topology, without caches
                                 *   (omp_ext_topo_load_as()) */
