@@ -81,7 +81,7 @@ grep -q "conflict: OMP_EXT_PLAN='/nonexistent': No such file or directory: libom
 pu=$("$htp" spn 1 | tr -d '{}')
 printf 'omp_ext_plan 2\ndefault 1 {%s} spn:1\nregion probe 0x10 1 {%s} spn:1\n' "$pu" "$pu" >"$tmp/one"
 printf 'omp_ext_plan 2\ndefault 1 {%s} spn:1\nregion probe 0x10 1 - none:1\n' "$pu" >"$tmp/two"
-env_of() { "$htp" exec --plan "$1" -- env | grep -E '^(OMP_|LD_PRELOAD)' | sort | tr '\n' ' '; }
+env_of() { "$htp" exec --plan "$1" -- env | grep -E '^(OMP_|LD_PRELOAD)' | grep -v '^OMP_EXT_TOPO_' | sort | tr '\n' ' '; }
 got=$(env_of "$tmp/one")
 [ "$got" = "OMP_NUM_THREADS=1 OMP_PLACES={$pu} OMP_PROC_BIND=close " ] ||
   fail "a plan of one configuration: the program's environment '$got'"
@@ -123,7 +123,7 @@ sed -i '$ s/ spn:\([0-9]*\) team/ none:\1 team/; $ s/ '"$(printf '%s' "$pl" | se
 "$htp" exec --plan "$tmp/learn2/env.plan" -- true || fail "the hand-made state does not check: $(cat "$tmp/learn2/env.plan")"
 envs=""
 for k in 1 2 3 4 5 6 7 8 9; do
-  envs="$envs|$("$htp" exec auto --learn "$tmp/learn1" -- env | grep -E '^(OMP_|LD_PRELOAD)' | sort | tr '\n' ' ')"
+  envs="$envs|$("$htp" exec auto --learn "$tmp/learn1" -- env | grep -E '^(OMP_|LD_PRELOAD)' | grep -v '^OMP_EXT_TOPO_' | sort | tr '\n' ' ')"
 done
 one="OMP_PLACES=$pl OMP_PROC_BIND=close "
 pre="LD_PRELOAD=*libomp_ext* OMP_EXT_HT_POLICY=auto OMP_EXT_LEARN=$tmp/learn1 "
@@ -131,7 +131,7 @@ case $envs in
   "|$one|$one|$one|$one|$one|$one|$one|"$pre"|$one") ;;
   *) fail "exec auto --learn on a state of one configuration: the runs' environments '$envs'" ;;
 esac
-got=$("$htp" exec auto --learn "$tmp/learn2" -- env | grep -E '^(OMP_|LD_PRELOAD)' | sort | tr '\n' ' ')
+got=$("$htp" exec auto --learn "$tmp/learn2" -- env | grep -E '^(OMP_|LD_PRELOAD)' | grep -v '^OMP_EXT_TOPO_' | sort | tr '\n' ' ')
 case $got in
   *LD_PRELOAD=*libomp_ext*OMP_EXT_HT_POLICY=auto*) ;;
   *) fail "exec auto --learn where per-region control wins: '$got'" ;;
@@ -160,7 +160,7 @@ ln -s "$tmp/precious" "$tmp/learn1/.env.global"
 [ "$(cat "$tmp/precious")" = precious ] || fail "exec auto --learn wrote through a link: $(cat "$tmp/precious")"
 # a state of another build of the program: preloaded (the library refuses it with one line)
 sed -i 's/^build \([^ ]*\) .*/build \1 gnu:00/' "$tmp/learn1/env.plan"
-got=$("$htp" exec auto --learn "$tmp/learn1" -- env | grep -E '^(OMP_|LD_PRELOAD)' | sort | tr '\n' ' ')
+got=$("$htp" exec auto --learn "$tmp/learn1" -- env | grep -E '^(OMP_|LD_PRELOAD)' | grep -v '^OMP_EXT_TOPO_' | sort | tr '\n' ' ')
 case $got in
   *LD_PRELOAD=*libomp_ext*OMP_EXT_HT_POLICY=auto*) ;;
   *) fail "exec auto --learn on a state of another build: '$got'" ;;
