@@ -374,6 +374,7 @@ done
 state=$tmp/learn/${probe##*/}.plan
 [ -f "$state" ] && [ ! -s "$tmp/e5c" ] || fail "exec auto --learn: no state, or stderr '$(cat "$tmp/e5c")'"
 head -n 1 "$state" | grep -qx 'omp_ext_plan 2' && grep -q '^learnt auto$' "$state" &&
+  grep -Eq '^run (0\.0*[1-9]|[1-9])[0-9]*(\.[0-9]+)?$' "$state" &&
   grep -q '^build ' "$state" && [ "$(grep -c '^region .* team=keep:' "$state")" = 2 ] ||
   fail "exec auto --learn: the state is not what it should be: $(cat "$state")"
 OMP_EXT_TIMING=$tmp/t5c.json "$htp" exec auto --learn "$tmp/learn" -- "$probe" 3 >/dev/null 2>"$tmp/e5c" ||

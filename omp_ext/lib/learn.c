@@ -14,7 +14,9 @@
  * with one line and learnt afresh; the file is then replaced at exit.
  *
  * At exit (atexit, in every process that ran a region under auto: a forked
- * child too) the state is written to a temporary file in DIR and renamed
+ * child too) each exploration that has spanned AUTO_LEARN_RUNS runs settles
+ * on what it measured (auto.c), and the state -- with the run's time from
+ * its first region ("run SECONDS", plan_global.c's yardstick) -- is written to a temporary file in DIR and renamed
  * over DIR/PROGRAM.plan: concurrent processes (MPI ranks, a program that
  * forks) never leave a torn file, the last one to exit wins.  Regions of
  * the file that did not run in this process are kept as they were.
@@ -40,6 +42,7 @@ static char learn_dir[4096], learn_file[4096 + 300];
 static omp_ext_region_each_fn each_region; /* region.c's table */
 static struct omp_ext_plan *state; /* the file's, checked; NULL: none or refused */
 static int learn_on;
+static struct timespec learn_t0; /* the first region (learn_init) */
 
 /* "omp_ext: OMP_EXT_LEARN: ..." once per process (only from the first
  * region: an OpenMP process). */
@@ -110,6 +113,7 @@ void omp_ext_learn_init(const char *dir, omp_ext_region_each_fn each)
   }
   each_region = each;
   learn_on = 1;
+  clock_gettime(CLOCK_MONOTONIC, &learn_t0);
   atexit(save);
 }
 
@@ -157,6 +161,7 @@ static void region_line(const struct omp_ext_region *r, void *arg)
   FILE *m;
   if (!r->au || !r->module[0] || !(m = open_memstream(&buf, &len)))
     return;
+  omp_ext_auto_learnt_end(r->au);
   if (omp_ext_auto_write_state(m, r->au) == 0 && fclose(m) == 0) {
     fputs("region ", o->f);
     omp_ext_put_field(o->f, r->module);
@@ -199,6 +204,8 @@ static void carried_line(struct out *o, const struct omp_ext_plan_line *e)
   if (st->ref > 0)
     fprintf(o->f, " ref=%.9g", st->ref);
   fprintf(o->f, " drift=%u reexplores=%u", st->drift, st->reexplores);
+  if (st->runs)
+    fprintf(o->f, " runs=%u", st->runs);
   for (c = 0; c < st->ncand; c++) {
     fprintf(o->f, " c=%s/", st->cand[c].label);
     for (i = 0; i < st->nsamp; i++) {
@@ -225,6 +232,8 @@ static int write_state(FILE *f)
   const omp_ext_topo_t *topo;
   struct out o = {f, NULL, 0, 0, 1};
   char machine[512], id[96];
+  struct timespec now;
+  double run_s;
   unsigned i;
   FILE *body;
   char *text = NULL;
@@ -248,9 +257,13 @@ static int write_state(FILE *f)
     free(o.modules);
     return -1;
   }
+  clock_gettime(CLOCK_MONOTONIC, &now);
   fprintf(f, "omp_ext_plan 2\n# auto's learnt state (OMP_EXT_LEARN): per region, what it "
           "runs and its samples; htplaces exec --plan applies it\n%s\nlearnt %s\n", machine,
           omp_ext_auto_value_now());
+  run_s = (double)(now.tv_sec - learn_t0.tv_sec) + (double)(now.tv_nsec - learn_t0.tv_nsec) * 1e-9;
+  if (run_s > 0)
+    fprintf(f, "run %.6f\n", run_s);
   if (omp_ext_auto_threads())
     fputs("team free\n", f);
   for (i = 0; i < o.nmodules; i++) {

@@ -8,8 +8,10 @@
  * (s_r: the region's settled choice); one configuration X for every region
  * costs G_X = sum n_r m_r,X.  The best X among the regions' choices (its
  * places known from their lines) is the state's global configuration when
- * G_X <= P (1 + OMP_EXT_PLAN_GLOBAL_TIE): what per-region control wins is
- * then less than what its start-up and bookkeeping cost a run.
+ * G_X - P <= OMP_EXT_PLAN_GLOBAL_TIE x the run's time (its "run" line; P
+ * when not given, or when less): what per-region control wins is then
+ * less than what its start-up and bookkeeping cost a run, and within what
+ * the samples' noise can make of a tie.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -77,7 +79,7 @@ int omp_ext_plan_global(const struct omp_ext_plan *p, unsigned *line, double *co
   for (i = 0; i < p->nlines; i++)
     if (isfinite(g = global_cost(p, p->lines[i].label)) && g < best)
       best = g, at = i;
-  if (!isfinite(best) || best > per * (1 + OMP_EXT_PLAN_GLOBAL_TIE))
+  if (!isfinite(best) || best - per > OMP_EXT_PLAN_GLOBAL_TIE * (p->run_s > per ? p->run_s : per))
     return 0;
   *line = at;
   *cost = per > 0 ? best / per : 1;

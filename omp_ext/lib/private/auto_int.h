@@ -11,6 +11,9 @@
 #define AUTO_MAXC OMP_EXT_PLAN_MAXC
 #define AUTO_MAXSAMP OMP_EXT_PLAN_MAXSAMP
 #define AUTO_WINDOW 8
+/* Learnt (OMP_EXT_LEARN): an exploration spans at most this many runs; at
+ * the end of the last it settles on what it measured. */
+#define AUTO_LEARN_RUNS 3
 
 enum auto_phase { AUTO_PHASE_WARM, AUTO_PHASE_EXPLORE, AUTO_PHASE_SETTLED };
 enum auto_learnt { AUTO_LEARNT_NONE, AUTO_LEARNT_RESTORED, AUTO_LEARNT_REFUSED };
@@ -49,7 +52,10 @@ struct omp_ext_auto {
   enum auto_learnt learnt_as; /* what became of its learnt state */
   double xref;               /* restored settled: its expected cost (0: none) */
   unsigned xdrift;           /* runs in a row whose first instance was out of band */
-  int xcheck;                /* restored settled: check this run's first instance */
+  int xcheck;                /* restored settled: instances until the one checked
+                                (2: the first is skipped, 1: this one, 0: done) */
+  double xfirst;             /* the run's first instance, when the second is checked */
+  unsigned xruns;            /* earlier runs its exploration spanned (learnt) */
 };
 
 
@@ -57,5 +63,11 @@ struct omp_ext_auto {
  * the candidates a->set; 0, or -1 when the state does not fit them (it is
  * then learnt afresh). */
 OMP_EXT_HIDDEN int omp_ext_auto_restore(struct omp_ext_auto *a);
+
+/* auto.c: the end of a learning run (learn.c, before the state is
+ * written): an exploration that has spanned AUTO_LEARN_RUNS runs settles on
+ * the candidate its samples so far favour (the base unless another is
+ * clearly cheaper).  1 when it settled so, else 0. */
+OMP_EXT_HIDDEN int omp_ext_auto_learnt_end(struct omp_ext_auto *a);
 
 #endif /* OMP_EXT_AUTO_INT_H */

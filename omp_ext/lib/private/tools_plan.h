@@ -35,16 +35,18 @@ int omp_ext_machine_line(const omp_ext_topo_t *topo, char *buf, size_t len);
  * 0, or -1 when unreadable. */
 int omp_ext_plan_file_build_id(const char *path, char *id, size_t len);
 
-/* plan_global.c: per-region control's win below which a learnt state
- * is applied as one configuration (a fraction of a run's region time). */
+/* Per-region control's win below which a plan or a learnt state is
+ * applied as one configuration: a fraction of a run's time (plan_global.c;
+ * htplaces exec --plan on tune's results). */
 #define OMP_EXT_PLAN_GLOBAL_TIE 0.02
 
 /* plan_global.c: does learnt state \p p amount to one configuration?  Every
  * line a settled region of one kept team size, and the best of the
- * regions' choices for all of them within OMP_EXT_PLAN_GLOBAL_TIE of
+ * regions' choices for all of them costs at most OMP_EXT_PLAN_GLOBAL_TIE x
+ * the run's time (the state's "run" line, else its region time) more than
  * per-region control (by the samples' medians, weighted by instances):
- * 1, *line that choice's line, *cost its time over per-region control's
- * (<= 1 + the tie); else 0. */
+ * 1, *line that choice's line, *cost its region time over per-region
+ * control's; else 0. */
 int omp_ext_plan_global(const struct omp_ext_plan *p, unsigned *line, double *cost);
 
 #endif /* OMP_EXT_TOOLS_PLAN_H */
