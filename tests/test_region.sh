@@ -407,6 +407,15 @@ wait
 [ ! -s "$tmp/e5e" ] || fail "processes learning at once: stderr '$(cat "$tmp/e5e")'"
 "$htp" exec --plan "$state" -- true || fail "processes learning at once left an invalid state: $(cat "$state")"
 [ "$(ls -A "$tmp/learn")" = "${probe##*/}.plan" ] || fail "temporary files left: $(ls -A "$tmp/learn")"
+# one allowed PU: the only candidate is settled on once timed (its state
+# then amounts to one configuration: the next run is not preloaded)
+if command -v taskset >/dev/null 2>&1; then
+  mkdir "$tmp/learn1pu"
+  pu=$("$htp" os 1 | tr -d '{}')
+  taskset -c "$pu" "$htp" exec auto --learn "$tmp/learn1pu" -- "$probe" 3 >/dev/null 2>"$tmp/e5p" || fail "exec auto --learn on one PU failed"
+  [ "$(grep -c '^region .* phase=settled' "$tmp/learn1pu/${probe##*/}.plan")" = 2 ] && [ ! -s "$tmp/e5p" ] ||
+    fail "one allowed PU: regions not settled after a run: $(cat "$tmp/learn1pu/${probe##*/}.plan" "$tmp/e5p")"
+fi
 for bad in "--learn $tmp/learn spn" "--team-sizes spn" "--plan $state --team-sizes"; do
   # shellcheck disable=SC2086
   rc=0; "$htp" exec $bad -- sh -c 'echo ran' >"$tmp/o5b" 2>"$tmp/e5b" || rc=$?

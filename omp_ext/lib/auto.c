@@ -191,6 +191,7 @@ static unsigned sample_of(const struct omp_ext_auto *a, unsigned step)
 }
 
 static void auto_costs(struct omp_ext_auto *a);
+static void settle_alone(struct omp_ext_auto *a);
 
 /* (Re)start exploring: every candidate again, no sample yet (NAN: what
  * the exploration has not reached, for a learnt one that settles early). */
@@ -365,8 +366,10 @@ void omp_ext_auto_pick(struct omp_ext_auto *a, const struct omp_ext_team *team,
     a->follows++; /* (this instance follows another region) */
   tl_prev = a;
   a->n++, a->run_n++;
-  if (ncands(a) < 2) { /* nothing to choose: the base */
-    run(set, p, 0, team, 0);
+  if (ncands(a) < 2) { /* nothing to choose: the base, settled once timed */
+    if (a->phase != AUTO_PHASE_SETTLED && a->nwarm)
+      settle_alone(a);
+    run(set, p, 0, team, a->phase != AUTO_PHASE_SETTLED);
     return;
   }
   switch (a->phase) {
@@ -476,6 +479,17 @@ static void settle(struct omp_ext_auto *a)
     return;
   }
   settle_on(a, best);
+}
+
+/* The only candidate (one allowed PU), its warm-up timed: settled on it,
+ * its least warm-up time its sample (a learnt state then amounts to one
+ * configuration). */
+static void settle_alone(struct omp_ext_auto *a)
+{
+  a->block = a->nsamp = 1, a->step = 1;
+  a->s[0][0] = min_of(a->warm, a->nwarm), a->sw[0][0] = 0;
+  auto_costs(a);
+  settle_on(a, 0);
 }
 
 int omp_ext_auto_learnt_end(struct omp_ext_auto *a)
