@@ -91,6 +91,12 @@ static void instance(struct omp_ext_auto *a, cost_fn cost, double base, struct t
   instance_on(a, &free16, cost, base, t);
 }
 
+/* A region's state from its learnt line \p l (NULL: none). */
+static struct omp_ext_auto *auto_from(const struct omp_ext_plan_line *l)
+{
+  return omp_ext_auto_new(&l, l ? 1 : 0);
+}
+
 /* Region \p a's "control" object, as the timing file writes it. */
 static char *control_json(const struct omp_ext_auto *a)
 {
@@ -167,7 +173,7 @@ static void test_similar_regions(void)
   struct tally t = {0, 0};
   unsigned i, k, nworse, paid = 0, skipped = 0;
   for (i = 0; i < 20; i++)
-    CU_ASSERT_PTR_NOT_NULL_FATAL(a[i] = omp_ext_auto_new(NULL));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a[i] = omp_ext_auto_new(NULL, 0));
   nworse = worse_candidates(a[0]);
   CU_ASSERT_FATAL(nworse >= 2); /* (1 and half the cores, in some orders) */
   for (k = 0; k < 16; k++)
@@ -198,7 +204,7 @@ static void test_similar_regions(void)
  * second decides); then it settles on all the cores. */
 static void test_other_length(void)
 {
-  struct omp_ext_auto *a = omp_ext_auto_new(NULL);
+  struct omp_ext_auto *a = omp_ext_auto_new(NULL, 0);
   struct tally t = {0, 0};
   char cfg[48];
   unsigned k, nworse;
@@ -226,7 +232,7 @@ static void test_better_not_skipped(void)
   struct tally t = {0, 0};
   unsigned i, k;
   for (i = 0; i < 4; i++)
-    CU_ASSERT_PTR_NOT_NULL_FATAL(a[i] = omp_ext_auto_new(NULL));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a[i] = omp_ext_auto_new(NULL, 0));
   for (k = 0; k < 200; k++)
     for (i = 0; i < 4; i++)
       instance(a[i], wants_one, 700e-6, &t);
@@ -248,7 +254,7 @@ static void test_tiny(void)
   struct tally t = {0, 0};
   unsigned i, k;
   for (i = 0; i < 3; i++)
-    CU_ASSERT_PTR_NOT_NULL_FATAL(a[i] = omp_ext_auto_new(NULL));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a[i] = omp_ext_auto_new(NULL, 0));
   for (k = 0; k < 2000; k++)
     for (i = 0; i < 3; i++)
       instance(a[i], wants_one, 10e-6, &t);
@@ -269,7 +275,7 @@ static void test_tiny(void)
  * dropped on that first sample, and must win. */
 static void test_fair_first_sample(void)
 {
-  struct omp_ext_auto *a = omp_ext_auto_new(NULL);
+  struct omp_ext_auto *a = omp_ext_auto_new(NULL, 0);
   char cfg[48], *js;
   unsigned k;
   CU_ASSERT_PTR_NOT_NULL_FATAL(a);
@@ -301,7 +307,7 @@ static void test_kept_team(void)
   unsigned i, k, c;
   for (i = 0; i < 2; i++) {
     const struct omp_ext_cands *set = omp_ext_cands_get(teams[i]->n, 0, 0);
-    struct omp_ext_auto *a = omp_ext_auto_new(NULL);
+    struct omp_ext_auto *a = omp_ext_auto_new(NULL, 0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(set);
     CU_ASSERT_PTR_NOT_NULL_FATAL(a);
     CU_ASSERT(set->n >= 2); /* (the base and the team unbound at least) */
@@ -346,7 +352,7 @@ static struct omp_ext_plan *state_plan(const struct omp_ext_auto *a)
 static void test_learnt_state(void)
 {
   static const struct omp_ext_team kept8 = {8, 0};
-  struct omp_ext_auto *a = omp_ext_auto_new(NULL), *b;
+  struct omp_ext_auto *a = omp_ext_auto_new(NULL, 0), *b;
   struct omp_ext_plan *plan;
   struct tally t = {0, 0};
   unsigned k, run, ncands;
@@ -360,7 +366,7 @@ static void test_learnt_state(void)
   CU_ASSERT_PTR_NOT_NULL_FATAL(plan);
   CU_ASSERT_PTR_NOT_NULL_FATAL(plan->lines[0].state);
   CU_ASSERT_STRING_EQUAL(plan->lines[0].label, cfg);
-  b = omp_ext_auto_new(&plan->lines[0]);
+  b = auto_from(&plan->lines[0]);
   instance(b, wants_one, 10e-3, &t);
   js = control_json(b);
   CU_ASSERT_PTR_NOT_NULL(js ? strstr(js, "\"learnt\": \"restored\"") : NULL);
@@ -370,7 +376,7 @@ static void test_learnt_state(void)
   CU_ASSERT_STRING_EQUAL(strchr(cfg, ':') ? strchr(cfg, ':') : cfg, ":1");
   free(b);
   /* another team (8 threads, kept): learnt afresh, said in "learnt" */
-  b = omp_ext_auto_new(&plan->lines[0]);
+  b = auto_from(&plan->lines[0]);
   instance_on(b, &kept8, wants_one, 10e-3, &t);
   js = control_json(b);
   CU_ASSERT_PTR_NOT_NULL(js ? strstr(js, "\"learnt\": \"refused\"") : NULL);
@@ -383,7 +389,7 @@ static void test_learnt_state(void)
   plan = NULL;
   for (run = 1; run <= ncands + 1; run++) {
     struct omp_ext_plan *next;
-    b = omp_ext_auto_new(plan ? &plan->lines[0] : NULL);
+    b = auto_from(plan ? &plan->lines[0] : NULL);
     instance(b, wants_one, 50e-3, &t);
     next = state_plan(b);
     CU_ASSERT_PTR_NOT_NULL_FATAL(next);
@@ -423,7 +429,7 @@ static unsigned learn_runs(const struct omp_ext_team *team, const double *by, un
   struct omp_ext_plan *plan = NULL;
   unsigned run, k;
   for (run = 1; run <= most; run++) {
-    struct omp_ext_auto *b = omp_ext_auto_new(plan ? &plan->lines[0] : NULL);
+    struct omp_ext_auto *b = auto_from(plan ? &plan->lines[0] : NULL);
     struct omp_ext_plan *next;
     int ended;
     for (k = 0; k < per; k++)
@@ -493,7 +499,7 @@ static void test_learnt_drift(void)
   char cfg[48];
   CU_ASSERT_FATAL(learn_runs(&kept16, by, 2, 16, 6, cfg, sizeof(cfg), &plan) <= AUTO_LEARN_RUNS);
   for (run = 0; run < 4; run++) {
-    struct omp_ext_auto *b = omp_ext_auto_new(&plan->lines[0]);
+    struct omp_ext_auto *b = auto_from(&plan->lines[0]);
     struct omp_ext_plan *next;
     for (k = 0; k < 16; k++)
       instance_cand(b, &kept16, k == 0 ? &first[run] : k == 1 ? &second[run] : by, 1);

@@ -153,6 +153,18 @@ for run in 1.0 0.05; do
   [ $run = 0.05 ] || [ "$(cat "$tmp/learn3/.env.global")" = 1 ] || fail "run $run: not counted as one configuration"
   [ $run = 1.0 ] || [ ! -e "$tmp/learn3/.env.global" ] || fail "run $run: counted as one configuration"
 done
+# a state with lines of another team (a run at OMP_NUM_THREADS=1, still
+# exploring): one configuration for the program's team all the same; at
+# OMP_NUM_THREADS=1, preloaded
+if [ "$npus" -gt 1 ]; then
+  rm -rf "$tmp/learn4" && mkdir "$tmp/learn4"
+  cp "$tmp/learn1/env.plan" "$tmp/learn4/env.plan"
+  echo 'region env 0x30 1 {0} spn:1 team=keep:1 phase=explore n=1 step=0 block=1 nsamp=1 drift=0 reexplores=0 runs=1 c=spn:1/- c=none:1/-' >>"$tmp/learn4/env.plan"
+  got=$("$htp" exec auto --learn "$tmp/learn4" -- env | grep -E '^(OMP_|LD_PRELOAD)' | sort | tr '\n' ' ')
+  [ "$got" = "$one" ] || fail "exec auto --learn, a state with another team's lines: '$got'"
+  got=$(OMP_NUM_THREADS=1 "$htp" exec auto --learn "$tmp/learn4" -- env | grep -E '^(LD_PRELOAD)' | sort | tr '\n' ' ')
+  case $got in *libomp_ext*) ;; *) fail "exec auto --learn at the other team: '$got'" ;; esac
+fi
 # the user's OMP_PLACES: preloaded (the library checks and uses them), in
 # learn and plan alike
 for how in learn plan; do

@@ -381,6 +381,20 @@ OMP_EXT_TIMING=$tmp/t5c.json "$htp" exec auto --learn "$tmp/learn" -- "$probe" 3
   fail "exec auto --learn (second run) failed"
 [ "$(grep -o '"learnt": "restored"' "$tmp/t5c.json" | wc -l)" = 2 ] && [ ! -s "$tmp/e5c" ] ||
   fail "exec auto --learn: the second run did not start from the state: $(cat "$tmp/e5c")"
+# a run at another team size (OMP_NUM_THREADS=1) adds its own lines and
+# keeps the first team's: the next run at the first team restores them
+if [ "$npus" -gt 1 ]; then
+  cp "$state" "$tmp/state.team"
+  OMP_NUM_THREADS=1 "$htp" exec auto --learn "$tmp/learn" -- "$probe" 3 >/dev/null 2>"$tmp/e5c" ||
+    fail "exec auto --learn at OMP_NUM_THREADS=1 failed"
+  [ "$(grep -c '^region .* team=keep:1 ' "$state")" = 2 ] &&
+    [ "$(grep -c "^region .* team=keep:$npus " "$state")" = 2 ] ||
+    fail "a run at another team did not keep both teams' lines: $(cat "$state")"
+  OMP_EXT_TIMING=$tmp/t5t.json "$htp" exec auto --learn "$tmp/learn" -- "$probe" 3 >/dev/null 2>"$tmp/e5c"
+  [ "$(grep -o '"learnt": "restored"' "$tmp/t5t.json" | wc -l)" = 2 ] ||
+    fail "the first team's learning was lost by a run at another: $(cat "$tmp/e5c" "$state")"
+  cp "$tmp/state.team" "$state"
+fi
 OMP_EXT_TIMING=$tmp/t5d.json "$htp" exec --plan "$state" -- "$probe" 3 >/dev/null ||
   fail "exec --plan on a learnt state failed"
 [ "$(grep -o '"source": "plan", "config": "[a-z]*:[0-9]*", "team_kept": true' "$tmp/t5d.json" | wc -l)" = 2 ] ||

@@ -131,12 +131,28 @@ int omp_ext_auto_init(const char *value)
   return 0;
 }
 
-struct omp_ext_auto *omp_ext_auto_new(const struct omp_ext_plan_line *learnt)
+struct omp_ext_auto *omp_ext_auto_new(const struct omp_ext_plan_line *const *lines, unsigned n)
 {
   struct omp_ext_auto *a = calloc(1, sizeof(*a));
-  if (a)
-    a->best = 0, a->probe = -1, a->learnt = learnt;
+  if (!a)
+    return NULL;
+  a->best = 0, a->probe = -1;
+  for (; a->nlines < n && a->nlines < OMP_EXT_LEARN_TEAMS; a->nlines++)
+    a->lines[a->nlines] = lines[a->nlines];
   return a;
+}
+
+/* The learnt line of team \p set's, else the first (another team's:
+ * refused), else NULL. */
+static const struct omp_ext_plan_line *learnt_for(const struct omp_ext_auto *a,
+                                                  const struct omp_ext_cands *set)
+{
+  unsigned i;
+  for (i = 0; i < a->nlines; i++)
+    if (a->lines[i]->state && a->lines[i]->state->team == set->team &&
+        a->lines[i]->state->team_free == set->free)
+      return a->lines[i];
+  return a->nlines ? a->lines[0] : NULL;
 }
 
 static unsigned ncands(const struct omp_ext_auto *a)
@@ -210,11 +226,12 @@ static void explore_start(struct omp_ext_auto *a)
  * learn afresh, or from the learnt state if it was made for this team. */
 static void start_set(struct omp_ext_auto *a, const struct omp_ext_cands *set)
 {
-  const struct omp_ext_plan_line *learnt = a->learnt;
+  const struct omp_ext_plan_line *learnt = learnt_for(a, set);
   unsigned long explored = a->explored;
   enum auto_learnt was = a->learnt_as;
-  /* (owner, set and learnt, the fields before n, stay: other root threads
-   * read them) */
+  /* (owner, set, learnt and lines, the fields before n, stay: other root
+   * threads read them) */
+  a->learnt = learnt;
   __atomic_store_n(&a->phase, AUTO_PHASE_WARM, __ATOMIC_RELEASE);
   __atomic_store_n(&a->set, set, __ATOMIC_RELEASE);
   memset(&a->n, 0, sizeof(*a) - offsetof(struct omp_ext_auto, n));

@@ -60,6 +60,11 @@ static double least_warm(const struct omp_ext_auto *a)
   return m;
 }
 
+unsigned omp_ext_auto_state_threads(const struct omp_ext_auto *a)
+{
+  return a->set ? a->set->c[a->phase == AUTO_PHASE_SETTLED ? a->best : 0]->threads : 0;
+}
+
 int omp_ext_auto_write_state(FILE *f, const struct omp_ext_auto *a)
 {
   const struct omp_ext_cands *set = a->set;

@@ -117,14 +117,15 @@ void omp_ext_learn_init(const char *dir, omp_ext_region_each_fn each)
   atexit(save);
 }
 
-const struct omp_ext_plan_line *omp_ext_learn_line(const char *module, unsigned long offset)
+unsigned omp_ext_learn_lines(const char *module, unsigned long offset,
+                             const struct omp_ext_plan_line **out)
 {
-  unsigned i;
-  for (i = 0; state && i < state->nlines; i++)
+  unsigned i, n = 0;
+  for (i = 0; state && i < state->nlines && n < OMP_EXT_LEARN_TEAMS; i++)
     if (state->lines[i].kind == OMP_EXT_PLAN_REGION && state->lines[i].state &&
         state->lines[i].offset == offset && strcmp(state->lines[i].module, module) == 0)
-      return &state->lines[i];
-  return NULL;
+      out[n++] = &state->lines[i];
+  return n;
 }
 
 /* ------------------------------------------------------------- write --- */
@@ -173,7 +174,10 @@ static void region_line(const struct omp_ext_region *r, void *arg)
   free(buf);
 }
 
-/* Was the region at \p offset of \p module written from this run? */
+/* Was line \p e's region and team written from this run?  (A line of
+ * another team is kept -- learning for one team size survives a run at
+ * another -- unless it has the THREADS just written: one line per region
+ * and THREADS.) */
 struct seen_arg {
   const struct omp_ext_plan_line *e;
   int seen;
@@ -182,8 +186,12 @@ struct seen_arg {
 static void seen_region(const struct omp_ext_region *r, void *arg)
 {
   struct seen_arg *s = arg;
-  if (r->au && r->offset == s->e->offset && strcmp(r->module, s->e->module) == 0)
-    s->seen = 1;
+  const struct omp_ext_cands *set;
+  if (!r->au || r->offset != s->e->offset || strcmp(r->module, s->e->module) != 0 ||
+      !(set = r->au->set))
+    return;
+  s->seen |= (set->team == s->e->state->team && set->free == s->e->state->team_free) ||
+             omp_ext_auto_state_threads(r->au) == s->e->threads;
 }
 
 /* A line of the state read, kept as it was (its region did not run). */

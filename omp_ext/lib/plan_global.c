@@ -35,8 +35,15 @@ static double cand_median(const struct omp_ext_plan_state *st, const char *label
   return n ? omp_ext_median(v, n) : NAN;
 }
 
-/* Every line a settled region of one kept team size?  That team, else 0. */
-static unsigned settled_team(const struct omp_ext_plan *p)
+/* Is line \p l of team \p team (0: any)? */
+static int of_team(const struct omp_ext_plan_line *l, unsigned team)
+{
+  return !team || !l->state || l->state->team == team;
+}
+
+/* Every line of team \p team (0: every line) a settled region of one kept
+ * team size?  That team, else 0. */
+static unsigned settled_team(const struct omp_ext_plan *p, unsigned want)
 {
   unsigned i, team = 0;
   if (p->team_free || p->nlines == 0 ||
@@ -44,6 +51,8 @@ static unsigned settled_team(const struct omp_ext_plan *p)
     return 0; /* (time samples judge time only) */
   for (i = 0; i < p->nlines; i++) {
     const struct omp_ext_plan_line *l = &p->lines[i];
+    if (!of_team(l, want))
+      continue;
     if (l->kind != OMP_EXT_PLAN_REGION || !l->state || l->state->phase != 2 ||
         l->state->team_free || !l->label[0] || (team && l->state->team != team))
       return 0;
@@ -53,11 +62,13 @@ static unsigned settled_team(const struct omp_ext_plan *p)
 }
 
 /* G_X for the label of line \p x (NAN: a region without its samples). */
-static double global_cost(const struct omp_ext_plan *p, const char *label)
+static double global_cost(const struct omp_ext_plan *p, unsigned team, const char *label)
 {
   double g = 0, m;
   unsigned i;
   for (i = 0; i < p->nlines; i++) {
+    if (!of_team(&p->lines[i], team))
+      continue;
     if (!isfinite(m = cand_median(p->lines[i].state, label)))
       return NAN;
     g += (double)p->lines[i].state->n * m;
@@ -65,19 +76,22 @@ static double global_cost(const struct omp_ext_plan *p, const char *label)
   return g;
 }
 
-int omp_ext_plan_global(const struct omp_ext_plan *p, unsigned *line, double *cost)
+int omp_ext_plan_global(const struct omp_ext_plan *p, unsigned want, unsigned *line, double *cost)
 {
   double per = 0, best = INFINITY, g, m;
-  unsigned i, at = 0;
-  if (settled_team(p) == 0)
+  unsigned i, at = 0, team = settled_team(p, want);
+  if (team == 0)
     return 0;
   for (i = 0; i < p->nlines; i++) {
+    if (!of_team(&p->lines[i], team))
+      continue;
     if (!isfinite(m = cand_median(p->lines[i].state, p->lines[i].label)))
       return 0;
     per += (double)p->lines[i].state->n * m;
   }
   for (i = 0; i < p->nlines; i++)
-    if (isfinite(g = global_cost(p, p->lines[i].label)) && g < best)
+    if (of_team(&p->lines[i], team) && isfinite(g = global_cost(p, team, p->lines[i].label)) &&
+        g < best)
       best = g, at = i;
   if (!isfinite(best) || best - per > OMP_EXT_PLAN_GLOBAL_TIE * (p->run_s > per ? p->run_s : per))
     return 0;

@@ -21,7 +21,10 @@ enum auto_learnt { AUTO_LEARNT_NONE, AUTO_LEARNT_RESTORED, AUTO_LEARNT_REFUSED }
 struct omp_ext_auto {
   const void *owner; /* the tuning root thread (its TLS address) */
   const struct omp_ext_cands *set; /* the team's candidates it learns for (atomic) */
-  const struct omp_ext_plan_line *learnt; /* its learnt state, applied once its team runs */
+  const struct omp_ext_plan_line *learnt; /* the learnt state of its set's team, if any */
+  /* its learnt states, one per team it ran with (OMP_EXT_LEARN) */
+  const struct omp_ext_plan_line *lines[OMP_EXT_LEARN_TEAMS];
+  unsigned nlines;
   unsigned long n;   /* owner's instances since the set was chosen */
   unsigned long run_n; /* owner's instances in this run */
   enum auto_phase phase;
@@ -63,6 +66,10 @@ struct omp_ext_auto {
  * the candidates a->set; 0, or -1 when the state does not fit them (it is
  * then learnt afresh). */
 OMP_EXT_HIDDEN int omp_ext_auto_restore(struct omp_ext_auto *a);
+
+/* auto_state.c: the THREADS of the region's state line (what it runs
+ * now: its settled choice, else its base); 0 when it has none. */
+OMP_EXT_HIDDEN unsigned omp_ext_auto_state_threads(const struct omp_ext_auto *a);
 
 /* auto.c: the end of a learning run (learn.c, before the state is
  * written): an exploration that has spanned AUTO_LEARN_RUNS runs settles on

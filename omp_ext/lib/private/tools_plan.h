@@ -40,13 +40,15 @@ int omp_ext_plan_file_build_id(const char *path, char *id, size_t len);
  * htplaces exec --plan on tune's results). */
 #define OMP_EXT_PLAN_GLOBAL_TIE 0.02
 
-/* plan_global.c: does learnt state \p p amount to one configuration?  Every
- * line a settled region of one kept team size, and the best of the
+/* plan_global.c: does learnt state \p p, for team size \p team (0: the one
+ * team all its lines must have; lines of other teams are ignored), amount
+ * to one configuration?  Every line a settled region of one kept team size, and the best of the
  * regions' choices for all of them costs at most OMP_EXT_PLAN_GLOBAL_TIE x
  * the run's time (the state's "run" line, else its region time) more than
  * per-region control (by the samples' medians, weighted by instances):
  * 1, *line that choice's line, *cost its region time over per-region
  * control's; else 0. */
-int omp_ext_plan_global(const struct omp_ext_plan *p, unsigned *line, double *cost);
+int omp_ext_plan_global(const struct omp_ext_plan *p, unsigned team, unsigned *line,
+                        double *cost);
 
 #endif /* OMP_EXT_TOOLS_PLAN_H */
