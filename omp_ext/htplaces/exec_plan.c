@@ -18,7 +18,11 @@
  *    unless dyn-var is true or --team-sizes made the plan "team free"), else
  *    the default if it has that team, else its base placement -- never a
  *    configuration measured for another team, and a region seen only at
- *    other team sizes follows the global recommendation.
+ *    other team sizes follows the global recommendation;
+ *  - unless what those lines win over the global configuration, a run, is
+ *    at most OMP_EXT_PLAN_GLOBAL_TIE of its run time (the rule learnt
+ *    states follow too): then the plan is its default line alone, which
+ *    runs as `htplaces exec POLICY N` does, nothing preloaded.
  * The plan text is checked as the library checks it (omp_ext_plan_check,
  * the same function) before the program starts, and passed in OMP_EXT_PLAN
  * itself (a path only when too large for the environment): no inherited
@@ -41,6 +45,7 @@
 
 #include "htplaces.h"
 #include "tune_int.h"
+#include "private/tools_plan.h"
 
 /* The most bytes of a plan passed in the environment (Linux limits one
  * string to 128 KiB: MAX_ARG_STRLEN); a larger one goes to a file beside
@@ -94,6 +99,7 @@ struct config {
   const char *places; /* NULL: unbound */
   int wait;           /* 0 unset, 1 passive, 2 active */
   int run_time;       /* auto: measured beside, never a placement */
+  double time_s;      /* its runs' median wall time (NAN: not given) */
   const cJSON *regions;
 };
 
@@ -114,6 +120,8 @@ static int config_of(const cJSON *configs, size_t i, long long npus, const char 
   c->run_time = cJSON_IsTrue(get(o, "run_time")) || strcmp(policy, "auto") == 0;
   c->threads = (long long)get(o, "threads")->valuedouble;
   c->regions = get(o, "regions");
+  c->time_s = cJSON_IsNumber(get(get(o, "time_s"), "median"))
+                ? get(get(o, "time_s"), "median")->valuedouble : NAN;
   if (c->run_time)
     return HTP_EXIT_OK;
   /* k 0: none; 1: a base policy (the policy table's) */
@@ -170,9 +178,11 @@ static int by_total(const void *x, const void *y)
 }
 
 /* The region lines of summary region \p r: per team size, its fastest
- * configuration (the global one when tied), best first. */
+ * configuration (the global one when tied), best first, into \p f (NULL:
+ * none written); *gain grows by what its line of the global's team wins
+ * over the global configuration, seconds a run. */
 static void region_lines(FILE *f, const cJSON *r, const struct config *cs, size_t n, size_t global,
-                         unsigned *nlines)
+                         double *gain)
 {
   const char *module = cJSON_GetStringValue(get(r, "module"));
   const char *offset = cJSON_GetStringValue(get(r, "offset"));
@@ -212,14 +222,37 @@ static void region_lines(FILE *f, const cJSON *r, const struct config *cs, size_
   qsort(best, nbest, sizeof(*best), by_total);
   base = strrchr(module, '/');
   for (k = 0; k < nbest; k++) {
+    double tg = region_total(&cs[global], key);
+    if (best[k].config != global && cs[best[k].config].threads == cs[global].threads && tg >= 0)
+      *gain += tg - best[k].total;
+    if (!f)
+      continue;
     fputs("region ", f);
     omp_ext_put_field(f, base ? base + 1 : module);
     fprintf(f, " %s ", offset);
     put_config(f, &cs[best[k].config]);
     fputc('\n', f);
-    (*nlines)++;
   }
   free(best);
+}
+
+/* Does per-region control pay (what the regions' lines win over the
+ * global configuration, a run, above OMP_EXT_PLAN_GLOBAL_TIE of its run's
+ * time: its start-up and bookkeeping, and the measurements' noise)?  1, or
+ * 0 with a comment line saying why the plan is one configuration. */
+static int regions_pay(FILE *f, const cJSON *regions, const struct config *cs, size_t n,
+                       size_t global)
+{
+  const cJSON *r;
+  double gain = 0, run = cs[global].time_s;
+  cJSON_ArrayForEach(r, regions)
+    region_lines(NULL, r, cs, n, global, &gain);
+  if (!(run > 0) || gain > OMP_EXT_PLAN_GLOBAL_TIE * run)
+    return 1;
+  fprintf(f, "# per-region control would win %.3g s of a %.3g s run (%.1f%%; it pays from "
+          "%.0f%%): one configuration\n", gain, run, 100 * gain / run,
+          100 * OMP_EXT_PLAN_GLOBAL_TIE);
+  return 0;
 }
 
 /* The plan text of tune's results \p root into \p f; *threads and *wait
@@ -231,7 +264,7 @@ static int write_plan(FILE *f, const cJSON *root, const char *path, const omp_ex
   long long npus = omp_ext_topo_npus(topo);
   struct config *cs;
   size_t i, n, global;
-  unsigned nlines = 0;
+  double gain = 0;
   char machine[8192];
   int status = HTP_EXIT_OK;
   best = get(get(root, "recommendation"), "best");
@@ -260,8 +293,9 @@ static int write_plan(FILE *f, const cJSON *root, const char *path, const omp_ex
     fputs("default ", f);
     put_config(f, &cs[global]);
     fputc('\n', f);
-    cJSON_ArrayForEach(r, regions)
-      region_lines(f, r, cs, n, global, &nlines);
+    if (regions_pay(f, regions, cs, n, global))
+      cJSON_ArrayForEach(r, regions)
+        region_lines(f, r, cs, n, global, &gain);
     *threads = cs[global].threads, *wait = cs[global].wait;
   }
   free(cs);
