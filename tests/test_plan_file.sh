@@ -152,6 +152,14 @@ for run in 1.0 0.05; do
   esac
   [ $run = 0.05 ] || [ "$(cat "$tmp/learn3/.env.global")" = 1 ] || fail "run $run: not counted as one configuration"
   [ $run = 1.0 ] || [ ! -e "$tmp/learn3/.env.global" ] || fail "run $run: counted as one configuration"
+  # the same state applied by exec --plan: the same rule (omp_ext_plan_one),
+  # though its lines name two configurations
+  got=$("$htp" exec --plan "$tmp/learn3/env.plan" -- env | grep -E '^(OMP_PLACES|LD_PRELOAD)=' | sort | tr '\n' ' ')
+  case $run:$got in
+    1.0:) ;;
+    0.05:*LD_PRELOAD=*libomp_ext*) ;;
+    *) fail "exec --plan on the learnt state of a $run s run: '$got'" ;;
+  esac
 done
 # a state with lines of another team (a run at OMP_NUM_THREADS=1, still
 # exploring): one configuration for the program's team all the same; at

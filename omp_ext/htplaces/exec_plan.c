@@ -45,6 +45,7 @@
 
 #include "htplaces.h"
 #include "tune_int.h"
+#include "private/plan_int.h"
 #include "private/tools_plan.h"
 
 /* The most bytes of a plan passed in the environment (Linux limits one
@@ -365,66 +366,34 @@ static int save_plan(const char *file, char **text)
   return HTP_EXIT_OK;
 }
 
-/* Does the plan (text read from \p f, checked) give every region one
- * configuration: its default and region lines all "N PLACES" alike, no
- * "team free", every learnt region settled?  1 with *threads and
- * *places (malloc'd; "-": unbound) of it, else 0. */
-static int plan_is_global(FILE *f, long long *threads, char **places)
-{
-  char *line = NULL, *pl = NULL;
-  size_t cap = 0;
-  long long t;
-  int n = 0, same = 1;
-  *places = NULL;
-  while (same && getline(&line, &cap, f) > 0) {
-    int got = 0;
-    free(pl);
-    if (!(pl = malloc(strlen(line) + 1)))
-      break;
-    if (strncmp(line, "team free", 9) == 0 ||
-        (strstr(line, " phase=") && !strstr(line, " phase=settled")))
-      same = 0;
-    else if (strncmp(line, "default ", 8) == 0)
-      got = sscanf(line + 8, "%lld %s", &t, pl) == 2;
-    else if (strncmp(line, "region ", 7) == 0)
-      got = sscanf(line + 7, "%*s %*s %lld %s", &t, pl) == 2;
-    if (!got)
-      continue;
-    if (n++ == 0) {
-      *threads = t, *places = pl, pl = NULL;
-    } else {
-      same = t == *threads && strcmp(pl, *places) == 0;
-    }
-  }
-  free(line), free(pl);
-  if (same && n)
-    return 1;
-  free(*places);
-  *places = NULL;
-  return 0;
-}
-
-/* A plan of one configuration for every region (plan_is_global) is run
- * as `htplaces exec POLICY N` runs: OMP_PLACES (or none), OMP_PROC_BIND,
- * OMP_NUM_THREADS and nothing preloaded -- the same placement without
- * per-region control's start and bookkeeping.  Not when the user asked
- * for another team (OMP_NUM_THREADS), for timing files (OMP_EXT_TIMING,
- * which the preloaded library writes), or set OMP_EXT_PLACES: then 0
- * (run it preloaded); else only returns on an error. */
-static int exec_global(struct htp_ctx *ctx, FILE *f, char **argv)
+/* A plan of one configuration (omp_ext_plan_one: its lines alike, or a
+ * learnt state whose samples say per-region control does not pay) for
+ * the team the program gets (the user's OMP_NUM_THREADS, else the plan's
+ * \p threads, else the allowed PUs) is run as `htplaces exec POLICY N`
+ * runs: OMP_PLACES (or none), OMP_PROC_BIND, OMP_NUM_THREADS and nothing
+ * preloaded -- the same placement without per-region control's start and
+ * bookkeeping.  Not when the user asked for another team, for timing
+ * files (OMP_EXT_TIMING, which the preloaded library writes), or set
+ * OMP_PLACES or OMP_EXT_PLACES: then 0 (run it preloaded); else only
+ * returns on an error. */
+static int exec_global(struct htp_ctx *ctx, const struct omp_ext_plan *p, long long threads,
+                       char **argv)
 {
   const char *user = getenv("OMP_NUM_THREADS");
-  char *places;
-  long long threads = 0;
+  const struct omp_ext_plan_line *l;
+  long long team = user && *user ? atoll(user) : threads > 0 ? threads
+                 : (long long)omp_ext_topo_npus(ctx->topo);
+  char *places = NULL;
+  unsigned line;
   int status;
   if (getenv("OMP_EXT_TIMING") || getenv("OMP_EXT_PLACES") || getenv("OMP_PLACES") ||
-      !plan_is_global(f, &threads, &places))
+      team < 1 || team > UINT_MAX || !omp_ext_plan_one(p, (unsigned)team, &line))
     return HTP_EXIT_OK; /* (the user's places: checked and used by the preloaded run) */
-  if (user && *user && atoll(user) != threads) {
-    free(places);
+  l = &p->lines[line];
+  if ((l->threads ? l->threads : threads) != team ||
+      (l->places && omp_ext_placelist_canonical(l->places, &places) != 0))
     return HTP_EXIT_OK;
-  }
-  status = htp_exec_global(ctx, threads, strcmp(places, "-") == 0 ? NULL : places, argv);
+  status = htp_exec_global(ctx, user && *user ? 0 : team, places, argv);
   free(places);
   return status;
 }
@@ -433,34 +402,30 @@ static int exec_global(struct htp_ctx *ctx, FILE *f, char **argv)
  * default line's team and its wait policy set as for tune's. */
 static int exec_plan_file(struct htp_ctx *ctx, const char *file, int team_free, char **argv)
 {
-  char msg[1024], abs[PATH_MAX], line[256];
+  char msg[1024], abs[PATH_MAX];
+  struct omp_ext_plan *p;
   long long threads = 0;
-  int status, wait = 0;
-  FILE *f;
+  unsigned i;
+  int status;
   omp_ext_topo_t *topo = htp_topo(ctx, &status);
   if (!topo)
     return status;
   if (team_free)
     return htp_error(HTP_EXIT_USAGE, "--team-sizes applies to htplaces tune's results; a plan "
                      "file says 'team free' itself (learnt with auto:threads)");
-  if (omp_ext_plan_check(file, topo, msg, sizeof(msg)) != 0)
-    return htp_error(HTP_EXIT_USAGE, "--plan %s", msg);
-  if (!realpath(file, abs) || !(f = fopen(file, "r")))
+  if (omp_ext_plan_read(file, topo, &p, msg, sizeof(msg)) != 0)
+    return htp_error(HTP_EXIT_USAGE, "--plan %s", msg[0] ? msg : "cannot be read");
+  if (!realpath(file, abs)) {
+    omp_ext_plan_free(p);
     return htp_error(HTP_EXIT_FAIL, "--plan %s: %s", file, strerror(errno));
-  while (fgets(line, sizeof(line), f)) { /* (checked: the first words are what they say) */
-    long long t;
-    if (strncmp(line, "wait ", 5) == 0)
-      wait = strncmp(line + 5, "passive", 7) == 0 ? 1 : 2;
-    else if (sscanf(line, "default %lld", &t) == 1)
-      threads = t;
   }
-  if ((status = set_wait(wait, file)) != 0) {
-    fclose(f);
-    return status;
-  }
-  rewind(f);
-  status = exec_global(ctx, f, argv); /* (returns only when not one configuration) */
-  fclose(f);
+  for (i = 0; i < p->nlines; i++)
+    if (p->lines[i].kind == OMP_EXT_PLAN_DEFAULT)
+      threads = p->lines[i].threads;
+  status = set_wait(p->wait, file);
+  if (!status) /* (returns only when not one configuration) */
+    status = exec_global(ctx, p, threads, argv);
+  omp_ext_plan_free(p);
   if (status || (status = set_threads(threads)) != 0)
     return status;
   htp_program_env(ctx); /* (the program gets the user's HWLOC_PLUGINS_BLACKLIST) */
@@ -531,6 +496,7 @@ int htp_exec_plan(struct htp_ctx *ctx, const char *plan, int team_free, char **a
   long long threads = 0;
   int status, wait = 0;
   omp_ext_topo_t *topo;
+  struct omp_ext_plan *p = NULL;
   FILE *f;
   if (stat(plan, &st) != 0)
     return htp_error(HTP_EXIT_USAGE, "--plan %s: %s; give htplaces tune's --out folder, its "
@@ -563,12 +529,11 @@ int htp_exec_plan(struct htp_ctx *ctx, const char *plan, int team_free, char **a
   }
   cJSON_Delete(root);
   /* The same check as the library's, before the program starts. */
-  if (!status && omp_ext_plan_check(text, topo, msg, sizeof(msg)) != 0)
+  if (!status && omp_ext_plan_read(text, topo, &p, msg, sizeof(msg)) != 0)
     status = htp_error(HTP_EXIT_USAGE, "--plan %s: %s", file, msg);
-  if (!status && (status = set_wait(wait, file)) == 0 && (f = fmemopen(text, len, "r"))) {
-    status = exec_global(ctx, f, argv); /* (returns only when not one configuration) */
-    fclose(f);
-  }
+  if (!status && (status = set_wait(wait, file)) == 0) /* (returns only when not one) */
+    status = exec_global(ctx, p, threads, argv);
+  omp_ext_plan_free(p);
   if (!status && len > PLAN_ENV_MAX)
     status = save_plan(file, &text);
   if (!status)

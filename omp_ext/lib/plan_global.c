@@ -1,7 +1,12 @@
 /*
- * The one configuration a learnt state (auto --learn, plan_int.h) amounts
- * to when per-region control does not pay: for htplaces exec auto --learn,
- * which then runs the program as exec POLICY N does, without the library.
+ * The one configuration a plan or a learnt state (auto --learn, plan_int.h)
+ * amounts to: for htplaces exec --plan and exec auto --learn, which then
+ * run the program as exec POLICY N does, without the library.
+ *
+ * A plan whose default and region lines are all the same THREADS and
+ * places (no "team free", every learnt line settled) is that
+ * configuration.  A learnt state is one when per-region control does not
+ * pay:
  *
  * Per region r of the state, n_r instances a run and, per candidate c, the
  * median m_rc of its samples.  Per-region control costs P = sum n_r m_r,s_r
@@ -98,4 +103,35 @@ int omp_ext_plan_global(const struct omp_ext_plan *p, unsigned want, unsigned *l
   *line = at;
   *cost = per > 0 ? best / per : 1;
   return 1;
+}
+
+/* Every default and region line the same THREADS and places, no "team
+ * free", every learnt line settled: 1 (*line the first), else 0. */
+static int lines_alike(const struct omp_ext_plan *p, unsigned *line)
+{
+  char *first = NULL, *pl = NULL;
+  unsigned i;
+  int same = p->nlines > 0 && !p->team_free;
+  for (i = 0; same && i < p->nlines; i++) {
+    const struct omp_ext_plan_line *l = &p->lines[i];
+    pl = NULL;
+    if ((l->state && l->state->phase != 2) ||
+        (l->places && omp_ext_placelist_canonical(l->places, &pl) != 0))
+      same = 0;
+    else if (i && (l->threads != p->lines[0].threads || !pl != !first ||
+                   (pl && strcmp(pl, first) != 0)))
+      same = 0;
+    if (i == 0)
+      first = pl, pl = NULL;
+    free(pl);
+  }
+  free(first);
+  *line = 0;
+  return same;
+}
+
+int omp_ext_plan_one(const struct omp_ext_plan *p, unsigned team, unsigned *line)
+{
+  double cost;
+  return lines_alike(p, line) || (p->learnt[0] && omp_ext_plan_global(p, team, line, &cost));
 }

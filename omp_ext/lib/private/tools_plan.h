@@ -51,4 +51,11 @@ int omp_ext_plan_file_build_id(const char *path, char *id, size_t len);
 int omp_ext_plan_global(const struct omp_ext_plan *p, unsigned team, unsigned *line,
                         double *cost);
 
+/* plan_global.c: does plan \p p amount to one configuration for team size
+ * \p team (see omp_ext_plan_global)?  Its lines all alike (the same THREADS
+ * and places, no "team free", every learnt line settled), or a learnt
+ * state for which omp_ext_plan_global says so: 1, *line that
+ * configuration's line; else 0. */
+int omp_ext_plan_one(const struct omp_ext_plan *p, unsigned team, unsigned *line);
+
 #endif /* OMP_EXT_TOOLS_PLAN_H */
