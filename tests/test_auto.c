@@ -488,7 +488,8 @@ static void test_learn_budget(void)
  * first carries a cold start), against the range of all it measured
  * (10-20 ms; out: 1.5 x beyond).  Run 0: 50 then 25 ms (25: within 1.5 x
  * the others' 20), kept; run 1: 10 then 50 ms (the least: 10), kept; runs
- * 2 and 3: 50 and 50 ms, out twice in a row: it explores again. */
+ * 2 and 3: 50 and 50 ms, out twice in a row: it explores again.  A tiny
+ * region run once a run does not, whatever its noise (AUTO_DRIFT_MIN_S). */
 static void test_learnt_drift(void)
 {
   static const struct omp_ext_team kept16 = {NPUS, 0};
@@ -513,6 +514,25 @@ static void test_learnt_drift(void)
     free(b);
   }
   omp_ext_plan_free(plan);
+  /* a region of 10 us run once a run, 200 us in two runs in a row: 190 us
+   * a run is not worth exploring again (AUTO_DRIFT_MIN_S) */
+  {
+    const double tiny[] = {10e-6, 11e-6}, slow = 200e-6;
+    CU_ASSERT_FATAL(learn_runs(&kept16, tiny, 2, 1, 6, cfg, sizeof(cfg), &plan) <= AUTO_LEARN_RUNS);
+    for (run = 0; run < 2; run++) {
+      struct omp_ext_auto *b = auto_from(&plan->lines[0]);
+      struct omp_ext_plan *next;
+      instance_cand(b, &kept16, &slow, 1);
+      next = state_plan(b);
+      CU_ASSERT_PTR_NOT_NULL_FATAL(next);
+      CU_ASSERT_EQUAL(next->lines[0].state->drift, 0);
+      CU_ASSERT_EQUAL(next->lines[0].state->reexplores, 0);
+      omp_ext_plan_free(plan);
+      plan = next;
+      free(b);
+    }
+    omp_ext_plan_free(plan);
+  }
 }
 
 static CU_TestInfo auto_tests[] = {

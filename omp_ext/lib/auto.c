@@ -81,6 +81,8 @@
 #define AUTO_DRIFT 1.5
 #define AUTO_DRIFT_WINDOWS 2 /* consecutive windows (or runs) out of the band */
 #define AUTO_MAX_REEXPLORE 8
+/* A learnt region explores again only for a change worth this much a run. */
+#define AUTO_DRIFT_MIN_S 1e-3
 /* After every candidate ran one block, one whose block median exceeds
  * AUTO_DROP x the least block median runs no more blocks. */
 #define AUTO_DROP 1.5
@@ -549,6 +551,17 @@ static void explored(struct omp_ext_auto *a, unsigned c, double dt, int switched
   a->explored++;
 }
 
+/* Is \p dt out of [lo, hi] enough to explore again: clearly (the early
+ * drop's margins), and by at least AUTO_DRIFT_MIN_S a run over the
+ * region's instances a run (a tiny region run once a run is never worth
+ * exploring again: only noise moves it so)? */
+static int drifted_from(const struct omp_ext_auto *a, double dt, double lo, double hi)
+{
+  double n = a->learnt && a->learnt->state && a->learnt->state->n ? (double)a->learnt->state->n : 1;
+  return (clearly_worse(a, dt, hi) && n * (dt - hi) >= AUTO_DRIFT_MIN_S) ||
+         (clearly_worse(a, lo, dt) && n * (lo - dt) >= AUTO_DRIFT_MIN_S);
+}
+
 /* The range of what a learnt region measured: every sample of every
  * candidate, and its learnt cost. */
 static void learnt_range(const struct omp_ext_auto *a, double *lo, double *hi)
@@ -580,7 +593,7 @@ static void settled_sample(struct omp_ext_auto *a, double dt)
      * learnt its least warm-up time) */
     dt = a->xfirst > 0 && a->xfirst < dt ? a->xfirst : dt;
     learnt_range(a, &lo, &hi);
-    if (!clearly_worse(a, dt, hi) && !clearly_worse(a, lo, dt)) {
+    if (!drifted_from(a, dt, lo, hi)) {
       a->xdrift = 0;
     } else if (++a->xdrift >= AUTO_DRIFT_WINDOWS && a->reexplores < AUTO_MAX_REEXPLORE) {
       a->xdrift = 0;
