@@ -205,6 +205,9 @@ PY
     *) fail "exec --plan, a win of 0.2 s in a run of $run s: '$got'" ;;
   esac
 done
+# with --team-sizes the wins of other team sizes count: the region lines kept
+"$htp" exec --plan "$tmp/run100" --team-sizes -- sh -c 'printf %s "$OMP_EXT_PLAN"' >"$tmp/p1h"
+grep -q '^region ' "$tmp/p1h" || fail "exec --plan --team-sizes: no region line: $(cat "$tmp/p1h")"
 OMP_EXT_TIMING=$tmp/t1h.json "$htp" exec --plan "$tmp/run100" -- sh -c 'printf %s "$OMP_EXT_PLAN"' >"$tmp/p1h"
 grep -q '^# per-region control would win 0.2 s of a 100 s run (0.2%; it pays from 2%): one configuration$' "$tmp/p1h" &&
   ! grep -q '^region ' "$tmp/p1h" || fail "exec --plan, one configuration: the plan '$(cat "$tmp/p1h")'"

@@ -294,7 +294,7 @@ static int write_plan(FILE *f, const cJSON *root, const char *path, const omp_ex
     fputs("default ", f);
     put_config(f, &cs[global]);
     fputc('\n', f);
-    if (regions_pay(f, regions, cs, n, global))
+    if (team_free || regions_pay(f, regions, cs, n, global)) /* (free: other teams win) */
       cJSON_ArrayForEach(r, regions)
         region_lines(f, r, cs, n, global, &gain);
     *threads = cs[global].threads, *wait = cs[global].wait;
