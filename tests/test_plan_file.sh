@@ -160,6 +160,10 @@ for run in 1.0 0.05; do
     0.05:*LD_PRELOAD=*libomp_ext*) ;;
     *) fail "exec --plan on the learnt state of a $run s run: '$got'" ;;
   esac
+  # ... but not another program's state (sh's, not env's): preloaded, the
+  # library says its regions did not run
+  got=$("$htp" exec --plan "$tmp/learn3/env.plan" -- sh -c env | grep -E '^LD_PRELOAD=')
+  case $got in *libomp_ext*) ;; *) fail "exec --plan on env's state ran sh as one configuration" ;; esac
 done
 # a state with lines of another team (a run at OMP_NUM_THREADS=1, still
 # exploring): one configuration for the program's team all the same; at

@@ -82,6 +82,12 @@ static int same_build(const struct omp_ext_plan *p, const char *exe)
   return 1;
 }
 
+int htp_learnt_for(const struct omp_ext_plan *p, const char *prog)
+{
+  char exe[PATH_MAX];
+  return program_file(prog, exe) == 0 && same_build(p, exe);
+}
+
 /* The state DIR/NAME.plan, when one configuration for team size \p team
  * (its lines of other teams aside): *places (malloc'd; NULL unbound); 1,
  * else 0. */

@@ -389,6 +389,8 @@ static int exec_global(struct htp_ctx *ctx, const struct omp_ext_plan *p, long l
   if (getenv("OMP_EXT_TIMING") || getenv("OMP_EXT_PLACES") || getenv("OMP_PLACES") ||
       team < 1 || team > UINT_MAX || !omp_ext_plan_one(p, (unsigned)team, &line))
     return HTP_EXIT_OK; /* (the user's places: checked and used by the preloaded run) */
+  if (p->learnt[0] && !htp_learnt_for(p, argv[0]))
+    return HTP_EXIT_OK; /* (another program's state: the library says so) */
   l = &p->lines[line];
   if ((l->threads ? l->threads : threads) != team ||
       (l->places && omp_ext_placelist_canonical(l->places, &places) != 0))

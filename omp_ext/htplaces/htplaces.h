@@ -107,6 +107,10 @@ int htp_exec_global(struct htp_ctx *ctx, long long threads, const char *places, 
  * OMP_EXT_TIMING: then 0 (run it preloaded); else returns only on an
  * error. */
 int htp_exec_learnt(struct htp_ctx *ctx, const char *dir, char **argv);
+/* exec_learnt.c: was learnt state \p p learnt for this build of program
+ * \p prog (as execvp finds it), and only for it?  1, else 0. */
+struct omp_ext_plan;
+int htp_learnt_for(const struct omp_ext_plan *p, const char *prog);
 
 /* Print "htplaces: MESSAGE" on stderr; returns \p status for `return htp_error(...)`. */
 int htp_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
