@@ -223,13 +223,13 @@ static void test_user_places_per_region(void)
 }
 
 /* exec auto and --plan keep the user's OMP_NUM_THREADS (nthreads-var):
- * a value that is no list of positive integers is refused with one line,
- * exit 2, the program not run (libomp aborts on it); a list with blanks
- * is one. */
+ * a value that is no list of positive integers, empty or blank included,
+ * is refused with one line, exit 2, the program not run (libomp aborts on
+ * it); a list with blanks is one. */
 static void test_user_threads_per_region(void)
 {
   static char *bad[] = {"OMP_NUM_THREADS=abc", "OMP_NUM_THREADS=0", "OMP_NUM_THREADS=2,",
-                        "OMP_NUM_THREADS=-1"};
+                        "OMP_NUM_THREADS=-1", "OMP_NUM_THREADS= "};
   static char good[] = "OMP_NUM_THREADS= 1 , 1";
   char plan[] = "omp_ext_plan 2\ndefault 0 -\n";
   char *auto_args[] = {"auto", "--", "sh", "-c", "echo ran", NULL};
@@ -248,6 +248,17 @@ static void test_user_threads_per_region(void)
       CU_ASSERT_EQUAL(count_lines(r.err), 1);
       run_free(&r);
     }
+  { /* set but empty ("NAME=" unsets in run_capture: env(1) sets it) */
+    char *argv[] = {"env", "OMP_NUM_THREADS=", HTPLACES_BIN, "exec", "auto", "--", "sh", "-c",
+                    "echo ran", NULL};
+    struct run_result r;
+    CU_ASSERT_EQUAL_FATAL(run_capture(argv, NULL, &r), 0);
+    CU_ASSERT_EQUAL(r.status, 2);
+    CU_ASSERT_STRING_EQUAL(r.out, "");
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "OMP_NUM_THREADS '': a positive integer"));
+    CU_ASSERT_EQUAL(count_lines(r.err), 1);
+    run_free(&r);
+  }
 #ifdef OMP_EXT_SANITIZED
   OMP_EXT_SKIP("sanitizer build: libomp_ext preloaded into sh needs ASan first in the library list");
   if (1)

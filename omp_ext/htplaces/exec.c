@@ -107,8 +107,8 @@ static int user_threads_ok(void)
   const char *v = getenv("OMP_NUM_THREADS"), *p, *end;
   char shown[4 * OMP_EXT_QUOTE_MAX + 32];
   unsigned long long n;
-  if (!v || !*v)
-    return HTP_EXIT_OK;
+  if (!v)
+    return HTP_EXIT_OK; /* (set but empty or blank: refused, libomp aborts on it) */
   for (p = v;; p = end + 1) {
     while (isspace((unsigned char)*p))
       p++;
@@ -117,7 +117,7 @@ static int user_threads_ok(void)
     while (end && isspace((unsigned char)*end))
       end++;
     if (!end || (*end != ',' && *end))
-      return htp_error(HTP_EXIT_USAGE, "OMP_NUM_THREADS %s: a positive integer, or a comma list "
+      return htp_error(HTP_EXIT_USAGE, "OMP_NUM_THREADS '%s': a positive integer, or a comma list "
                        "of them, is expected", omp_ext_quote(v, shown, sizeof(shown)));
     if (!*end)
       return HTP_EXIT_OK;
