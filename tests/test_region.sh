@@ -449,6 +449,26 @@ wait
 [ ! -s "$tmp/e5e" ] || fail "processes learning at once: stderr '$(cat "$tmp/e5e")'"
 "$htp" exec --plan "$state" -- true || fail "processes learning at once left an invalid state: $(cat "$state")"
 [ "$(ls -A "$tmp/learn")" = "${probe##*/}.plan" ] || fail "temporary files left: $(ls -A "$tmp/learn")"
+# a symbolic link to a state: the target read and replaced, the link kept;
+# a folder or a dangling link there: one line, nothing written
+mkdir "$tmp/learnln" "$tmp/learndir" "$tmp/learndl" "$tmp/learnto"
+cp "$tmp/state.good" "$tmp/learnto/target.plan"
+ln -s ../learnto/target.plan "$tmp/learnln/${probe##*/}.plan"
+OMP_EXT_TIMING=$tmp/t5l.json "$htp" exec auto --learn "$tmp/learnln" -- "$probe" 3 >/dev/null 2>"$tmp/e5l" ||
+  fail "exec auto --learn through a symbolic link failed"
+[ -L "$tmp/learnln/${probe##*/}.plan" ] && [ ! -s "$tmp/e5l" ] &&
+  [ "$(grep -o '"learnt": "restored"' "$tmp/t5l.json" | wc -l)" = 2 ] &&
+  ! cmp -s "$tmp/state.good" "$tmp/learnto/target.plan" && grep -q '^run ' "$tmp/learnto/target.plan" &&
+  [ "$(ls -A "$tmp/learnto")" = target.plan ] ||
+  fail "a state behind a symbolic link: not read, not written to its target, or the link replaced: $(ls -lA "$tmp/learnln" "$tmp/learnto") $(cat "$tmp/e5l")"
+mkdir "$tmp/learndir/${probe##*/}.plan"
+ln -s ../nowhere.plan "$tmp/learndl/${probe##*/}.plan"
+for d in learndir learndl; do
+  "$htp" exec auto --learn "$tmp/$d" -- "$probe" 3 >"$tmp/o5l" 2>"$tmp/e5l" || fail "exec auto --learn $d failed"
+  [ "$(wc -l <"$tmp/e5l")" = 1 ] && grep -Eq "is (not a regular file \(a folder\)|a symbolic link to nothing): nothing learnt is kept$" "$tmp/e5l" &&
+    [ "$(ls -A "$tmp/$d")" = "${probe##*/}.plan" ] && [ ! -e "$tmp/nowhere.plan" ] ||
+    fail "a state that is $d: stderr '$(cat "$tmp/e5l")', folder $(ls -A "$tmp/$d")"
+done
 # one allowed PU: the only candidate is settled on once timed (its state
 # then amounts to one configuration: the next run is not preloaded)
 if command -v taskset >/dev/null 2>&1; then

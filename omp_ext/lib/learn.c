@@ -12,6 +12,9 @@
  * program learns afresh) and the auto value it was learnt under (another
  * objective's costs are not this one's).  A state that fails is refused
  * with one line and learnt afresh; the file is then replaced at exit.
+ * DIR/PROGRAM.plan may be a symbolic link to a regular file (the target is
+ * read and replaced, the link kept); another kind of file there (a folder,
+ * a FIFO, a dangling link) is said once and nothing is kept.
  *
  * At exit (atexit, in every process that ran a region under auto: a forked
  * child too) each exploration that has spanned AUTO_LEARN_RUNS runs settles
@@ -38,7 +41,7 @@
 #include "private/bind.h"
 #include "private/util.h"
 
-static char learn_dir[4096], learn_file[4096 + 300];
+static char learn_file[4096 + 300];
 static omp_ext_region_each_fn each_region; /* region.c's table */
 static struct omp_ext_plan *state; /* the file's, checked; NULL: none or refused */
 static int learn_on;
@@ -85,6 +88,35 @@ static int state_fits(const struct omp_ext_plan *p)
 
 static void save(void);
 
+/* learn_file usable: absent, a regular file, or a symbolic link to one --
+ * then the link's target is read and replaced, the link kept (learn_file
+ * becomes the target's path); anything else is said once, nothing kept. */
+static int state_path_ok(void)
+{
+  char shown[4 * OMP_EXT_QUOTE_MAX + 32], *target;
+  struct stat st;
+  if (lstat(learn_file, &st) != 0)
+    return 1;
+  if (S_ISLNK(st.st_mode)) {
+    if (!(target = realpath(learn_file, NULL)) || stat(target, &st) != 0 || !S_ISREG(st.st_mode) ||
+        strlen(target) >= sizeof(learn_file)) {
+      say("'%s' is a symbolic link to %s: nothing learnt is kept",
+          omp_ext_quote(learn_file, shown, sizeof(shown)),
+          !target ? "nothing" : omp_ext_file_kind(st.st_mode));
+      free(target);
+      return 0;
+    }
+    snprintf(learn_file, sizeof(learn_file), "%s", target);
+    free(target);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    say("'%s' is not a regular file (%s): nothing learnt is kept",
+        omp_ext_quote(learn_file, shown, sizeof(shown)), omp_ext_file_kind(st.st_mode));
+    return 0;
+  }
+  return 1;
+}
+
 void omp_ext_learn_init(const char *dir, omp_ext_region_each_fn each)
 {
   char exe[4096], why[1024], shown[4 * OMP_EXT_QUOTE_MAX + 32];
@@ -100,8 +132,9 @@ void omp_ext_learn_init(const char *dir, omp_ext_region_each_fn each)
     return;
   exe[n] = '\0';
   base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
-  snprintf(learn_dir, sizeof(learn_dir), "%s", dir);
   snprintf(learn_file, sizeof(learn_file), "%s/%s.plan", dir, base);
+  if (!state_path_ok())
+    return;
   if (access(learn_file, F_OK) == 0) {
     if (omp_ext_plan_read(learn_file, NULL, &state, why, sizeof(why)) != 0) {
       say("%s: learning afresh", why[0] ? why : "cannot read the state");
@@ -292,7 +325,8 @@ static int write_state(FILE *f)
   return ferror(f) ? -1 : 0;
 }
 
-/* At exit: DIR/.PROGRAM.plan.PID.XXXXXX, then renamed over the state. */
+/* At exit: DIR/PROGRAM.plan.PID.XXXXXX, then renamed over the state (over
+ * a symbolic link's target, in the target's folder). */
 static void save(void)
 {
   char tmp[sizeof(learn_file) + 64], shown[4 * OMP_EXT_QUOTE_MAX + 32];
@@ -304,8 +338,8 @@ static void save(void)
   if ((fd = mkstemp(tmp)) < 0 || !(f = fdopen(fd, "w"))) {
     if (fd >= 0)
       close(fd);
-    say("cannot write in '%s': %s: nothing learnt is kept",
-        omp_ext_quote(learn_dir, shown, sizeof(shown)), strerror(errno));
+    say("cannot write in the folder of '%s': %s: nothing learnt is kept",
+        omp_ext_quote(learn_file, shown, sizeof(shown)), strerror(errno));
     return;
   }
   if (fchmod(fd, 0644) != 0) { /* (mkstemp made it 0600: readable by its owner still) */

@@ -98,9 +98,7 @@ static int read_file(struct ctx *c, const char *path, char **text)
   }
   if (!S_ISREG(st.st_mode)) {
     close(fd);
-    return bad(c, "not a regular file (%s); give a plan file",
-               S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a FIFO"
-               : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "a socket");
+    return bad(c, "not a regular file (%s); give a plan file", omp_ext_file_kind(st.st_mode));
   }
   if ((unsigned long long)st.st_size > OMP_EXT_PLAN_MAX_BYTES) {
     close(fd);
