@@ -116,7 +116,7 @@ static int learnt_global(struct htp_ctx *ctx, const char *state, const char *exe
 
 int htp_exec_learnt(struct htp_ctx *ctx, const char *dir, char **argv)
 {
-  const char *user = getenv("OMP_NUM_THREADS"), *name;
+  const char *name;
   char exe[PATH_MAX], *state = NULL, *places = NULL;
   long long team;
   int status = HTP_EXIT_OK, one;
@@ -132,7 +132,7 @@ int htp_exec_learnt(struct htp_ctx *ctx, const char *dir, char **argv)
     free(state);
     return status;
   }
-  team = user && *user ? atoll(user) : (long long)omp_ext_topo_npus(ctx->topo);
+  team = htp_program_team(ctx, 0);
   one = learnt_global(ctx, state, exe, team, &places);
   free(state);
   if (one && !check_turn(dir, name))

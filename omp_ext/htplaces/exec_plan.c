@@ -381,8 +381,7 @@ static int exec_global(struct htp_ctx *ctx, const struct omp_ext_plan *p, long l
 {
   const char *user = getenv("OMP_NUM_THREADS");
   const struct omp_ext_plan_line *l;
-  long long team = user && *user ? atoll(user) : threads > 0 ? threads
-                 : (long long)omp_ext_topo_npus(ctx->topo);
+  long long team = htp_program_team(ctx, threads);
   char *places = NULL;
   unsigned line;
   int status;
