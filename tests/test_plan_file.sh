@@ -79,12 +79,25 @@ grep -q "conflict: OMP_EXT_PLAN='/nonexistent': No such file or directory: libom
 #    of another configuration, the user's own N, timing files asked for)
 #    keeps per-region control
 pu=$("$htp" spn 1 | tr -d '{}')
+npus=$("$htp" speedup | tr ',' '\n' | grep -c .)
 printf 'omp_ext_plan 2\ndefault 1 {%s} spn:1\nregion probe 0x10 1 {%s} spn:1\n' "$pu" "$pu" >"$tmp/one"
 printf 'omp_ext_plan 2\ndefault 1 {%s} spn:1\nregion probe 0x10 1 - none:1\n' "$pu" >"$tmp/two"
 env_of() { "$htp" exec --plan "$1" -- env | grep -E '^(OMP_|LD_PRELOAD)' | sort | tr '\n' ' '; }
 got=$(env_of "$tmp/one")
 [ "$got" = "OMP_NUM_THREADS=1 OMP_PLACES={$pu} OMP_PROC_BIND=close " ] ||
   fail "a plan of one configuration: the program's environment '$got'"
+# lines of another team (2 threads) do not apply to a run at this one:
+# still one configuration; a run at that team is preloaded
+if [ "$npus" -gt 1 ]; then
+  printf 'omp_ext_plan 2\ndefault 1 {%s} spn:1\nregion probe 0x10 1 {%s} spn:1\nregion probe 0x10 2 - none:2\n' "$pu" "$pu" >"$tmp/teams"
+  got=$(env_of "$tmp/teams")
+  [ "$got" = "OMP_NUM_THREADS=1 OMP_PLACES={$pu} OMP_PROC_BIND=close " ] ||
+    fail "a plan of one configuration beside another team's line: the program's environment '$got'"
+  case $(OMP_NUM_THREADS=2 env_of "$tmp/teams") in
+    *LD_PRELOAD=*libomp_ext*) ;;
+    *) fail "a plan run at the team of its other line was run without per-region control" ;;
+  esac
+fi
 for how in two nthreads timing; do
   case $how in
     two) got=$(env_of "$tmp/two") ;;
@@ -105,7 +118,6 @@ done
 #    is preloaded to learn on; a state where per-region control wins more
 #    keeps it, and so does a state of another build.  The program is env:
 #    its state is DIR/env.plan.
-npus=$("$htp" speedup | tr ',' '\n' | grep -c .)
 pl=$("$htp" spn "$npus")
 mkdir "$tmp/learn1" "$tmp/learn2"
 exe=$(realpath "$(command -v env)")
@@ -177,6 +189,21 @@ if [ "$npus" -gt 1 ]; then
   got=$(OMP_NUM_THREADS=1 "$htp" exec auto --learn "$tmp/learn4" -- env | grep -E '^(LD_PRELOAD)' | sort | tr '\n' ' ')
   case $got in *libomp_ext*) ;; *) fail "exec auto --learn at the other team: '$got'" ;; esac
 fi
+# every region settled on its bound choice, but the team unbound (none, a
+# candidate of every region) measured cheaper in each: one configuration,
+# unbound (no OMP_PLACES, nothing preloaded); measured the same: the bound
+# choice (a tie keeps it)
+for none in 0.0009 0.001; do
+  rm -rf "$tmp/learn5" && mkdir "$tmp/learn5"
+  sed "s|c=none:\([0-9]*\)/[0-9.]*|c=none:\1/$none|" "$tmp/learn1/env.plan" >"$tmp/learn5/env.plan"
+  [ "$(grep -c "c=none:$npus/$none\$" "$tmp/learn5/env.plan")" = 2 ] || fail "the hand-made state: $(cat "$tmp/learn5/env.plan")"
+  got=$("$htp" exec auto --learn "$tmp/learn5" -- env | grep -E '^(OMP_|LD_PRELOAD)' | sort | tr '\n' ' ')
+  case $none:$got in
+    0.0009:) ;;
+    "0.001:$one") ;;
+    *) fail "exec auto --learn, none measured at $none s against the bound choice's 0.001 s: '$got'" ;;
+  esac
+done
 # the user's OMP_PLACES: preloaded (the library checks and uses them), in
 # learn and plan alike
 for how in learn plan; do

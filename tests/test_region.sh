@@ -209,8 +209,18 @@ done
 "$htp" exec --plan "$tmp/run100" --team-sizes -- sh -c 'printf %s "$OMP_EXT_PLAN"' >"$tmp/p1h"
 grep -q '^region ' "$tmp/p1h" || fail "exec --plan --team-sizes: no region line: $(cat "$tmp/p1h")"
 OMP_EXT_TIMING=$tmp/t1h.json "$htp" exec --plan "$tmp/run100" -- sh -c 'printf %s "$OMP_EXT_PLAN"' >"$tmp/p1h"
-grep -q '^# per-region control would win 0.2 s of a 100 s run (0.2%; it pays from 2%): one configuration$' "$tmp/p1h" &&
-  ! grep -q '^region ' "$tmp/p1h" || fail "exec --plan, one configuration: the plan '$(cat "$tmp/p1h")'"
+grep -q "^# per-region control would win 0.2 s of a 100 s run (0.2%; it pays from 2%): one configuration for $npus threads\$" "$tmp/p1h" &&
+  ! grep -q "^region [^ ]* [^ ]* $npus " "$tmp/p1h" || fail "exec --plan, one configuration: the plan '$(cat "$tmp/p1h")'"
+# ... the lines of the other team (1 thread) kept: a run at that team
+# (the user's OMP_NUM_THREADS=1) gets them, preloaded
+if [ "$npus" -gt 1 ]; then
+  grep -q '^region [^ ]* [^ ]* 1 ' "$tmp/p1h" || fail "exec --plan, one configuration: the other team's lines dropped: $(cat "$tmp/p1h")"
+  got=$(OMP_NUM_THREADS=1 "$htp" exec --plan "$tmp/run100" -- env | grep -E '^(OMP_NUM_THREADS|LD_PRELOAD)=' | sort | tr '\n' ' ')
+  case $got in
+    "LD_PRELOAD="*libomp_ext*" OMP_NUM_THREADS=1 ") ;;
+    *) fail "exec --plan at the other team (OMP_NUM_THREADS=1): '$got'" ;;
+  esac
+fi
 # 1a. A program whose file name has a blank and a '%': its plan lines carry
 #     the name escaped (%XX), and every region gets its configuration.
 cp "$probe" "$tmp/my probe%1"

@@ -97,7 +97,7 @@ static int learnt_global(struct htp_ctx *ctx, const char *state, const char *exe
   struct omp_ext_plan *p = NULL;
   struct stat ss, es;
   char why[512];
-  unsigned line;
+  struct omp_ext_plan_conf conf;
   double cost;
   int status, one = 0;
   omp_ext_topo_t *topo = htp_topo(ctx, &status);
@@ -106,10 +106,9 @@ static int learnt_global(struct htp_ctx *ctx, const char *state, const char *exe
       omp_ext_plan_read(state, topo, &p, why, sizeof(why)) != 0)
     return 0; /* (a state the library refuses: it says why, preloaded) */
   if (team > 0 && team <= UINT_MAX && same_build(p, exe) &&
-      omp_ext_plan_global(p, (unsigned)team, &line, &cost))
-    one = p->lines[line].threads == team &&
-          (!p->lines[line].places ||
-           omp_ext_placelist_canonical(p->lines[line].places, places) == 0);
+      omp_ext_plan_global(p, (unsigned)team, &conf, &cost))
+    one = conf.threads == team &&
+          (!conf.places || omp_ext_placelist_canonical(conf.places, places) == 0);
   omp_ext_plan_free(p);
   return one;
 }

@@ -19,10 +19,13 @@
  *    the default if it has that team, else its base placement -- never a
  *    configuration measured for another team, and a region seen only at
  *    other team sizes follows the global recommendation;
- *  - unless what those lines win over the global configuration, a run, is
- *    at most OMP_EXT_PLAN_GLOBAL_TIE of its run time (the rule learnt
- *    states follow too): then the plan is its default line alone, which
- *    runs as `htplaces exec POLICY N` does, nothing preloaded.
+ *  - unless what the lines of the recommendation's team win over the
+ *    global configuration, a run, is at most OMP_EXT_PLAN_GLOBAL_TIE of its
+ *    run time (the rule learnt states follow too): then the plan has no
+ *    region line of that team, and a run at it (every run but one where
+ *    the user's OMP_NUM_THREADS asks for another measured team) is its
+ *    default line alone, run as `htplaces exec POLICY N` does, nothing
+ *    preloaded.
  * The plan text is checked as the library checks it (omp_ext_plan_check,
  * the same function) before the program starts, and passed in OMP_EXT_PLAN
  * itself (a path only when too large for the environment): no inherited
@@ -180,10 +183,11 @@ static int by_total(const void *x, const void *y)
 
 /* The region lines of summary region \p r: per team size, its fastest
  * configuration (the global one when tied), best first, into \p f (NULL:
- * none written); *gain grows by what its line of the global's team wins
- * over the global configuration, seconds a run. */
+ * none written; those of team \p skip, when > 0, not written); *gain grows
+ * by what its line of the global's team wins over the global
+ * configuration, seconds a run. */
 static void region_lines(FILE *f, const cJSON *r, const struct config *cs, size_t n, size_t global,
-                         double *gain)
+                         long long skip, double *gain)
 {
   const char *module = cJSON_GetStringValue(get(r, "module"));
   const char *offset = cJSON_GetStringValue(get(r, "offset"));
@@ -226,7 +230,7 @@ static void region_lines(FILE *f, const cJSON *r, const struct config *cs, size_
     double tg = region_total(&cs[global], key);
     if (best[k].config != global && cs[best[k].config].threads == cs[global].threads && tg >= 0)
       *gain += tg - best[k].total;
-    if (!f)
+    if (!f || cs[best[k].config].threads == skip)
       continue;
     fputs("region ", f);
     omp_ext_put_field(f, base ? base + 1 : module);
@@ -247,12 +251,12 @@ static int regions_pay(FILE *f, const cJSON *regions, const struct config *cs, s
   const cJSON *r;
   double gain = 0, run = cs[global].time_s;
   cJSON_ArrayForEach(r, regions)
-    region_lines(NULL, r, cs, n, global, &gain);
+    region_lines(NULL, r, cs, n, global, 0, &gain);
   if (!(run > 0) || gain > OMP_EXT_PLAN_GLOBAL_TIE * run)
     return 1;
   fprintf(f, "# per-region control would win %.3g s of a %.3g s run (%.1f%%; it pays from "
-          "%.0f%%): one configuration\n", gain, run, 100 * gain / run,
-          100 * OMP_EXT_PLAN_GLOBAL_TIE);
+          "%.0f%%): one configuration for %lld threads\n", gain, run, 100 * gain / run,
+          100 * OMP_EXT_PLAN_GLOBAL_TIE, (long long)cs[global].threads);
   return 0;
 }
 
@@ -265,6 +269,7 @@ static int write_plan(FILE *f, const cJSON *root, const char *path, const omp_ex
   long long npus = omp_ext_topo_npus(topo);
   struct config *cs;
   size_t i, n, global;
+  long long skip;
   double gain = 0;
   char machine[8192];
   int status = HTP_EXIT_OK;
@@ -294,9 +299,11 @@ static int write_plan(FILE *f, const cJSON *root, const char *path, const omp_ex
     fputs("default ", f);
     put_config(f, &cs[global]);
     fputc('\n', f);
-    if (team_free || regions_pay(f, regions, cs, n, global)) /* (free: other teams win) */
-      cJSON_ArrayForEach(r, regions)
-        region_lines(f, r, cs, n, global, &gain);
+    /* (free: other teams win; else the lines of the other teams are kept
+     * for a run at one of them) */
+    skip = team_free || regions_pay(f, regions, cs, n, global) ? 0 : cs[global].threads;
+    cJSON_ArrayForEach(r, regions)
+      region_lines(f, r, cs, n, global, skip, &gain);
     *threads = cs[global].threads, *wait = cs[global].wait;
   }
   free(cs);
@@ -380,19 +387,17 @@ static int exec_global(struct htp_ctx *ctx, const struct omp_ext_plan *p, long l
                        char **argv)
 {
   const char *user = getenv("OMP_NUM_THREADS");
-  const struct omp_ext_plan_line *l;
+  struct omp_ext_plan_conf conf;
   long long team = htp_program_team(ctx, threads);
   char *places = NULL;
-  unsigned line;
   int status;
   if (getenv("OMP_EXT_TIMING") || getenv("OMP_EXT_PLACES") || getenv("OMP_PLACES") ||
-      team < 1 || team > UINT_MAX || !omp_ext_plan_one(p, (unsigned)team, &line))
+      team < 1 || team > UINT_MAX || !omp_ext_plan_one(p, (unsigned)team, &conf))
     return HTP_EXIT_OK; /* (the user's places: checked and used by the preloaded run) */
   if (p->learnt[0] && !htp_learnt_for(p, argv[0]))
     return HTP_EXIT_OK; /* (another program's state: the library says so) */
-  l = &p->lines[line];
-  if ((l->threads ? l->threads : threads) != team ||
-      (l->places && omp_ext_placelist_canonical(l->places, &places) != 0))
+  if ((conf.threads ? conf.threads : threads) != team ||
+      (conf.places && omp_ext_placelist_canonical(conf.places, &places) != 0))
     return HTP_EXIT_OK;
   status = htp_exec_global(ctx, user && *user ? 0 : team, places, argv);
   free(places);
