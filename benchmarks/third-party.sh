@@ -4,7 +4,7 @@
 # Issue 23's comparison on real OpenMP programs not written here (NPB,
 # LULESH, ...: built outside the tree, fetched by you, never by this script),
 # each run unmodified.  Per program, first `htplaces tune --out DIR` (its
-# per-region answer, TUNE_REPS rounds, default 3), then ROUNDS alternating
+# per-region answer, TUNE_REPS rounds, default 5 as tune's), then ROUNDS alternating
 # rounds in one run (rounds.sh, shared with mixed-regions.sh), the order of
 # the variants rotated by one each round:
 #
@@ -37,8 +37,10 @@
 # equal in every run of a program.
 #
 # Prints every run and, per program, the median wall (and own) time of each
-# variant, auto/best-global (goal <= 1.05) and plan/best-global, the checks,
-# and the load average before and after.  Exits 1 when a program's checks
+# variant, auto/best-global (goal <= 1.05) and plan/best-global, the same
+# paired by round (geometric mean of the per-round ratios and its 95 %
+# interval: one that holds 1 is a tie within the noise), the checks, and
+# the load average before and after.  Exits 1 when a program's checks
 # differ between runs or tune fails, 2 on a usage error.  KEEP_TMP=1 keeps
 # the temporary folder (tune's DIRs, every run's output).
 set -eu
@@ -75,7 +77,7 @@ variants=""
 k=1
 while [ "$k" -le "$npus" ]; do variants="$variants spn$k"; k=$((k + 1)); done
 variants="plain$variants auto learn plan"
-echo "# third-party.sh: $(uname -n), $(nproc) PUs, $(basename "$build"), $rounds rounds, tune reps ${TUNE_REPS:-3}"
+echo "# third-party.sh: $(uname -n), $(nproc) PUs, $(basename "$build"), $rounds rounds, tune reps ${TUNE_REPS:-5}"
 
 # run_variant VARIANT (rounds.sh) -> "WALL CHECK OWN" for the program in
 # $prog / $args, tune's answer in $plan.
@@ -111,7 +113,7 @@ while read -r name prog args; do
   echo 0 >"$tmp/n"
   : >"$tmp/$name.runs"
   echo "# load before tune $(cut -d' ' -f1-3 /proc/loadavg)"
-  if ! "$htp" tune --stdin "$stdin" --reps "${TUNE_REPS:-3}" --out "$plan" -- "$prog" $args >"$tmp/$name.tune.txt" 2>"$tmp/$name.tune.err"; then
+  if ! "$htp" tune --stdin "$stdin" --reps "${TUNE_REPS:-5}" --out "$plan" -- "$prog" $args >"$tmp/$name.tune.txt" 2>"$tmp/$name.tune.err"; then
     echo "# htplaces tune failed:"
     tail -n 5 "$tmp/$name.tune.err"
     status=1
@@ -142,6 +144,23 @@ def med(v, col):
 wall = {v: med(v, 1) for v in variants}
 own = {v: med(v, 3) for v in variants}
 checks = {r[2] for r in runs}
+# Paired by round (the k-th run of each variant is round k's): the
+# geometric mean of v/g over the rounds and its 95 % interval (Student t on
+# the log ratios, as tune's test) -- the medians' ratio above picks the
+# best global from the same runs, so it favours it (the least of several
+# noisy medians); an interval that holds 1 is a tie within the noise.
+T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+        2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086]
+def paired(v, g):
+    import math
+    xs = [float(r[1]) for r in runs if r[0] == v]
+    ys = [float(r[1]) for r in runs if r[0] == g]
+    d = [math.log(x / y) for x, y in zip(xs, ys) if x > 0 and y > 0]
+    if len(d) < 2:
+        return f"{v} -"
+    mean, sd = statistics.mean(d), statistics.stdev(d)
+    half = T975[min(len(d) - 2, len(T975) - 1)] * sd / math.sqrt(len(d))
+    return f"{v} {math.exp(mean):.3f} [{math.exp(mean - half):.3f}, {math.exp(mean + half):.3f}]"
 print("# variant  median_wall_s  median_own_s")
 for v in variants:
     print(f"  {v:8s} {wall[v]:.4f}" + (f"  {own[v]:.4f}" if own[v] is not None else "  -"))
@@ -152,6 +171,8 @@ for label, m in (("wall", wall), ("own", own)):
     print(f"# {label}: best global {glob}: auto/best-global {m['auto'] / m[glob]:.3f} (goal <= 1.05), "
           f"learn/best-global {m['learn'] / m[glob]:.3f} (<= 1.00), "
           f"plan/best-global {m['plan'] / m[glob]:.3f} (<= 1.00)")
+    if label == "wall":
+        print(f"# wall, paired by round against {glob}: " + ", ".join(paired(v, glob) for v in ("auto", "learn", "plan")))
 ok = len(checks) == 1 and not any(c == "none" or c.startswith("exit=") for c in checks)
 print(f"# checks: {'equal: ' + checks.pop() if ok else 'DIFFER or missing: ' + ' '.join(sorted(checks))}")
 sys.exit(0 if ok else 1)

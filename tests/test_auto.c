@@ -22,7 +22,10 @@
  *  - the team-size contract: a kept team's candidates all have its size
  *    and auto never asks the runtime for another;
  *  - learnt state: a region's state written as a plan line reads back
- *    (the one parser), and a region run once a run converges over runs.
+ *    (the one parser), and a region run once a run converges over runs;
+ *    any exploration ends within AUTO_LEARN_RUNS runs, on what it measured
+ *    (the base on a tie); a restored region's cold first instance is not
+ *    drift, two runs out of the range it measured are.
  * Teams may change size in the first tests (free: as under dyn-var true
  * or auto:threads), of up to the fixture's 16 PUs.
  */
@@ -86,6 +89,12 @@ static void instance_on(struct omp_ext_auto *a, const struct omp_ext_team *team,
 static void instance(struct omp_ext_auto *a, cost_fn cost, double base, struct tally *t)
 {
   instance_on(a, &free16, cost, base, t);
+}
+
+/* A region's state from its learnt line \p l (NULL: none). */
+static struct omp_ext_auto *auto_from(const struct omp_ext_plan_line *l)
+{
+  return omp_ext_auto_new(&l, l ? 1 : 0);
 }
 
 /* Region \p a's "control" object, as the timing file writes it. */
@@ -164,7 +173,7 @@ static void test_similar_regions(void)
   struct tally t = {0, 0};
   unsigned i, k, nworse, paid = 0, skipped = 0;
   for (i = 0; i < 20; i++)
-    CU_ASSERT_PTR_NOT_NULL_FATAL(a[i] = omp_ext_auto_new(NULL));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a[i] = omp_ext_auto_new(NULL, 0));
   nworse = worse_candidates(a[0]);
   CU_ASSERT_FATAL(nworse >= 2); /* (1 and half the cores, in some orders) */
   for (k = 0; k < 16; k++)
@@ -195,7 +204,7 @@ static void test_similar_regions(void)
  * second decides); then it settles on all the cores. */
 static void test_other_length(void)
 {
-  struct omp_ext_auto *a = omp_ext_auto_new(NULL);
+  struct omp_ext_auto *a = omp_ext_auto_new(NULL, 0);
   struct tally t = {0, 0};
   char cfg[48];
   unsigned k, nworse;
@@ -223,7 +232,7 @@ static void test_better_not_skipped(void)
   struct tally t = {0, 0};
   unsigned i, k;
   for (i = 0; i < 4; i++)
-    CU_ASSERT_PTR_NOT_NULL_FATAL(a[i] = omp_ext_auto_new(NULL));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a[i] = omp_ext_auto_new(NULL, 0));
   for (k = 0; k < 200; k++)
     for (i = 0; i < 4; i++)
       instance(a[i], wants_one, 700e-6, &t);
@@ -245,7 +254,7 @@ static void test_tiny(void)
   struct tally t = {0, 0};
   unsigned i, k;
   for (i = 0; i < 3; i++)
-    CU_ASSERT_PTR_NOT_NULL_FATAL(a[i] = omp_ext_auto_new(NULL));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a[i] = omp_ext_auto_new(NULL, 0));
   for (k = 0; k < 2000; k++)
     for (i = 0; i < 3; i++)
       instance(a[i], wants_one, 10e-6, &t);
@@ -266,7 +275,7 @@ static void test_tiny(void)
  * dropped on that first sample, and must win. */
 static void test_fair_first_sample(void)
 {
-  struct omp_ext_auto *a = omp_ext_auto_new(NULL);
+  struct omp_ext_auto *a = omp_ext_auto_new(NULL, 0);
   char cfg[48], *js;
   unsigned k;
   CU_ASSERT_PTR_NOT_NULL_FATAL(a);
@@ -298,7 +307,7 @@ static void test_kept_team(void)
   unsigned i, k, c;
   for (i = 0; i < 2; i++) {
     const struct omp_ext_cands *set = omp_ext_cands_get(teams[i]->n, 0, 0);
-    struct omp_ext_auto *a = omp_ext_auto_new(NULL);
+    struct omp_ext_auto *a = omp_ext_auto_new(NULL, 0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(set);
     CU_ASSERT_PTR_NOT_NULL_FATAL(a);
     CU_ASSERT(set->n >= 2); /* (the base and the team unbound at least) */
@@ -343,7 +352,7 @@ static struct omp_ext_plan *state_plan(const struct omp_ext_auto *a)
 static void test_learnt_state(void)
 {
   static const struct omp_ext_team kept8 = {8, 0};
-  struct omp_ext_auto *a = omp_ext_auto_new(NULL), *b;
+  struct omp_ext_auto *a = omp_ext_auto_new(NULL, 0), *b;
   struct omp_ext_plan *plan;
   struct tally t = {0, 0};
   unsigned k, run, ncands;
@@ -357,7 +366,7 @@ static void test_learnt_state(void)
   CU_ASSERT_PTR_NOT_NULL_FATAL(plan);
   CU_ASSERT_PTR_NOT_NULL_FATAL(plan->lines[0].state);
   CU_ASSERT_STRING_EQUAL(plan->lines[0].label, cfg);
-  b = omp_ext_auto_new(&plan->lines[0]);
+  b = auto_from(&plan->lines[0]);
   instance(b, wants_one, 10e-3, &t);
   js = control_json(b);
   CU_ASSERT_PTR_NOT_NULL(js ? strstr(js, "\"learnt\": \"restored\"") : NULL);
@@ -367,7 +376,7 @@ static void test_learnt_state(void)
   CU_ASSERT_STRING_EQUAL(strchr(cfg, ':') ? strchr(cfg, ':') : cfg, ":1");
   free(b);
   /* another team (8 threads, kept): learnt afresh, said in "learnt" */
-  b = omp_ext_auto_new(&plan->lines[0]);
+  b = auto_from(&plan->lines[0]);
   instance_on(b, &kept8, wants_one, 10e-3, &t);
   js = control_json(b);
   CU_ASSERT_PTR_NOT_NULL(js ? strstr(js, "\"learnt\": \"refused\"") : NULL);
@@ -380,7 +389,7 @@ static void test_learnt_state(void)
   plan = NULL;
   for (run = 1; run <= ncands + 1; run++) {
     struct omp_ext_plan *next;
-    b = omp_ext_auto_new(plan ? &plan->lines[0] : NULL);
+    b = auto_from(plan ? &plan->lines[0] : NULL);
     instance(b, wants_one, 50e-3, &t);
     next = state_plan(b);
     CU_ASSERT_PTR_NOT_NULL_FATAL(next);
@@ -397,6 +406,135 @@ static void test_learnt_state(void)
   omp_ext_plan_free(plan);
 }
 
+
+/* One instance of region \p a on \p team that takes by[c] seconds for
+ * candidate c (the last for any beyond \p nby). */
+static void instance_cand(struct omp_ext_auto *a, const struct omp_ext_team *team,
+                          const double *by, unsigned nby)
+{
+  struct omp_ext_rpick p;
+  memset(&p, 0, sizeof(p));
+  omp_ext_auto_pick(a, team, &p);
+  p.t0 = omp_ext_timing_ns() - (int64_t)(by[(unsigned)p.cand < nby ? (unsigned)p.cand : nby - 1] * 1e9);
+  omp_ext_auto_done(a, &p);
+}
+
+/* Runs of \p per instances each, as learn.c does them (the state read
+ * back, the run's end, the state written), until the region settles (at
+ * most \p most runs); the run it settled at, its choice in \p cfg. */
+static unsigned learn_runs(const struct omp_ext_team *team, const double *by, unsigned nby,
+                           unsigned per, unsigned most, char *cfg, size_t len,
+                           struct omp_ext_plan **state)
+{
+  struct omp_ext_plan *plan = NULL;
+  unsigned run, k;
+  for (run = 1; run <= most; run++) {
+    struct omp_ext_auto *b = auto_from(plan ? &plan->lines[0] : NULL);
+    struct omp_ext_plan *next;
+    int ended;
+    for (k = 0; k < per; k++)
+      instance_cand(b, team, by, nby);
+    settled_config(b, cfg, len);
+    ended = omp_ext_auto_learnt_end(b);
+    /* (only an exploration at the end of its AUTO_LEARN_RUNS-th run) */
+    CU_ASSERT_EQUAL(ended, !cfg[0] && run == AUTO_LEARN_RUNS);
+    next = state_plan(b);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(next);
+    omp_ext_plan_free(plan);
+    plan = next;
+    settled_config(b, cfg, len);
+    free(b);
+    if (cfg[0])
+      break;
+  }
+  *state = plan;
+  return run;
+}
+
+/* Learning that lasts converges within AUTO_LEARN_RUNS runs: NPB CG's
+ * regions of 50 us run 16 times a run (a tiny region explores 48 samples
+ * a candidate: 3 warm-up instances and 16 a run would take 9 runs with 3
+ * candidates).  At the end of its third run the exploration settles on
+ * what it measured: the base when the others tie with it, a candidate
+ * clearly cheaper when it ran enough (3 samples), never one not run
+ * enough (one sample). */
+static void test_learn_budget(void)
+{
+  static const struct omp_ext_team kept8 = {NCORES, 0};
+  const struct omp_ext_cands *set = omp_ext_cands_get(NCORES, 0, 0);
+  const double tie[] = {50e-6, 50.5e-6, 49.8e-6}, better[] = {50e-6, 60e-6, 30e-6},
+               unreached[] = {50e-6, 50e-6, 10e-6};
+  struct omp_ext_plan *plan;
+  char cfg[48];
+  CU_ASSERT_PTR_NOT_NULL_FATAL(set);
+  CU_ASSERT_FATAL(set->n >= 3);
+  CU_ASSERT_EQUAL(learn_runs(&kept8, tie, 3, 16, 6, cfg, sizeof(cfg), &plan), AUTO_LEARN_RUNS);
+  CU_ASSERT_STRING_EQUAL(cfg, set->c[0]->label);
+  CU_ASSERT_EQUAL(plan->lines[0].state->phase, 2); /* written settled: exec collapses it */
+  omp_ext_plan_free(plan);
+  CU_ASSERT_EQUAL(learn_runs(&kept8, better, 3, 16, 6, cfg, sizeof(cfg), &plan),
+                  AUTO_LEARN_RUNS);
+  CU_ASSERT_STRING_EQUAL(cfg, set->c[2]->label);
+  omp_ext_plan_free(plan);
+  /* 12 a run: 33 steps, the third candidate's first sample the last */
+  CU_ASSERT_EQUAL(learn_runs(&kept8, unreached, 3, 12, 6, cfg, sizeof(cfg), &plan),
+                  AUTO_LEARN_RUNS);
+  CU_ASSERT_STRING_EQUAL(cfg, set->c[0]->label); /* (one sample: not a choice) */
+  omp_ext_plan_free(plan);
+}
+
+/* A settled state restored (16 instances a run, 10 ms, the others 20 ms):
+ * what is checked is the least of the run's first two instances (the
+ * first carries a cold start), against the range of all it measured
+ * (10-20 ms; out: 1.5 x beyond).  Run 0: 50 then 25 ms (25: within 1.5 x
+ * the others' 20), kept; run 1: 10 then 50 ms (the least: 10), kept; runs
+ * 2 and 3: 50 and 50 ms, out twice in a row: it explores again.  A tiny
+ * region run once a run does not, whatever its noise (AUTO_DRIFT_MIN_S). */
+static void test_learnt_drift(void)
+{
+  static const struct omp_ext_team kept16 = {NPUS, 0};
+  const double by[] = {10e-3, 20e-3}, first[] = {50e-3, 10e-3, 50e-3, 50e-3},
+               second[] = {25e-3, 50e-3, 50e-3, 50e-3};
+  struct omp_ext_plan *plan;
+  unsigned run, k;
+  char cfg[48];
+  CU_ASSERT_FATAL(learn_runs(&kept16, by, 2, 16, 6, cfg, sizeof(cfg), &plan) <= AUTO_LEARN_RUNS);
+  for (run = 0; run < 4; run++) {
+    struct omp_ext_auto *b = auto_from(&plan->lines[0]);
+    struct omp_ext_plan *next;
+    for (k = 0; k < 16; k++)
+      instance_cand(b, &kept16, k == 0 ? &first[run] : k == 1 ? &second[run] : by, 1);
+    omp_ext_auto_learnt_end(b);
+    next = state_plan(b);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(next);
+    CU_ASSERT_EQUAL(next->lines[0].state->drift, run == 2);
+    CU_ASSERT_EQUAL(next->lines[0].state->reexplores, run == 3); /* (settled again in the run) */
+    omp_ext_plan_free(plan);
+    plan = next;
+    free(b);
+  }
+  omp_ext_plan_free(plan);
+  /* a region of 10 us run once a run, 200 us in two runs in a row: 190 us
+   * a run is not worth exploring again (AUTO_DRIFT_MIN_S) */
+  {
+    const double tiny[] = {10e-6, 11e-6}, slow = 200e-6;
+    CU_ASSERT_FATAL(learn_runs(&kept16, tiny, 2, 1, 6, cfg, sizeof(cfg), &plan) <= AUTO_LEARN_RUNS);
+    for (run = 0; run < 2; run++) {
+      struct omp_ext_auto *b = auto_from(&plan->lines[0]);
+      struct omp_ext_plan *next;
+      instance_cand(b, &kept16, &slow, 1);
+      next = state_plan(b);
+      CU_ASSERT_PTR_NOT_NULL_FATAL(next);
+      CU_ASSERT_EQUAL(next->lines[0].state->drift, 0);
+      CU_ASSERT_EQUAL(next->lines[0].state->reexplores, 0);
+      omp_ext_plan_free(plan);
+      plan = next;
+      free(b);
+    }
+    omp_ext_plan_free(plan);
+  }
+}
+
 static CU_TestInfo auto_tests[] = {
   {"similar regions learn a worse team once (peers)", test_similar_regions},
   {"a region of another length: two instances per worse candidate", test_other_length},
@@ -406,6 +544,8 @@ static CU_TestInfo auto_tests[] = {
   {"the contract: a kept team's candidates all have its size", test_kept_team},
   {"learnt state: read back, restored, converges over runs, another team refused",
    test_learnt_state},
+  {"learning converges within AUTO_LEARN_RUNS runs, on what was measured", test_learn_budget},
+  {"a learnt region: a cold first instance ignored, drift in two runs explores", test_learnt_drift},
   CU_TEST_INFO_NULL,
 };
 

@@ -76,7 +76,13 @@ expect "$policies" htplaces show ''
 expect "" htplaces show spn ''
 expect "$policies" htplaces doctor ''
 expect "$policies" htplaces model spn ''
-expect "" htplaces list ''
+expect "commands formats objectives options policies runtimes value-options" htplaces list ''
+expect "$(echo $commands | sed 's/ $//')" htplaces list options ''
+expect "" htplaces list policies ''
+expect "$(echo $commands | sed 's/ $//')" htplaces help ''
+expect "auto:energy auto:energy:threads" htplaces exec auto:e
+expect "auto:threads auto:time auto:time:threads" htplaces exec auto:t
+expect "--learn" htplaces exec auto --le
 expect "--version" htplaces --v
 expect "-V" htplaces -V
 expect "--no-saturation" htplaces doctor --no

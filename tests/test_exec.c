@@ -222,7 +222,59 @@ static void test_user_places_per_region(void)
   run_free(&r);
 }
 
+/* exec auto and --plan keep the user's OMP_NUM_THREADS (nthreads-var):
+ * a value that is no list of positive integers, empty or blank included,
+ * is refused with one line, exit 2, the program not run (libomp aborts on
+ * it); a list with blanks is one. */
+static void test_user_threads_per_region(void)
+{
+  static char *bad[] = {"OMP_NUM_THREADS=abc", "OMP_NUM_THREADS=0", "OMP_NUM_THREADS=2,",
+                        "OMP_NUM_THREADS=-1", "OMP_NUM_THREADS= "};
+  static char good[] = "OMP_NUM_THREADS= 1 , 1";
+  char plan[] = "omp_ext_plan 2\ndefault 0 -\n";
+  char *auto_args[] = {"auto", "--", "sh", "-c", "echo ran", NULL};
+  char *plan_args[] = {"--plan", plan, "--", "sh", "-c", "echo ran", NULL};
+  char *env[] = {NULL, NULL};
+  unsigned i, k;
+  for (k = 0; k < 2; k++)
+    for (i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+      struct run_result r;
+      env[0] = bad[i];
+      r = run_exec(NULL, k ? plan_args : auto_args, env);
+      CU_ASSERT_EQUAL(r.status, 2);
+      CU_ASSERT_STRING_EQUAL(r.out, "");
+      CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "a positive integer, or a comma list of them"));
+      CU_ASSERT_PTR_NOT_NULL(strstr(r.err, bad[i] + strlen("OMP_NUM_THREADS=")));
+      CU_ASSERT_EQUAL(count_lines(r.err), 1);
+      run_free(&r);
+    }
+  { /* set but empty ("NAME=" unsets in run_capture: env(1) sets it) */
+    char *argv[] = {"env", "OMP_NUM_THREADS=", HTPLACES_BIN, "exec", "auto", "--", "sh", "-c",
+                    "echo ran", NULL};
+    struct run_result r;
+    CU_ASSERT_EQUAL_FATAL(run_capture(argv, NULL, &r), 0);
+    CU_ASSERT_EQUAL(r.status, 2);
+    CU_ASSERT_STRING_EQUAL(r.out, "");
+    CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "OMP_NUM_THREADS '': a positive integer"));
+    CU_ASSERT_EQUAL(count_lines(r.err), 1);
+    run_free(&r);
+  }
+#ifdef OMP_EXT_SANITIZED
+  OMP_EXT_SKIP("sanitizer build: libomp_ext preloaded into sh needs ASan first in the library list");
+  if (1)
+    return;
+#endif
+  env[0] = good;
+  {
+    struct run_result r = run_exec(NULL, auto_args, env);
+    CU_ASSERT_EQUAL(r.status, 0);
+    CU_ASSERT_STRING_EQUAL(r.out, "ran\n");
+    run_free(&r);
+  }
+}
+
 static CU_TestInfo exec_tests[] = {
+  {"exec auto and --plan: the user's OMP_NUM_THREADS checked", test_user_threads_per_region},
   {"exec auto: the user's OMP_PLACES checked as a runtime would", test_user_places_per_region},
   {"the program's environment: nothing of htplaces' own", test_program_environment},
   {"the same under exec auto and exec --plan", test_program_environment_per_region},

@@ -139,6 +139,15 @@ static void test_fields(void)
      "c=spn:1/0.1\n", "' line 2: c='spn:1': 1 samples, not nsamp=2"},
     {"omp_ext_plan 2\nregion x 0x10 1 {0} spn:1 team=keep:1 phase=settled block=1 nsamp=1 "
      "c=spn:1/abc\n", "' line 2: c='abc': a sample is '-', 'x' or seconds >= 0"},
+    {"omp_ext_plan 2\nregion x 0x10 1 {0} spn:1 team=keep:1 phase=settled block=1 nsamp=1 "
+     "c=spn:1/-0.5\n", "' line 2: c='-0.5': a sample is '-', 'x' or seconds >= 0"},
+    {"omp_ext_plan 2\nregion x 0x10 1 {0} spn:1 team=keep:1 phase=explore step=3 block=1 "
+     "nsamp=1 c=spn:1/0.1\n", "' line 2: step=3 is beyond the exploration (1 candidates x "
+     "nsamp=1)"},
+    {"omp_ext_plan 2\nregion x 0x10 1 {0} spn:1 team=keep:1 phase=explore block=2 nsamp=3 "
+     "c=spn:1/0.1,0.2,0.3\n", "' line 2: nsamp=3 is not a multiple of block=2"},
+    {"omp_ext_plan 2\nregion x 0x10 1 {0} spn:1 team=keep:1 phase=explore runs=-1 block=1 "
+     "nsamp=1 c=spn:1/0.1\n", "' line 2: runs="},
     {"omp_ext_plan 2\nregion x 0x10 1 {0} spn:1 team=keep:2 phase=settled block=1 nsamp=1 "
      "c=spn:1/0.1\n", "' line 2: THREADS 1 is not the kept team of team=keep:2"},
     {"omp_ext_plan 2\nnonsense 1\n", "' line 2: 'nonsense': unknown line"},

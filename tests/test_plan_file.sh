@@ -79,12 +79,25 @@ grep -q "conflict: OMP_EXT_PLAN='/nonexistent': No such file or directory: libom
 #    of another configuration, the user's own N, timing files asked for)
 #    keeps per-region control
 pu=$("$htp" spn 1 | tr -d '{}')
+npus=$("$htp" speedup | tr ',' '\n' | grep -c .)
 printf 'omp_ext_plan 2\ndefault 1 {%s} spn:1\nregion probe 0x10 1 {%s} spn:1\n' "$pu" "$pu" >"$tmp/one"
 printf 'omp_ext_plan 2\ndefault 1 {%s} spn:1\nregion probe 0x10 1 - none:1\n' "$pu" >"$tmp/two"
 env_of() { "$htp" exec --plan "$1" -- env | grep -E '^(OMP_|LD_PRELOAD)' | grep -v '^OMP_EXT_TOPO_' | sort | tr '\n' ' '; }
 got=$(env_of "$tmp/one")
 [ "$got" = "OMP_NUM_THREADS=1 OMP_PLACES={$pu} OMP_PROC_BIND=close " ] ||
   fail "a plan of one configuration: the program's environment '$got'"
+# lines of another team (2 threads) do not apply to a run at this one:
+# still one configuration; a run at that team is preloaded
+if [ "$npus" -gt 1 ]; then
+  printf 'omp_ext_plan 2\ndefault 1 {%s} spn:1\nregion probe 0x10 1 {%s} spn:1\nregion probe 0x10 2 - none:2\n' "$pu" "$pu" >"$tmp/teams"
+  got=$(env_of "$tmp/teams")
+  [ "$got" = "OMP_NUM_THREADS=1 OMP_PLACES={$pu} OMP_PROC_BIND=close " ] ||
+    fail "a plan of one configuration beside another team's line: the program's environment '$got'"
+  case $(OMP_NUM_THREADS=2 env_of "$tmp/teams") in
+    *LD_PRELOAD=*libomp_ext*) ;;
+    *) fail "a plan run at the team of its other line was run without per-region control" ;;
+  esac
+fi
 for how in two nthreads timing; do
   case $how in
     two) got=$(env_of "$tmp/two") ;;
@@ -98,28 +111,29 @@ for how in two nthreads timing; do
 done
 
 # 6. exec auto --learn: a learnt state that amounts to one configuration
-#    (every region settled, the best of their choices within 2 % of
-#    per-region control for all of them) runs as exec POLICY N -- nothing
+#    (every region settled, the best of their choices for all of them
+#    costing at most 2 % of the run's time -- its "run" line, else its
+#    regions' time -- more than per-region control) runs as exec POLICY N -- nothing
 #    preloaded, OMP_NUM_THREADS left as it is -- but every 8th run, which
 #    is preloaded to learn on; a state where per-region control wins more
 #    keeps it, and so does a state of another build.  The program is env:
 #    its state is DIR/env.plan.
-npus=$("$htp" speedup | tr ',' '\n' | grep -c .)
 pl=$("$htp" spn "$npus")
 mkdir "$tmp/learn1" "$tmp/learn2"
 exe=$(realpath "$(command -v env)")
 id=$(readelf -n "$exe" | awk '/Build ID/ { print "gnu:" $3; exit }')
 [ -n "$id" ] || id=stat:$(stat -c '%s:%Y' "$exe")
-state() { # DIR SECOND-REGION'S-NONE-TIME
+state() { # DIR SECOND-REGION'S-NONE-TIME [SECOND-REGION'S-CHOICE: none]
   printf 'omp_ext_plan 2\nlearnt auto\nbuild %s %s\n' "${exe##*/}" "$id" >"$1/env.plan"
   for r in 0x10:0.0012 0x20:$2; do
-    printf 'region env %s %s %s spn:%s team=keep:%s phase=settled n=10 step=2 block=1 nsamp=1 ref=0.001 drift=0 reexplores=0 c=spn:%s/0.001 c=none:%s/%s\n' \
-      "${r%%:*}" "$npus" "$pl" "$npus" "$npus" "$npus" "$npus" "${r#*:}" >>"$1/env.plan"
+    if [ "${3:-}" = none ] && [ "${r%%:*}" = 0x20 ]; then set -- "$1" "$2" none "- none:$npus"; else set -- "$1" "$2" "${3:-}" "$pl spn:$npus"; fi
+    printf 'region env %s %s %s team=keep:%s phase=settled n=10 step=2 block=1 nsamp=1 ref=0.001 drift=0 reexplores=0 c=spn:%s/0.001 c=none:%s/%s\n' \
+      "${r%%:*}" "$npus" "$4" "$npus" "$npus" "$npus" "${r#*:}" >>"$1/env.plan"
   done
 }
 state "$tmp/learn1" 0.0011
-state "$tmp/learn2" 0.0001 # (none wins the second region by far: no one configuration)
-sed -i '$ s/ spn:\([0-9]*\) team/ none:\1 team/; $ s/ '"$(printf '%s' "$pl" | sed 's/[]{}[]/\\&/g')"' none:/ - none:/' "$tmp/learn2/env.plan"
+state "$tmp/learn2" 0.0001 none # (none wins the second region by far: no one configuration)
+grep -q '^region env 0x20 [0-9]* - none:' "$tmp/learn2/env.plan" || fail "the hand-made state: $(cat "$tmp/learn2/env.plan")"
 "$htp" exec --plan "$tmp/learn2/env.plan" -- true || fail "the hand-made state does not check: $(cat "$tmp/learn2/env.plan")"
 envs=""
 for k in 1 2 3 4 5 6 7 8 9; do
@@ -136,6 +150,60 @@ case $got in
   *LD_PRELOAD=*libomp_ext*OMP_EXT_HT_POLICY=auto*) ;;
   *) fail "exec auto --learn where per-region control wins: '$got'" ;;
 esac
+# the same state with the run's time ("run S", written at exit): per-region
+# control's win (2 ms a run) is within 2 % of a 1 s run: one configuration
+# (none, the cheaper for all); of a 0.05 s run, not
+for run in 1.0 0.05; do
+  rm -rf "$tmp/learn3" && mkdir "$tmp/learn3"
+  sed "s/^learnt auto\$/learnt auto\nrun $run/" "$tmp/learn2/env.plan" >"$tmp/learn3/env.plan"
+  got=$("$htp" exec auto --learn "$tmp/learn3" -- env | grep -E '^(OMP_|LD_PRELOAD)' | sort | tr '\n' ' ')
+  case $run:$got in
+    1.0:*LD_PRELOAD=*|1.0:*OMP_PLACES=*) fail "exec auto --learn, a win of 2 ms in a 1 s run: '$got'" ;;
+    1.0:*|0.05:*LD_PRELOAD=*libomp_ext*OMP_EXT_HT_POLICY=auto*) ;;
+    *) fail "exec auto --learn, a win of 2 ms in a 0.05 s run: '$got'" ;;
+  esac
+  [ $run = 0.05 ] || [ "$(cat "$tmp/learn3/.env.global")" = 1 ] || fail "run $run: not counted as one configuration"
+  [ $run = 1.0 ] || [ ! -e "$tmp/learn3/.env.global" ] || fail "run $run: counted as one configuration"
+  # the same state applied by exec --plan: the same rule (omp_ext_plan_one),
+  # though its lines name two configurations
+  got=$("$htp" exec --plan "$tmp/learn3/env.plan" -- env | grep -E '^(OMP_PLACES|LD_PRELOAD)=' | sort | tr '\n' ' ')
+  case $run:$got in
+    1.0:) ;;
+    0.05:*LD_PRELOAD=*libomp_ext*) ;;
+    *) fail "exec --plan on the learnt state of a $run s run: '$got'" ;;
+  esac
+  # ... but not another program's state (sh's, not env's): preloaded, the
+  # library says its regions did not run
+  got=$("$htp" exec --plan "$tmp/learn3/env.plan" -- sh -c env | grep -E '^LD_PRELOAD=')
+  case $got in *libomp_ext*) ;; *) fail "exec --plan on env's state ran sh as one configuration" ;; esac
+done
+# a state with lines of another team (a run at OMP_NUM_THREADS=1, still
+# exploring): one configuration for the program's team all the same; at
+# OMP_NUM_THREADS=1, preloaded
+if [ "$npus" -gt 1 ]; then
+  rm -rf "$tmp/learn4" && mkdir "$tmp/learn4"
+  cp "$tmp/learn1/env.plan" "$tmp/learn4/env.plan"
+  echo 'region env 0x30 1 {0} spn:1 team=keep:1 phase=explore n=1 step=0 block=1 nsamp=1 drift=0 reexplores=0 runs=1 c=spn:1/- c=none:1/-' >>"$tmp/learn4/env.plan"
+  got=$("$htp" exec auto --learn "$tmp/learn4" -- env | grep -E '^(OMP_|LD_PRELOAD)' | sort | tr '\n' ' ')
+  [ "$got" = "$one" ] || fail "exec auto --learn, a state with another team's lines: '$got'"
+  got=$(OMP_NUM_THREADS=1 "$htp" exec auto --learn "$tmp/learn4" -- env | grep -E '^(LD_PRELOAD)' | sort | tr '\n' ' ')
+  case $got in *libomp_ext*) ;; *) fail "exec auto --learn at the other team: '$got'" ;; esac
+fi
+# every region settled on its bound choice, but the team unbound (none, a
+# candidate of every region) measured cheaper in each: one configuration,
+# unbound (no OMP_PLACES, nothing preloaded); measured the same: the bound
+# choice (a tie keeps it)
+for none in 0.0009 0.001; do
+  rm -rf "$tmp/learn5" && mkdir "$tmp/learn5"
+  sed "s|c=none:\([0-9]*\)/[0-9.]*|c=none:\1/$none|" "$tmp/learn1/env.plan" >"$tmp/learn5/env.plan"
+  [ "$(grep -c "c=none:$npus/$none\$" "$tmp/learn5/env.plan")" = 2 ] || fail "the hand-made state: $(cat "$tmp/learn5/env.plan")"
+  got=$("$htp" exec auto --learn "$tmp/learn5" -- env | grep -E '^(OMP_|LD_PRELOAD)' | sort | tr '\n' ' ')
+  case $none:$got in
+    0.0009:) ;;
+    "0.001:$one") ;;
+    *) fail "exec auto --learn, none measured at $none s against the bound choice's 0.001 s: '$got'" ;;
+  esac
+done
 # the user's OMP_PLACES: preloaded (the library checks and uses them), in
 # learn and plan alike
 for how in learn plan; do

@@ -183,6 +183,44 @@ OMP_EXT_TIMING=$tmp/t1g.json "$htp" exec --plan "$tmp/bare" --team-sizes -- "$pr
   fail "exec --plan (summary only) failed"
 python3 "$tmp/check.py" "$tmp/r1g" "$tmp/want-free.json" "$tmp/t1g.json" ||
   fail "exec --plan (summary only) --team-sizes: threads off their places"
+# 1h. What per-region control wins (region A at the team's size: 0.5 s under
+#     the recommendation, 0.3 s on config 2: 0.2 s a run) against the
+#     recommendation's run time: 0.2 % of a 100 s run -- one configuration,
+#     run as exec POLICY N (nothing preloaded, no region line, a comment
+#     saying why); 4 % of a 5 s run -- per-region control.
+for run in 100 5; do
+  mkdir -p "$tmp/run$run"
+  python3 - "$tmp" "$run" <<'PY'
+import json, sys
+tmp, run = sys.argv[1], float(sys.argv[2])
+d = json.load(open(tmp + "/results.json"))
+for c in d["configurations"]:
+    c["time_s"] = {"n": 3, "median": run}
+json.dump(d, open("%s/run%d/results.json" % (tmp, run), "w"))
+PY
+  got=$("$htp" exec --plan "$tmp/run$run" -- env | grep -E '^(OMP_PLACES|OMP_PROC_BIND|LD_PRELOAD|OMP_EXT_PLAN)=' | sort | tr '\n' ' ')
+  case $run:$got in
+    "100:OMP_PLACES=$("$htp" speedup "$npus") OMP_PROC_BIND=close ") ;;
+    5:*LD_PRELOAD=*libomp_ext*OMP_EXT_PLAN=omp_ext_plan*) ;;
+    *) fail "exec --plan, a win of 0.2 s in a run of $run s: '$got'" ;;
+  esac
+done
+# with --team-sizes the wins of other team sizes count: the region lines kept
+"$htp" exec --plan "$tmp/run100" --team-sizes -- sh -c 'printf %s "$OMP_EXT_PLAN"' >"$tmp/p1h"
+grep -q '^region ' "$tmp/p1h" || fail "exec --plan --team-sizes: no region line: $(cat "$tmp/p1h")"
+OMP_EXT_TIMING=$tmp/t1h.json "$htp" exec --plan "$tmp/run100" -- sh -c 'printf %s "$OMP_EXT_PLAN"' >"$tmp/p1h"
+grep -q "^# per-region control would win 0.2 s of a 100 s run (0.2%; it pays from 2%): one configuration for $npus threads\$" "$tmp/p1h" &&
+  ! grep -q "^region [^ ]* [^ ]* $npus " "$tmp/p1h" || fail "exec --plan, one configuration: the plan '$(cat "$tmp/p1h")'"
+# ... the lines of the other team (1 thread) kept: a run at that team
+# (the user's OMP_NUM_THREADS=1) gets them, preloaded
+if [ "$npus" -gt 1 ]; then
+  grep -q '^region [^ ]* [^ ]* 1 ' "$tmp/p1h" || fail "exec --plan, one configuration: the other team's lines dropped: $(cat "$tmp/p1h")"
+  got=$(OMP_NUM_THREADS=1 "$htp" exec --plan "$tmp/run100" -- env | grep -E '^(OMP_NUM_THREADS|LD_PRELOAD)=' | sort | tr '\n' ' ')
+  case $got in
+    "LD_PRELOAD="*libomp_ext*" OMP_NUM_THREADS=1 ") ;;
+    *) fail "exec --plan at the other team (OMP_NUM_THREADS=1): '$got'" ;;
+  esac
+fi
 # 1a. A program whose file name has a blank and a '%': its plan lines carry
 #     the name escaped (%XX), and every region gets its configuration.
 cp "$probe" "$tmp/my probe%1"
@@ -374,12 +412,27 @@ done
 state=$tmp/learn/${probe##*/}.plan
 [ -f "$state" ] && [ ! -s "$tmp/e5c" ] || fail "exec auto --learn: no state, or stderr '$(cat "$tmp/e5c")'"
 head -n 1 "$state" | grep -qx 'omp_ext_plan 2' && grep -q '^learnt auto$' "$state" &&
+  grep -Eq '^run (0\.0*[1-9]|[1-9])[0-9]*(\.[0-9]+)?$' "$state" &&
   grep -q '^build ' "$state" && [ "$(grep -c '^region .* team=keep:' "$state")" = 2 ] ||
   fail "exec auto --learn: the state is not what it should be: $(cat "$state")"
 OMP_EXT_TIMING=$tmp/t5c.json "$htp" exec auto --learn "$tmp/learn" -- "$probe" 3 >/dev/null 2>"$tmp/e5c" ||
   fail "exec auto --learn (second run) failed"
 [ "$(grep -o '"learnt": "restored"' "$tmp/t5c.json" | wc -l)" = 2 ] && [ ! -s "$tmp/e5c" ] ||
   fail "exec auto --learn: the second run did not start from the state: $(cat "$tmp/e5c")"
+# a run at another team size (OMP_NUM_THREADS=1) adds its own lines and
+# keeps the first team's: the next run at the first team restores them
+if [ "$npus" -gt 1 ]; then
+  cp "$state" "$tmp/state.team"
+  OMP_NUM_THREADS=1 "$htp" exec auto --learn "$tmp/learn" -- "$probe" 3 >/dev/null 2>"$tmp/e5c" ||
+    fail "exec auto --learn at OMP_NUM_THREADS=1 failed"
+  [ "$(grep -c '^region .* team=keep:1 ' "$state")" = 2 ] &&
+    [ "$(grep -c "^region .* team=keep:$npus " "$state")" = 2 ] ||
+    fail "a run at another team did not keep both teams' lines: $(cat "$state")"
+  OMP_EXT_TIMING=$tmp/t5t.json "$htp" exec auto --learn "$tmp/learn" -- "$probe" 3 >/dev/null 2>"$tmp/e5c"
+  [ "$(grep -o '"learnt": "restored"' "$tmp/t5t.json" | wc -l)" = 2 ] ||
+    fail "the first team's learning was lost by a run at another: $(cat "$tmp/e5c" "$state")"
+  cp "$tmp/state.team" "$state"
+fi
 OMP_EXT_TIMING=$tmp/t5d.json "$htp" exec --plan "$state" -- "$probe" 3 >/dev/null ||
   fail "exec --plan on a learnt state failed"
 [ "$(grep -o '"source": "plan", "config": "[a-z]*:[0-9]*", "team_kept": true' "$tmp/t5d.json" | wc -l)" = 2 ] ||
@@ -406,6 +459,35 @@ wait
 [ ! -s "$tmp/e5e" ] || fail "processes learning at once: stderr '$(cat "$tmp/e5e")'"
 "$htp" exec --plan "$state" -- true || fail "processes learning at once left an invalid state: $(cat "$state")"
 [ "$(ls -A "$tmp/learn")" = "${probe##*/}.plan" ] || fail "temporary files left: $(ls -A "$tmp/learn")"
+# a symbolic link to a state: the target read and replaced, the link kept;
+# a folder or a dangling link there: one line, nothing written
+mkdir "$tmp/learnln" "$tmp/learndir" "$tmp/learndl" "$tmp/learnto"
+cp "$tmp/state.good" "$tmp/learnto/target.plan"
+ln -s ../learnto/target.plan "$tmp/learnln/${probe##*/}.plan"
+OMP_EXT_TIMING=$tmp/t5l.json "$htp" exec auto --learn "$tmp/learnln" -- "$probe" 3 >/dev/null 2>"$tmp/e5l" ||
+  fail "exec auto --learn through a symbolic link failed"
+[ -L "$tmp/learnln/${probe##*/}.plan" ] && [ ! -s "$tmp/e5l" ] &&
+  [ "$(grep -o '"learnt": "restored"' "$tmp/t5l.json" | wc -l)" = 2 ] &&
+  ! cmp -s "$tmp/state.good" "$tmp/learnto/target.plan" && grep -q '^run ' "$tmp/learnto/target.plan" &&
+  [ "$(ls -A "$tmp/learnto")" = target.plan ] ||
+  fail "a state behind a symbolic link: not read, not written to its target, or the link replaced: $(ls -lA "$tmp/learnln" "$tmp/learnto") $(cat "$tmp/e5l")"
+mkdir "$tmp/learndir/${probe##*/}.plan"
+ln -s ../nowhere.plan "$tmp/learndl/${probe##*/}.plan"
+for d in learndir learndl; do
+  "$htp" exec auto --learn "$tmp/$d" -- "$probe" 3 >"$tmp/o5l" 2>"$tmp/e5l" || fail "exec auto --learn $d failed"
+  [ "$(wc -l <"$tmp/e5l")" = 1 ] && grep -Eq "is (not a regular file \(a folder\)|a symbolic link to nothing): nothing learnt is kept$" "$tmp/e5l" &&
+    [ "$(ls -A "$tmp/$d")" = "${probe##*/}.plan" ] && [ ! -e "$tmp/nowhere.plan" ] ||
+    fail "a state that is $d: stderr '$(cat "$tmp/e5l")', folder $(ls -A "$tmp/$d")"
+done
+# one allowed PU: the only candidate is settled on once timed (its state
+# then amounts to one configuration: the next run is not preloaded)
+if command -v taskset >/dev/null 2>&1; then
+  mkdir "$tmp/learn1pu"
+  pu=$("$htp" os 1 | tr -d '{}')
+  taskset -c "$pu" "$htp" exec auto --learn "$tmp/learn1pu" -- "$probe" 3 >/dev/null 2>"$tmp/e5p" || fail "exec auto --learn on one PU failed"
+  [ "$(grep -c '^region .* phase=settled' "$tmp/learn1pu/${probe##*/}.plan")" = 2 ] && [ ! -s "$tmp/e5p" ] ||
+    fail "one allowed PU: regions not settled after a run: $(cat "$tmp/learn1pu/${probe##*/}.plan" "$tmp/e5p")"
+fi
 for bad in "--learn $tmp/learn spn" "--team-sizes spn" "--plan $state --team-sizes"; do
   # shellcheck disable=SC2086
   rc=0; "$htp" exec $bad -- sh -c 'echo ran' >"$tmp/o5b" 2>"$tmp/e5b" || rc=$?

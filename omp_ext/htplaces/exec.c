@@ -6,6 +6,7 @@
  * domain (hwloc_set_cpubind) so the MPI library's own threads stay in it.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +97,31 @@ static int learn_dir(const char *dir, char **out)
     return HTP_EXIT_USAGE;
   }
   return HTP_EXIT_OK;
+}
+
+/* The user's OMP_NUM_THREADS, which per-region control keeps (nthreads-var):
+ * a comma list of positive integers (OpenMP 5.2 section 21.1.3), else
+ * refused -- libomp aborts on it, libgomp ignores it. */
+static int user_threads_ok(void)
+{
+  const char *v = getenv("OMP_NUM_THREADS"), *p, *end;
+  char shown[4 * OMP_EXT_QUOTE_MAX + 32];
+  unsigned long long n;
+  if (!v)
+    return HTP_EXIT_OK; /* (set but empty or blank: refused, libomp aborts on it) */
+  for (p = v;; p = end + 1) {
+    while (isspace((unsigned char)*p))
+      p++;
+    if (omp_ext_scan_uint(p, &end, 1ULL << 20, &n) != OMP_EXT_UINT_OK || n == 0)
+      end = p = NULL;
+    while (end && isspace((unsigned char)*end))
+      end++;
+    if (!end || (*end != ',' && *end))
+      return htp_error(HTP_EXIT_USAGE, "OMP_NUM_THREADS '%s': a positive integer, or a comma list "
+                       "of them, is expected", omp_ext_quote(v, shown, sizeof(shown)));
+    if (!*end)
+      return HTP_EXIT_OK;
+  }
 }
 
 /* exec auto[:time|:energy][:threads] [--learn DIR] [--team-sizes] -- PROGRAM:
@@ -218,6 +244,8 @@ int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv)
                        argv[optind], w[2] == 'l' ? "--learn DIR" : "--team-sizes (or --plan "
                        "DIR|FILE --team-sizes)");
   }
+  if ((plan || auto_at >= 0) && (status = user_threads_ok()) != HTP_EXIT_OK)
+    return status;
   if (plan)
     return htp_exec_plan(ctx, plan, team_free, argv + sep + 1);
   if (auto_at >= 0)

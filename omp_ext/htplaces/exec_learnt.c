@@ -82,15 +82,22 @@ static int same_build(const struct omp_ext_plan *p, const char *exe)
   return 1;
 }
 
-/* The state DIR/NAME.plan, when one configuration: *threads and *places
- * (malloc'd; NULL unbound); 1, else 0. */
+int htp_learnt_for(const struct omp_ext_plan *p, const char *prog)
+{
+  char exe[PATH_MAX];
+  return program_file(prog, exe) == 0 && same_build(p, exe);
+}
+
+/* The state DIR/NAME.plan, when one configuration for team size \p team
+ * (its lines of other teams aside): *places (malloc'd; NULL unbound); 1,
+ * else 0. */
 static int learnt_global(struct htp_ctx *ctx, const char *state, const char *exe,
-                         long long *threads, char **places)
+                         long long team, char **places)
 {
   struct omp_ext_plan *p = NULL;
   struct stat ss, es;
   char why[512];
-  unsigned line;
+  struct omp_ext_plan_conf conf;
   double cost;
   int status, one = 0;
   omp_ext_topo_t *topo = htp_topo(ctx, &status);
@@ -98,20 +105,19 @@ static int learnt_global(struct htp_ctx *ctx, const char *state, const char *exe
   if (!topo || stat(state, &ss) != 0 || stat(exe, &es) != 0 || es.st_mtime > ss.st_mtime ||
       omp_ext_plan_read(state, topo, &p, why, sizeof(why)) != 0)
     return 0; /* (a state the library refuses: it says why, preloaded) */
-  if (same_build(p, exe) && omp_ext_plan_global(p, &line, &cost)) {
-    *threads = p->lines[line].threads;
-    one = *threads > 0 && (!p->lines[line].places ||
-                           omp_ext_placelist_canonical(p->lines[line].places, places) == 0);
-  }
+  if (team > 0 && team <= UINT_MAX && same_build(p, exe) &&
+      omp_ext_plan_global(p, (unsigned)team, &conf, &cost))
+    one = conf.threads == team &&
+          (!conf.places || omp_ext_placelist_canonical(conf.places, places) == 0);
   omp_ext_plan_free(p);
   return one;
 }
 
 int htp_exec_learnt(struct htp_ctx *ctx, const char *dir, char **argv)
 {
-  const char *user = getenv("OMP_NUM_THREADS"), *name;
+  const char *name;
   char exe[PATH_MAX], *state = NULL, *places = NULL;
-  long long threads = 0;
+  long long team;
   int status = HTP_EXIT_OK, one;
   if (getenv("OMP_EXT_TIMING") || getenv("OMP_EXT_PLACES") || getenv("OMP_PLACES") ||
       program_file(argv[0], exe) != 0)
@@ -119,12 +125,16 @@ int htp_exec_learnt(struct htp_ctx *ctx, const char *dir, char **argv)
   name = strrchr(exe, '/') + 1;
   if (asprintf(&state, "%s/%s.plan", dir, name) < 0)
     return HTP_EXIT_OK;
-  one = learnt_global(ctx, state, exe, &threads, &places);
-  free(state);
   /* auto keeps the team (nthreads-var): so must this run -- OMP_NUM_THREADS
    * left as it is, one configuration only for the team the program gets */
-  if (one && threads == (user && *user ? atoll(user) : (long long)omp_ext_topo_npus(ctx->topo)) &&
-      !check_turn(dir, name))
+  if (!htp_topo(ctx, &status)) {
+    free(state);
+    return status;
+  }
+  team = htp_program_team(ctx, 0);
+  one = learnt_global(ctx, state, exe, team, &places);
+  free(state);
+  if (one && !check_turn(dir, name))
     status = htp_exec_global(ctx, 0, places, argv);
   free(places);
   return status;

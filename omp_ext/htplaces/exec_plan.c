@@ -18,7 +18,14 @@
  *    unless dyn-var is true or --team-sizes made the plan "team free"), else
  *    the default if it has that team, else its base placement -- never a
  *    configuration measured for another team, and a region seen only at
- *    other team sizes follows the global recommendation.
+ *    other team sizes follows the global recommendation;
+ *  - unless what the lines of the recommendation's team win over the
+ *    global configuration, a run, is at most OMP_EXT_PLAN_GLOBAL_TIE of its
+ *    run time (the rule learnt states follow too): then the plan has no
+ *    region line of that team, and a run at it (every run but one where
+ *    the user's OMP_NUM_THREADS asks for another measured team) is its
+ *    default line alone, run as `htplaces exec POLICY N` does, nothing
+ *    preloaded.
  * The plan text is checked as the library checks it (omp_ext_plan_check,
  * the same function) before the program starts, and passed in OMP_EXT_PLAN
  * itself (a path only when too large for the environment): no inherited
@@ -41,6 +48,8 @@
 
 #include "htplaces.h"
 #include "tune_int.h"
+#include "private/plan_int.h"
+#include "private/tools_plan.h"
 
 /* The most bytes of a plan passed in the environment (Linux limits one
  * string to 128 KiB: MAX_ARG_STRLEN); a larger one goes to a file beside
@@ -94,6 +103,7 @@ struct config {
   const char *places; /* NULL: unbound */
   int wait;           /* 0 unset, 1 passive, 2 active */
   int run_time;       /* auto: measured beside, never a placement */
+  double time_s;      /* its runs' median wall time (NAN: not given) */
   const cJSON *regions;
 };
 
@@ -114,6 +124,8 @@ static int config_of(const cJSON *configs, size_t i, long long npus, const char 
   c->run_time = cJSON_IsTrue(get(o, "run_time")) || strcmp(policy, "auto") == 0;
   c->threads = (long long)get(o, "threads")->valuedouble;
   c->regions = get(o, "regions");
+  c->time_s = cJSON_IsNumber(get(get(o, "time_s"), "median"))
+                ? get(get(o, "time_s"), "median")->valuedouble : NAN;
   if (c->run_time)
     return HTP_EXIT_OK;
   /* k 0: none; 1: a base policy (the policy table's) */
@@ -170,9 +182,12 @@ static int by_total(const void *x, const void *y)
 }
 
 /* The region lines of summary region \p r: per team size, its fastest
- * configuration (the global one when tied), best first. */
+ * configuration (the global one when tied), best first, into \p f (NULL:
+ * none written; those of team \p skip, when > 0, not written); *gain grows
+ * by what its line of the global's team wins over the global
+ * configuration, seconds a run. */
 static void region_lines(FILE *f, const cJSON *r, const struct config *cs, size_t n, size_t global,
-                         unsigned *nlines)
+                         long long skip, double *gain)
 {
   const char *module = cJSON_GetStringValue(get(r, "module"));
   const char *offset = cJSON_GetStringValue(get(r, "offset"));
@@ -212,14 +227,37 @@ static void region_lines(FILE *f, const cJSON *r, const struct config *cs, size_
   qsort(best, nbest, sizeof(*best), by_total);
   base = strrchr(module, '/');
   for (k = 0; k < nbest; k++) {
+    double tg = region_total(&cs[global], key);
+    if (best[k].config != global && cs[best[k].config].threads == cs[global].threads && tg >= 0)
+      *gain += tg - best[k].total;
+    if (!f || cs[best[k].config].threads == skip)
+      continue;
     fputs("region ", f);
     omp_ext_put_field(f, base ? base + 1 : module);
     fprintf(f, " %s ", offset);
     put_config(f, &cs[best[k].config]);
     fputc('\n', f);
-    (*nlines)++;
   }
   free(best);
+}
+
+/* Does per-region control pay (what the regions' lines win over the
+ * global configuration, a run, above OMP_EXT_PLAN_GLOBAL_TIE of its run's
+ * time: its start-up and bookkeeping, and the measurements' noise)?  1, or
+ * 0 with a comment line saying why the plan is one configuration. */
+static int regions_pay(FILE *f, const cJSON *regions, const struct config *cs, size_t n,
+                       size_t global)
+{
+  const cJSON *r;
+  double gain = 0, run = cs[global].time_s;
+  cJSON_ArrayForEach(r, regions)
+    region_lines(NULL, r, cs, n, global, 0, &gain);
+  if (!(run > 0) || gain > OMP_EXT_PLAN_GLOBAL_TIE * run)
+    return 1;
+  fprintf(f, "# per-region control would win %.3g s of a %.3g s run (%.1f%%; it pays from "
+          "%.0f%%): one configuration for %lld threads\n", gain, run, 100 * gain / run,
+          100 * OMP_EXT_PLAN_GLOBAL_TIE, (long long)cs[global].threads);
+  return 0;
 }
 
 /* The plan text of tune's results \p root into \p f; *threads and *wait
@@ -231,7 +269,8 @@ static int write_plan(FILE *f, const cJSON *root, const char *path, const omp_ex
   long long npus = omp_ext_topo_npus(topo);
   struct config *cs;
   size_t i, n, global;
-  unsigned nlines = 0;
+  long long skip;
+  double gain = 0;
   char machine[8192];
   int status = HTP_EXIT_OK;
   best = get(get(root, "recommendation"), "best");
@@ -260,8 +299,11 @@ static int write_plan(FILE *f, const cJSON *root, const char *path, const omp_ex
     fputs("default ", f);
     put_config(f, &cs[global]);
     fputc('\n', f);
+    /* (free: other teams win; else the lines of the other teams are kept
+     * for a run at one of them) */
+    skip = team_free || regions_pay(f, regions, cs, n, global) ? 0 : cs[global].threads;
     cJSON_ArrayForEach(r, regions)
-      region_lines(f, r, cs, n, global, &nlines);
+      region_lines(f, r, cs, n, global, skip, &gain);
     *threads = cs[global].threads, *wait = cs[global].wait;
   }
   free(cs);
@@ -331,66 +373,33 @@ static int save_plan(const char *file, char **text)
   return HTP_EXIT_OK;
 }
 
-/* Does the plan (text read from \p f, checked) give every region one
- * configuration: its default and region lines all "N PLACES" alike, no
- * "team free", every learnt region settled?  1 with *threads and
- * *places (malloc'd; "-": unbound) of it, else 0. */
-static int plan_is_global(FILE *f, long long *threads, char **places)
-{
-  char *line = NULL, *pl = NULL;
-  size_t cap = 0;
-  long long t;
-  int n = 0, same = 1;
-  *places = NULL;
-  while (same && getline(&line, &cap, f) > 0) {
-    int got = 0;
-    free(pl);
-    if (!(pl = malloc(strlen(line) + 1)))
-      break;
-    if (strncmp(line, "team free", 9) == 0 ||
-        (strstr(line, " phase=") && !strstr(line, " phase=settled")))
-      same = 0;
-    else if (strncmp(line, "default ", 8) == 0)
-      got = sscanf(line + 8, "%lld %s", &t, pl) == 2;
-    else if (strncmp(line, "region ", 7) == 0)
-      got = sscanf(line + 7, "%*s %*s %lld %s", &t, pl) == 2;
-    if (!got)
-      continue;
-    if (n++ == 0) {
-      *threads = t, *places = pl, pl = NULL;
-    } else {
-      same = t == *threads && strcmp(pl, *places) == 0;
-    }
-  }
-  free(line), free(pl);
-  if (same && n)
-    return 1;
-  free(*places);
-  *places = NULL;
-  return 0;
-}
-
-/* A plan of one configuration for every region (plan_is_global) is run
- * as `htplaces exec POLICY N` runs: OMP_PLACES (or none), OMP_PROC_BIND,
- * OMP_NUM_THREADS and nothing preloaded -- the same placement without
- * per-region control's start and bookkeeping.  Not when the user asked
- * for another team (OMP_NUM_THREADS), for timing files (OMP_EXT_TIMING,
- * which the preloaded library writes), or set OMP_EXT_PLACES: then 0
- * (run it preloaded); else only returns on an error. */
-static int exec_global(struct htp_ctx *ctx, FILE *f, char **argv)
+/* A plan of one configuration (omp_ext_plan_one: its lines alike, or a
+ * learnt state whose samples say per-region control does not pay) for
+ * the team the program gets (the user's OMP_NUM_THREADS, else the plan's
+ * \p threads, else the allowed PUs) is run as `htplaces exec POLICY N`
+ * runs: OMP_PLACES (or none), OMP_PROC_BIND, OMP_NUM_THREADS and nothing
+ * preloaded -- the same placement without per-region control's start and
+ * bookkeeping.  Not when the user asked for another team, for timing
+ * files (OMP_EXT_TIMING, which the preloaded library writes), or set
+ * OMP_PLACES or OMP_EXT_PLACES: then 0 (run it preloaded); else only
+ * returns on an error. */
+static int exec_global(struct htp_ctx *ctx, const struct omp_ext_plan *p, long long threads,
+                       char **argv)
 {
   const char *user = getenv("OMP_NUM_THREADS");
-  char *places;
-  long long threads = 0;
+  struct omp_ext_plan_conf conf;
+  long long team = htp_program_team(ctx, threads);
+  char *places = NULL;
   int status;
   if (getenv("OMP_EXT_TIMING") || getenv("OMP_EXT_PLACES") || getenv("OMP_PLACES") ||
-      !plan_is_global(f, &threads, &places))
+      team < 1 || team > UINT_MAX || !omp_ext_plan_one(p, (unsigned)team, &conf))
     return HTP_EXIT_OK; /* (the user's places: checked and used by the preloaded run) */
-  if (user && *user && atoll(user) != threads) {
-    free(places);
+  if (p->learnt[0] && !htp_learnt_for(p, argv[0]))
+    return HTP_EXIT_OK; /* (another program's state: the library says so) */
+  if ((conf.threads ? conf.threads : threads) != team ||
+      (conf.places && omp_ext_placelist_canonical(conf.places, &places) != 0))
     return HTP_EXIT_OK;
-  }
-  status = htp_exec_global(ctx, threads, strcmp(places, "-") == 0 ? NULL : places, argv);
+  status = htp_exec_global(ctx, user && *user ? 0 : team, places, argv);
   free(places);
   return status;
 }
@@ -399,34 +408,30 @@ static int exec_global(struct htp_ctx *ctx, FILE *f, char **argv)
  * default line's team and its wait policy set as for tune's. */
 static int exec_plan_file(struct htp_ctx *ctx, const char *file, int team_free, char **argv)
 {
-  char msg[1024], abs[PATH_MAX], line[256];
+  char msg[1024], abs[PATH_MAX];
+  struct omp_ext_plan *p;
   long long threads = 0;
-  int status, wait = 0;
-  FILE *f;
+  unsigned i;
+  int status;
   omp_ext_topo_t *topo = htp_topo(ctx, &status);
   if (!topo)
     return status;
   if (team_free)
     return htp_error(HTP_EXIT_USAGE, "--team-sizes applies to htplaces tune's results; a plan "
                      "file says 'team free' itself (learnt with auto:threads)");
-  if (omp_ext_plan_check(file, topo, msg, sizeof(msg)) != 0)
-    return htp_error(HTP_EXIT_USAGE, "--plan %s", msg);
-  if (!realpath(file, abs) || !(f = fopen(file, "r")))
+  if (omp_ext_plan_read(file, topo, &p, msg, sizeof(msg)) != 0)
+    return htp_error(HTP_EXIT_USAGE, "--plan %s", msg[0] ? msg : "cannot be read");
+  if (!realpath(file, abs)) {
+    omp_ext_plan_free(p);
     return htp_error(HTP_EXIT_FAIL, "--plan %s: %s", file, strerror(errno));
-  while (fgets(line, sizeof(line), f)) { /* (checked: the first words are what they say) */
-    long long t;
-    if (strncmp(line, "wait ", 5) == 0)
-      wait = strncmp(line + 5, "passive", 7) == 0 ? 1 : 2;
-    else if (sscanf(line, "default %lld", &t) == 1)
-      threads = t;
   }
-  if ((status = set_wait(wait, file)) != 0) {
-    fclose(f);
-    return status;
-  }
-  rewind(f);
-  status = exec_global(ctx, f, argv); /* (returns only when not one configuration) */
-  fclose(f);
+  for (i = 0; i < p->nlines; i++)
+    if (p->lines[i].kind == OMP_EXT_PLAN_DEFAULT)
+      threads = p->lines[i].threads;
+  status = set_wait(p->wait, file);
+  if (!status) /* (returns only when not one configuration) */
+    status = exec_global(ctx, p, threads, argv);
+  omp_ext_plan_free(p);
   if (status || (status = set_threads(threads)) != 0)
     return status;
   htp_program_env(ctx); /* (the program gets the user's HWLOC_PLUGINS_BLACKLIST) */
@@ -497,6 +502,7 @@ int htp_exec_plan(struct htp_ctx *ctx, const char *plan, int team_free, char **a
   long long threads = 0;
   int status, wait = 0;
   omp_ext_topo_t *topo;
+  struct omp_ext_plan *p = NULL;
   FILE *f;
   if (stat(plan, &st) != 0)
     return htp_error(HTP_EXIT_USAGE, "--plan %s: %s; give htplaces tune's --out folder, its "
@@ -529,12 +535,11 @@ int htp_exec_plan(struct htp_ctx *ctx, const char *plan, int team_free, char **a
   }
   cJSON_Delete(root);
   /* The same check as the library's, before the program starts. */
-  if (!status && omp_ext_plan_check(text, topo, msg, sizeof(msg)) != 0)
+  if (!status && omp_ext_plan_read(text, topo, &p, msg, sizeof(msg)) != 0)
     status = htp_error(HTP_EXIT_USAGE, "--plan %s: %s", file, msg);
-  if (!status && (status = set_wait(wait, file)) == 0 && (f = fmemopen(text, len, "r"))) {
-    status = exec_global(ctx, f, argv); /* (returns only when not one configuration) */
-    fclose(f);
-  }
+  if (!status && (status = set_wait(wait, file)) == 0) /* (returns only when not one) */
+    status = exec_global(ctx, p, threads, argv);
+  omp_ext_plan_free(p);
   if (!status && len > PLAN_ENV_MAX)
     status = save_plan(file, &text);
   if (!status)

@@ -55,6 +55,12 @@ static int check_user_places(struct htp_ctx *ctx, const char *text)
   return HTP_EXIT_OK;
 }
 
+long long htp_program_team(struct htp_ctx *ctx, long long threads)
+{
+  const char *user = getenv("OMP_NUM_THREADS");
+  return user && *user ? atoll(user) : threads > 0 ? threads : (long long)omp_ext_topo_npus(ctx->topo);
+}
+
 int htp_exec_global(struct htp_ctx *ctx, long long threads, const char *places, char **argv)
 {
   char count[32];

@@ -99,6 +99,10 @@ int htp_exec_preloaded(struct htp_ctx *ctx, const char *var, const char *value, 
  * \p places and OMP_PROC_BIND=close (\p places NULL: both removed, unbound),
  * nothing preloaded; returns only on an error. */
 int htp_exec_global(struct htp_ctx *ctx, long long threads, const char *places, char **argv);
+/* exec_preload.c: the team the program's regions get (nthreads-var): the
+ * user's OMP_NUM_THREADS (its first level), else \p threads when > 0 (a
+ * plan's N), else the allowed PUs. */
+long long htp_program_team(struct htp_ctx *ctx, long long threads);
 /* exec_learnt.c: under exec auto --learn \p dir (absolute), a learnt state
  * of argv[0] that amounts to one configuration (omp_ext_plan_global) is
  * run as htp_exec_global, but for every OMP_EXT_LEARN_CHECK_EVERY-th run
@@ -107,6 +111,10 @@ int htp_exec_global(struct htp_ctx *ctx, long long threads, const char *places, 
  * OMP_EXT_TIMING: then 0 (run it preloaded); else returns only on an
  * error. */
 int htp_exec_learnt(struct htp_ctx *ctx, const char *dir, char **argv);
+/* exec_learnt.c: was learnt state \p p learnt for this build of program
+ * \p prog (as execvp finds it), and only for it?  1, else 0. */
+struct omp_ext_plan;
+int htp_learnt_for(const struct omp_ext_plan *p, const char *prog);
 
 /* Print "htplaces: MESSAGE" on stderr; returns \p status for `return htp_error(...)`. */
 int htp_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

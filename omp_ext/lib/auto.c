@@ -44,10 +44,13 @@
  *    consecutive windows, the region explores again (at most
  *    AUTO_MAX_REEXPLORE times).
  * With OMP_EXT_LEARN (auto_state.c, learn.c) a region starts from what the
- * previous runs learnt: settled (its first instance checked against the
- * learnt cost: two runs in a row out of the band explore again), or
- * exploring where it stopped; a region that never left its warm-up (a few
- * instances a run) explores one sample a candidate a run.
+ * previous runs learnt: settled (its first instance -- the least of its
+ * first two when it runs several: the first carries the run's cold start --
+ * checked against the range of all it measured: two runs in a row out of
+ * it explore again), or exploring where it stopped; a region that never
+ * left its warm-up (a few instances a run) explores one sample a candidate
+ * a run.  An exploration spans at most AUTO_LEARN_RUNS runs: at the end of
+ * the last it settles on what it measured (omp_ext_auto_learnt_end).
  * Other root threads running the same region use the settled choice, or
  * the base, and measure nothing (no lock on the per-region path).
  */
@@ -78,6 +81,8 @@
 #define AUTO_DRIFT 1.5
 #define AUTO_DRIFT_WINDOWS 2 /* consecutive windows (or runs) out of the band */
 #define AUTO_MAX_REEXPLORE 8
+/* A learnt region explores again only for a change worth this much a run. */
+#define AUTO_DRIFT_MIN_S 1e-3
 /* After every candidate ran one block, one whose block median exceeds
  * AUTO_DROP x the least block median runs no more blocks. */
 #define AUTO_DROP 1.5
@@ -128,12 +133,28 @@ int omp_ext_auto_init(const char *value)
   return 0;
 }
 
-struct omp_ext_auto *omp_ext_auto_new(const struct omp_ext_plan_line *learnt)
+struct omp_ext_auto *omp_ext_auto_new(const struct omp_ext_plan_line *const *lines, unsigned n)
 {
   struct omp_ext_auto *a = calloc(1, sizeof(*a));
-  if (a)
-    a->best = 0, a->probe = -1, a->learnt = learnt;
+  if (!a)
+    return NULL;
+  a->best = 0, a->probe = -1;
+  for (; a->nlines < n && a->nlines < OMP_EXT_LEARN_TEAMS; a->nlines++)
+    a->lines[a->nlines] = lines[a->nlines];
   return a;
+}
+
+/* The learnt line of team \p set's, else the first (another team's:
+ * refused), else NULL. */
+static const struct omp_ext_plan_line *learnt_for(const struct omp_ext_auto *a,
+                                                  const struct omp_ext_cands *set)
+{
+  unsigned i;
+  for (i = 0; i < a->nlines; i++)
+    if (a->lines[i]->state && a->lines[i]->state->team == set->team &&
+        a->lines[i]->state->team_free == set->free)
+      return a->lines[i];
+  return a->nlines ? a->lines[0] : NULL;
 }
 
 static unsigned ncands(const struct omp_ext_auto *a)
@@ -188,10 +209,16 @@ static unsigned sample_of(const struct omp_ext_auto *a, unsigned step)
 }
 
 static void auto_costs(struct omp_ext_auto *a);
+static void settle_alone(struct omp_ext_auto *a);
 
-/* (Re)start exploring: every candidate again. */
+/* (Re)start exploring: every candidate again, no sample yet (NAN: what
+ * the exploration has not reached, for a learnt one that settles early). */
 static void explore_start(struct omp_ext_auto *a)
 {
+  unsigned c, i;
+  for (c = 0; c < AUTO_MAXC; c++)
+    for (i = 0; i < AUTO_MAXSAMP; i++)
+      a->s[c][i] = NAN, a->sw[c][i] = 0;
   a->step = 0, a->drop_done = 0, a->probe = -1;
   memset(a->dropped, 0, sizeof(a->dropped));
   memset(a->peer_skipped, 0, sizeof(a->peer_skipped));
@@ -201,11 +228,12 @@ static void explore_start(struct omp_ext_auto *a)
  * learn afresh, or from the learnt state if it was made for this team. */
 static void start_set(struct omp_ext_auto *a, const struct omp_ext_cands *set)
 {
-  const struct omp_ext_plan_line *learnt = a->learnt;
+  const struct omp_ext_plan_line *learnt = learnt_for(a, set);
   unsigned long explored = a->explored;
   enum auto_learnt was = a->learnt_as;
-  /* (owner, set and learnt, the fields before n, stay: other root threads
-   * read them) */
+  /* (owner, set, learnt and lines, the fields before n, stay: other root
+   * threads read them) */
+  a->learnt = learnt;
   __atomic_store_n(&a->phase, AUTO_PHASE_WARM, __ATOMIC_RELEASE);
   __atomic_store_n(&a->set, set, __ATOMIC_RELEASE);
   memset(&a->n, 0, sizeof(*a) - offsetof(struct omp_ext_auto, n));
@@ -357,8 +385,10 @@ void omp_ext_auto_pick(struct omp_ext_auto *a, const struct omp_ext_team *team,
     a->follows++; /* (this instance follows another region) */
   tl_prev = a;
   a->n++, a->run_n++;
-  if (ncands(a) < 2) { /* nothing to choose: the base */
-    run(set, p, 0, team, 0);
+  if (ncands(a) < 2) { /* nothing to choose: the base, settled once timed */
+    if (a->phase != AUTO_PHASE_SETTLED && a->nwarm)
+      settle_alone(a);
+    run(set, p, 0, team, a->phase != AUTO_PHASE_SETTLED);
     return;
   }
   switch (a->phase) {
@@ -403,9 +433,10 @@ void omp_ext_auto_pick(struct omp_ext_auto *a, const struct omp_ext_team *team,
 static double cost_of(const struct omp_ext_auto *a, unsigned c, double p_follow)
 {
   double all[AUTO_MAXSAMP], sw[AUTO_MAXSAMP], st[AUTO_MAXSAMP], ms, mt;
-  unsigned i, n = 0, nsw = 0, nst = 0;
+  unsigned i, n = 0, nsw = 0, nst = 0, skipped = 0;
   for (i = 0; i < a->nsamp; i++) {
     double v = a->s[c][i];
+    skipped += isinf(v) != 0;
     if (!isfinite(v))
       continue;
     all[n++] = v;
@@ -414,7 +445,9 @@ static double cost_of(const struct omp_ext_auto *a, unsigned c, double p_follow)
     else
       st[nst++] = v;
   }
-  if (n < a->nsamp) /* skipped: dropped */
+  /* Skipped: dropped.  Not run enough (a learnt exploration settled at its
+   * last run, its unreached samples NAN): not a choice. */
+  if (skipped || n < (a->nsamp < AUTO_BLOCK ? a->nsamp : AUTO_BLOCK))
     return INFINITY;
   if (!nsw || !nst)
     return median_of(all, n);
@@ -431,7 +464,9 @@ static void auto_costs(struct omp_ext_auto *a)
   a->have_med = 1;
 }
 
-static void settle(struct omp_ext_auto *a)
+/* The candidate the costs favour: the base unless another is
+ * AUTO_PREFER_BASE cheaper. */
+static int cheapest(struct omp_ext_auto *a)
 {
   unsigned c;
   int best = 0;
@@ -441,6 +476,19 @@ static void settle(struct omp_ext_auto *a)
       best = (int)c;
   if (best && !(a->med[best] < a->med[0] * (1 - AUTO_PREFER_BASE)))
     best = 0; /* (a near tie: the base, bound and stable) */
+  return best;
+}
+
+static void settle_on(struct omp_ext_auto *a, int best)
+{
+  __atomic_store_n(&a->best, best, __ATOMIC_RELAXED);
+  a->ref = 0, a->nwindow = 0, a->drifted = 0, a->settled_at = a->n, a->xcheck = 0;
+  __atomic_store_n(&a->phase, AUTO_PHASE_SETTLED, __ATOMIC_RELEASE);
+}
+
+static void settle(struct omp_ext_auto *a)
+{
+  int best = cheapest(a);
   /* (The least sample: a busy machine only adds time.) */
   if (a->block == AUTO_BLOCK && min_of(a->s[best], a->nsamp) < AUTO_TINY_S && !auto_energy) {
     /* Tiny after all (its warm-up paid for starting threads): explore
@@ -449,14 +497,36 @@ static void settle(struct omp_ext_auto *a)
     explore_start(a);
     return;
   }
-  __atomic_store_n(&a->best, best, __ATOMIC_RELAXED);
-  a->ref = 0, a->nwindow = 0, a->drifted = 0, a->settled_at = a->n, a->xcheck = 0;
-  __atomic_store_n(&a->phase, AUTO_PHASE_SETTLED, __ATOMIC_RELEASE);
+  settle_on(a, best);
+}
+
+/* The only candidate (one allowed PU), its warm-up timed: settled on it,
+ * its least warm-up time its sample (a learnt state then amounts to one
+ * configuration). */
+static void settle_alone(struct omp_ext_auto *a)
+{
+  a->block = a->nsamp = 1, a->step = 1;
+  a->s[0][0] = min_of(a->warm, a->nwarm), a->sw[0][0] = 0;
+  auto_costs(a);
+  settle_on(a, 0);
+}
+
+int omp_ext_auto_learnt_end(struct omp_ext_auto *a)
+{
+  int best;
+  if (!a->set || a->phase != AUTO_PHASE_EXPLORE || ncands(a) < 2 ||
+      a->xruns + 1 < AUTO_LEARN_RUNS)
+    return 0;
+  best = cheapest(a);
+  if (!isfinite(a->med[best]))
+    return 0; /* (nothing measured enough: explore on) */
+  settle_on(a, best);
+  return 1;
 }
 
 static void reexplore(struct omp_ext_auto *a)
 {
-  a->reexplores++;
+  a->reexplores++, a->xruns = 0;
   explore_start(a);
   __atomic_store_n(&a->phase, AUTO_PHASE_EXPLORE, __ATOMIC_RELEASE);
 }
@@ -481,13 +551,49 @@ static void explored(struct omp_ext_auto *a, unsigned c, double dt, int switched
   a->explored++;
 }
 
-/* Settled: a timed instance \p dt, in its window or against the learnt
- * cost. */
+/* Is \p dt out of [lo, hi] enough to explore again: clearly (the early
+ * drop's margins), and by at least AUTO_DRIFT_MIN_S a run over the
+ * region's instances a run (a tiny region run once a run is never worth
+ * exploring again: only noise moves it so)? */
+static int drifted_from(const struct omp_ext_auto *a, double dt, double lo, double hi)
+{
+  double n = a->learnt && a->learnt->state && a->learnt->state->n ? (double)a->learnt->state->n : 1;
+  return (clearly_worse(a, dt, hi) && n * (dt - hi) >= AUTO_DRIFT_MIN_S) ||
+         (clearly_worse(a, lo, dt) && n * (lo - dt) >= AUTO_DRIFT_MIN_S);
+}
+
+/* The range of what a learnt region measured: every sample of every
+ * candidate, and its learnt cost. */
+static void learnt_range(const struct omp_ext_auto *a, double *lo, double *hi)
+{
+  unsigned c, i;
+  *lo = *hi = a->xref;
+  for (c = 0; c < ncands(a); c++)
+    for (i = 0; i < a->nsamp; i++)
+      if (isfinite(a->s[c][i])) {
+        *lo = a->s[c][i] < *lo ? a->s[c][i] : *lo;
+        *hi = a->s[c][i] > *hi ? a->s[c][i] : *hi;
+      }
+}
+
+/* Settled: a timed instance \p dt, in its window or against what was
+ * learnt (a restored region's first instance of the run, or the least of
+ * its first two when it runs several -- the first carries the run's cold
+ * start: out of the range of everything it measured, beyond the early
+ * drop's margins, in two runs in a row, it explores again). */
 static void settled_sample(struct omp_ext_auto *a, double dt)
 {
-  if (a->xcheck) { /* the run's first instance, against the learnt cost */
-    a->xcheck = 0;
-    if (!clearly_worse(a, dt, a->xref) && !clearly_worse(a, a->xref, dt)) {
+  if (a->xcheck) { /* an instance of the run, against what was learnt */
+    double lo, hi;
+    if (a->xcheck-- == 2) {
+      a->xfirst = dt; /* (the run's first of several: its cold start) */
+      return;
+    }
+    /* (the least of the two, as a region that runs a few times a run
+     * learnt its least warm-up time) */
+    dt = a->xfirst > 0 && a->xfirst < dt ? a->xfirst : dt;
+    learnt_range(a, &lo, &hi);
+    if (!drifted_from(a, dt, lo, hi)) {
       a->xdrift = 0;
     } else if (++a->xdrift >= AUTO_DRIFT_WINDOWS && a->reexplores < AUTO_MAX_REEXPLORE) {
       a->xdrift = 0;
@@ -534,7 +640,7 @@ void omp_ext_auto_done(struct omp_ext_auto *a, struct omp_ext_rpick *p)
   if (a->probe >= 0 && p->cand == a->probe) { /* a peers' verdict checked */
     a->peer_skipped[c] = 0, a->probe = -1;
     if (!clearly_worse(a, dt, a->med[a->best])) { /* wrong here: explore alone */
-      a->no_peers = 1;
+      a->no_peers = 1, a->xruns = 0;
       explore_start(a);
       __atomic_store_n(&a->phase, AUTO_PHASE_EXPLORE, __ATOMIC_RELEASE);
     }

@@ -12,6 +12,7 @@
  *   step=K block=B nsamp=S  where its exploration stands, and its shape
  *   ref=SECONDS         settled: the expected cost of its choice
  *   drift=K reexplores=K
+ *   runs=K              exploring: the runs its exploration has spanned
  *   c=LABEL/v,v,...     each candidate's samples ('-': none yet, 'x':
  *                       skipped, 's' after a number: it followed a switch)
  *   drop=LABEL          a candidate dropped in this exploration
@@ -59,6 +60,11 @@ static double least_warm(const struct omp_ext_auto *a)
   return m;
 }
 
+unsigned omp_ext_auto_state_threads(const struct omp_ext_auto *a)
+{
+  return a->set ? a->set->c[a->phase == AUTO_PHASE_SETTLED ? a->best : 0]->threads : 0;
+}
+
 int omp_ext_auto_write_state(FILE *f, const struct omp_ext_auto *a)
 {
   const struct omp_ext_cands *set = a->set;
@@ -80,6 +86,8 @@ int omp_ext_auto_write_state(FILE *f, const struct omp_ext_auto *a)
   if (settled && a->have_med && isfinite(a->med[a->best]))
     fprintf(f, " ref=%.9g", a->med[a->best]);
   fprintf(f, " drift=%u reexplores=%u", a->xdrift, a->reexplores);
+  if (!settled)
+    fprintf(f, " runs=%u", warm || !a->block ? 1 : a->xruns + 1);
   for (c = 0; c < set->n; c++) {
     fprintf(f, " c=%s/", set->c[c]->label);
     for (i = 0; i < nsamp; i++) {
@@ -122,17 +130,18 @@ int omp_ext_auto_restore(struct omp_ext_auto *a)
   a->reexplores = st->reexplores;
   a->no_peers = 1; /* (peers are this run's regions) */
   if (st->phase == 2) {
-    for (c = 0; c < set->n; c++)
-      for (i = 0; i < a->nsamp; i++)
-        if (isnan(a->s[c][i]))
-          return -1; /* (a settled state has every sample) */
+    for (i = 0; i < a->nsamp && !isfinite(a->s[best][i]); i++)
+      ;
+    if (i == a->nsamp)
+      return -1; /* (its choice was measured) */
     a->best = best; /* (auto.c computes the costs: a->med) */
     a->xref = st->ref;
-    a->xdrift = st->drift, a->xcheck = 1;
+    a->xdrift = st->drift, a->xcheck = st->n > 1 ? 2 : 1;
     a->phase = AUTO_PHASE_SETTLED;
     return 0;
   }
   a->drop_done = a->step >= set->n * a->block;
+  a->xruns = st->runs;
   a->phase = AUTO_PHASE_EXPLORE;
   return 0;
 }

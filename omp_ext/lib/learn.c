@@ -12,9 +12,14 @@
  * program learns afresh) and the auto value it was learnt under (another
  * objective's costs are not this one's).  A state that fails is refused
  * with one line and learnt afresh; the file is then replaced at exit.
+ * DIR/PROGRAM.plan may be a symbolic link to a regular file (the target is
+ * read and replaced, the link kept); another kind of file there (a folder,
+ * a FIFO, a dangling link) is said once and nothing is kept.
  *
  * At exit (atexit, in every process that ran a region under auto: a forked
- * child too) the state is written to a temporary file in DIR and renamed
+ * child too) each exploration that has spanned AUTO_LEARN_RUNS runs settles
+ * on what it measured (auto.c), and the state -- with the run's time from
+ * its first region ("run SECONDS", plan_global.c's yardstick) -- is written to a temporary file in DIR and renamed
  * over DIR/PROGRAM.plan: concurrent processes (MPI ranks, a program that
  * forks) never leave a torn file, the last one to exit wins.  Regions of
  * the file that did not run in this process are kept as they were.
@@ -36,10 +41,11 @@
 #include "private/bind.h"
 #include "private/util.h"
 
-static char learn_dir[4096], learn_file[4096 + 300];
+static char learn_file[4096 + 300];
 static omp_ext_region_each_fn each_region; /* region.c's table */
 static struct omp_ext_plan *state; /* the file's, checked; NULL: none or refused */
 static int learn_on;
+static struct timespec learn_t0; /* the first region (learn_init) */
 
 /* "omp_ext: OMP_EXT_LEARN: ..." once per process (only from the first
  * region: an OpenMP process). */
@@ -82,6 +88,35 @@ static int state_fits(const struct omp_ext_plan *p)
 
 static void save(void);
 
+/* learn_file usable: absent, a regular file, or a symbolic link to one --
+ * then the link's target is read and replaced, the link kept (learn_file
+ * becomes the target's path); anything else is said once, nothing kept. */
+static int state_path_ok(void)
+{
+  char shown[4 * OMP_EXT_QUOTE_MAX + 32], *target;
+  struct stat st;
+  if (lstat(learn_file, &st) != 0)
+    return 1;
+  if (S_ISLNK(st.st_mode)) {
+    if (!(target = realpath(learn_file, NULL)) || stat(target, &st) != 0 || !S_ISREG(st.st_mode) ||
+        strlen(target) >= sizeof(learn_file)) {
+      say("'%s' is a symbolic link to %s: nothing learnt is kept",
+          omp_ext_quote(learn_file, shown, sizeof(shown)),
+          !target ? "nothing" : omp_ext_file_kind(st.st_mode));
+      free(target);
+      return 0;
+    }
+    snprintf(learn_file, sizeof(learn_file), "%s", target);
+    free(target);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    say("'%s' is not a regular file (%s): nothing learnt is kept",
+        omp_ext_quote(learn_file, shown, sizeof(shown)), omp_ext_file_kind(st.st_mode));
+    return 0;
+  }
+  return 1;
+}
+
 void omp_ext_learn_init(const char *dir, omp_ext_region_each_fn each)
 {
   char exe[4096], why[1024], shown[4 * OMP_EXT_QUOTE_MAX + 32];
@@ -97,8 +132,9 @@ void omp_ext_learn_init(const char *dir, omp_ext_region_each_fn each)
     return;
   exe[n] = '\0';
   base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
-  snprintf(learn_dir, sizeof(learn_dir), "%s", dir);
   snprintf(learn_file, sizeof(learn_file), "%s/%s.plan", dir, base);
+  if (!state_path_ok())
+    return;
   if (access(learn_file, F_OK) == 0) {
     if (omp_ext_plan_read(learn_file, NULL, &state, why, sizeof(why)) != 0) {
       say("%s: learning afresh", why[0] ? why : "cannot read the state");
@@ -110,17 +146,19 @@ void omp_ext_learn_init(const char *dir, omp_ext_region_each_fn each)
   }
   each_region = each;
   learn_on = 1;
+  clock_gettime(CLOCK_MONOTONIC, &learn_t0);
   atexit(save);
 }
 
-const struct omp_ext_plan_line *omp_ext_learn_line(const char *module, unsigned long offset)
+unsigned omp_ext_learn_lines(const char *module, unsigned long offset,
+                             const struct omp_ext_plan_line **out)
 {
-  unsigned i;
-  for (i = 0; state && i < state->nlines; i++)
+  unsigned i, n = 0;
+  for (i = 0; state && i < state->nlines && n < OMP_EXT_LEARN_TEAMS; i++)
     if (state->lines[i].kind == OMP_EXT_PLAN_REGION && state->lines[i].state &&
         state->lines[i].offset == offset && strcmp(state->lines[i].module, module) == 0)
-      return &state->lines[i];
-  return NULL;
+      out[n++] = &state->lines[i];
+  return n;
 }
 
 /* ------------------------------------------------------------- write --- */
@@ -157,6 +195,7 @@ static void region_line(const struct omp_ext_region *r, void *arg)
   FILE *m;
   if (!r->au || !r->module[0] || !(m = open_memstream(&buf, &len)))
     return;
+  omp_ext_auto_learnt_end(r->au);
   if (omp_ext_auto_write_state(m, r->au) == 0 && fclose(m) == 0) {
     fputs("region ", o->f);
     omp_ext_put_field(o->f, r->module);
@@ -168,7 +207,10 @@ static void region_line(const struct omp_ext_region *r, void *arg)
   free(buf);
 }
 
-/* Was the region at \p offset of \p module written from this run? */
+/* Was line \p e's region and team written from this run?  (A line of
+ * another team is kept -- learning for one team size survives a run at
+ * another -- unless it has the THREADS just written: one line per region
+ * and THREADS.) */
 struct seen_arg {
   const struct omp_ext_plan_line *e;
   int seen;
@@ -177,8 +219,12 @@ struct seen_arg {
 static void seen_region(const struct omp_ext_region *r, void *arg)
 {
   struct seen_arg *s = arg;
-  if (r->au && r->offset == s->e->offset && strcmp(r->module, s->e->module) == 0)
-    s->seen = 1;
+  const struct omp_ext_cands *set;
+  if (!r->au || r->offset != s->e->offset || strcmp(r->module, s->e->module) != 0 ||
+      !(set = r->au->set))
+    return;
+  s->seen |= (set->team == s->e->state->team && set->free == s->e->state->team_free) ||
+             omp_ext_auto_state_threads(r->au) == s->e->threads;
 }
 
 /* A line of the state read, kept as it was (its region did not run). */
@@ -199,6 +245,8 @@ static void carried_line(struct out *o, const struct omp_ext_plan_line *e)
   if (st->ref > 0)
     fprintf(o->f, " ref=%.9g", st->ref);
   fprintf(o->f, " drift=%u reexplores=%u", st->drift, st->reexplores);
+  if (st->runs)
+    fprintf(o->f, " runs=%u", st->runs);
   for (c = 0; c < st->ncand; c++) {
     fprintf(o->f, " c=%s/", st->cand[c].label);
     for (i = 0; i < st->nsamp; i++) {
@@ -225,6 +273,8 @@ static int write_state(FILE *f)
   const omp_ext_topo_t *topo;
   struct out o = {f, NULL, 0, 0, 1};
   char machine[512], id[96];
+  struct timespec now;
+  double run_s;
   unsigned i;
   FILE *body;
   char *text = NULL;
@@ -248,9 +298,13 @@ static int write_state(FILE *f)
     free(o.modules);
     return -1;
   }
+  clock_gettime(CLOCK_MONOTONIC, &now);
   fprintf(f, "omp_ext_plan 2\n# auto's learnt state (OMP_EXT_LEARN): per region, what it "
           "runs and its samples; htplaces exec --plan applies it\n%s\nlearnt %s\n", machine,
           omp_ext_auto_value_now());
+  run_s = (double)(now.tv_sec - learn_t0.tv_sec) + (double)(now.tv_nsec - learn_t0.tv_nsec) * 1e-9;
+  if (run_s > 0)
+    fprintf(f, "run %.6f\n", run_s);
   if (omp_ext_auto_threads())
     fputs("team free\n", f);
   for (i = 0; i < o.nmodules; i++) {
@@ -271,7 +325,8 @@ static int write_state(FILE *f)
   return ferror(f) ? -1 : 0;
 }
 
-/* At exit: DIR/.PROGRAM.plan.PID.XXXXXX, then renamed over the state. */
+/* At exit: DIR/PROGRAM.plan.PID.XXXXXX, then renamed over the state (over
+ * a symbolic link's target, in the target's folder). */
 static void save(void)
 {
   char tmp[sizeof(learn_file) + 64], shown[4 * OMP_EXT_QUOTE_MAX + 32];
@@ -283,8 +338,8 @@ static void save(void)
   if ((fd = mkstemp(tmp)) < 0 || !(f = fdopen(fd, "w"))) {
     if (fd >= 0)
       close(fd);
-    say("cannot write in '%s': %s: nothing learnt is kept",
-        omp_ext_quote(learn_dir, shown, sizeof(shown)), strerror(errno));
+    say("cannot write in the folder of '%s': %s: nothing learnt is kept",
+        omp_ext_quote(learn_file, shown, sizeof(shown)), strerror(errno));
     return;
   }
   if (fchmod(fd, 0644) != 0) { /* (mkstemp made it 0600: readable by its owner still) */

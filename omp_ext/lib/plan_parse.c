@@ -98,9 +98,7 @@ static int read_file(struct ctx *c, const char *path, char **text)
   }
   if (!S_ISREG(st.st_mode)) {
     close(fd);
-    return bad(c, "not a regular file (%s); give a plan file",
-               S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a FIFO"
-               : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "a socket");
+    return bad(c, "not a regular file (%s); give a plan file", omp_ext_file_kind(st.st_mode));
   }
   if ((unsigned long long)st.st_size > OMP_EXT_PLAN_MAX_BYTES) {
     close(fd);
@@ -253,7 +251,7 @@ static int samples_field(struct ctx *c, const char *w, struct omp_ext_plan_cand 
     if (*n == OMP_EXT_PLAN_MAXSAMP)
       return bad(c, "c=%s: more than %d samples", SHOWN(at), OMP_EXT_PLAN_MAXSAMP);
     k->sw[*n] = 0;
-    if (*w == '-' || *w == 'x') {
+    if ((*w == '-' || *w == 'x') && (w[1] == ',' || !w[1])) {
       k->s[*n] = *w == '-' ? NAN : INFINITY;
       end = (char *)w + 1;
     } else {
@@ -308,6 +306,9 @@ static int state_key(struct ctx *c, struct omp_ext_plan_state *s, const char *ke
   } else if (strcmp(key, "reexplores") == 0 &&
              (err = count_field(c, "reexplores=", v, 0, 1000, &x)) == 0) {
     s->reexplores = (unsigned)x;
+  } else if (strcmp(key, "runs") == 0 &&
+             (err = count_field(c, "runs=", v, 0, 1000, &x)) == 0) {
+    s->runs = (unsigned)x;
   } else if (strcmp(key, "ref") == 0) {
     char *end;
     s->ref = strtod(v, &end);
@@ -339,7 +340,7 @@ static int state_key(struct ctx *c, struct omp_ext_plan_state *s, const char *ke
     s->cand[i].dropped = 1;
   } else if (!err) {
     return bad(c, "%s=: unknown field; allowed: team, phase, n, step, block, nsamp, ref, "
-               "drift, reexplores, c, drop", SHOWN(key));
+               "drift, reexplores, runs, c, drop", SHOWN(key));
   }
   return err;
 }
@@ -368,9 +369,11 @@ static int state_fields(struct ctx *c, char **w, int n, const char *label, unsig
   }
   if (!err && (!have_team || !have_phase || !s->ncand || !s->block || !s->nsamp))
     err = bad(c, "a learnt state needs team=, phase=, block=, nsamp= and c=");
-  if (!err && (s->nsamp % s->block || s->step > s->ncand * s->nsamp))
-    err = bad(c, "nsamp=%u is not a multiple of block=%u, or step=%u is beyond the "
-              "exploration", s->nsamp, s->block, s->step);
+  if (!err && s->nsamp % s->block)
+    err = bad(c, "nsamp=%u is not a multiple of block=%u", s->nsamp, s->block);
+  if (!err && s->step > s->ncand * s->nsamp)
+    err = bad(c, "step=%u is beyond the exploration (%u candidates x nsamp=%u)", s->step,
+              s->ncand, s->nsamp);
   for (i = 0; !err && i < s->ncand; i++)
     if (nsamp_of[i] != s->nsamp)
       err = bad(c, "c=%s: %u samples, not nsamp=%u", SHOWN(s->cand[i].label), nsamp_of[i],
@@ -509,12 +512,13 @@ static int build_line(struct ctx *c, char **w, int n)
   return omp_ext_success;
 }
 
-/* team, wait, learnt: once each. */
+/* team, wait, learnt, run: once each. */
 static int setting_line(struct ctx *c, char **w, int n, unsigned *seen)
 {
-  static const char *const names[] = {"team", "wait", "learnt"};
+  static const char *const names[] = {"team", "wait", "learnt", "run"};
+  char *end;
   int i, e, t;
-  for (i = 0; i < 3 && strcmp(w[0], names[i]) != 0; i++)
+  for (i = 0; i < 4 && strcmp(w[0], names[i]) != 0; i++)
     ;
   if (n != 2)
     return bad(c, "expected '%s VALUE'", names[i]);
@@ -527,9 +531,15 @@ static int setting_line(struct ctx *c, char **w, int n, unsigned *seen)
     c->p->wait = strcmp(w[1], "passive") == 0 ? 1 : 2;
   else if (i == 2 && strlen(w[1]) < sizeof(c->p->learnt) && omp_ext_auto_value(w[1], &e, &t) > 0)
     snprintf(c->p->learnt, sizeof(c->p->learnt), "%s", w[1]);
+  else if (i == 3 && (c->p->run_s = strtod(w[1], &end), end != w[1] && !*end) &&
+           isfinite(c->p->run_s) && c->p->run_s > 0)
+    ;
   else
     return bad(c, "%s %s: %s is expected", names[i], SHOWN(w[1]),
-               i == 0 ? "keep or free" : i == 1 ? "passive or active" : OMP_EXT_AUTO_FORMS);
+               i == 0   ? "keep or free"
+               : i == 1 ? "passive or active"
+               : i == 2 ? OMP_EXT_AUTO_FORMS
+                        : "seconds > 0");
   return omp_ext_success;
 }
 
@@ -579,14 +589,15 @@ static int one_line(struct ctx *c, char *line, int *header, unsigned *cap, unsig
   if (strcmp(w[0], "default") == 0 || strcmp(w[0], "region") == 0)
     return add_line(c, w, n, cap);
   if (c->p->version >= 2 && strcmp(w[0], "machine") == 0)
-    return (*seen & 8) ? bad(c, "a second 'machine' line") : (*seen |= 8, machine_line(c, w, n));
+    return (*seen & 16) ? bad(c, "a second 'machine' line")
+                        : (*seen |= 16, machine_line(c, w, n));
   if (c->p->version >= 2 && strcmp(w[0], "build") == 0)
     return build_line(c, w, n);
   if (c->p->version >= 2 && (strcmp(w[0], "team") == 0 || strcmp(w[0], "wait") == 0 ||
-                             strcmp(w[0], "learnt") == 0))
+                             strcmp(w[0], "learnt") == 0 || strcmp(w[0], "run") == 0))
     return setting_line(c, w, n, seen);
   return bad(c, "%s: unknown line; allowed: %s", SHOWN(w[0]),
-             c->p->version >= 2 ? "machine, build, team, wait, learnt, default, region"
+             c->p->version >= 2 ? "machine, build, team, wait, learnt, run, default, region"
                                 : "default, region");
 }
 

@@ -98,8 +98,10 @@ __attribute__((noinline, cold)) static struct omp_ext_region *create(const void 
     return NULL;
   r->ra = ra;
   module_of(ra, r->module, sizeof(r->module), &r->offset);
-  if (!omp_ext_plan_on() && omp_ext_auto_on())
-    r->au = omp_ext_auto_new(omp_ext_learn_line(r->module, r->offset));
+  if (!omp_ext_plan_on() && omp_ext_auto_on()) {
+    const struct omp_ext_plan_line *lines[OMP_EXT_LEARN_TEAMS];
+    r->au = omp_ext_auto_new(lines, omp_ext_learn_lines(r->module, r->offset, lines));
+  }
   pthread_mutex_lock(&region_lock);
   if ((old = lookup(ra)) != NULL || nregions >= NSLOTS / 2) {
     pthread_mutex_unlock(&region_lock);

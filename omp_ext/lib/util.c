@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "omp_ext.h"
@@ -266,4 +267,10 @@ void omp_ext_json_string(FILE *out, const char *s)
       fputc(*p, out);
   }
   fputc('"', out);
+}
+
+const char *omp_ext_file_kind(unsigned mode)
+{
+  return S_ISREG(mode) ? "a regular file" : S_ISDIR(mode) ? "a folder" : S_ISFIFO(mode) ? "a FIFO"
+         : S_ISCHR(mode) || S_ISBLK(mode) ? "a device" : "a socket";
 }

@@ -9,6 +9,7 @@
  *   team keep|free                            free: team sizes may change
  *   wait passive|active                       the OMP_WAIT_POLICY it was measured with
  *   learnt AUTO                               auto's state, learnt under that value
+ *   run SECONDS                               a learnt state's run: its first region to exit
  *   default THREADS PLACES [LABEL]
  *   region MODULE OFFSET THREADS PLACES [LABEL [KEY=VALUE ...]]
  *
@@ -42,6 +43,7 @@ struct omp_ext_plan_state {
   double ref;             /* ref=: the settled choice's expected cost (0: none) */
   unsigned drift;         /* drift=: runs in a row out of its band */
   unsigned reexplores;    /* reexplores= */
+  unsigned runs;          /* runs=: the runs its exploration spanned (0: not given) */
   unsigned ncand;         /* c= fields, in order */
   struct omp_ext_plan_cand {
     char label[OMP_EXT_PLAN_LABEL];
@@ -78,6 +80,8 @@ struct omp_ext_plan {
   unsigned mpus, mcores, mpackages, msmt;
   char mallowed[256];             /* the allowed PUs, a cpulist */
   char learnt[32];                /* the auto value of a learnt state, or "" */
+  double run_s;                   /* run S: a learnt state's run, seconds from its
+                                     first region to its exit (0: not given) */
   struct omp_ext_plan_line *lines;
   unsigned nlines;
   struct omp_ext_plan_build *builds;

@@ -92,8 +92,12 @@ OMP_EXT_HIDDEN int omp_ext_auto_threads(void);
 OMP_EXT_HIDDEN const char *omp_ext_auto_value_now(void);
 /* omp_set_ht_policy(omp_ht_policy_auto): auto:time for regions seen from now. */
 OMP_EXT_HIDDEN void omp_ext_auto_enable(void);
-/* A region's state; \p learnt: its line of the learnt state, or NULL. */
-OMP_EXT_HIDDEN struct omp_ext_auto *omp_ext_auto_new(const struct omp_ext_plan_line *learnt);
+/* The most learnt states a region keeps, one per team size it ran with. */
+#define OMP_EXT_LEARN_TEAMS 4
+/* A region's state; \p lines: its \p n lines of the learnt state (one per
+ * team: the one of the team it runs is restored). */
+OMP_EXT_HIDDEN struct omp_ext_auto *omp_ext_auto_new(const struct omp_ext_plan_line *const *lines,
+                                                     unsigned n);
 OMP_EXT_HIDDEN void omp_ext_auto_pick(struct omp_ext_auto *a, const struct omp_ext_team *team,
                                       struct omp_ext_rpick *p);
 OMP_EXT_HIDDEN void omp_ext_auto_done(struct omp_ext_auto *a, struct omp_ext_rpick *p);
@@ -111,8 +115,9 @@ typedef void (*omp_ext_region_each_fn)(omp_ext_region_fn fn, void *arg);
  * from the regions that \p each (region.c's table, passed down: learn.c
  * sits below region.c) walks. */
 OMP_EXT_HIDDEN void omp_ext_learn_init(const char *dir, omp_ext_region_each_fn each);
-/* The learnt line of the region at \p offset in \p module, or NULL. */
-OMP_EXT_HIDDEN const struct omp_ext_plan_line *omp_ext_learn_line(const char *module,
-                                                                 unsigned long offset);
+/* The learnt lines of the region at \p offset in \p module (one per team
+ * it ran with) into \p out (OMP_EXT_LEARN_TEAMS at most): their number. */
+OMP_EXT_HIDDEN unsigned omp_ext_learn_lines(const char *module, unsigned long offset,
+                                            const struct omp_ext_plan_line **out);
 
 #endif /* OMP_EXT_REGION_INT_H */

@@ -35,16 +35,37 @@ int omp_ext_machine_line(const omp_ext_topo_t *topo, char *buf, size_t len);
  * 0, or -1 when unreadable. */
 int omp_ext_plan_file_build_id(const char *path, char *id, size_t len);
 
-/* plan_global.c: per-region control's win below which a learnt state
- * is applied as one configuration (a fraction of a run's region time). */
+/* Per-region control's win below which a plan or a learnt state is
+ * applied as one configuration: a fraction of a run's time (plan_global.c;
+ * htplaces exec --plan on tune's results). */
 #define OMP_EXT_PLAN_GLOBAL_TIE 0.02
 
-/* plan_global.c: does learnt state \p p amount to one configuration?  Every
- * line a settled region of one kept team size, and the best of the
- * regions' choices for all of them within OMP_EXT_PLAN_GLOBAL_TIE of
+/* A plan's one configuration (plan_global.c): its THREADS (0: the
+ * program's team) and places (NULL: unbound), pointing into the plan. */
+struct omp_ext_plan_conf {
+  unsigned threads;
+  const omp_ext_placelist_t *places;
+};
+
+/* plan_global.c: does learnt state \p p, for team size \p team (0: the
+ * one team all its lines must have; lines of other teams are ignored),
+ * amount to one configuration?  Every line a settled region of one kept
+ * team size, and the best of the regions' choices -- or the team unbound
+ * ("none", a candidate of every region), when its samples say it is
+ * cheaper -- for all of them costs at most OMP_EXT_PLAN_GLOBAL_TIE x the
+ * run's time (the state's "run" line, else its region time) more than
  * per-region control (by the samples' medians, weighted by instances):
- * 1, *line that choice's line, *cost its time over per-region control's
- * (<= 1 + the tie); else 0. */
-int omp_ext_plan_global(const struct omp_ext_plan *p, unsigned *line, double *cost);
+ * 1, *conf that configuration, *cost its region time over per-region
+ * control's; else 0. */
+int omp_ext_plan_global(const struct omp_ext_plan *p, unsigned team, struct omp_ext_plan_conf *conf,
+                        double *cost);
+
+/* plan_global.c: does plan \p p amount to one configuration for team size
+ * \p team (see omp_ext_plan_global)?  Its lines for that team (THREADS
+ * \p team or 0; \p team 0: every line) all alike (the same THREADS and
+ * places, no "team free", every learnt line settled), or a learnt
+ * state for which omp_ext_plan_global says so: 1, *conf that
+ * configuration; else 0. */
+int omp_ext_plan_one(const struct omp_ext_plan *p, unsigned team, struct omp_ext_plan_conf *conf);
 
 #endif /* OMP_EXT_TOOLS_PLAN_H */

@@ -68,6 +68,11 @@ int omp_ext_auto_value(const char *text, int *energy, int *threads);
  * the reader decodes them). */
 void omp_ext_put_field(FILE *f, const char *name);
 
+/* util.c: what a file of mode \p mode is, for a message that refuses one
+ * that is not a regular file: "a folder", "a FIFO", "a device", "a
+ * socket" ("a regular file" for one). */
+const char *omp_ext_file_kind(unsigned mode);
+
 /* util.c: the most bytes of a value omp_ext_quote() shows. */
 #define OMP_EXT_QUOTE_MAX 64
 
