@@ -189,6 +189,23 @@ if [ "$npus" -gt 1 ]; then
   got=$(OMP_NUM_THREADS=1 "$htp" exec auto --learn "$tmp/learn4" -- env | grep -E '^(LD_PRELOAD)' | sort | tr '\n' ' ')
   case $got in *libomp_ext*) ;; *) fail "exec auto --learn at the other team: '$got'" ;; esac
 fi
+# a program that links libomp never takes the shortcut (libomp 14 crashes
+# in a fork() child under an OMP_PLACES list): preloaded, no OMP_PLACES; the
+# same program's state otherwise of one configuration (a copy of learn1's,
+# its build line this program's)
+if command -v clang >/dev/null 2>&1 && printf 'int main(void) { return 0; }\n' >"$tmp/lo.c" &&
+  clang -fopenmp -Wl,--no-as-needed -o "$tmp/lomp" "$tmp/lo.c" 2>/dev/null &&
+  readelf -d "$tmp/lomp" | grep -q 'NEEDED.*libomp'; then
+  mkdir "$tmp/learnomp"
+  lid=$(readelf -n "$tmp/lomp" | awk '/Build ID/ { print "gnu:" $3; exit }')
+  [ -n "$lid" ] || lid=stat:$(stat -c '%s:%Y' "$tmp/lomp")
+  sed -e "s|^build .*|build lomp $lid|" -e 's|^region env |region lomp |' "$tmp/learn1/env.plan" >"$tmp/learnomp/lomp.plan"
+  touch "$tmp/learnomp/lomp.plan"
+  ldp=$(LD_DEBUG=libs "$htp" exec auto --learn "$tmp/learnomp" -- "$tmp/lomp" 2>&1 | grep -c 'calling init: .*libomp_ext' || :)
+  [ "$ldp" -ge 1 ] || fail "exec auto --learn, a libomp program's state of one configuration: not preloaded"
+  ldp=$(LD_DEBUG=libs "$htp" exec --plan "$tmp/learnomp/lomp.plan" -- "$tmp/lomp" 2>&1 | grep -c 'calling init: .*libomp_ext' || :)
+  [ "$ldp" -ge 1 ] || fail "exec --plan, a libomp program's state of one configuration: not preloaded"
+fi
 # every region settled on its bound choice, but the team unbound (none, a
 # candidate of every region) measured cheaper in each: one configuration,
 # unbound (no OMP_PLACES, nothing preloaded); measured the same: the bound

@@ -7,7 +7,9 @@
  * since per-region control would only add its start-up and bookkeeping.
  * Every OMP_EXT_LEARN_CHECK_EVERY-th run is preloaded again, so that auto
  * sees drift and rewrites the state; so is a run of a program newer than
- * its state (the library then checks its build identity).
+ * its state (the library then checks its build identity), and every run of
+ * a program that links libomp (exec_needed.c: libomp 14 crashes in a fork()
+ * child under an OMP_PLACES list; the preloaded run binds in code).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -82,6 +84,12 @@ static int same_build(const struct omp_ext_plan *p, const char *exe)
   return 1;
 }
 
+int htp_shortcut_safe(const char *prog)
+{
+  char exe[PATH_MAX];
+  return program_file(prog, exe) != 0 || !htp_links_libomp(exe);
+}
+
 int htp_learnt_for(const struct omp_ext_plan *p, const char *prog)
 {
   char exe[PATH_MAX];
@@ -120,7 +128,7 @@ int htp_exec_learnt(struct htp_ctx *ctx, const char *dir, char **argv)
   long long team;
   int status = HTP_EXIT_OK, one;
   if (getenv("OMP_EXT_TIMING") || getenv("OMP_EXT_PLACES") || getenv("OMP_PLACES") ||
-      program_file(argv[0], exe) != 0)
+      program_file(argv[0], exe) != 0 || htp_links_libomp(exe))
     return HTP_EXIT_OK; /* (the user's places: checked and used by the preloaded run) */
   name = strrchr(exe, '/') + 1;
   if (asprintf(&state, "%s/%s.plan", dir, name) < 0)

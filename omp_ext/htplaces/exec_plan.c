@@ -396,6 +396,8 @@ static int exec_global(struct htp_ctx *ctx, const struct omp_ext_plan *p, long l
     return HTP_EXIT_OK; /* (the user's places: checked and used by the preloaded run) */
   if (p->learnt[0] && !htp_learnt_for(p, argv[0]))
     return HTP_EXIT_OK; /* (another program's state: the library says so) */
+  if (!htp_shortcut_safe(argv[0]))
+    return HTP_EXIT_OK; /* (libomp: preloaded, no OMP_PLACES -- fork() safe) */
   if ((conf.threads ? conf.threads : threads) != team ||
       (conf.places && omp_ext_placelist_canonical(conf.places, &places) != 0))
     return HTP_EXIT_OK;

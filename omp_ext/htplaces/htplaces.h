@@ -111,6 +111,14 @@ long long htp_program_team(struct htp_ctx *ctx, long long threads);
  * OMP_EXT_TIMING: then 0 (run it preloaded); else returns only on an
  * error. */
 int htp_exec_learnt(struct htp_ctx *ctx, const char *dir, char **argv);
+/* exec_needed.c: does the ELF file \p path (64-bit) name libomp.so* or
+ * libiomp5.so* among its DT_NEEDED?  1, else 0 (also when not known). */
+int htp_links_libomp(const char *path);
+/* exec_learnt.c: may program \p prog (as execvp finds it) take the
+ * one-configuration shortcut (OMP_PLACES, nothing preloaded)?  0 when it
+ * links libomp (libomp 14 crashes in a fork() child under an OMP_PLACES
+ * list), else 1. */
+int htp_shortcut_safe(const char *prog);
 /* exec_learnt.c: was learnt state \p p learnt for this build of program
  * \p prog (as execvp finds it), and only for it?  1, else 0. */
 struct omp_ext_plan;
