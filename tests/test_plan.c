@@ -70,6 +70,7 @@ static void test_valid(void)
     "omp_ext_plan 1\ndefault 2 {0},{8}\nregion app 0x10 1 {0}\n",
     "# a comment first\n\nomp_ext_plan 2\nmachine 16 8 2 2 0-15\nbuild app gnu:0123abcd\n"
     "build lib%20x.so stat:1234:1700000000\nteam free\nwait passive\nlearnt auto:threads\n"
+    "run 16 2.5\nrun 1 9\nrun 0.25\n"
     "default 16 - none:16\nregion app 0x10 2 {0},{8} spn:2\nregion app 0x10 1 {0} spn:1\n"
     "region lib%20x.so 0xfffffffffff 0 - none:4\n",
     /* a learnt state's line */
@@ -127,6 +128,13 @@ static void test_fields(void)
     {"omp_ext_plan 2\nwait busy\n", "' line 2: wait 'busy': passive or active is expected"},
     {"omp_ext_plan 2\nteam keep\nteam free\n", "' line 3: a second 'team' line"},
     {"omp_ext_plan 2\nlearnt auto:fast\n", "' line 2: learnt 'auto:fast': auto, auto:time"},
+    {"omp_ext_plan 2\nrun 2 1.0\nrun 2 0.5\n", "' line 3: a second 'run' line for its team"},
+    {"omp_ext_plan 2\nrun 1.0\nrun 0.5\n", "' line 3: a second 'run' line for any team"},
+    {"omp_ext_plan 2\nrun x 1.0\n", "' line 2: run TEAM 'x': a whole number 1..65536"},
+    {"omp_ext_plan 2\nrun 2 0\n", "' line 2: run '0': seconds > 0 are expected"},
+    {"omp_ext_plan 2\nrun 2 1 3\n", "' line 2: expected 'run [TEAM] SECONDS'"},
+    {"omp_ext_plan 2\nrun 1 1\nrun 2 1\nrun 3 1\nrun 4 1\nrun 5 1\nrun 6 1\nrun 7 1\nrun 8 1\n"
+     "run 9 1\n", "' line 10: more than 8 'run' lines"},
     {"omp_ext_plan 2\nmachine 4 2 1 2 0-3\n",
      "' line 2: made on another machine (4 PUs, 2 cores, 1 packages, SMT 2, allowed '0-3'; "
      "here 16, 8, 2, 2, 0-15): make it here"},

@@ -177,6 +177,23 @@ for run in 1.0 0.05; do
   got=$("$htp" exec --plan "$tmp/learn3/env.plan" -- sh -c env | grep -E '^LD_PRELOAD=')
   case $got in *libomp_ext*) ;; *) fail "exec --plan on env's state ran sh as one configuration" ;; esac
 done
+# the run's time is per team ("run TEAM S"): another team's 1 s run is not
+# this team's yardstick (preloaded), this team's is (one configuration)
+if [ "$npus" -gt 1 ]; then
+  for runs in "1 1.0" "$npus 1.0|1 0.05"; do
+    rm -rf "$tmp/learn3" && mkdir "$tmp/learn3"
+    lines=$(echo "$runs" | tr '|' '\n' | sed 's/^/run /')
+    awk -v r="$lines" '{ print } /^learnt auto$/ { print r }' "$tmp/learn2/env.plan" >"$tmp/learn3/env.plan"
+    [ "$(grep -c '^run [0-9]* [0-9.]*$' "$tmp/learn3/env.plan")" = "$(echo "$runs" | tr '|' '\n' | wc -l)" ] ||
+      fail "the hand-made state with run lines: $(cat "$tmp/learn3/env.plan")"
+    got=$("$htp" exec auto --learn "$tmp/learn3" -- env | grep -E '^(OMP_|LD_PRELOAD)' | sort | tr '\n' ' ')
+    case $runs:$got in
+      "1 1.0:"*LD_PRELOAD=*libomp_ext*) ;;
+      "$npus 1.0|"*) case $got in *LD_PRELOAD=*|*OMP_PLACES=*) fail "run lines '$runs': '$got'" ;; esac ;;
+      *) fail "run lines '$runs' (another team's 1 s run): '$got'" ;;
+    esac
+  done
+fi
 # a state with lines of another team (a run at OMP_NUM_THREADS=1, still
 # exploring): one configuration for the program's team all the same; at
 # OMP_NUM_THREADS=1, preloaded

@@ -412,7 +412,7 @@ done
 state=$tmp/learn/${probe##*/}.plan
 [ -f "$state" ] && [ ! -s "$tmp/e5c" ] || fail "exec auto --learn: no state, or stderr '$(cat "$tmp/e5c")'"
 head -n 1 "$state" | grep -qx 'omp_ext_plan 2' && grep -q '^learnt auto$' "$state" &&
-  grep -Eq '^run (0\.0*[1-9]|[1-9])[0-9]*(\.[0-9]+)?$' "$state" &&
+  grep -Eq "^run $npus (0\.0*[1-9]|[1-9])[0-9]*(\.[0-9]+)?\$" "$state" &&
   grep -q '^build ' "$state" && [ "$(grep -c '^region .* team=keep:' "$state")" = 2 ] ||
   fail "exec auto --learn: the state is not what it should be: $(cat "$state")"
 OMP_EXT_TIMING=$tmp/t5c.json "$htp" exec auto --learn "$tmp/learn" -- "$probe" 3 >/dev/null 2>"$tmp/e5c" ||
@@ -426,7 +426,8 @@ if [ "$npus" -gt 1 ]; then
   OMP_NUM_THREADS=1 "$htp" exec auto --learn "$tmp/learn" -- "$probe" 3 >/dev/null 2>"$tmp/e5c" ||
     fail "exec auto --learn at OMP_NUM_THREADS=1 failed"
   [ "$(grep -c '^region .* team=keep:1 ' "$state")" = 2 ] &&
-    [ "$(grep -c "^region .* team=keep:$npus " "$state")" = 2 ] ||
+    [ "$(grep -c "^region .* team=keep:$npus " "$state")" = 2 ] &&
+    grep -q '^run 1 ' "$state" && grep -qx "$(grep "^run $npus " "$tmp/state.team")" "$state" ||
     fail "a run at another team did not keep both teams' lines: $(cat "$state")"
   OMP_EXT_TIMING=$tmp/t5t.json "$htp" exec auto --learn "$tmp/learn" -- "$probe" 3 >/dev/null 2>"$tmp/e5c"
   [ "$(grep -o '"learnt": "restored"' "$tmp/t5t.json" | wc -l)" = 2 ] ||
@@ -443,6 +444,13 @@ sed 's/^build \([^ ]*\) .*/build \1 gnu:00/' "$tmp/state.good" >"$state"
 [ "$(wc -l <"$tmp/e5c")" = 1 ] && grep -q "was learnt for another build of ${probe##*/} (gnu:00; this one gnu:" "$tmp/e5c" ||
   fail "a state of another build: stderr '$(cat "$tmp/e5c")'"
 grep -q "^build [^ ]* gnu:[0-9a-f]\{8,\}" "$state" || fail "the state of another build was not replaced"
+# another program's state copied under this one's name (its modules not
+# loaded here): refused with one line, learnt afresh, replaced
+sed 's/^\(build\|region\) [^ ]*/\1 otherprog/' "$tmp/state.good" >"$state"
+"$htp" exec auto --learn "$tmp/learn" -- "$probe" 3 >/dev/null 2>"$tmp/e5c"
+[ "$(wc -l <"$tmp/e5c")" = 1 ] && grep -q "was learnt for another program (otherprog): learning afresh$" "$tmp/e5c" ||
+  fail "another program's state: stderr '$(cat "$tmp/e5c")'"
+! grep -q otherprog "$state" && grep -q "^build ${probe##*/} " "$state" || fail "another program's state was kept: $(cat "$state")"
 sed 's/^machine .*/machine 9999 1 1 1 0/' "$tmp/state.good" >"$state"
 "$htp" exec auto --learn "$tmp/learn" -- "$probe" 3 >/dev/null 2>"$tmp/e5c"
 [ "$(wc -l <"$tmp/e5c")" = 1 ] && grep -q "made on another machine (9999 PUs.*learning afresh$" "$tmp/e5c" ||

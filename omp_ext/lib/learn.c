@@ -9,7 +9,8 @@
  * against this process: the machine (its "machine" line: PUs, cores,
  * packages, SMT, allowed PUs), each loaded module's build (its "build"
  * line: the ELF build-id, else size and modification time: a rebuilt
- * program learns afresh) and the auto value it was learnt under (another
+ * program learns afresh; a state none of whose modules is loaded was
+ * another program's, copied under this one's name) and the auto value it was learnt under (another
  * objective's costs are not this one's).  A state that fails is refused
  * with one line and learnt afresh; the file is then replaced at exit.
  * DIR/PROGRAM.plan may be a symbolic link to a regular file (the target is
@@ -19,7 +20,8 @@
  * At exit (atexit, in every process that ran a region under auto: a forked
  * child too) each exploration that has spanned AUTO_LEARN_RUNS runs settles
  * on what it measured (auto.c), and the state -- with the run's time from
- * its first region ("run SECONDS", plan_global.c's yardstick) -- is written to a temporary file in DIR and renamed
+ * its first region ("run TEAM SECONDS", plan_global.c's yardstick, one
+ * line per team size: nthreads-var at the first region) -- is written to a temporary file in DIR and renamed
  * over DIR/PROGRAM.plan: concurrent processes (MPI ranks, a program that
  * forks) never leave a torn file, the last one to exit wins.  Regions of
  * the file that did not run in this process are kept as they were.
@@ -39,6 +41,7 @@
 #include "omp_ext.h"
 #include "private/auto_int.h"
 #include "private/bind.h"
+#include "private/runtime.h"
 #include "private/util.h"
 
 static char learn_file[4096 + 300];
@@ -46,6 +49,7 @@ static omp_ext_region_each_fn each_region; /* region.c's table */
 static struct omp_ext_plan *state; /* the file's, checked; NULL: none or refused */
 static int learn_on;
 static struct timespec learn_t0; /* the first region (learn_init) */
+static unsigned learn_team;      /* nthreads-var then: the team the program gets */
 
 /* "omp_ext: OMP_EXT_LEARN: ..." once per process (only from the first
  * region: an OpenMP process). */
@@ -63,7 +67,7 @@ __attribute__((format(printf, 1, 2))) static void say(const char *fmt, ...)
 static int state_fits(const struct omp_ext_plan *p)
 {
   char here[96], shown[4 * OMP_EXT_QUOTE_MAX + 32];
-  unsigned i;
+  unsigned i, loaded = 0;
   if (!p->learnt[0] || !p->has_machine) {
     say("%s is not a learnt state (no 'learnt' or 'machine' line): learning afresh",
         p->source);
@@ -74,15 +78,23 @@ static int state_fits(const struct omp_ext_plan *p)
         omp_ext_auto_value_now());
     return 0;
   }
-  for (i = 0; i < p->nbuilds; i++)
-    if (omp_ext_plan_build_id(p->builds[i].module, here, sizeof(here)) == 0 &&
-        strcmp(here, p->builds[i].id) != 0) {
+  for (i = 0; i < p->nbuilds; i++) {
+    if (omp_ext_plan_build_id(p->builds[i].module, here, sizeof(here)) != 0)
+      continue;
+    loaded++;
+    if (strcmp(here, p->builds[i].id) != 0) {
       say("%s was learnt for another build of %s (%s; this one %s): learning afresh (one "
           "folder per build keeps both)",
           p->source, omp_ext_quote(p->builds[i].module, shown, sizeof(shown)),
           p->builds[i].id, here);
       return 0;
     }
+  }
+  if (p->nbuilds && !loaded) { /* (copied from another program's name) */
+    say("%s was learnt for another program (%s%s): learning afresh", p->source,
+        omp_ext_quote(p->builds[0].module, shown, sizeof(shown)), p->nbuilds > 1 ? ", ..." : "");
+    return 0;
+  }
   return 1;
 }
 
@@ -117,6 +129,14 @@ static int state_path_ok(void)
   return 1;
 }
 
+/* nthreads-var at the first region (the run's "run TEAM" line), else 0. */
+static unsigned program_team(void)
+{
+  const struct omp_ext_runtime *rt = omp_ext_runtime();
+  int n = rt && rt->get_max_threads ? rt->get_max_threads() : 0;
+  return n > 0 && n <= 1 << 16 ? (unsigned)n : 0;
+}
+
 void omp_ext_learn_init(const char *dir, omp_ext_region_each_fn each)
 {
   char exe[4096], why[1024], shown[4 * OMP_EXT_QUOTE_MAX + 32];
@@ -146,6 +166,7 @@ void omp_ext_learn_init(const char *dir, omp_ext_region_each_fn each)
   }
   each_region = each;
   learn_on = 1;
+  learn_team = program_team();
   clock_gettime(CLOCK_MONOTONIC, &learn_t0);
   atexit(save);
 }
@@ -267,6 +288,18 @@ static void carried_line(struct out *o, const struct omp_ext_plan_line *e)
   note_module(o, e->module);
 }
 
+/* "run TEAM S": this run's, then the state's of other teams (an older
+ * state's "run S", of any team, is dropped: it may have been this one's). */
+static void write_runs(FILE *f, double run_s)
+{
+  unsigned i, n = 0;
+  if (run_s > 0 && learn_team)
+    n++, fprintf(f, "run %u %.6f\n", learn_team, run_s);
+  for (i = 0; state && i < state->nruns && n < OMP_EXT_PLAN_MAXRUNS; i++)
+    if (state->runs[i].team && state->runs[i].team != learn_team)
+      n++, fprintf(f, "run %u %.6f\n", state->runs[i].team, state->runs[i].s);
+}
+
 /* The header and every line into \p f. */
 static int write_state(FILE *f)
 {
@@ -303,8 +336,7 @@ static int write_state(FILE *f)
           "runs and its samples; htplaces exec --plan applies it\n%s\nlearnt %s\n", machine,
           omp_ext_auto_value_now());
   run_s = (double)(now.tv_sec - learn_t0.tv_sec) + (double)(now.tv_nsec - learn_t0.tv_nsec) * 1e-9;
-  if (run_s > 0)
-    fprintf(f, "run %.6f\n", run_s);
+  write_runs(f, run_s);
   if (omp_ext_auto_threads())
     fputs("team free\n", f);
   for (i = 0; i < o.nmodules; i++) {

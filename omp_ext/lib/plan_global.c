@@ -15,8 +15,9 @@
  * places known from their lines) and the team unbound (none:N, a candidate
  * of every region, chosen only when strictly cheaper: a bound choice wins
  * a tie) is the state's global configuration when
- * G_X - P <= OMP_EXT_PLAN_GLOBAL_TIE x the run's time (its "run" line; P
- * when not given, or when less): what per-region control wins is then
+ * G_X - P <= OMP_EXT_PLAN_GLOBAL_TIE x the run's time (its "run" line of
+ * that team -- a run at another team size does not move this one's
+ * yardstick; P when not given, or when less): what per-region control wins is then
  * less than what its start-up and bookkeeping cost a run, and within what
  * the samples' noise can make of a tie.
  */
@@ -69,6 +70,21 @@ static unsigned settled_team(const struct omp_ext_plan *p, unsigned want)
   return team;
 }
 
+/* The run's time at team \p team: its "run TEAM S" line, else an older
+ * state's "run S" (any team), else 0 (not given). */
+static double run_time(const struct omp_ext_plan *p, unsigned team)
+{
+  double any = 0;
+  unsigned i;
+  for (i = 0; i < p->nruns; i++) {
+    if (p->runs[i].team == team)
+      return p->runs[i].s;
+    if (p->runs[i].team == 0)
+      any = p->runs[i].s;
+  }
+  return any;
+}
+
 /* G_X for the label of line \p x (NAN: a region without its samples). */
 static double global_cost(const struct omp_ext_plan *p, unsigned team, const char *label)
 {
@@ -87,7 +103,7 @@ static double global_cost(const struct omp_ext_plan *p, unsigned team, const cha
 int omp_ext_plan_global(const struct omp_ext_plan *p, unsigned want, struct omp_ext_plan_conf *conf,
                         double *cost)
 {
-  double per = 0, best = INFINITY, g, m;
+  double per = 0, best = INFINITY, g, m, run;
   unsigned i, team = settled_team(p, want);
   char none[32];
   if (team == 0)
@@ -107,7 +123,8 @@ int omp_ext_plan_global(const struct omp_ext_plan *p, unsigned want, struct omp_
   snprintf(none, sizeof(none), "none:%u", team);
   if (isfinite(g = global_cost(p, team, none)) && g < best)
     best = g, conf->threads = team, conf->places = NULL;
-  if (!isfinite(best) || best - per > OMP_EXT_PLAN_GLOBAL_TIE * (p->run_s > per ? p->run_s : per))
+  run = run_time(p, team);
+  if (!isfinite(best) || best - per > OMP_EXT_PLAN_GLOBAL_TIE * (run > per ? run : per))
     return 0;
   *cost = per > 0 ? best / per : 1;
   return 1;

@@ -512,13 +512,38 @@ static int build_line(struct ctx *c, char **w, int n)
   return omp_ext_success;
 }
 
-/* team, wait, learnt, run: once each. */
+/* run [TEAM] SECONDS: once per team (TEAM absent: any team, an older
+ * state's), OMP_EXT_PLAN_MAXRUNS at most. */
+static int run_line(struct ctx *c, char **w, int n)
+{
+  struct omp_ext_plan_run r = {0, 0};
+  char *end;
+  unsigned i;
+  unsigned long long t = 0;
+  int err;
+  if (n != 2 && n != 3)
+    return bad(c, "expected 'run [TEAM] SECONDS'");
+  if (n == 3 && (err = count_field(c, "run TEAM", w[1], 1, 1 << 16, &t)) != 0)
+    return err;
+  r.team = n == 3 ? (unsigned)t : 0;
+  r.s = strtod(w[n - 1], &end);
+  if (end == w[n - 1] || *end || !isfinite(r.s) || r.s <= 0)
+    return bad(c, "run %s: seconds > 0 are expected", SHOWN(w[n - 1]));
+  for (i = 0; i < c->p->nruns; i++)
+    if (c->p->runs[i].team == r.team)
+      return bad(c, "a second 'run' line for %s", r.team ? "its team" : "any team");
+  if (c->p->nruns == OMP_EXT_PLAN_MAXRUNS)
+    return bad(c, "more than %d 'run' lines", OMP_EXT_PLAN_MAXRUNS);
+  c->p->runs[c->p->nruns++] = r;
+  return omp_ext_success;
+}
+
+/* team, wait, learnt: once each. */
 static int setting_line(struct ctx *c, char **w, int n, unsigned *seen)
 {
-  static const char *const names[] = {"team", "wait", "learnt", "run"};
-  char *end;
+  static const char *const names[] = {"team", "wait", "learnt"};
   int i, e, t;
-  for (i = 0; i < 4 && strcmp(w[0], names[i]) != 0; i++)
+  for (i = 0; i < 3 && strcmp(w[0], names[i]) != 0; i++)
     ;
   if (n != 2)
     return bad(c, "expected '%s VALUE'", names[i]);
@@ -531,15 +556,9 @@ static int setting_line(struct ctx *c, char **w, int n, unsigned *seen)
     c->p->wait = strcmp(w[1], "passive") == 0 ? 1 : 2;
   else if (i == 2 && strlen(w[1]) < sizeof(c->p->learnt) && omp_ext_auto_value(w[1], &e, &t) > 0)
     snprintf(c->p->learnt, sizeof(c->p->learnt), "%s", w[1]);
-  else if (i == 3 && (c->p->run_s = strtod(w[1], &end), end != w[1] && !*end) &&
-           isfinite(c->p->run_s) && c->p->run_s > 0)
-    ;
   else
     return bad(c, "%s %s: %s is expected", names[i], SHOWN(w[1]),
-               i == 0   ? "keep or free"
-               : i == 1 ? "passive or active"
-               : i == 2 ? OMP_EXT_AUTO_FORMS
-                        : "seconds > 0");
+               i == 0 ? "keep or free" : i == 1 ? "passive or active" : OMP_EXT_AUTO_FORMS);
   return omp_ext_success;
 }
 
@@ -593,8 +612,10 @@ static int one_line(struct ctx *c, char *line, int *header, unsigned *cap, unsig
                         : (*seen |= 16, machine_line(c, w, n));
   if (c->p->version >= 2 && strcmp(w[0], "build") == 0)
     return build_line(c, w, n);
+  if (c->p->version >= 2 && strcmp(w[0], "run") == 0)
+    return run_line(c, w, n);
   if (c->p->version >= 2 && (strcmp(w[0], "team") == 0 || strcmp(w[0], "wait") == 0 ||
-                             strcmp(w[0], "learnt") == 0 || strcmp(w[0], "run") == 0))
+                             strcmp(w[0], "learnt") == 0))
     return setting_line(c, w, n, seen);
   return bad(c, "%s: unknown line; allowed: %s", SHOWN(w[0]),
              c->p->version >= 2 ? "machine, build, team, wait, learnt, run, default, region"

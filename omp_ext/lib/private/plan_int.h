@@ -31,6 +31,8 @@
 #define OMP_EXT_PLAN_MAX_LINE 65536
 #define OMP_EXT_PLAN_MAXC 24
 #define OMP_EXT_PLAN_MAXSAMP 48
+/* A state's "run" lines at most: one per team size. */
+#define OMP_EXT_PLAN_MAXRUNS 8
 #define OMP_EXT_PLAN_LABEL 48
 
 /* A region's learnt state (the KEY=VALUE fields of its line). */
@@ -80,8 +82,11 @@ struct omp_ext_plan {
   unsigned mpus, mcores, mpackages, msmt;
   char mallowed[256];             /* the allowed PUs, a cpulist */
   char learnt[32];                /* the auto value of a learnt state, or "" */
-  double run_s;                   /* run S: a learnt state's run, seconds from its
-                                     first region to its exit (0: not given) */
+  struct omp_ext_plan_run {       /* run [TEAM] S: a learnt state's last run at */
+    unsigned team;                /* team TEAM (0: any, an older state), seconds */
+    double s;                     /* from its first region to its exit */
+  } runs[OMP_EXT_PLAN_MAXRUNS];
+  unsigned nruns;
   struct omp_ext_plan_line *lines;
   unsigned nlines;
   struct omp_ext_plan_build *builds;

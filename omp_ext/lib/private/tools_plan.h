@@ -53,7 +53,7 @@ struct omp_ext_plan_conf {
  * team size, and the best of the regions' choices -- or the team unbound
  * ("none", a candidate of every region), when its samples say it is
  * cheaper -- for all of them costs at most OMP_EXT_PLAN_GLOBAL_TIE x the
- * run's time (the state's "run" line, else its region time) more than
+ * run's time (the state's "run" line of that team, else its region time) more than
  * per-region control (by the samples' medians, weighted by instances):
  * 1, *conf that configuration, *cost its region time over per-region
  * control's; else 0. */
