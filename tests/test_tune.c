@@ -1467,6 +1467,24 @@ static void test_json_and_dry_run(void)
   CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "at most 90 s"));
   CU_ASSERT_STRING_EQUAL(res.err, ""); /* nothing ran */
   run_free(&res);
+  { /* the user's OMP_NUM_THREADS, replaced by each measured team: said once */
+    char *args[] = {"--dry-run", "--reps", "3", "--policies", "spn", "--", TUNE_PROG_BIN, NULL};
+    char *env[] = {"OMP_NUM_THREADS=1", NULL};
+    CU_ASSERT_EQUAL_FATAL(run_tune(&res, env, args), 0);
+  }
+  CU_ASSERT_EQUAL(res.status, 0);
+  CU_ASSERT_EQUAL(count_lines(res.err), 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.err, "htplaces tune: note: OMP_NUM_THREADS=1 is not what the "
+                                         "runs get: each gets the team size it measures; "
+                                         "--threads N measures N alone"));
+  run_free(&res);
+  { /* ... not when --threads says which teams */
+    char *args[] = {"--dry-run", "--reps", "3", "--threads", "1", "--", TUNE_PROG_BIN, NULL};
+    char *env[] = {"OMP_NUM_THREADS=1", NULL};
+    CU_ASSERT_EQUAL_FATAL(run_tune(&res, env, args), 0);
+  }
+  CU_ASSERT_STRING_EQUAL(res.err, "");
+  run_free(&res);
 }
 
 /* One bad input: exit status, one line on stderr containing what, empty stdout. */

@@ -181,6 +181,18 @@ int tune_parse_options(struct htp_ctx *ctx, int argc, char **argv, struct tune_o
   return HTP_EXIT_OK;
 }
 
+/* The user's OMP_NUM_THREADS, which each run replaces by the team it
+ * measures: said once (tune measures team sizes unless --threads says). */
+static void note_nthreads(const struct tune_opts *o)
+{
+  const char *v = getenv("OMP_NUM_THREADS");
+  char shown[4 * OMP_EXT_QUOTE_MAX + 32];
+  if (v && *v && strcmp(o->threads, "auto") == 0)
+    fprintf(stderr, "htplaces tune: note: OMP_NUM_THREADS=%s is not what the runs get: each "
+            "gets the team size it measures; --threads N measures N alone (htplaces exec "
+            "--plan honours OMP_NUM_THREADS)\n", omp_ext_quote(v, shown, sizeof(shown)));
+}
+
 int tune_check_options(const struct htp_ctx *ctx, const struct tune_opts *o, int *json)
 {
   int status;
@@ -201,5 +213,6 @@ int tune_check_options(const struct htp_ctx *ctx, const struct tune_opts *o, int
     if (getenv(conflicting[i]))
       return htp_error(HTP_EXIT_USAGE, "%s is set and would override the places; unset it to "
                        "use 'htplaces tune'", conflicting[i]);
+  note_nthreads(o);
   return HTP_EXIT_OK;
 }
