@@ -222,6 +222,8 @@ if command -v clang >/dev/null 2>&1 && printf 'int main(void) { return 0; }\n' >
   [ "$ldp" -ge 1 ] || fail "exec auto --learn, a libomp program's state of one configuration: not preloaded"
   ldp=$(LD_DEBUG=libs "$htp" exec --plan "$tmp/learnomp/lomp.plan" -- "$tmp/lomp" 2>&1 | grep -c 'calling init: .*libomp_ext' || :)
   [ "$ldp" -ge 1 ] || fail "exec --plan, a libomp program's state of one configuration: not preloaded"
+else
+  echo "omp_ext-skipped: test_plan_file: no clang -fopenmp linking libomp here: the libomp program's no-shortcut check"
 fi
 # every region settled on its bound choice, but the team unbound (none, a
 # candidate of every region) measured cheaper in each: one configuration,
