@@ -67,7 +67,24 @@ static void test_read_run_files(void)
   CU_ASSERT_STRING_EQUAL(c.regions[0].name, "work"); /* (no such module: the file's name) */
   CU_ASSERT_STRING_EQUAL(c.regions[1].name, "work");
   CU_ASSERT_DOUBLE_EQUAL(c.regions[1].total_s[0], 2.0, 1e-12);
+  CU_ASSERT_PTR_NULL(c.regions[1].round); /* (the run's round not given: none kept) */
+  /* a run's round kept beside its total (reading_round: round + 1) */
+  c.reading_round = 3;
+  CU_ASSERT_EQUAL_FATAL(tune_read_timing(pattern, &c, &serial, why, sizeof(why)), 0);
+  CU_ASSERT_EQUAL(c.regions[1].nruns, 2);
+  CU_ASSERT_PTR_NULL(c.regions[1].round); /* (the first run's round unknown: rounds unused) */
   tune_free_regions(&c);
+  memset(&c, 0, sizeof(c));
+  for (k = 0; k < 5; k++) {
+    c.reading_round = k + 1;
+    CU_ASSERT_EQUAL_FATAL(tune_read_timing(pattern, &c, &serial, why, sizeof(why)), 0);
+  }
+  CU_ASSERT_EQUAL_FATAL(c.regions[1].nruns, 5);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(c.regions[1].round);
+  for (k = 0; k < 5; k++)
+    CU_ASSERT_EQUAL(c.regions[1].round[k], k);
+  tune_free_regions(&c);
+  memset(&c, 0, sizeof(c));
   /* a temporary file and a foreign name do not count; a second process,
    * started first, is "app", the other "app#2" */
   snprintf(path, sizeof(path), "%s/timing.12.json.tmp-abcdef", dir);
@@ -348,6 +365,8 @@ static void test_auto_beside(void)
   }
   CU_ASSERT_EQUAL(regions, 2);
   CU_ASSERT_PTR_NULL(strstr(res.out, "\"auto\": null"));
+  /* the configuration's own regions carry each run's total and round */
+  CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "\"rounds\": [0, 1, 2], \"totals_s\": ["));
   /* the configuration's own regions carry the same "control" */
   CU_ASSERT_PTR_NOT_NULL(strstr(res.out, "\"control\": \""));
   if (!res.status && regions != 2)

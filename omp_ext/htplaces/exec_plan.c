@@ -13,7 +13,9 @@
  *  - each region tune timed gets, per team size measured, the
  *    configuration where it was fastest at that size (with that wait
  *    policy; the recommended one when within TUNE_REGION_TIE of the
- *    fastest: fewer rebinds), lines best first.  The library applies a
+ *    fastest: fewer rebinds, or when not faster in every round tune ran
+ *    both, paired by round: the least of several noisy medians is biased
+ *    low), lines best first.  The library applies a
  *    region's line of its team (region_int.h's contract: the team is kept
  *    unless dyn-var is true or --team-sizes made the plan "team free"), else
  *    the default if it has that team, else its base placement -- never a
@@ -157,17 +159,62 @@ static void put_config(FILE *f, const struct config *c)
           (long long)c->threads);
 }
 
-/* Region \p key's total seconds per run under configuration \p c (-1: not
- * timed there). */
-static double region_total(const struct config *c, const char *key)
+/* Region \p key's entry in configuration \p c's "regions" (NULL). */
+static const cJSON *region_of(const struct config *c, const char *key)
 {
   const cJSON *r;
   cJSON_ArrayForEach(r, c->regions) {
     const char *rk = cJSON_GetStringValue(get(r, "key"));
-    if (rk && strcmp(rk, key) == 0 && cJSON_IsNumber(get(r, "total_s")))
-      return get(r, "total_s")->valuedouble;
+    if (rk && strcmp(rk, key) == 0)
+      return r;
+  }
+  return NULL;
+}
+
+/* Region \p key's total seconds per run under configuration \p c (its
+ * median; -1: not timed there). */
+static double region_total(const struct config *c, const char *key)
+{
+  const cJSON *r = region_of(c, key);
+  return cJSON_IsNumber(get(r, "total_s")) ? get(r, "total_s")->valuedouble : -1;
+}
+
+/* Region \p key's total in round \p round under \p c: its "totals_s" of
+ * that round ("rounds"); -1 when not timed in that round. */
+static double round_total(const cJSON *r, double round)
+{
+  const cJSON *rounds = get(r, "rounds"), *totals = get(r, "totals_s"), *x;
+  int i = 0;
+  cJSON_ArrayForEach(x, rounds) {
+    const cJSON *t = cJSON_GetArrayItem(totals, i++);
+    if (cJSON_IsNumber(x) && x->valuedouble == round && cJSON_IsNumber(t))
+      return t->valuedouble;
   }
   return -1;
+}
+
+/* Is region \p key faster under \p a than under \p g in every round tune
+ * ran both (paired by round: a sign test, 5 of 5 rounds p = 0.03)?  1 yes,
+ * 0 no, -1 not known (fewer than TUNE_PLAN_MIN_PAIRED paired rounds: a
+ * results.json without per-round totals). */
+static int wins_every_round(const struct config *a, const struct config *g, const char *key)
+{
+  const cJSON *ra = region_of(a, key), *rg = region_of(g, key);
+  const cJSON *rounds = get(ra, "rounds"), *totals = get(ra, "totals_s");
+  unsigned paired = 0;
+  int i, n = cJSON_GetArraySize(rounds);
+  double tg;
+  if (!ra || !rg)
+    return -1;
+  for (i = 0; i < n; i++) {
+    const cJSON *x = cJSON_GetArrayItem(rounds, i), *t = cJSON_GetArrayItem(totals, i);
+    if (!cJSON_IsNumber(x) || !cJSON_IsNumber(t) || (tg = round_total(rg, x->valuedouble)) < 0)
+      continue;
+    if (t->valuedouble >= tg)
+      return 0;
+    paired++;
+  }
+  return paired >= TUNE_PLAN_MIN_PAIRED ? 1 : -1;
 }
 
 struct choice {
@@ -221,7 +268,8 @@ static void region_lines(FILE *f, const cJSON *r, const struct config *cs, size_
   for (k = 0; k < nbest; k++) { /* the recommended configuration when tied */
     double tg = cs[global].threads == cs[best[k].config].threads ? region_total(&cs[global], key)
                                                                  : -1;
-    if (tg >= 0 && tg <= best[k].total * (1 + TUNE_REGION_TIE))
+    if (tg >= 0 && (tg <= best[k].total * (1 + TUNE_REGION_TIE) ||
+                    wins_every_round(&cs[best[k].config], &cs[global], key) == 0))
       best[k] = (struct choice){global, tg};
   }
   qsort(best, nbest, sizeof(*best), by_total);

@@ -235,9 +235,8 @@ static int run_one(void *ctx, unsigned i, unsigned round, double *seconds)
   struct loop *l = ctx;
   struct tune_run r;
   int status;
-  if ((status = tune_run_once(l->x, &l->p->c[i], &r)) != 0)
+  if ((status = tune_run_once(l->x, &l->p->c[i], round, &r)) != 0)
     return status;
-  r.round = round;
   *seconds = r.wall_s;
   return add_run(&l->p->c[i], &r);
 }

@@ -85,6 +85,9 @@ struct tune_region {
   struct tune_site *site;  /* where it is, to name it (NULL: a named measurement) */
   double *total_s;         /* per run */
   double *median_s;        /* per run: the median seconds of one instance */
+  unsigned *round;         /* per run: its round (tune_run.round), to pair it with another
+                            * configuration's; NULL when not known for every run */
+  int no_rounds;           /* a run's round was not known (--launcher): round unused */
   unsigned nruns;
   unsigned runs_room;      /* total_s and median_s have room for this many runs */
   unsigned long instances; /* per run (the last run's count) */
@@ -134,6 +137,7 @@ struct tune_config {
   double *serial_s;      /* per run with a timing file: time outside any region */
   unsigned nserial;
   unsigned untimed;      /* successful runs that wrote no timing file */
+  unsigned reading_round; /* while a run's timing file is read: its round + 1 (0: unknown) */
   int self_bound;        /* "none" only: the timing layer saw the program's threads
                           * bound to less than the CPUs the run started with (the
                           * program pins its own threads: not an unbound baseline) */
@@ -208,6 +212,9 @@ struct tune_result {
  * of its own runs: switching a region's place list or team size costs a
  * rebind (and, under libgomp, thread restarts), which a tie does not repay. */
 #define TUNE_REGION_TIE 0.05
+/* exec --plan: a region's line differs from the recommendation only when
+ * faster in every round tune paired, of at least this many (a sign test). */
+#define TUNE_PLAN_MIN_PAIRED 3
 
 #define TUNE_TEST_NAME "paired t-test on per-round log ratios (95%, two-sided)"
 #define TUNE_NONE_BIT (1u << 31)
@@ -333,14 +340,16 @@ struct tune_exec {
 int tune_failure_line(const char *text, char *line, size_t len);
 /* Run the program once in configuration c, with stdin from x->stdin_path
  * (or /dev/null), in its own process group, which is killed (SIGKILL) when
- * the run ends: fills r; c->tail on failure (the last non-empty line of its
+ * the run ends: fills r (r->round = \p round, 0-based, also kept beside
+ * each region's total of the run); c->tail on failure (the last non-empty line of its
  * stderr, else of its stdout).  A run that stops on the terminal (SIGTTIN,
  * SIGTTOU) is killed and reported (r->stopped).  Returns 0; HTP_EXIT_FAIL
  * when the run could not be started; 128 + SIG when SIGINT, SIGTERM or
  * SIGHUP reached tune (sweep_signals_catch) before or during the run: the
  * signal was forwarded to the run's group, which was killed after
  * TUNE_GRACE_S. */
-int tune_run_once(const struct tune_exec *x, struct tune_config *c, struct tune_run *r);
+int tune_run_once(const struct tune_exec *x, struct tune_config *c, unsigned round,
+                  struct tune_run *r);
 /* The same for the warm-up run (its output labelled "warm-up"). */
 int tune_warm_up(const struct tune_exec *x, struct tune_config *c, struct tune_run *r);
 /* tune's temporary folder: $TMPDIR (else /tmp)/htplaces-tune-XXXXXX into

@@ -42,6 +42,25 @@ static void json_key_parts(FILE *f, const char *key)
   omp_ext_json_string(f, plus + 1);
 }
 
+
+/* , "rounds": [..], "totals_s": [..]: the region's total in each run and
+ * that run's round (exec --plan pairs them with another configuration's);
+ * nothing when a run's round is not known (--launcher). */
+static void region_rounds(FILE *f, const struct tune_region *r)
+{
+  unsigned i;
+  if (!r->round || r->no_rounds)
+    return;
+  fputs(", \"rounds\": [", f);
+  for (i = 0; i < r->nruns; i++)
+    fprintf(f, "%s%u", i ? ", " : "", r->round[i]);
+  fputs("], \"totals_s\": [", f);
+  for (i = 0; i < r->nruns; i++) {
+    fputs(i ? ", " : "", f);
+    json_num(f, r->total_s[i]);
+  }
+  fputc(']', f);
+}
 /* {n, median, mean, ci95 [lo, hi], ci95_clipped (lo was below 0: shown
  * as 0), min, max} */
 static void json_stats(FILE *f, const omp_ext_stats_t *st, int clipped)
@@ -186,6 +205,7 @@ static void json_config(FILE *f, const struct tune_report *t, unsigned i)
     fprintf(f, ", \"instances\": %lu, \"team_sizes\": [%u], \"runs\": %u, \"total_s\": ",
             c->regions[k].instances, c->regions[k].team_max, c->regions[k].nruns);
     json_num(f, tune_region_total(&c->regions[k]));
+    region_rounds(f, &c->regions[k]);
     if (c->regions[k].control) {
       fputs(", \"control\": ", f);
       omp_ext_json_string(f, c->regions[k].control);

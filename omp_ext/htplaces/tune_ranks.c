@@ -460,6 +460,8 @@ static int fold_region(struct tune_config *c, struct tune_region *g, unsigned nb
       return -1;
     x->median_s = med;
     x->runs_room = x->nruns + 1;
+    free(x->round); /* (ranks' runs are not paired by round) */
+    x->round = NULL, x->no_rounds = 1;
     x->total_s[x->nruns] = g->total_s[0];
     x->median_s[x->nruns++] = g->median_s[0];
   }

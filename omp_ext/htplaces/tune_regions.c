@@ -321,10 +321,30 @@ static struct tune_region *find_or_add(struct tune_config *c, const char *key, c
   return r;
 }
 
-static int add_total(struct tune_region *r, double total, double median,
-                     unsigned long instances, unsigned team_max)
+/* Run \p round1 - 1's round kept beside its total (0: not known: the
+ * region's rounds are then not used). */
+static int add_round(struct tune_region *r, unsigned room, int grew, unsigned round1)
 {
-  if (r->nruns == r->runs_room) { /* room for 4, 8, 16 ... runs: no realloc a run */
+  if (r->no_rounds || round1 == 0) {
+    free(r->round);
+    r->round = NULL, r->no_rounds = 1;
+    return 0;
+  }
+  if (grew || !r->round) {
+    unsigned *more = realloc(r->round, room * sizeof(*more));
+    if (!more)
+      return -1;
+    r->round = more;
+  }
+  r->round[r->nruns] = round1 - 1;
+  return 0;
+}
+
+static int add_total(struct tune_region *r, double total, double median,
+                     unsigned long instances, unsigned team_max, unsigned round1)
+{
+  int grew = r->nruns == r->runs_room;
+  if (grew) { /* room for 4, 8, 16 ... runs: no realloc a run */
     unsigned room = r->runs_room ? 2 * r->runs_room : 4;
     double *more = realloc(r->total_s, room * sizeof(*more)), *med;
     if (!more)
@@ -335,6 +355,8 @@ static int add_total(struct tune_region *r, double total, double median,
     r->median_s = med;
     r->runs_room = room;
   }
+  if (add_round(r, r->runs_room, grew, round1) != 0)
+    return -1;
   r->median_s[r->nruns] = median;
   r->total_s[r->nruns++] = total;
   r->instances = instances;
@@ -625,7 +647,7 @@ int tune_read_timing(const char *path, struct tune_config *c, double *serial_s, 
       r = find_or_add(c, key, name, reg, procs[k].program, procs[k].label);
       err = !r || !cJSON_IsNumber(total) || !is_integer(inst) || !cJSON_IsNumber(median) ||
             add_total(r, total->valuedouble, median->valuedouble,
-                      (unsigned long)int_of(inst), team_max_of(reg));
+                      (unsigned long)int_of(inst), team_max_of(reg), c->reading_round);
       if (!err && TUNE_IS_AUTO(c))
         err = keep_control(r, get(reg, "control"));
       if (err)
@@ -670,6 +692,7 @@ void tune_free_regions(struct tune_config *c)
     tune_free_site(c->regions[i].site);
     free(c->regions[i].total_s);
     free(c->regions[i].median_s);
+    free(c->regions[i].round);
     free(c->regions[i].control);
   }
   free(c->regions);

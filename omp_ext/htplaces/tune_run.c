@@ -279,9 +279,12 @@ static double energy_now(const struct tune_exec *x)
 static void keep_timing(const struct tune_exec *x, struct tune_config *c, struct tune_run *r)
 {
   double serial, *more;
-  int got = c->ranks ? tune_ranks_read_timing(x->timing_file, c, &serial, r->invalid,
-                                              sizeof(r->invalid))
-                     : tune_read_timing(x->timing_file, c, &serial, r->invalid, sizeof(r->invalid));
+  int got;
+  c->reading_round = c->ranks ? 0 : r->round + 1; /* (ranks' rounds: not paired) */
+  got = c->ranks ? tune_ranks_read_timing(x->timing_file, c, &serial, r->invalid,
+                                          sizeof(r->invalid))
+                 : tune_read_timing(x->timing_file, c, &serial, r->invalid, sizeof(r->invalid));
+  c->reading_round = 0;
   if (got != 0) {
     if (got < 0)
       c->untimed++;
@@ -436,7 +439,8 @@ static void spawn_of(const struct tune_exec *x, char **argv, const struct run_fi
   s->grace_s = TUNE_GRACE_S;
 }
 
-static int run(const struct tune_exec *x, struct tune_config *c, struct tune_run *r, int warmup)
+static int run(const struct tune_exec *x, struct tune_config *c, struct tune_run *r, int warmup,
+               unsigned round)
 {
   struct run_files f;
   struct sweep_spawn s;
@@ -448,6 +452,7 @@ static int run(const struct tune_exec *x, struct tune_config *c, struct tune_run
   int status, got, err;
   memset(r, 0, sizeof(*r));
   r->warmup = warmup;
+  r->round = round;
   sweep_signals_wake(&set);
   sigprocmask(SIG_BLOCK, &set, &old);
   if (sweep_signal_caught()) { /* (before the run: it is not started) */
@@ -502,14 +507,15 @@ static int run(const struct tune_exec *x, struct tune_config *c, struct tune_run
   return HTP_EXIT_OK;
 }
 
-int tune_run_once(const struct tune_exec *x, struct tune_config *c, struct tune_run *r)
+int tune_run_once(const struct tune_exec *x, struct tune_config *c, unsigned round,
+                  struct tune_run *r)
 {
-  return run(x, c, r, 0);
+  return run(x, c, r, 0, round);
 }
 
 int tune_warm_up(const struct tune_exec *x, struct tune_config *c, struct tune_run *r)
 {
-  return run(x, c, r, 1);
+  return run(x, c, r, 1, 0);
 }
 
 /* ----------------------------------------------------------------- load */
