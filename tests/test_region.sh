@@ -247,6 +247,27 @@ PY
     *) fail "exec --plan, region A faster in $how round(s): '$got'" ;;
   esac
 done
+# 1j. A recommendation that is a tie of noisy rounds beside a configuration
+#     whose median is 2 x faster: one warning line, the program runs with
+#     tune's plan; a significant one (or a tie within 1.25 x): no word
+for how in tie significant; do
+  mkdir -p "$tmp/r1j$how"
+  python3 - "$tmp" "$how" <<'PY'
+import json, sys
+tmp, how = sys.argv[1], sys.argv[2]
+d = json.load(open(tmp + "/results.json"))
+for c in d["configurations"]:
+    c["time_s"] = {"n": 5, "median": 0.5 if c["index"] == 2 else 1.0}
+d["recommendation"].update(fastest=2, significant=(how == "significant"))
+json.dump(d, open("%s/r1j%s/results.json" % (tmp, how), "w"))
+PY
+  out=$("$htp" exec --plan "$tmp/r1j$how" -- sh -c 'echo ran' 2>"$tmp/e1j") || fail "exec --plan ($how) failed"
+  case $how:$out:$(cat "$tmp/e1j") in
+    "tie:ran:htplaces: warning: plan $tmp/r1jtie/results.json: its recommendation, speedup $npus (median 1 s), is a tie of noisy rounds beside spread $npus (median 0.5 s, 2 x faster): tune again on a quiet machine or with --budget") ;;
+    "significant:ran:") ;;
+    *) fail "exec --plan, a recommendation ($how) beside a 2 x faster median: stdout '$out', stderr '$(cat "$tmp/e1j")'" ;;
+  esac
+done
 # 1a. A program whose file name has a blank and a '%': its plan lines carry
 #     the name escaped (%XX), and every region gets its configuration.
 cp "$probe" "$tmp/my probe%1"

@@ -358,6 +358,38 @@ static int write_plan(FILE *f, const cJSON *root, const char *path, const omp_ex
   return status;
 }
 
+/* Configuration \p i of tune's results: its median time (0: not given),
+ * *label "POLICY N". */
+static double median_of(const cJSON *root, const cJSON *index, char *label, size_t len)
+{
+  const cJSON *c;
+  const char *policy;
+  if (!is_integer(index) || index->valuedouble < 0 ||
+      !(c = cJSON_GetArrayItem(get(root, "configurations"), (int)index->valuedouble)) ||
+      !cJSON_IsNumber(get(get(c, "time_s"), "median")) || !is_integer(get(c, "threads")))
+    return 0;
+  policy = cJSON_GetStringValue(get(c, "policy"));
+  snprintf(label, len, "%s %lld", policy ? policy : "?", (long long)get(c, "threads")->valuedouble);
+  return get(get(c, "time_s"), "median")->valuedouble;
+}
+
+/* A recommendation that is a tie of noisy rounds beside a configuration
+ * whose median is TUNE_TIE_MAX_RATIO or more faster (tune's rule: the
+ * cheapest of those not significantly slower -- one disturbed round in
+ * five is enough to tie a median several times slower): said, once; the
+ * plan is still tune's. */
+static void warn_noisy_tie(const cJSON *root, const char *path)
+{
+  const cJSON *rec = get(root, "recommendation");
+  char best[64], fastest[64];
+  double b = median_of(root, get(rec, "best"), best, sizeof(best)),
+         f = median_of(root, get(rec, "fastest"), fastest, sizeof(fastest));
+  if (cJSON_IsFalse(get(rec, "significant")) && f > 0 && b > TUNE_TIE_MAX_RATIO * f)
+    fprintf(stderr, "htplaces: warning: plan %s: its recommendation, %s (median %.3g s), is a "
+            "tie of noisy rounds beside %s (median %.3g s, %.2g x faster): tune again on a "
+            "quiet machine or with --budget\n", path, best, b, fastest, f, b / f);
+}
+
 /* OMP_WAIT_POLICY for the plan's \p wait (0: none): set, or refused when
  * the user set another. */
 static int set_wait(int wait, const char *path)
@@ -576,6 +608,8 @@ int htp_exec_plan(struct htp_ctx *ctx, const char *plan, int team_free, char **a
   }
   status = machine_matches(ctx, get(root, "machine"), file);
   topo = status ? NULL : htp_topo(ctx, &status);
+  if (!status)
+    warn_noisy_tie(root, file);
   if (!status && !(f = open_memstream(&text, &len)))
     status = htp_error(HTP_EXIT_FAIL, "out of memory");
   if (!status) {

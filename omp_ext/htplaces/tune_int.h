@@ -212,6 +212,9 @@ struct tune_result {
  * of its own runs: switching a region's place list or team size costs a
  * rebind (and, under libgomp, thread restarts), which a tie does not repay. */
 #define TUNE_REGION_TIE 0.05
+/* exec --plan warns when tune's recommendation is a tie beside a
+ * configuration whose median is this many times faster. */
+#define TUNE_TIE_MAX_RATIO 1.25
 /* exec --plan: a region's line differs from the recommendation only when
  * faster in every round tune paired, of at least this many (a sign test). */
 #define TUNE_PLAN_MIN_PAIRED 3
