@@ -479,6 +479,18 @@ if [ "$npus" -gt 1 ]; then
   OMP_EXT_TIMING=$tmp/t5t.json "$htp" exec auto --learn "$tmp/learn" -- "$probe" 3 >/dev/null 2>"$tmp/e5c"
   [ "$(grep -o '"learnt": "restored"' "$tmp/t5t.json" | wc -l)" = 2 ] ||
     fail "the first team's learning was lost by a run at another: $(cat "$tmp/e5c" "$state")"
+  # a region keeps 4 team lines at most (what the reader takes), the
+  # latest: teams 1, N+1, N+2, then N (restored), then N+3 drops team 1
+  for t in $((npus + 1)) $((npus + 2)); do
+    OMP_NUM_THREADS=$t "$htp" exec auto --learn "$tmp/learn" -- "$probe" 3 >/dev/null 2>"$tmp/e5c"
+  done
+  OMP_EXT_TIMING=$tmp/t5t.json "$htp" exec auto --learn "$tmp/learn" -- "$probe" 3 >/dev/null 2>"$tmp/e5c"
+  [ "$(grep -o '"learnt": "restored"' "$tmp/t5t.json" | wc -l)" = 2 ] ||
+    fail "the first team's learning was lost among 4 teams: $(cat "$tmp/e5c" "$state")"
+  OMP_NUM_THREADS=$((npus + 3)) "$htp" exec auto --learn "$tmp/learn" -- "$probe" 3 >/dev/null 2>"$tmp/e5c"
+  [ "$(grep -c '^region ' "$state")" = 8 ] && ! grep -q '^region .* team=keep:1 ' "$state" &&
+    [ "$(grep -c "^region .* team=keep:$npus " "$state")" = 2 ] ||
+    fail "5 teams: not the 4 latest lines of each region: $(cat "$state")"
   cp "$tmp/state.team" "$state"
 fi
 OMP_EXT_TIMING=$tmp/t5d.json "$htp" exec --plan "$state" -- "$probe" 3 >/dev/null ||
@@ -498,10 +510,15 @@ sed 's/^\(build\|region\) [^ ]*/\1 otherprog/' "$tmp/state.good" >"$state"
 [ "$(wc -l <"$tmp/e5c")" = 1 ] && grep -q "was learnt for another program (otherprog): learning afresh$" "$tmp/e5c" ||
   fail "another program's state: stderr '$(cat "$tmp/e5c")'"
 ! grep -q otherprog "$state" && grep -q "^build ${probe##*/} " "$state" || fail "another program's state was kept: $(cat "$state")"
+# a state of another machine (or another set of allowed PUs: taskset, a
+# job's cpuset) is kept, not replaced: this run learns for itself only
 sed 's/^machine .*/machine 9999 1 1 1 0/' "$tmp/state.good" >"$state"
+cp "$state" "$tmp/state.other"
 "$htp" exec auto --learn "$tmp/learn" -- "$probe" 3 >/dev/null 2>"$tmp/e5c"
-[ "$(wc -l <"$tmp/e5c")" = 1 ] && grep -q "made on another machine (9999 PUs.*learning afresh$" "$tmp/e5c" ||
-  fail "a state of another machine: stderr '$(cat "$tmp/e5c")'"
+[ "$(wc -l <"$tmp/e5c")" = 1 ] && grep -q "made on another machine (9999 PUs.*: learning for this run only, the state kept (one folder per machine type and set of allowed PUs keeps both)$" "$tmp/e5c" &&
+  cmp -s "$state" "$tmp/state.other" ||
+  fail "a state of another machine: stderr '$(cat "$tmp/e5c")', or the state replaced"
+cp "$tmp/state.good" "$state"
 "$htp" exec auto:energy --learn "$tmp/learn" -- "$probe" 3 >/dev/null 2>"$tmp/e5c"
 [ "$(wc -l <"$tmp/e5c")" = 1 ] && grep -q "was learnt under auto, this process runs auto:energy: learning afresh" "$tmp/e5c" ||
   fail "a state of another objective: stderr '$(cat "$tmp/e5c")'"

@@ -45,7 +45,9 @@ extern "C" {
  * \param len    the size of \p msg.
  * \return 0; omp_ext_err_invalid (value NULL or empty); omp_ext_err_parse
  *         (unreadable, not a regular file, too large, or a field is wrong:
- *         \p msg says which); omp_ext_err_nomem; a topology error when
+ *         \p msg says which); omp_ext_err_unsupported (well formed, but its
+ *         machine line is another machine's: PUs, cores, packages, SMT or
+ *         the allowed PUs differ); omp_ext_err_nomem; a topology error when
  *         \p topo is NULL and this machine's cannot be read.
  * Source: the plan format of omp_ext/plan_int.h; OpenMP 5.2 §6.5
  * (OMP_PLACES, the syntax of PLACES).

@@ -154,7 +154,7 @@ static int exec_auto(struct htp_ctx *ctx, const char *word, const char *extra, c
   htp_rank_warn(ctx);
   if ((status = bind_domain(ctx, ctx->restrict_list != NULL)) != 0)
     return free(dir), status;
-  if (dir && !threads && !team_free && (status = htp_exec_learnt(ctx, dir, argv)) != 0)
+  if (dir && !threads && !team_free && (status = htp_exec_learnt(ctx, dir, value, argv)) != 0)
     return free(dir), status; /* (returns only when it does not run the program) */
   if (dir && setenv("OMP_EXT_LEARN", dir, 1) != 0)
     status = htp_error(HTP_EXIT_FAIL, "cannot set the environment");

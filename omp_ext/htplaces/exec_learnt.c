@@ -97,10 +97,11 @@ int htp_learnt_for(const struct omp_ext_plan *p, const char *prog)
 }
 
 /* The state DIR/NAME.plan, when one configuration for team size \p team
- * (its lines of other teams aside): *places (malloc'd; NULL unbound); 1,
- * else 0. */
+ * (its lines of other teams aside), learnt under this run's auto \p value
+ * (another objective's costs are not this one's: preloaded, the library
+ * refuses it): *places (malloc'd; NULL unbound); 1, else 0. */
 static int learnt_global(struct htp_ctx *ctx, const char *state, const char *exe,
-                         long long team, char **places)
+                         const char *value, long long team, char **places)
 {
   struct omp_ext_plan *p = NULL;
   struct stat ss, es;
@@ -113,7 +114,7 @@ static int learnt_global(struct htp_ctx *ctx, const char *state, const char *exe
   if (!topo || stat(state, &ss) != 0 || stat(exe, &es) != 0 || es.st_mtime > ss.st_mtime ||
       omp_ext_plan_read(state, topo, &p, why, sizeof(why)) != 0)
     return 0; /* (a state the library refuses: it says why, preloaded) */
-  if (team > 0 && team <= UINT_MAX && same_build(p, exe) &&
+  if (team > 0 && team <= UINT_MAX && same_build(p, exe) && strcmp(p->learnt, value) == 0 &&
       omp_ext_plan_global(p, (unsigned)team, &conf, &cost))
     one = conf.threads == team &&
           (!conf.places || omp_ext_placelist_canonical(conf.places, places) == 0);
@@ -121,7 +122,7 @@ static int learnt_global(struct htp_ctx *ctx, const char *state, const char *exe
   return one;
 }
 
-int htp_exec_learnt(struct htp_ctx *ctx, const char *dir, char **argv)
+int htp_exec_learnt(struct htp_ctx *ctx, const char *dir, const char *value, char **argv)
 {
   const char *name;
   char exe[PATH_MAX], *state = NULL, *places = NULL;
@@ -140,7 +141,7 @@ int htp_exec_learnt(struct htp_ctx *ctx, const char *dir, char **argv)
     return status;
   }
   team = htp_program_team(ctx, 0);
-  one = learnt_global(ctx, state, exe, team, &places);
+  one = learnt_global(ctx, state, exe, value, team, &places);
   free(state);
   if (one && !check_turn(dir, name))
     status = htp_exec_global(ctx, 0, places, argv);

@@ -104,13 +104,14 @@ int htp_exec_global(struct htp_ctx *ctx, long long threads, const char *places, 
  * plan's N), else the allowed PUs. */
 long long htp_program_team(struct htp_ctx *ctx, long long threads);
 /* exec_learnt.c: under exec auto --learn \p dir (absolute), a learnt state
- * of argv[0] that amounts to one configuration (omp_ext_plan_global) is
+ * of argv[0] learnt under auto \p value ("auto", "auto:energy"; another
+ * value's state runs preloaded) that amounts to one configuration (omp_ext_plan_global) is
  * run as htp_exec_global, but for every OMP_EXT_LEARN_CHECK_EVERY-th run
  * (its count in DIR/.PROGRAM.global), a program newer than its state, or
  * the user's OMP_NUM_THREADS of another team, OMP_EXT_PLACES or
  * OMP_EXT_TIMING: then 0 (run it preloaded); else returns only on an
  * error. */
-int htp_exec_learnt(struct htp_ctx *ctx, const char *dir, char **argv);
+int htp_exec_learnt(struct htp_ctx *ctx, const char *dir, const char *value, char **argv);
 /* exec_needed.c: does the ELF file \p path (64-bit) name libomp.so* or
  * libiomp5.so* among its DT_NEEDED?  1, else 0 (also when not known). */
 int htp_links_libomp(const char *path);

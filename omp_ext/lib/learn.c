@@ -143,6 +143,7 @@ void omp_ext_learn_init(const char *dir, omp_ext_region_each_fn each)
   const char *base;
   struct stat st;
   ssize_t n;
+  int err;
   if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0) {
     say("'%s' is not a folder this process can write: nothing learnt is kept",
         omp_ext_quote(dir, shown, sizeof(shown)));
@@ -156,7 +157,12 @@ void omp_ext_learn_init(const char *dir, omp_ext_region_each_fn each)
   if (!state_path_ok())
     return;
   if (access(learn_file, F_OK) == 0) {
-    if (omp_ext_plan_read(learn_file, NULL, &state, why, sizeof(why)) != 0) {
+    if ((err = omp_ext_plan_read(learn_file, NULL, &state, why, sizeof(why))) ==
+        omp_ext_err_unsupported) { /* (another machine's, or another cpuset's: kept) */
+      say("%s: learning for this run only, the state kept (one folder per machine type and "
+          "set of allowed PUs keeps both)", why);
+      return;
+    } else if (err != 0) {
       say("%s: learning afresh", why[0] ? why : "cannot read the state");
       state = NULL;
     } else if (!state_fits(state)) {
@@ -234,7 +240,8 @@ static void region_line(const struct omp_ext_region *r, void *arg)
  * and THREADS.) */
 struct seen_arg {
   const struct omp_ext_plan_line *e;
-  int seen;
+  int seen; /* a region of its key ran its team: its line is this run's */
+  int ran;  /* a region of its key ran (one line of it written) */
 };
 
 static void seen_region(const struct omp_ext_region *r, void *arg)
@@ -244,6 +251,7 @@ static void seen_region(const struct omp_ext_region *r, void *arg)
   if (!r->au || r->offset != s->e->offset || strcmp(r->module, s->e->module) != 0 ||
       !(set = r->au->set))
     return;
+  s->ran = 1;
   s->seen |= (set->team == s->e->state->team && set->free == s->e->state->team_free) ||
              omp_ext_auto_state_threads(r->au) == s->e->threads;
 }
@@ -300,6 +308,19 @@ static void write_runs(FILE *f, double run_s)
       n++, fprintf(f, "run %u %.6f\n", state->runs[i].team, state->runs[i].s);
 }
 
+/* Lines of line \p i's region already carried (lines before it): a
+ * region keeps OMP_EXT_LEARN_TEAMS lines at most, the reader's bound --
+ * this run's first, then the state's in its order (the latest teams
+ * first): the oldest team's line goes. */
+static unsigned carried_of(const struct omp_ext_plan *p, const unsigned char *carried, unsigned i)
+{
+  unsigned k, n = 0;
+  for (k = 0; k < i; k++)
+    n += carried[k] && p->lines[k].offset == p->lines[i].offset &&
+         strcmp(p->lines[k].module, p->lines[i].module) == 0;
+  return n;
+}
+
 /* The header and every line into \p f. */
 static int write_state(FILE *f)
 {
@@ -311,6 +332,7 @@ static int write_state(FILE *f)
   unsigned i;
   FILE *body;
   char *text = NULL;
+  unsigned char *carried;
   size_t len = 0;
   if (omp_ext_bind_topology(&topo) != 0 ||
       omp_ext_machine_line(topo, machine, sizeof(machine)) != 0 ||
@@ -318,14 +340,18 @@ static int write_state(FILE *f)
     return -1;
   o.f = body;
   each_region(region_line, &o);
-  for (i = 0; state && i < state->nlines; i++) {
-    struct seen_arg s = {&state->lines[i], 0};
+  carried = state ? calloc(state->nlines + 1, 1) : NULL;
+  if (state && !carried)
+    o.ok = 0;
+  for (i = 0; carried && i < state->nlines; i++) {
+    struct seen_arg s = {&state->lines[i], 0, 0};
     if (state->lines[i].kind != OMP_EXT_PLAN_REGION || !state->lines[i].state)
       continue;
     each_region(seen_region, &s);
-    if (!s.seen)
-      carried_line(&o, &state->lines[i]);
+    if (!s.seen && (unsigned)s.ran + carried_of(state, carried, i) < OMP_EXT_LEARN_TEAMS)
+      carried[i] = 1, carried_line(&o, &state->lines[i]);
   }
+  free(carried);
   if (fclose(body) != 0 || !o.ok) {
     free(text);
     free(o.modules);

@@ -475,10 +475,12 @@ static int machine_line(struct ctx *c, char **w, int n)
     return bad(c, "this machine's allowed PUs do not fit a machine line");
   for (i = 0; i < 4 && v[i] == here[i]; i++)
     ;
-  if (i < 4 || strcmp(strrchr(mine, ' ') + 1, w[5]) != 0)
-    return bad(c, "made on another machine (%llu PUs, %llu cores, %llu packages, SMT %llu, "
-               "allowed %s; here %u, %u, %u, %u, %s): make it here", v[0], v[1], v[2], v[3],
-               SHOWN(w[5]), here[0], here[1], here[2], here[3], strrchr(mine, ' ') + 1);
+  if (i < 4 || strcmp(strrchr(mine, ' ') + 1, w[5]) != 0) {
+    bad(c, "made on another machine (%llu PUs, %llu cores, %llu packages, SMT %llu, "
+        "allowed %s; here %u, %u, %u, %u, %s): make it here", v[0], v[1], v[2], v[3],
+        SHOWN(w[5]), here[0], here[1], here[2], here[3], strrchr(mine, ' ') + 1);
+    return omp_ext_err_unsupported; /* (well formed: another machine's, or allowed PUs') */
+  }
   return omp_ext_success;
 }
 
