@@ -268,6 +268,22 @@ PY
     *) fail "exec --plan, a recommendation ($how) beside a 2 x faster median: stdout '$out', stderr '$(cat "$tmp/e1j")'" ;;
   esac
 done
+# 1k. Results of another program (tune's "program"): one warning line,
+#     the program runs; of this one (a path to the same file name): none
+for prog in /bin/other-app sh; do
+  python3 - "$tmp" "$prog" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1] + "/results.json"))
+d["program"] = [sys.argv[2], "-c", "x"]
+json.dump(d, open(sys.argv[1] + "/r1k.json", "w"))
+PY
+  out=$("$htp" exec --plan "$tmp/r1k.json" -- sh -c 'echo ran' 2>"$tmp/e1k") || fail "exec --plan (results of $prog) failed"
+  case $prog:$out:$(cat "$tmp/e1k") in
+    "/bin/other-app:ran:htplaces: warning: plan $tmp/r1k.json was measured on other-app, not sh: its regions will not match, and its team and places are the other program's") ;;
+    "sh:ran:") ;;
+    *) fail "exec --plan, results of $prog: stdout '$out', stderr '$(cat "$tmp/e1k")'" ;;
+  esac
+done
 # 1a. A program whose file name has a blank and a '%': its plan lines carry
 #     the name escaped (%XX), and every region gets its configuration.
 cp "$probe" "$tmp/my probe%1"

@@ -390,6 +390,24 @@ static void warn_noisy_tie(const cJSON *root, const char *path)
             "quiet machine or with --budget\n", path, best, b, fastest, f, b / f);
 }
 
+/* Results of another program than \p prog (by file name: tune's "program"
+ * [0]): said once -- its regions will not match, the recommendation's
+ * team and places were measured on the other. */
+static void warn_other_program(const cJSON *root, const char *path, const char *prog)
+{
+  const char *was = cJSON_GetStringValue(cJSON_GetArrayItem(get(root, "program"), 0)), *a, *b;
+  char shown[2][4 * OMP_EXT_QUOTE_MAX + 32];
+  if (!was || !prog)
+    return;
+  a = strrchr(was, '/') ? strrchr(was, '/') + 1 : was;
+  b = strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog;
+  if (strcmp(a, b) != 0)
+    fprintf(stderr, "htplaces: warning: plan %s was measured on %s, not %s: its regions will "
+            "not match, and its team and places are the other program's\n", path,
+            omp_ext_quote(a, shown[0], sizeof(shown[0])),
+            omp_ext_quote(b, shown[1], sizeof(shown[1])));
+}
+
 /* OMP_WAIT_POLICY for the plan's \p wait (0: none): set, or refused when
  * the user set another. */
 static int set_wait(int wait, const char *path)
@@ -609,7 +627,7 @@ int htp_exec_plan(struct htp_ctx *ctx, const char *plan, int team_free, char **a
   status = machine_matches(ctx, get(root, "machine"), file);
   topo = status ? NULL : htp_topo(ctx, &status);
   if (!status)
-    warn_noisy_tie(root, file);
+    warn_noisy_tie(root, file), warn_other_program(root, file, argv[0]);
   if (!status && !(f = open_memstream(&text, &len)))
     status = htp_error(HTP_EXIT_FAIL, "out of memory");
   if (!status) {
