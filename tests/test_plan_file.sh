@@ -274,4 +274,17 @@ case $got in
   *) fail "exec auto --learn on a state of another build: '$got'" ;;
 esac
 
+# binary junk as --plan: one line, escaped (no byte outside printable
+# ASCII); no POLICY: the line names auto and --plan; --learn twice refused
+printf 'x\033[31m\001\377\376junk\n' >"$tmp/junk.bin"
+rc=0; "$htp" exec --plan "$tmp/junk.bin" -- true 2>"$tmp/e" || rc=$?
+[ $rc = 2 ] && [ "$(wc -l <"$tmp/e")" = 1 ] && ! LC_ALL=C grep -q '[^[:print:]]' "$tmp/e" && grep -q 'near x\\x1b\[31m' "$tmp/e" ||
+  fail "exec --plan on binary junk: exit $rc, stderr '$(cat -v "$tmp/e")'"
+rc=0; "$htp" exec -- true 2>"$tmp/e" || rc=$?
+[ $rc = 2 ] && grep -qx "htplaces: missing POLICY; allowed: .*, auto\[:time|:energy\]\[:threads\] (or exec --plan DIR|FILE)" "$tmp/e" ||
+  fail "exec without POLICY: exit $rc, '$(cat "$tmp/e")'"
+rc=0; "$htp" exec auto --learn "$tmp/la" --learn "$tmp/lb" -- true 2>"$tmp/e" || rc=$?
+[ $rc = 2 ] && grep -qx "htplaces: --learn given twice ('$tmp/la', '$tmp/lb'): give one" "$tmp/e" && [ ! -e "$tmp/la" ] && [ ! -e "$tmp/lb" ] ||
+  fail "exec --learn twice: exit $rc, '$(cat "$tmp/e")'"
+
 echo "test_plan_file: FIFO, folder, device, huge and malformed plans refused at once (library and exec), env values said once, escaped, by OpenMP processes only; a plan of one configuration run as exec POLICY N, a learnt state of one configuration too (but every 8th run)"

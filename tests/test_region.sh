@@ -567,6 +567,13 @@ for d in learndir learndl; do
     [ "$(ls -A "$tmp/$d")" = "${probe##*/}.plan" ] && [ ! -e "$tmp/nowhere.plan" ] ||
     fail "a state that is $d: stderr '$(cat "$tmp/e5l")', folder $(ls -A "$tmp/$d")"
 done
+# a program name of 245 bytes: its state (250 bytes) written, the
+# temporary file's name short enough too
+long=$(printf '%0245d' 0 | tr 0 p)
+mkdir "$tmp/learnlong" && cp "$probe" "$tmp/learnlong/$long"
+"$htp" exec auto --learn "$tmp/learnlong/d" -- "$tmp/learnlong/$long" 3 >/dev/null 2>"$tmp/e5g"
+[ -f "$tmp/learnlong/d/$long.plan" ] && [ ! -s "$tmp/e5g" ] ||
+  fail "a program name of 245 bytes: no state, or stderr '$(cat "$tmp/e5g")'"
 # one allowed PU: the only candidate is settled on once timed (its state
 # then amounts to one configuration: the next run is not preloaded)
 if command -v taskset >/dev/null 2>&1; then

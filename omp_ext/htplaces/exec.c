@@ -198,6 +198,9 @@ int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv)
       return htp_error(HTP_EXIT_USAGE, "option '--%s' needs a value before '--' (%s)",
                        c == OPT_PLAN ? "plan" : "learn",
                        c == OPT_PLAN ? "DIR|FILE" : "DIR, made if its parent exists");
+    if ((c == OPT_PLAN && plan) || (c == OPT_LEARN && learn))
+      return htp_error(HTP_EXIT_USAGE, "--%s given twice ('%s', '%s'): give one",
+                       c == OPT_PLAN ? "plan" : "learn", c == OPT_PLAN ? plan : learn, optarg);
     if (c == OPT_PLAN)
       plan = optarg;
     else if (c == OPT_LEARN)
@@ -251,6 +254,9 @@ int htp_cmd_exec(struct htp_ctx *ctx, int argc, char **argv)
   if (auto_at >= 0)
     return exec_auto(ctx, argv[auto_at], sep > optind ? argv[optind] : NULL, learn, team_free,
                      argv + sep + 1);
+  if (sep == optind)
+    return htp_error(HTP_EXIT_USAGE, "missing POLICY; allowed: %s, auto[:time|:energy][:threads] "
+                     "(or exec --plan DIR|FILE)", htp_policy_names(0));
   if (sep > optind && htp_policy_name(argv[optind], &policy) != omp_ext_success)
     return htp_error(HTP_EXIT_USAGE, "unknown policy '%s'; allowed: %s, auto[:time|:energy]"
                      "[:threads] (or exec --plan DIR|FILE)", argv[optind], htp_policy_names(0));

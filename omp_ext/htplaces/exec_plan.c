@@ -586,7 +586,10 @@ static cJSON *load_results(const char *file, char *why, size_t len)
     end = end ? end : cJSON_GetErrorPtr();
     for (p = text; end && p < end; p++)
       line += *p == '\n';
-    snprintf(why, len, "line %u: invalid JSON near '%.20s'", line, end ? end : "");
+    char near[21], shown[4 * 20 + 32];
+    snprintf(near, sizeof(near), "%s", end ? end : "");
+    snprintf(why, len, "line %u: invalid JSON near %s", line,
+             omp_ext_quote(near, shown, sizeof(shown)));
   }
   free(text);
   return root;

@@ -383,8 +383,8 @@ static int write_state(FILE *f)
   return ferror(f) ? -1 : 0;
 }
 
-/* At exit: DIR/PROGRAM.plan.PID.XXXXXX, then renamed over the state (over
- * a symbolic link's target, in the target's folder). */
+/* At exit: DIR/.omp_ext-learn.PID.XXXXXX, then renamed over the state
+ * (over a symbolic link's target, in the target's folder). */
 static void save(void)
 {
   char tmp[sizeof(learn_file) + 64], shown[4 * OMP_EXT_QUOTE_MAX + 32];
@@ -392,7 +392,9 @@ static void save(void)
   FILE *f;
   if (!learn_on)
     return;
-  snprintf(tmp, sizeof(tmp), "%s.%ld.XXXXXX", learn_file, (long)getpid());
+  /* (in the state's folder, a short name: a PROGRAM.plan of 255 bytes fits) */
+  snprintf(tmp, sizeof(tmp), "%.*s/.omp_ext-learn.%ld.XXXXXX",
+           (int)(strrchr(learn_file, '/') - learn_file), learn_file, (long)getpid());
   if ((fd = mkstemp(tmp)) < 0 || !(f = fdopen(fd, "w"))) {
     if (fd >= 0)
       close(fd);
