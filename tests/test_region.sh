@@ -188,6 +188,8 @@ python3 "$tmp/check.py" "$tmp/r1g" "$tmp/want-free.json" "$tmp/t1g.json" ||
 #     recommendation's run time: 0.2 % of a 100 s run -- one configuration,
 #     run as exec POLICY N (nothing preloaded, no region line, a comment
 #     saying why); 4 % of a 5 s run -- per-region control.
+# the plan's variables in PROGRAM's environment: plan_env DIR NAMES-ERE
+plan_env() { "$htp" exec --plan "$1" -- env | grep -E "^($2)=" | sort | tr '\n' ' '; }
 for run in 100 5; do
   mkdir -p "$tmp/run$run"
   python3 - "$tmp" "$run" <<'PY'
@@ -198,7 +200,7 @@ for c in d["configurations"]:
     c["time_s"] = {"n": 3, "median": run}
 json.dump(d, open("%s/run%d/results.json" % (tmp, run), "w"))
 PY
-  got=$("$htp" exec --plan "$tmp/run$run" -- env | grep -E '^(OMP_PLACES|OMP_PROC_BIND|LD_PRELOAD|OMP_EXT_PLAN)=' | sort | tr '\n' ' ')
+  got=$(plan_env "$tmp/run$run" 'OMP_PLACES|OMP_PROC_BIND|LD_PRELOAD|OMP_EXT_PLAN')
   case $run:$got in
     "100:OMP_PLACES=$("$htp" speedup "$npus") OMP_PROC_BIND=close ") ;;
     5:*LD_PRELOAD=*libomp_ext*OMP_EXT_PLAN=omp_ext_plan*) ;;
@@ -240,7 +242,7 @@ for c in d["configurations"]:
             r["totals_s"] = [0.5, 0.52, 0.48, 0.5, 0.51] if c["index"] == 1 else a2
 json.dump(d, open("%s/r1i%s/results.json" % (tmp, how), "w"))
 PY
-  got=$("$htp" exec --plan "$tmp/r1i$how" -- env | grep -E '^(OMP_PLACES|OMP_PROC_BIND|LD_PRELOAD)=' | sort | tr '\n' ' ')
+  got=$(plan_env "$tmp/r1i$how" 'OMP_PLACES|OMP_PROC_BIND|LD_PRELOAD')
   case $how:$got in
     every:*LD_PRELOAD=*libomp_ext*) ;;
     "once:OMP_PLACES=$("$htp" speedup "$npus") OMP_PROC_BIND=close ") ;;
