@@ -525,7 +525,7 @@ grep -q "^build [^ ]* gnu:[0-9a-f]\{8,\}" "$state" || fail "the state of another
 # loaded here): refused with one line, learnt afresh, replaced
 sed 's/^\(build\|region\) [^ ]*/\1 otherprog/' "$tmp/state.good" >"$state"
 "$htp" exec auto --learn "$tmp/learn" -- "$probe" 3 >/dev/null 2>"$tmp/e5c"
-[ "$(wc -l <"$tmp/e5c")" = 1 ] && grep -q "was learnt for another program (otherprog): learning afresh$" "$tmp/e5c" ||
+[ "$(wc -l <"$tmp/e5c")" = 1 ] && grep -q "was learnt for another program (its regions are in otherprog, not loaded here): learning afresh$" "$tmp/e5c" ||
   fail "another program's state: stderr '$(cat "$tmp/e5c")'"
 ! grep -q otherprog "$state" && grep -q "^build ${probe##*/} " "$state" || fail "another program's state was kept: $(cat "$state")"
 # a state of another machine (or another set of allowed PUs: taskset, a

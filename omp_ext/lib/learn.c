@@ -91,7 +91,8 @@ static int state_fits(const struct omp_ext_plan *p)
     }
   }
   if (p->nbuilds && !loaded) { /* (copied from another program's name) */
-    say("%s was learnt for another program (%s%s): learning afresh", p->source,
+    say("%s was learnt for another program (its regions are in %s%s, not loaded here): learning "
+        "afresh", p->source,
         omp_ext_quote(p->builds[0].module, shown, sizeof(shown)), p->nbuilds > 1 ? ", ..." : "");
     return 0;
   }
